@@ -1,0 +1,127 @@
+"""One step's tool calls: the checks that run before anything executes, then the executor.
+
+Order of checks per call: normalization errors (too large, bad JSON), unknown or masked tool,
+repeated call, destructive cap, budget. Model-fixable failures become tool results that tell the
+model what to do; the rest of the calls in the step still run (they are independent).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import orjson
+
+from backend.app.agent.limits import BudgetExceeded, BudgetUse
+from backend.app.agent.types import ExecutedCall, ToolCall, ToolExecutor, ToolResult, ToolSpec
+
+UNKNOWN_TOOL = "UNKNOWN_TOOL"
+TOOL_OUTPUT_TOO_LARGE = "TOOL_OUTPUT_TOO_LARGE"
+DESTRUCTIVE_LIMIT = "DESTRUCTIVE_LIMIT"
+REPEATED_CALL = "REPEATED_CALL"
+BUDGET_EXCEEDED = "BUDGET_EXCEEDED"
+
+
+@dataclass(slots=True)
+class StepOutcome:
+    executed: list[ExecutedCall]
+    repeated: list[ToolCall] = field(default_factory=list)
+    budget: BudgetExceeded | None = None
+
+
+@dataclass(slots=True)
+class Dispatcher:
+    executor: ToolExecutor
+    executable: dict[str, ToolSpec]
+    use: BudgetUse
+    max_output_bytes: int
+    max_destructive_calls: int
+    seen: set[tuple[str, bytes]] = field(default_factory=set)
+    destructive_calls: int = 0
+
+    async def run_step(
+        self, calls: Sequence[ToolCall], *, step: int, retried: bool, retry_reason: str | None
+    ) -> StepOutcome:
+        outcome = StepOutcome(executed=[])
+        slots: list[ToolResult | None] = []
+        runnable: list[ToolCall] = []
+        for call in calls:
+            early = self._precheck(call, outcome)
+            slots.append(early)
+            if early is None:
+                runnable.append(call)
+        started = time.perf_counter()
+        batch = await self.executor.execute_batch(runnable) if runnable else None
+        per_call_ms = (time.perf_counter() - started) * 1000 / max(1, len(runnable))
+        ran = iter(zip(batch.results, batch.executed_arguments, strict=True)) if batch else iter(())
+        for call, early in zip(calls, slots, strict=True):
+            if early is not None:
+                result, arguments, duration, did_run = early, call.arguments or {}, 0.0, False
+            else:
+                result, arguments = next(ran)
+                duration, did_run = per_call_ms, True
+            outcome.executed.append(
+                ExecutedCall(
+                    call=call,
+                    arguments=arguments,
+                    result=self._bounded(result),
+                    step=step,
+                    duration_ms=round(duration, 3),
+                    retried=retried,
+                    retry_reason=retry_reason,
+                    ran=did_run,
+                )
+            )
+        return outcome
+
+    def _precheck(self, call: ToolCall, outcome: StepOutcome) -> ToolResult | None:
+        if call.error is not None:
+            return ToolResult.fixable(call.error.code, call.error.message)
+        spec = self.executable.get(call.name)
+        if spec is None:
+            names = ", ".join(sorted(self.executable))
+            return ToolResult.fixable(
+                UNKNOWN_TOOL, f"Unknown tool '{call.name}'. Valid tools: {names}.", valid_tools=sorted(self.executable)
+            )
+        key = (call.name, orjson.dumps(call.arguments or {}, option=orjson.OPT_SORT_KEYS))
+        if key in self.seen:
+            outcome.repeated.append(call)
+            return ToolResult(
+                success=False,
+                code=REPEATED_CALL,
+                error=f"'{call.name}' was already called with these arguments in this turn; not run again.",
+            )
+        if outcome.budget is not None:
+            return ToolResult(success=False, code=BUDGET_EXCEEDED, error=str(outcome.budget))
+        if spec.destructive and self.destructive_calls >= self.max_destructive_calls:
+            return ToolResult(
+                success=False,
+                code=DESTRUCTIVE_LIMIT,
+                error=(
+                    f"Refused: more than {self.max_destructive_calls} destructive actions in one message. "
+                    "Ask the user to confirm the remaining ones in a new message."
+                ),
+            )
+        try:
+            self.use.check_before_tool_call()
+        except BudgetExceeded as exc:
+            outcome.budget = exc
+            return ToolResult(success=False, code=BUDGET_EXCEEDED, error=str(exc))
+        self.seen.add(key)
+        self.use.tool_calls += 1
+        if spec.destructive:
+            self.destructive_calls += 1
+        return None
+
+    def _bounded(self, result: ToolResult) -> ToolResult:
+        # Measured as messages.tool_message serializes it (default=str), so any payload it can send is sized.
+        size = len(orjson.dumps(result.to_payload(), default=str))
+        if size <= self.max_output_bytes:
+            return result
+        return ToolResult(
+            success=result.success,
+            code=TOOL_OUTPUT_TOO_LARGE,
+            error=f"Tool output was {size} bytes, over the limit of {self.max_output_bytes}; it was dropped.",
+            data={"bytes": size, "limit": self.max_output_bytes},
+        )

@@ -1,0 +1,126 @@
+"""OpenAI-compatible chat-completions client over ONE shared httpx.AsyncClient.
+
+Retries: connection errors, 408, 409, 429 and 5xx, with jittered exponential backoff
+(0.5 s doubling to 8 s), honouring `Retry-After` only when it fits before the turn's deadline.
+No retry on other 4xx. Every failure leaves as an LLMError (502/503/504) with a clear detail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Any
+
+import httpx
+import orjson
+
+from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
+
+log = logging.getLogger(__name__)
+
+RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+
+class HttpLLMClient:
+    label = "http"
+
+    def __init__(
+        self,
+        *,
+        http: httpx.AsyncClient,
+        base_url: str,
+        api_key: str | None,
+        connect_timeout_s: float = 5.0,
+        read_timeout_s: float = 30.0,
+        max_retries: int = 2,
+        backoff_base_s: float = 0.5,
+        backoff_max_s: float = 8.0,
+    ) -> None:
+        self._http = http
+        self._url = base_url.rstrip("/") + "/chat/completions"
+        self._headers = {"Content-Type": "application/json"}
+        if api_key:
+            self._headers["Authorization"] = f"Bearer {api_key}"
+        self._connect_timeout_s = connect_timeout_s
+        self._read_timeout_s = read_timeout_s
+        self._max_retries = max_retries
+        self._backoff_base_s = backoff_base_s
+        self._backoff_max_s = backoff_max_s
+
+    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
+        payload = orjson.dumps(body)
+        attempt = 0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise LLMTimeout("The turn's deadline passed while waiting for the LLM server")
+            timeout = httpx.Timeout(
+                connect=min(self._connect_timeout_s, remaining),
+                read=min(self._read_timeout_s, remaining),
+                write=min(self._read_timeout_s, remaining),
+                pool=min(self._connect_timeout_s, remaining),
+            )
+            try:
+                response = await self._http.post(self._url, content=payload, headers=self._headers, timeout=timeout)
+            except httpx.TimeoutException as exc:
+                failure: Exception = LLMTimeout(f"LLM server timed out ({type(exc).__name__})")
+                retry_after = None
+            except httpx.TransportError as exc:
+                failure = LLMUnavailable(f"LLM server unreachable ({type(exc).__name__})")
+                retry_after = None
+            else:
+                if response.status_code == 200:
+                    return _json_body(response)
+                failure, retry_after = _status_failure(response)
+                if response.status_code not in RETRYABLE_STATUS:
+                    raise failure
+            attempt += 1
+            if attempt > self._max_retries:
+                raise failure
+            delay = self._backoff(attempt, retry_after)
+            if time.monotonic() + delay >= deadline:
+                raise failure  # waiting would pass the deadline: fail now, honestly
+            log.warning("llm_retry", extra={"attempt": attempt, "delay_s": round(delay, 3), "reason": str(failure)})
+            await asyncio.sleep(delay)
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return retry_after
+        ceiling = min(self._backoff_max_s, self._backoff_base_s * 2 ** (attempt - 1))
+        return random.uniform(ceiling / 2, ceiling)
+
+
+def _json_body(response: httpx.Response) -> dict[str, Any]:
+    try:
+        body = orjson.loads(response.content)
+    except orjson.JSONDecodeError as exc:
+        raise LLMBadResponse("LLM server returned invalid JSON") from exc
+    if not isinstance(body, dict):
+        raise LLMBadResponse("LLM server returned a JSON body that is not an object")
+    return body
+
+
+def _status_failure(response: httpx.Response) -> tuple[Exception, float | None]:
+    status = response.status_code
+    snippet = response.text[:200].replace("\n", " ")
+    if status == 429 or status == 503:
+        retry_after = _retry_after(response.headers.get("Retry-After"))
+        return LLMUnavailable(
+            f"LLM server is rate limiting or overloaded ({status})", retry_after_s=retry_after
+        ), retry_after
+    if status in (408, 504):
+        return LLMTimeout(f"LLM server timed out ({status})"), None
+    if status >= 500 or status == 409:
+        return LLMUnavailable(f"LLM server error ({status})"), None
+    return LLMBadResponse(f"LLM server rejected the request ({status}): {snippet}"), None
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None

@@ -1,0 +1,142 @@
+"""Provider defaults plus model-specific workarounds, selected by model name and overridable.
+
+Provider translations (what `required` or a forced function is called on the wire) live here,
+never in the loop. `strategy="baseline"` keeps provider defaults only, to measure what the
+workarounds are worth (see `taskchat eval`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from backend.app.agent.types import ToolChoice
+
+RESERVED_REQUEST_KEYS = frozenset({"model", "messages", "tools", "tool_choice", "response_format"})
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    name: str
+    provider: str
+    workarounds: tuple[str, ...] = ()
+    request_overrides: Mapping[str, Any] = field(default_factory=dict)
+    required_choice: ToolChoice = "required"
+    supports_forced_function: bool = True
+    content_tag_fallback: bool = False
+    # Some routes reject `content: null` on assistant tool-call turns.
+    assistant_tool_call_content: Literal["null", "empty_string"] = "null"
+    # Some routes need the tool's name repeated on each tool-result message.
+    tool_message_name: bool = False
+    tool_use_mode: Literal["enforced", "relaxed", "disabled"] = "relaxed"
+    # Policies this model is known to mishandle, mapped to the one used instead (recorded per turn).
+    policy_downgrades: Mapping[str, str] = field(default_factory=dict)
+    max_tool_calls_per_step: int | None = None
+    price_in_per_mtok: float = 0.0
+    price_out_per_mtok: float = 0.0
+
+    def forced_choice(self, tool_name: str) -> ToolChoice:
+        if self.supports_forced_function:
+            return {"type": "function", "function": {"name": tool_name}}
+        return self.required_choice
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "provider": self.provider,
+            "workarounds": list(self.workarounds),
+            "request_overrides": dict(self.request_overrides),
+            "required_choice": self.required_choice,
+            "content_tag_fallback": self.content_tag_fallback,
+            "tool_use_mode": self.tool_use_mode,
+            "policy_downgrades": dict(self.policy_downgrades),
+        }
+
+
+PROVIDER_DEFAULTS: dict[str, Preset] = {
+    "openrouter": Preset(name="openrouter", provider="openrouter"),
+    "openai": Preset(name="openai", provider="openai"),
+    # llama.cpp's server (e.g. the local SmolLM2 eval model): forced functions work through its
+    # grammar, `required` does not, and small models often write calls as text.
+    "llamacpp": Preset(name="llamacpp", provider="llamacpp", required_choice="auto"),
+    "offline": Preset(name="offline", provider="offline"),
+}
+
+# (model glob, workaround name, changes). Order matters: later entries refine earlier ones.
+MODEL_WORKAROUNDS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
+    (
+        "deepseek/*",
+        "deepseek_openrouter_compat",
+        {
+            "assistant_tool_call_content": "empty_string",
+            # DeepSeek's multi-turn tool use is unreliable under a forced choice every step.
+            "policy_downgrades": {"required": "guarded", "two_phase": "guarded"},
+            "price_in_per_mtok": 0.27,
+            "price_out_per_mtok": 1.1,
+        },
+    ),
+    (
+        "google/gemini*",
+        "gemini_openrouter_compat",
+        {
+            "tool_message_name": True,
+            "price_in_per_mtok": 0.3,
+            "price_out_per_mtok": 2.5,
+        },
+    ),
+    ("qwen/*", "content_tag_tool_call_fallback", {"content_tag_fallback": True}),
+    ("z-ai/glm*", "content_tag_tool_call_fallback", {"content_tag_fallback": True}),
+    ("minimax/minimax-m2.1*", "content_tag_tool_call_fallback", {"content_tag_fallback": True}),
+    ("minimax/minimax-m2-her*", "tool_use_disabled", {"tool_use_mode": "disabled"}),
+    (
+        "*smollm*",
+        "content_tag_tool_call_fallback",
+        {
+            "content_tag_fallback": True,
+            "policy_downgrades": {"required": "forced_intent"},
+        },
+    ),
+    ("openai/gpt-4o-mini*", "price_table", {"price_in_per_mtok": 0.15, "price_out_per_mtok": 0.6}),
+    ("openai/gpt-4o", "price_table", {"price_in_per_mtok": 2.5, "price_out_per_mtok": 10.0}),
+    ("anthropic/claude*", "price_table", {"price_in_per_mtok": 3.0, "price_out_per_mtok": 15.0}),
+)
+
+
+def select_preset(
+    *,
+    provider: str,
+    model: str,
+    strategy: Literal["production", "baseline"] = "production",
+    overrides: Mapping[str, Any] | None = None,
+) -> Preset:
+    preset = PROVIDER_DEFAULTS.get(provider, Preset(name=provider, provider=provider))
+    if strategy == "production":
+        applied: list[str] = []
+        lowered = model.lower()
+        for pattern, name, changes in MODEL_WORKAROUNDS:
+            if fnmatch.fnmatch(lowered, pattern):
+                preset = dataclasses.replace(preset, **changes)
+                if name != "price_table":
+                    applied.append(name)
+        if applied:
+            preset = dataclasses.replace(
+                preset, name=f"{preset.provider}+{'+'.join(applied)}", workarounds=tuple(applied)
+            )
+    if overrides:
+        known = {f.name for f in dataclasses.fields(Preset)}
+        preset = dataclasses.replace(preset, **{k: v for k, v in overrides.items() if k in known})
+    return preset
+
+
+def merge_request_overrides(body: dict[str, Any], overrides: Mapping[str, Any]) -> list[str]:
+    """Merge overrides into the request body; reserved keys are never overridden. Returns ignored keys."""
+    ignored = []
+    for key, value in overrides.items():
+        if key in RESERVED_REQUEST_KEYS:
+            ignored.append(key)
+            continue
+        body[key] = value
+    return ignored

@@ -1,0 +1,48 @@
+"""Every dependency alias the routes use."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Header, Path, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from backend.app.core.config import Settings
+from backend.app.core.security import authenticate, ensure_owner
+from backend.app.db.session import unit_of_work
+from backend.app.services.chat import ChatService
+
+
+def get_settings_dep(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with unit_of_work(request.app.state.sessionmaker) as session:
+        yield session
+
+
+def get_chat_service(request: Request) -> ChatService:
+    service: ChatService = request.app.state.chat_service
+    return service
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+ChatServiceDep = Annotated[ChatService, Depends(get_chat_service)]
+
+
+def current_user(
+    settings: SettingsDep,
+    user_id: Annotated[str, Path(min_length=1, max_length=255, description="Must equal the token's `sub`.")],
+    authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
+) -> str:
+    """The authenticated owner; 401 for a bad token, 403 for another user's path."""
+    subject = authenticate(authorization, settings=settings)
+    ensure_owner(subject, user_id)
+    return subject
+
+
+CurrentUser = Annotated[str, Depends(current_user)]

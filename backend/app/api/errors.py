@@ -1,0 +1,57 @@
+"""One error shape for every failure: `{"error": CODE, "detail": text}`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from backend.app.api.responses import FastJSONResponse
+from backend.app.core.exceptions import AppError
+
+log = logging.getLogger(__name__)
+
+_HTTP_CODES = {
+    400: "BAD_REQUEST",
+    401: "UNAUTHORIZED",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    422: "VALIDATION_ERROR",
+    429: "RATE_LIMITED",
+}
+
+
+def error_body(code: str, detail: str) -> dict[str, Any]:
+    return {"error": code, "detail": detail}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(AppError)
+    async def _app_error(_request: Request, exc: AppError) -> FastJSONResponse:
+        return FastJSONResponse(error_body(exc.code, exc.detail), status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> FastJSONResponse:
+        parts = []
+        for err in exc.errors()[:10]:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+        return FastJSONResponse(error_body("VALIDATION_ERROR", "; ".join(parts) or "Invalid request"), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> FastJSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "HTTP_ERROR")
+        return FastJSONResponse(
+            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=getattr(exc, "headers", None)
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> FastJSONResponse:
+        log.exception("unhandled_error", exc_info=exc)
+        return FastJSONResponse(error_body("INTERNAL_ERROR", "An unexpected error occurred"), status_code=500)

@@ -1,0 +1,39 @@
+"""POST /api/{user_id}/chat: one guarded chat turn."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header
+
+from backend.app.api.deps import ChatServiceDep, CurrentUser
+from backend.app.api.responses import FastJSONResponse
+from backend.app.schemas.chat import ChatRequest, ChatResponse
+from backend.app.schemas.common import error_responses
+
+router = APIRouter(tags=["chat"])
+
+
+@router.post(
+    "/api/{user_id}/chat",
+    response_model=ChatResponse,
+    summary="Send a message; tools run and the reply says only what really happened",
+    responses=error_responses(401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+)
+async def chat(
+    user_id: CurrentUser,
+    request: ChatRequest,
+    service: ChatServiceDep,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            min_length=1,
+            max_length=255,
+            description="A retry with the same key and body returns the stored response and changes nothing.",
+        ),
+    ] = None,
+) -> FastJSONResponse:
+    outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key)
+    headers = {"Idempotency-Replayed": "true"} if outcome.replayed else None
+    return FastJSONResponse(outcome.body, status_code=outcome.status, headers=headers)

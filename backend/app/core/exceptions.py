@@ -1,0 +1,101 @@
+"""The AppError tree: every error a client may see, with its HTTP status and code.
+
+    AppError                      (500 INTERNAL_ERROR)
+    ├── Unauthorized              (401 UNAUTHORIZED)
+    ├── Forbidden                 (403 FORBIDDEN)
+    ├── NotFound                  (404 NOT_FOUND)
+    ├── IdempotencyInFlight       (409 IDEMPOTENCY_KEY_IN_FLIGHT)
+    ├── PayloadTooLarge           (413 PAYLOAD_TOO_LARGE)
+    ├── InvalidRequest            (422 VALIDATION_ERROR)
+    │   └── IdempotencyKeyReused  (422 IDEMPOTENCY_KEY_REUSED)
+    ├── RateLimited               (429 RATE_LIMITED, Retry-After)
+    └── LLMError                  (the model server failed; nothing half-done)
+        ├── LLMBadResponse        (502 LLM_BAD_RESPONSE)
+        ├── LLMUnavailable        (503 LLM_UNAVAILABLE, Retry-After when known)
+        └── LLMTimeout            (504 LLM_TIMEOUT)
+
+Services raise these; `api/errors.py` turns them into `{"error": CODE, "detail": text}`.
+Library errors (httpx, jose, IntegrityError) are translated where they are caught.
+"""
+
+from __future__ import annotations
+
+
+class AppError(Exception):
+    status_code = 500
+    code = "INTERNAL_ERROR"
+
+    def __init__(self, detail: str, *, headers: dict[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.headers = headers or {}
+
+
+class Unauthorized(AppError):
+    status_code = 401
+    code = "UNAUTHORIZED"
+
+    def __init__(self, detail: str = "Missing or invalid bearer token") -> None:
+        super().__init__(detail, headers={"WWW-Authenticate": "Bearer"})
+
+
+class Forbidden(AppError):
+    status_code = 403
+    code = "FORBIDDEN"
+
+
+class NotFound(AppError):
+    status_code = 404
+    code = "NOT_FOUND"
+
+
+class IdempotencyInFlight(AppError):
+    status_code = 409
+    code = "IDEMPOTENCY_KEY_IN_FLIGHT"
+
+
+class PayloadTooLarge(AppError):
+    status_code = 413
+    code = "PAYLOAD_TOO_LARGE"
+
+
+class InvalidRequest(AppError):
+    status_code = 422
+    code = "VALIDATION_ERROR"
+
+
+class IdempotencyKeyReused(InvalidRequest):
+    code = "IDEMPOTENCY_KEY_REUSED"
+
+
+class RateLimited(AppError):
+    status_code = 429
+    code = "RATE_LIMITED"
+
+    def __init__(self, detail: str, *, retry_after_s: int) -> None:
+        super().__init__(detail, headers={"Retry-After": str(max(1, retry_after_s))})
+        self.retry_after_s = retry_after_s
+
+
+class LLMError(AppError):
+    status_code = 502
+    code = "LLM_ERROR"
+
+
+class LLMBadResponse(LLMError):
+    status_code = 502
+    code = "LLM_BAD_RESPONSE"
+
+
+class LLMUnavailable(LLMError):
+    status_code = 503
+    code = "LLM_UNAVAILABLE"
+
+    def __init__(self, detail: str, *, retry_after_s: float | None = None) -> None:
+        headers = {"Retry-After": str(max(1, round(retry_after_s)))} if retry_after_s else None
+        super().__init__(detail, headers=headers)
+
+
+class LLMTimeout(LLMError):
+    status_code = 504
+    code = "LLM_TIMEOUT"

@@ -1,0 +1,128 @@
+"""SQLModel tables. Every row that belongs to a user carries `user_id`; queries filter on it."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlmodel import Field, SQLModel
+
+# Stable constraint names so Alembic migrations are reproducible on Postgres and SQLite.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _ts() -> Any:
+    return Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True), nullable=False)
+
+
+class Task(SQLModel, table=True):
+    __tablename__ = "tasks"
+    __table_args__ = (sa.Index("ix_tasks_user_created", "user_id", "created_at"),)
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    user_id: str = Field(max_length=255, nullable=False)
+    title: str = Field(max_length=500, nullable=False)
+    description: str | None = Field(default=None, sa_type=sa.Text)
+    status: str = Field(default="pending", max_length=16, nullable=False)
+    priority: str = Field(default="medium", max_length=16, nullable=False)
+    due_date: date | None = Field(default=None)
+    tags: list[str] = Field(default_factory=list, sa_type=JSONType, nullable=False)
+    # Bumped by every update: a write names the version it read, so two racing writers
+    # cannot both win (see TaskRepository).
+    version: int = Field(default=1, nullable=False)
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
+class Conversation(SQLModel, table=True):
+    __tablename__ = "conversations"
+    __table_args__ = (sa.Index("ix_conversations_user_updated", "user_id", "updated_at"),)
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    user_id: str = Field(max_length=255, nullable=False)
+    title: str = Field(default="", max_length=200, nullable=False)
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
+class Message(SQLModel, table=True):
+    __tablename__ = "messages"
+    __table_args__ = (sa.Index("ix_messages_conversation_created", "conversation_id", "created_at"),)
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    conversation_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False)
+    )
+    user_id: str = Field(max_length=255, nullable=False)
+    role: str = Field(max_length=16, nullable=False)  # user | assistant
+    content: str = Field(sa_type=sa.Text, nullable=False)
+    tool_call_metadata: list[dict[str, Any]] | None = Field(default=None, sa_type=JSONType)
+    action_metadata: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    execution_metadata: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    # Messages with an error (the LLM server failed) are kept for the record but are not
+    # replayed to the model as history.
+    is_error: bool = Field(default=False, nullable=False)
+    created_at: datetime = _ts()
+
+
+class ToolExecution(SQLModel, table=True):
+    """One executed tool call: the audit trail behind every success the user is shown."""
+
+    __tablename__ = "tool_executions"
+    __table_args__ = (sa.Index("ix_tool_executions_user_created", "user_id", "created_at"),)
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    user_id: str = Field(max_length=255, nullable=False)
+    conversation_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False)
+    )
+    # The assistant message of the turn; its id is chosen when the turn starts, and the row is
+    # written at the end, so this is not a foreign key.
+    turn_id: uuid.UUID = Field(nullable=False, index=True)
+    tool_call_id: str = Field(max_length=128, nullable=False)
+    tool_name: str = Field(max_length=64, nullable=False)
+    arguments: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType, nullable=False)
+    result: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType, nullable=False)
+    success: bool = Field(nullable=False)
+    retried: bool = Field(default=False, nullable=False)
+    retry_reason: str | None = Field(default=None, max_length=64)
+    duration_ms: float = Field(default=0.0, nullable=False)
+    created_at: datetime = _ts()
+
+
+class IdempotencyRecord(SQLModel, table=True):
+    __tablename__ = "idempotency_keys"
+
+    user_id: str = Field(max_length=255, primary_key=True)
+    key: str = Field(max_length=255, primary_key=True)
+    request_hash: str = Field(max_length=64, nullable=False)
+    state: str = Field(max_length=16, nullable=False)  # in_flight | done
+    response_status: int | None = Field(default=None)
+    response_body: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    created_at: datetime = _ts()
+    expires_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
+
+
+class RateLimitWindow(SQLModel, table=True):
+    """A fixed one-minute window per user, shared by every worker through the database."""
+
+    __tablename__ = "rate_limit_windows"
+
+    user_id: str = Field(max_length=255, primary_key=True)
+    window_start: int = Field(primary_key=True, sa_type=sa.BigInteger)
+    count: int = Field(default=0, nullable=False)

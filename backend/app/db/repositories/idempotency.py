@@ -1,0 +1,99 @@
+"""Idempotency keys, claimed atomically per user in the database (holds across workers).
+
+Semantics follow Stripe's: the first request claims `(user_id, key)` with
+`INSERT ... ON CONFLICT DO NOTHING`; a retry with the same body gets the stored response; the
+same key while the first is still running is 409; with another body, 422. Keys expire after
+the TTL; a claim left `in_flight` longer than `stale_after` (a crashed worker) is taken over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from backend.app.core.exceptions import IdempotencyInFlight, IdempotencyKeyReused
+from backend.app.db.models import IdempotencyRecord
+
+_I = IdempotencyRecord.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResponse:
+    status: int
+    body: dict[str, Any]
+
+
+class IdempotencyRepository:
+    def __init__(self, session: AsyncSession, user_id: str) -> None:
+        self.session = session
+        self.user_id = user_id
+
+    async def claim(
+        self, key: str, *, request_hash: str, now: datetime, ttl: timedelta, stale_after: timedelta
+    ) -> StoredResponse | None:
+        """Claim the key for this request; return a stored response when this is a replay."""
+        values = {
+            "user_id": self.user_id,
+            "key": key,
+            "request_hash": request_hash,
+            "state": "in_flight",
+            "created_at": now,
+            "expires_at": now + ttl,
+        }
+        insert = postgresql.insert(_I) if self.session.bind.dialect.name == "postgresql" else sqlite.insert(_I)
+        claimed = await self.session.execute(
+            insert.values(**values).on_conflict_do_nothing(index_elements=["user_id", "key"]).returning(_I.c.key)
+        )
+        if claimed.first() is not None:
+            return None
+        row = (
+            await self.session.execute(
+                sa.select(_I).where(_I.c.user_id == self.user_id, _I.c.key == key).with_for_update()
+            )
+        ).first()
+        if row is None:  # deleted between the two statements: the claim is free again
+            return await self.claim(key, request_hash=request_hash, now=now, ttl=ttl, stale_after=stale_after)
+        expired = _aware(row.expires_at) <= now
+        stale = row.state == "in_flight" and _aware(row.created_at) + stale_after <= now
+        if expired or stale:
+            await self.session.execute(
+                sa.update(_I)
+                .where(_I.c.user_id == self.user_id, _I.c.key == key)
+                .values(
+                    request_hash=request_hash,
+                    state="in_flight",
+                    response_status=None,
+                    response_body=None,
+                    created_at=now,
+                    expires_at=now + ttl,
+                )
+            )
+            return None
+        if row.request_hash != request_hash:
+            raise IdempotencyKeyReused("This Idempotency-Key was already used with a different request body")
+        if row.state == "in_flight":
+            raise IdempotencyInFlight("A request with this Idempotency-Key is still being processed")
+        return StoredResponse(status=row.response_status or 200, body=row.response_body or {})
+
+    async def complete(self, key: str, *, status: int, body: dict[str, Any]) -> None:
+        await self.session.execute(
+            sa.update(_I)
+            .where(_I.c.user_id == self.user_id, _I.c.key == key)
+            .values(state="done", response_status=status, response_body=body)
+        )
+
+    async def release(self, key: str) -> None:
+        """Forget a claim whose request failed before changing anything, so a retry runs again."""
+        await self.session.execute(sa.delete(_I).where(_I.c.user_id == self.user_id, _I.c.key == key))
+
+
+def _aware(value: datetime) -> datetime:
+    # SQLite returns naive datetimes; everything stored is UTC.
+    from datetime import UTC
+
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

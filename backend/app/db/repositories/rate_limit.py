@@ -1,0 +1,26 @@
+"""A fixed one-minute window per user, counted in the database so every worker shares it."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from backend.app.db.models import RateLimitWindow
+
+_R = RateLimitWindow.__table__  # type: ignore[attr-defined]
+
+
+async def hit(session: AsyncSession, *, user_id: str, window_start: int) -> int:
+    """Count one request in the user's current window and return the window's count (one statement)."""
+    insert = postgresql.insert(_R) if session.bind.dialect.name == "postgresql" else sqlite.insert(_R)
+    statement = (
+        insert.values(user_id=user_id, window_start=window_start, count=1)
+        .on_conflict_do_update(index_elements=["user_id", "window_start"], set_={"count": _R.c.count + 1})
+        .returning(_R.c.count)
+    )
+    return int((await session.execute(statement)).scalar_one())
+
+
+async def prune(session: AsyncSession, *, before: int) -> None:
+    await session.execute(sa.delete(_R).where(_R.c.window_start < before))

@@ -1,0 +1,112 @@
+"""App factory. The lifespan owns the database engine and ONE shared httpx.AsyncClient."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+import httpx
+from fastapi import FastAPI, Request, Response
+from fastapi.middleware.cors import CORSMiddleware
+
+from backend.app.agent.llm import HttpLLMClient
+from backend.app.agent.presets import select_preset
+from backend.app.agent.types import ChatCompletionsClient
+from backend.app.api.errors import install_error_handlers
+from backend.app.api.middleware import BodySizeLimit
+from backend.app.api.responses import FastJSONResponse
+from backend.app.api.routes import chat, health, tasks
+from backend.app.core.clock import Clock, SystemClock
+from backend.app.core.config import Settings, get_settings
+from backend.app.core.logging import configure_logging, request_id_var
+from backend.app.db.session import create_engine, create_sessionmaker
+from backend.app.services.chat import ChatService
+from backend.app.services.offline_model import OfflineModel
+
+log = logging.getLogger(__name__)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    llm_transport: httpx.AsyncBaseTransport | None = None,
+    clock: Clock | None = None,
+    configure_logs: bool = True,
+) -> FastAPI:
+    """Build the app. Tests pass `llm_transport` (an httpx.MockTransport) to script the model."""
+    settings = settings or get_settings()
+    if configure_logs:
+        configure_logging(settings.log_level, json=settings.log_json)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(settings)
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
+        async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http:
+            client: ChatCompletionsClient
+            use_offline = settings.uses_offline_model and llm_transport is None
+            if use_offline:
+                client, model, provider = OfflineModel(), OfflineModel.model_name, "offline"
+                log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
+            else:
+                client = HttpLLMClient(
+                    http=http,
+                    base_url=settings.llm_base_url,
+                    api_key=settings.llm_api_key,
+                    connect_timeout_s=settings.llm_connect_timeout_s,
+                    read_timeout_s=settings.llm_read_timeout_s,
+                    max_retries=settings.llm_max_retries,
+                )
+                model, provider = settings.llm_model, settings.llm_provider
+                log.info("llm_client", extra={"client": "http", "base_url": settings.llm_base_url, "model": model})
+            app.state.settings = settings
+            app.state.engine = engine
+            app.state.sessionmaker = create_sessionmaker(engine)
+            app.state.http = http
+            app.state.chat_service = ChatService(
+                settings=settings,
+                sessionmaker=app.state.sessionmaker,
+                client=client,
+                model=model,
+                preset=select_preset(provider=provider, model=model),
+                clock=clock or SystemClock(),
+            )
+            try:
+                yield
+            finally:
+                await engine.dispose()
+
+    app = FastAPI(
+        title="Taskchat",
+        version="0.1.0",
+        summary="A chat backend for a to-do app that never reports a success no tool produced.",
+        lifespan=lifespan,
+        default_response_class=FastJSONResponse,
+    )
+    install_error_handlers(app)
+    app.include_router(health.router)
+    app.include_router(chat.router)
+    app.include_router(tasks.router)
+
+    @app.middleware("http")
+    async def _request_id(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        rid = request.headers.get("X-Request-ID") or uuid.uuid4().hex
+        token = request_id_var.set(rid[:64])
+        try:
+            response = await call_next(request)
+        finally:
+            request_id_var.reset(token)
+        response.headers["X-Request-ID"] = rid[:64]
+        return response
+
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
+        )
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    return app

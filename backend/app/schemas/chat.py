@@ -1,0 +1,104 @@
+"""Request and response models of the chat endpoint (the public contract)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from backend.app.core.config import ToolPolicyName
+
+
+class BudgetOverride(BaseModel):
+    """Per-request budgets; each may only lower the server's limit."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_llm_calls: int | None = Field(default=None, ge=1)
+    max_tool_calls: int | None = Field(default=None, ge=0)
+    max_latency_ms: int | None = Field(default=None, ge=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_cost_usd: float | None = Field(default=None, ge=0)
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"message": "delete Read book", "conversation_id": None}]},
+    )
+    message: str = Field(min_length=1, max_length=4000, description="What the user typed.")
+    conversation_id: uuid.UUID | None = Field(default=None, description="Continue this conversation; null starts one.")
+    tool_policy: ToolPolicyName | None = Field(default=None, description="Overrides TOOL_POLICY for this turn.")
+    budget: BudgetOverride | None = Field(default=None, description="Lower the per-turn budgets for this turn.")
+
+
+class ToolResultOut(BaseModel):
+    success: bool
+    data: Any = None
+    error: str | None = None
+    code: str | None = None
+    warnings: list[str] | None = None
+
+
+class ToolCallRecord(BaseModel):
+    name: str
+    arguments: dict[str, Any]
+    result: ToolResultOut
+    retried: bool = False
+    retry_reason: str | None = None
+
+
+class ActionMetadata(BaseModel):
+    action: str
+    success: bool
+    task_id: str | None = None
+    task_title: str | None = None
+    message: str
+    actions: list[dict[str, Any]] | None = None
+
+
+class ChatResponse(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "conversation_id": "0b7f3c1e-2f1a-4a57-9a53-6f1f2d0c9a11",
+                    "assistant_message": 'Deleted "Read book".',
+                    "tool_calls": [
+                        {
+                            "name": "delete_task",
+                            "arguments": {"task_id": "Read book"},
+                            "result": {
+                                "success": True,
+                                "data": {"id": "…", "title": "Read book", "status": "deleted"},
+                                "error": None,
+                            },
+                            "retried": False,
+                            "retry_reason": None,
+                        }
+                    ],
+                    "action_metadata": {
+                        "action": "delete_task",
+                        "success": True,
+                        "task_id": "…",
+                        "task_title": "Read book",
+                        "message": "Deleted: Read book",
+                    },
+                    "execution_metadata": {
+                        "tool_calls_executed": 1,
+                        "tool_calls_retried": 0,
+                        "llm_calls": 1,
+                        "total_latency_ms": 12,
+                    },
+                }
+            ]
+        }
+    )
+    conversation_id: uuid.UUID
+    assistant_message: str
+    tool_calls: list[ToolCallRecord]
+    action_metadata: ActionMetadata | None
+    execution_metadata: dict[str, Any] = Field(
+        description="Always has tool_calls_executed, tool_calls_retried, llm_calls, total_latency_ms; "
+        "also the guard outcome, policy, plan, findings, budget use, tokens, cost and a compact trace."
+    )

@@ -1,0 +1,34 @@
+"""The turn's declared plan and the findings that compare it with what ran."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from backend.app.agent.runner import Finding
+from backend.app.agent.types import ExecutedCall
+from backend.app.services.intent import Intent
+
+
+def declared_plan(intent: Intent, *, policy: str) -> dict[str, Any]:
+    if intent.needs_tool:
+        why = f"intent '{intent.kind}': {intent.reason}"
+    else:
+        why = f"no tool expected ({intent.kind}): {intent.reason}"
+    return {"intent": intent.kind, "expected_tools": list(intent.tools), "why": why, "policy": policy}
+
+
+def plan_deviation(intent: Intent, executed: Sequence[ExecutedCall], *, read_only: frozenset[str]) -> Finding | None:
+    """Executed mutating tools differ from the plan (e.g. intent delete, the model completed)."""
+    if not intent.needs_tool:
+        return None
+    expected = set(intent.tools)
+    ran = {e.call.name for e in executed if e.ran}
+    unexpected = sorted(n for n in ran - expected if n not in read_only)
+    missing = sorted(expected - ran)
+    if not unexpected and not missing:
+        return None
+    return Finding(
+        "PlanDeviation",
+        {"expected": sorted(expected), "executed": sorted(ran), "unexpected": unexpected, "missing": missing},
+    )

@@ -1,0 +1,68 @@
+"""Tool argument models: the JSON schema the model sees and the validation come from these classes."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Priority = Literal["low", "medium", "high"]
+Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50)]
+TaskRef = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+REF_HELP = "The task's title as the user said it (matched fuzzily) or its UUID."
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AddTaskArgs(_Args):
+    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] = Field(
+        description="Short title."
+    )
+    description: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    priority: Priority = "medium"
+    due_date: date | None = Field(default=None, description="YYYY-MM-DD, today or later.")
+    tags: list[Tag] = Field(default_factory=list, max_length=20)
+
+
+class ListTasksArgs(_Args):
+    status: Literal["all", "pending", "completed"] = "all"
+
+
+class TaskRefArgs(_Args):
+    task_id: TaskRef = Field(description=REF_HELP)
+
+
+class UpdateTaskArgs(TaskRefArgs):
+    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] | None = None
+    description: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    priority: Priority | None = None
+    due_date: date | None = Field(default=None, description="YYYY-MM-DD, today or later.")
+    tags: list[Tag] | None = Field(default=None, max_length=20)
+    status: Literal["pending", "completed"] | None = None
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(exclude={"task_id"}, exclude_unset=True, exclude_none=True)
+
+
+def compact_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema without pydantic's decorations (titles, anyOf-null), to save tokens."""
+    return _compact(model.model_json_schema())
+
+
+def _compact(node: Any) -> Any:
+    if isinstance(node, dict):
+        node = {k: v for k, v in node.items() if k not in ("title", "default") or not isinstance(v, str | None)}
+        node.pop("title", None)
+        any_of = node.get("anyOf")
+        if isinstance(any_of, list):
+            non_null = [o for o in any_of if o != {"type": "null"}]
+            if len(non_null) == 1:
+                node.pop("anyOf")
+                node.update(non_null[0])
+        return {k: _compact(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_compact(v) for v in node]
+    return node

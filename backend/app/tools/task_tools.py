@@ -1,0 +1,282 @@
+"""The five task tools: one implementation serving the chat loop and MCP.
+
+`TaskTools` is the loop's ToolExecutor. Each call is coerced, then validated on its own
+(best-effort: one bad call never discards the others), then all valid calls of a step run in
+one short transaction. In strict mode the step is all-or-nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from backend.app.agent.types import BatchOutcome, ToolCall, ToolResult, ToolSpec
+from backend.app.core.clock import Clock
+from backend.app.db.models import Task
+from backend.app.db.repositories.tasks import TaskRepository, TaskRow
+from backend.app.db.session import unit_of_work
+from backend.app.tools.coercion import coerce_arguments
+from backend.app.tools.resolver import Ambiguous, Candidate, NotFound, ReferenceResolver, parse_uuid
+from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UpdateTaskArgs, compact_schema
+
+INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+ApplyMode = Literal["best_effort", "strict"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDef:
+    spec: ToolSpec
+    args: type[BaseModel]
+
+
+def _define(
+    name: str, description: str, args: type[BaseModel], *, read_only: bool = False, destructive: bool = False
+) -> ToolDef:
+    return ToolDef(ToolSpec(name, description, compact_schema(args), read_only, destructive), args)
+
+
+TOOLS: dict[str, ToolDef] = {
+    d.spec.name: d
+    for d in (
+        _define("add_task", "Create a task for the user.", AddTaskArgs),
+        _define("list_tasks", "List the user's tasks, newest first.", ListTasksArgs, read_only=True),
+        _define("complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs),
+        _define("delete_task", "Delete a task permanently.", TaskRefArgs, destructive=True),
+        _define("update_task", "Change a task's fields; give only the fields to change.", UpdateTaskArgs),
+    )
+}
+TOOL_SPECS: tuple[ToolSpec, ...] = tuple(d.spec for d in TOOLS.values())
+
+
+def task_to_dict(task: Task) -> dict[str, Any]:
+    return {
+        "id": str(task.id),
+        "title": task.title,
+        "description": task.description,
+        "status": task.status,
+        "priority": task.priority,
+        "due_date": task.due_date.isoformat() if task.due_date else None,
+        "tags": list(task.tags or []),
+    }
+
+
+@dataclass(slots=True)
+class _Prepared:
+    call: ToolCall
+    arguments: dict[str, Any]
+    args: BaseModel | None
+    warnings: tuple[str, ...]
+    rejected: ToolResult | None
+
+
+class _StrictAbort(Exception):
+    pass
+
+
+class TaskTools:
+    """Task tools bound to one owner; the owner never comes from the model's arguments."""
+
+    def __init__(
+        self,
+        *,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        user_id: str,
+        clock: Clock,
+        resolver: ReferenceResolver,
+        apply_mode: ApplyMode = "best_effort",
+        list_limit: int = 50,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.user_id = user_id
+        self.clock = clock
+        self.resolver = resolver
+        self.apply_mode = apply_mode
+        self.list_limit = list_limit
+
+    def specs(self) -> Sequence[ToolSpec]:
+        return TOOL_SPECS
+
+    async def execute_batch(self, calls: Sequence[ToolCall]) -> BatchOutcome:
+        prepared = [self._prepare(call) for call in calls]
+        invalid = [i for i, p in enumerate(prepared) if p.rejected is not None]
+        if self.apply_mode == "strict" and invalid:
+            return self._strict_rejection(
+                prepared, f"call #{invalid[0]} ({prepared[invalid[0]].call.name}) was invalid"
+            )
+        results: list[ToolResult | None] = [p.rejected for p in prepared]
+        try:
+            async with unit_of_work(self.sessionmaker) as session:
+                repo = TaskRepository(session, self.user_id)
+                nested = len(calls) - len(invalid) > 1
+                for i, p in enumerate(prepared):
+                    if p.args is None:
+                        continue
+                    results[i] = await self._run_one(session, repo, p, nested=nested)
+                    if self.apply_mode == "strict" and not results[i].success:  # type: ignore[union-attr]
+                        raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
+        except _StrictAbort as abort:
+            return self._strict_rejection(prepared, str(abort), keep=results)
+        final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
+        return BatchOutcome(results=final, executed_arguments=[p.arguments for p in prepared])
+
+    # -- preparation ---------------------------------------------------------------------------
+    def _prepare(self, call: ToolCall) -> _Prepared:
+        raw = call.arguments or {}
+        definition = TOOLS.get(call.name)
+        if definition is None:  # the runner masks unknown names; this guards direct use (MCP)
+            return _Prepared(call, raw, None, (), ToolResult.fixable("UNKNOWN_TOOL", f"Unknown tool '{call.name}'."))
+        arguments, coercions = coerce_arguments(call.name, raw)
+        warnings = tuple(c.message for c in coercions)
+        try:
+            # JSON-strict validation: no silent string<->number or number->date conversions.
+            args = definition.args.model_validate_json(orjson.dumps(arguments), strict=True)
+        except ValidationError as exc:
+            fields = [
+                {"field": ".".join(str(p) for p in e["loc"]) or "(arguments)", "message": e["msg"]}
+                for e in exc.errors()
+            ]
+            text = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
+            return _Prepared(
+                call,
+                arguments,
+                None,
+                warnings,
+                ToolResult(
+                    success=False,
+                    code=INVALID_ARGUMENTS,
+                    error=f"Invalid arguments for {call.name}: {text}",
+                    data={"fields": fields},
+                    warnings=warnings,
+                    model_fixable=True,
+                ),
+            )
+        due = getattr(args, "due_date", None)
+        if due is not None and due < self.clock.today():
+            return _Prepared(
+                call,
+                arguments,
+                None,
+                warnings,
+                ToolResult(
+                    success=False,
+                    code="DUE_DATE_IN_PAST",
+                    model_fixable=True,
+                    warnings=warnings,
+                    error=f"due_date {due.isoformat()} is in the past (today is {self.clock.today().isoformat()}).",
+                ),
+            )
+        return _Prepared(call, arguments, args, warnings, None)
+
+    def _strict_rejection(
+        self, prepared: list[_Prepared], why: str, keep: list[ToolResult | None] | None = None
+    ) -> BatchOutcome:
+        results = []
+        for i, p in enumerate(prepared):
+            own = p.rejected or (keep[i] if keep and keep[i] is not None and not keep[i].success else None)  # type: ignore[union-attr]
+            results.append(
+                own
+                or ToolResult(
+                    success=False, code="NOT_APPLIED", error=f"Not applied: strict mode and {why}.", warnings=p.warnings
+                )
+            )
+        return BatchOutcome(results=results, executed_arguments=[p.arguments for p in prepared])
+
+    # -- execution -----------------------------------------------------------------------------
+    async def _run_one(self, session: AsyncSession, repo: TaskRepository, p: _Prepared, *, nested: bool) -> ToolResult:
+        handler: Callable[[TaskRepository, Any], Awaitable[ToolResult]] = getattr(self, f"_{p.call.name}")
+        try:
+            if nested:
+                async with session.begin_nested():
+                    result = await handler(repo, p.args)
+            else:
+                result = await handler(repo, p.args)
+        except SQLAlchemyError:
+            if not nested:
+                raise
+            result = ToolResult(success=False, code="STORAGE_ERROR", error="The database refused this change.")
+        if p.warnings:
+            result = ToolResult(
+                success=result.success,
+                data=result.data,
+                error=result.error,
+                code=result.code,
+                warnings=p.warnings + result.warnings,
+                model_fixable=result.model_fixable,
+            )
+        return result
+
+    async def _add_task(self, repo: TaskRepository, args: AddTaskArgs) -> ToolResult:
+        task = await repo.add(
+            title=args.title,
+            description=args.description,
+            priority=args.priority,
+            due_date=args.due_date,
+            tags=list(args.tags),
+        )
+        return ToolResult(success=True, data=task_to_dict(task))
+
+    async def _list_tasks(self, repo: TaskRepository, args: ListTasksArgs) -> ToolResult:
+        tasks = list(await repo.list(status=args.status, limit=self.list_limit + 1))
+        truncated = len(tasks) > self.list_limit
+        count = await repo.count(status=args.status) if truncated else len(tasks)
+        shown = [task_to_dict(t) for t in tasks[: self.list_limit]]
+        return ToolResult(
+            success=True, data={"status": args.status, "count": count, "tasks": shown, "truncated": truncated}
+        )
+
+    async def _complete_task(self, repo: TaskRepository, args: TaskRefArgs) -> ToolResult:
+        return await self._mutate(repo, args.task_id, {"status": "completed"})
+
+    async def _update_task(self, repo: TaskRepository, args: UpdateTaskArgs) -> ToolResult:
+        changes = args.changes()
+        if not changes:
+            return ToolResult.fixable("NO_CHANGES", "Give at least one field to change besides task_id.")
+        return await self._mutate(repo, args.task_id, changes)
+
+    async def _delete_task(self, repo: TaskRepository, args: TaskRefArgs) -> ToolResult:
+        row = await self._resolve(repo, args.task_id)
+        if isinstance(row, ToolResult):
+            return row
+        if not await repo.delete(row):
+            return _conflict(row)
+        return ToolResult(success=True, data={"id": str(row.id), "title": row.title, "status": "deleted"})
+
+    async def _mutate(self, repo: TaskRepository, reference: str, values: dict[str, Any]) -> ToolResult:
+        row = await self._resolve(repo, reference)
+        if isinstance(row, ToolResult):
+            return row
+        task = await repo.update(row, values)
+        return ToolResult(success=True, data=task_to_dict(task)) if task else _conflict(row)
+
+    async def _resolve(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
+        if (task_id := parse_uuid(reference)) is not None:
+            row = await repo.get_row(task_id)
+            return row or ToolResult(success=False, code="NOT_FOUND", error=NotFound(reference).message)
+        rows = await repo.rows()
+        by_id = {r.id: r for r in rows}
+        resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in rows])
+        if isinstance(resolution, NotFound):
+            return ToolResult(success=False, code="NOT_FOUND", error=resolution.message)
+        if isinstance(resolution, Ambiguous):
+            return ToolResult(
+                success=False,
+                code="AMBIGUOUS",
+                error=resolution.message,
+                data={"candidates": [c.title for c in resolution.candidates]},
+            )
+        return by_id[resolution.candidate.id]
+
+
+def _conflict(row: TaskRow) -> ToolResult:
+    return ToolResult(
+        success=False,
+        code="CONFLICT",
+        error=f"'{row.title}' was changed or deleted by another request at the same time; "
+        "nothing was done. Please try again.",
+    )

@@ -1,0 +1,52 @@
+"""401 for a missing or bad token, 403 for another user's path, always the contract's error JSON."""
+
+from __future__ import annotations
+
+from support.api import auth, token_for
+from support.fake_llm import ScriptedLLM
+
+
+async def test_missing_token_is_401(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM())
+    response = await client.post("/api/alice/chat", json={"message": "list"})
+    assert response.status_code == 401
+    assert response.json()["error"] == "UNAUTHORIZED"
+    assert response.json()["detail"]
+
+
+async def test_garbage_token_is_401(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM())
+    response = await client.get("/api/alice/tasks", headers={"Authorization": "Bearer not.a.token"})
+    assert response.status_code == 401
+    assert response.json()["error"] == "UNAUTHORIZED"
+
+
+async def test_other_users_token_is_403(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    response = await client.post("/api/alice/chat", json={"message": "list my tasks"}, headers=auth("bob"))
+    assert response.status_code == 403
+    assert response.json()["error"] == "FORBIDDEN"
+    assert llm.requests == []  # refused before the model was asked anything
+    assert (await client.get("/api/alice/tasks", headers=auth("bob"))).status_code == 403
+
+
+async def test_expired_token_is_401(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM())
+    from datetime import UTC, datetime
+
+    from backend.app.core.config import Settings
+    from backend.app.core.security import create_token
+    from support.api import TEST_SECRET
+
+    settings = Settings(_env_file=None, jwt_secret=TEST_SECRET)  # type: ignore[call-arg]
+    old = create_token(settings=settings, user_id="alice", minutes=5, now=datetime.now(UTC).timestamp() - 3600)
+    response = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {old}"})
+    assert response.status_code == 401
+
+
+async def test_valid_token_reads_own_tasks(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM())
+    response = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {token_for('alice')}"})
+    assert response.status_code == 200
+    assert response.json() == []

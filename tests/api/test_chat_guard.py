@@ -1,0 +1,177 @@
+"""The guarded chat turn end to end: HTTP, a real database, a scripted model (seed 003's AC-001..005)."""
+
+from __future__ import annotations
+
+import pytest
+from support.api import chat, tasks_of
+from support.fake_llm import ScriptedLLM, calls, completion
+
+from backend.app.agent.runner import TOOL_NOT_TRIGGERED
+
+BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
+
+
+async def seed(client, llm: ScriptedLLM, *titles: str) -> None:  # type: ignore[no-untyped-def]
+    llm.push(calls(*[("add_task", {"title": t}) for t in titles]))
+    response = await chat(client, "add " + ", ".join(titles))
+    assert response.status_code == 200, response.text
+    assert [c["result"]["success"] for c in response.json()["tool_calls"]] == [True] * len(titles)
+
+
+@BOTH
+async def test_ac001_delete_by_title_runs_delete_task(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    await seed(client, llm, "Read book", "Call mom")
+    llm.push(calls(("delete_task", {"task_id": "read book"})))
+
+    response = await chat(client, "delete Read book")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert [c["name"] for c in body["tool_calls"]] == ["delete_task"]
+    assert body["tool_calls"][0]["result"]["success"] is True
+    assert body["tool_calls"][0]["result"]["data"]["status"] == "deleted"
+    assert body["action_metadata"]["action"] == "delete_task"
+    assert body["action_metadata"]["success"] is True
+    assert body["action_metadata"]["task_title"] == "Read book"
+    assert body["action_metadata"]["message"] == "Deleted: Read book"
+    meta = body["execution_metadata"]
+    assert (meta["tool_calls_executed"], meta["tool_calls_retried"], meta["llm_calls"]) == (1, 0, 1)
+    assert isinstance(meta["total_latency_ms"], int)
+    assert [t["title"] for t in await tasks_of(client)] == ["Call mom"]
+    # The model was sent every tool with tool_choice auto.
+    assert llm.tool_names(-1) == ["add_task", "list_tasks", "complete_task", "delete_task", "update_task"]
+    assert llm.tool_choice(-1) == "auto"
+
+
+@BOTH
+async def test_ac002_ac003_list_shows_all_seven_tasks(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    titles = [f"Task number {i}" for i in range(1, 8)]
+    await seed(client, llm, *titles)
+    llm.push(calls(("list_tasks", {"status": "all"})))
+
+    body = (await chat(client, "list my tasks")).json()
+
+    assert body["tool_calls"][0]["name"] == "list_tasks"
+    assert body["tool_calls"][0]["result"]["data"]["count"] == 7
+    for title in titles:
+        assert title in body["assistant_message"]
+    assert body["action_metadata"]["action"] == "list_tasks"
+    assert body["execution_metadata"]["llm_calls"] == 1
+
+
+@BOTH
+async def test_ac004_ac005_no_ghost_success(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    await seed(client, llm, "Read book")
+    llm.push(completion("I've deleted Read book for you!"), completion("Done, it's gone."))
+
+    body = (await chat(client, "delete Read book")).json()
+
+    assert body["assistant_message"] == TOOL_NOT_TRIGGERED
+    assert body["action_metadata"]["action"] == "delete_task"
+    assert body["action_metadata"]["success"] is False
+    assert body["tool_calls"] == []
+    assert body["execution_metadata"]["guard"]["outcome"] == "tool_not_triggered"
+    assert body["execution_metadata"]["llm_calls"] == 2
+    # The retry forced the function and carried the forced instruction.
+    assert llm.tool_choice(-1) == {"type": "function", "function": {"name": "delete_task"}}
+    assert any("MUST call the delete_task tool" in m.get("content", "") for m in llm.requests[-1]["messages"]
+               if m["role"] == "system")
+    assert [t["title"] for t in await tasks_of(client)] == ["Read book"]  # nothing changed
+
+
+async def test_guard_retry_succeeds_and_is_recorded(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    await seed(client, llm, "Read book")
+    llm.push(completion("Sure, consider it done."), calls(("delete_task", {"task_id": "Read book"})))
+
+    body = (await chat(client, "please remove Read book")).json()
+
+    assert body["tool_calls"][0]["retried"] is True
+    assert body["tool_calls"][0]["retry_reason"] == "missing_tool"
+    assert body["execution_metadata"]["tool_calls_retried"] == 1
+    assert body["execution_metadata"]["guard"]["outcome"] == "retried"
+    assert body["action_metadata"]["success"] is True
+    assert await tasks_of(client) == []
+
+
+async def test_wrong_tool_is_not_run_and_retried_with_the_right_one(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    await seed(client, llm, "Read book")
+    llm.push(calls(("complete_task", {"task_id": "Read book"})), calls(("delete_task", {"task_id": "Read book"})))
+
+    body = (await chat(client, "delete Read book")).json()
+
+    assert [c["name"] for c in body["tool_calls"]] == ["delete_task"]
+    assert body["tool_calls"][0]["retry_reason"] == "wrong_tool"
+    assert llm.tool_choice(-1) == {"type": "function", "function": {"name": "delete_task"}}
+    assert await tasks_of(client) == []  # deleted, never completed
+
+
+async def test_question_is_not_forced(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(completion("Say 'delete' and the task's title, for example: delete Read book."))
+    client = await make_client(llm)
+
+    body = (await chat(client, "how do I delete a task?")).json()
+
+    assert len(llm.requests) == 1
+    assert llm.tool_choice(0) == "auto"
+    assert body["assistant_message"].startswith("Say 'delete'")
+    assert body["action_metadata"] is None
+    assert body["execution_metadata"]["guard"]["outcome"] == "not_needed"
+    assert body["execution_metadata"]["intent"]["kind"] == "question"
+
+
+async def test_negation_is_not_forced(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(completion("OK, I won't."))
+    client = await make_client(llm)
+
+    body = (await chat(client, "don't delete it")).json()
+
+    assert len(llm.requests) == 1
+    assert body["assistant_message"] == "OK, I won't."
+
+
+async def test_failed_tool_is_reported_even_when_the_model_says_done(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm, response_mode="model")
+    llm.push(calls(("delete_task", {"task_id": "Gym"})), completion("Done! I deleted Gym."))
+
+    body = (await chat(client, "delete Gym")).json()
+
+    assert "No task matching 'Gym' found" in body["assistant_message"]
+    assert "Done" not in body["assistant_message"]
+    assert body["action_metadata"]["success"] is False
+    assert body["tool_calls"][0]["result"]["error"] == "No task matching 'Gym' found"
+
+
+async def test_ambiguous_title_asks_instead_of_guessing(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    await seed(client, llm, "Read book", "Return book to library", "Book list")
+    llm.push(calls(("delete_task", {"task_id": "book"})))
+
+    body = (await chat(client, "delete book")).json()
+
+    error = body["tool_calls"][0]["result"]["error"]
+    assert error.startswith("Multiple tasks match 'book'. Please be more specific:")
+    assert "Read book" in body["assistant_message"]
+    assert len(await tasks_of(client)) == 3
+
+
+async def test_small_talk_is_answered_without_tools(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(completion("Hello! What can I do for you?"))
+    client = await make_client(llm)
+
+    body = (await chat(client, "hi there")).json()
+
+    assert body["assistant_message"] == "Hello! What can I do for you?"
+    assert body["tool_calls"] == []
+    assert body["execution_metadata"]["llm_calls"] == 1

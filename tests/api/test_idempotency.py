@@ -1,0 +1,98 @@
+"""Idempotency-Key: a client retry can never create a task twice (Stripe's semantics)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import httpx
+from support.api import NOW, auth, tasks_of
+from support.fake_llm import ScriptedLLM, calls
+
+from backend.app.core.clock import FixedClock
+
+
+async def post(client: httpx.AsyncClient, message: str, key: str) -> httpx.Response:
+    headers = {**auth(), "Idempotency-Key": key}
+    return await client.post("/api/alice/chat", json={"message": message}, headers=headers)
+
+
+async def test_retry_with_same_key_returns_stored_response(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(calls(("add_task", {"title": "Pay rent"})))
+    client = await make_client(llm)
+
+    first = await post(client, "add Pay rent", "key-1")
+    again = await post(client, "add Pay rent", "key-1")
+
+    assert first.status_code == again.status_code == 200
+    assert again.json() == first.json()
+    assert again.headers["Idempotency-Replayed"] == "true"
+    assert len(llm.requests) == 1
+    assert [t["title"] for t in await tasks_of(client)] == ["Pay rent"]
+
+
+async def test_same_key_other_body_is_422(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM(calls(("add_task", {"title": "Pay rent"}))))
+    assert (await post(client, "add Pay rent", "key-2")).status_code == 200
+    response = await post(client, "add Pay the rent", "key-2")
+    assert response.status_code == 422
+    assert response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
+
+
+async def test_same_key_while_in_flight_is_409(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(calls(("add_task", {"title": "Slow one"})), delay_s=0.5)
+    client = await make_client(llm)
+
+    first = asyncio.create_task(post(client, "add Slow one", "key-3"))
+    await asyncio.sleep(0.2)
+    second = await post(client, "add Slow one", "key-3")
+
+    assert second.status_code == 409
+    assert second.json()["error"] == "IDEMPOTENCY_KEY_IN_FLIGHT"
+    assert (await first).status_code == 200
+    assert len(await tasks_of(client)) == 1
+
+
+async def test_concurrent_retries_create_one_task(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(default=calls(("add_task", {"title": "Exactly once"})), delay_s=0.05)
+    client = await make_client(llm)
+
+    responses = await asyncio.gather(*(post(client, "add Exactly once", "key-race") for _ in range(20)))
+
+    statuses = sorted(r.status_code for r in responses)
+    assert set(statuses) <= {200, 409}
+    assert 200 in statuses
+    assert len(await tasks_of(client)) == 1
+    assert len(llm.requests) == 1
+
+
+async def test_failed_turn_releases_the_key(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(httpx.Response(400, json={"error": "bad"}), calls(("add_task", {"title": "Second try"})))
+    client = await make_client(llm)
+
+    failed = await post(client, "add Second try", "key-4")
+    assert failed.status_code == 502
+    retried = await post(client, "add Second try", "key-4")
+    assert retried.status_code == 200
+    assert [t["title"] for t in await tasks_of(client)] == ["Second try"]
+
+
+async def test_keys_expire(make_client) -> None:  # type: ignore[no-untyped-def]
+    clock = FixedClock(NOW)
+    llm = ScriptedLLM(calls(("add_task", {"title": "Water plants"})), calls(("add_task", {"title": "Water plants"})))
+    client = await make_client(llm, clock=clock, idempotency_ttl_hours=24)
+
+    assert (await post(client, "add Water plants", "key-5")).status_code == 200
+    clock.moment = NOW + timedelta(hours=25)
+    again = await post(client, "add Water plants", "key-5")
+
+    assert again.status_code == 200
+    assert "Idempotency-Replayed" not in again.headers
+    assert len(llm.requests) == 2
+
+
+async def test_overlong_key_is_422(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM())
+    response = await post(client, "add x", "k" * 256)
+    assert response.status_code == 422
+    assert response.json()["error"] == "VALIDATION_ERROR"

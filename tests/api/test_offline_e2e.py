@@ -1,0 +1,36 @@
+"""No key configured: the built-in offline model serves real turns end to end."""
+
+from __future__ import annotations
+
+import pytest
+from support.api import chat, tasks_of
+
+BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
+
+
+@BOTH
+async def test_offline_model_full_flow(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(offline=True)
+
+    added = (await chat(client, "add buy milk tomorrow high priority #shopping")).json()
+    assert added["execution_metadata"]["model"]["offline"] is True
+    assert added["execution_metadata"]["model"]["name"] == "taskchat-offline"
+    assert added["execution_metadata"]["llm_calls"] == 1
+    [task] = await tasks_of(client)
+    assert (task["title"].lower(), task["due_date"], task["priority"], task["tags"]) == (
+        "buy milk", "2026-11-23", "high", ["shopping"])
+
+    listed = (await chat(client, "what's left?")).json()
+    assert "buy milk" in listed["assistant_message"].lower()
+
+    done = (await chat(client, "mark Buy milk as done")).json()
+    assert done["action_metadata"] == {**done["action_metadata"], "action": "complete_task", "success": True}
+    assert (await tasks_of(client))[0]["status"] == "completed"
+
+    gone = (await chat(client, "delete buy milk")).json()
+    assert gone["action_metadata"]["action"] == "delete_task"
+    assert await tasks_of(client) == []
+
+    hello = (await chat(client, "hello")).json()
+    assert hello["tool_calls"] == []
+    assert "offline" in hello["assistant_message"].lower()

@@ -1,0 +1,104 @@
+"""A scripted OpenAI-compatible /chat/completions server behind httpx.MockTransport.
+
+Each queued item answers one request: a completion dict, a callable(body) -> dict, an
+httpx.Response, or an exception to raise (a transport fault). Every request body is recorded so
+tests can read exactly what the model received (tools, tool_choice, messages).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+Item = dict[str, Any] | Callable[[dict[str, Any]], Any] | httpx.Response | Exception
+
+
+def tool_call(name: str, arguments: Any, *, call_id: str | None = None, raw: bool = False) -> dict[str, Any]:
+    """An OpenAI tool call; `arguments` is JSON-encoded unless `raw` (to test argument drift)."""
+    args = arguments if raw else json.dumps(arguments)
+    return {
+        "id": call_id or f"call_{name}_{abs(hash(str(arguments))) % 10_000}",
+        "type": "function",
+        "function": {"name": name, "arguments": args},
+    }
+
+
+def completion(
+    content: str | None = None,
+    tool_calls: list[dict[str, Any]] | dict[str, Any] | None = None,
+    *,
+    finish_reason: str | None = None,
+    prompt_tokens: int = 100,
+    completion_tokens: int = 20,
+    message: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    msg: dict[str, Any] = message if message is not None else {"role": "assistant", "content": content}
+    if tool_calls is not None and message is None:
+        msg["tool_calls"] = tool_calls
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "model": "scripted",
+        "choices": [
+            {"index": 0, "message": msg, "finish_reason": finish_reason or ("tool_calls" if tool_calls else "stop")}
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+def calls(*items: tuple[str, Any]) -> dict[str, Any]:
+    """A completion with one tool call per (name, arguments) pair."""
+    return completion(tool_calls=[tool_call(n, a, call_id=f"call_{i}") for i, (n, a) in enumerate(items)])
+
+
+class ScriptedLLM:
+    def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
+        self.queue: list[Item] = list(items)
+        self.default = default
+        self.delay_s = delay_s
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[httpx.Headers] = []
+
+    def push(self, *items: Item) -> None:
+        self.queue.extend(items)
+
+    @property
+    def transport(self) -> httpx.MockTransport:
+        return httpx.MockTransport(self._handle)
+
+    async def _handle(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        self.requests.append(body)
+        self.headers.append(request.headers)
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        if self.queue:
+            item = self.queue.pop(0)
+        elif self.default is not None:
+            item = self.default
+        else:
+            raise AssertionError(f"ScriptedLLM: unexpected request #{len(self.requests)}")
+        if callable(item) and not isinstance(item, httpx.Response | Exception):
+            item = item(body)
+        if isinstance(item, Exception):
+            raise item
+        if isinstance(item, httpx.Response):
+            return item
+        if asyncio.iscoroutine(item):
+            item = await item
+        return httpx.Response(200, json=item)
+
+    # -- reading what the model received ---------------------------------------------------------
+    def tool_names(self, index: int) -> list[str]:
+        return [t["function"]["name"] for t in self.requests[index].get("tools", [])]
+
+    def tool_choice(self, index: int) -> Any:
+        return self.requests[index].get("tool_choice")
