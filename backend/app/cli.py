@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 from pathlib import Path
 
 
@@ -102,9 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _extra_commands():  # type: ignore[no-untyped-def]
+def _extra_commands() -> list[Callable[[Any], None]]:
     """Subcommands that live in their own modules (mcp, eval, bench), registered if present."""
-    found = []
+    found: list[Callable[[Any], None]] = []
     for module in ("backend.app.mcp.cli", "backend.app.evals.cli", "backend.app.bench.cli"):
         try:
             found.append(__import__(module, fromlist=["register"]).register)

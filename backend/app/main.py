@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import logging
-import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.presets import select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.api.errors import install_error_handlers
-from backend.app.api.middleware import BodySizeLimit
+from backend.app.api.middleware import BodyLimit, RequestId
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.routes import chat, health, tasks
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings, get_settings
-from backend.app.core.logging import configure_logging, request_id_var
+from backend.app.core.logging import configure_logging
 from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.services.chat import ChatService
 from backend.app.services.offline_model import OfflineModel
@@ -90,17 +89,6 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(tasks.router)
 
-    @app.middleware("http")
-    async def _request_id(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        rid = request.headers.get("X-Request-ID") or uuid.uuid4().hex
-        token = request_id_var.set(rid[:64])
-        try:
-            response = await call_next(request)
-        finally:
-            request_id_var.reset(token)
-        response.headers["X-Request-ID"] = rid[:64]
-        return response
-
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -108,5 +96,6 @@ def create_app(
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
         )
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestId)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app

@@ -35,9 +35,10 @@ async def test_expired_token_is_401(make_client) -> None:  # type: ignore[no-unt
     client = await make_client(ScriptedLLM())
     from datetime import UTC, datetime
 
+    from support.api import TEST_SECRET
+
     from backend.app.core.config import Settings
     from backend.app.core.security import create_token
-    from support.api import TEST_SECRET
 
     settings = Settings(_env_file=None, jwt_secret=TEST_SECRET)  # type: ignore[call-arg]
     old = create_token(settings=settings, user_id="alice", minutes=5, now=datetime.now(UTC).timestamp() - 3600)

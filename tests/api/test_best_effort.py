@@ -8,8 +8,9 @@ from support.fake_llm import ScriptedLLM, calls
 
 
 async def test_all_valid_is_applied(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(calls(("add_task", {"title": "milk"}), ("add_task", {"title": "eggs"}),
-                            ("add_task", {"title": "bread"})))
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "milk"}), ("add_task", {"title": "eggs"}), ("add_task", {"title": "bread"}))
+    )
     client = await make_client(llm)
 
     body = (await chat(client, "add milk, eggs and bread")).json()
@@ -47,8 +48,7 @@ async def test_mixed_batch_is_partial_and_only_valid_calls_run(make_client) -> N
 
 
 async def test_all_invalid_is_rejected_and_nothing_changes(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(calls(("add_task", {"title": ["a"]}), ("add_task", {})),
-                      calls(("add_task", {"title": ["a"]})))
+    llm = ScriptedLLM(calls(("add_task", {"title": ["a"]}), ("add_task", {})), calls(("add_task", {"title": ["a"]})))
     client = await make_client(llm)
 
     body = (await chat(client, "add a list")).json()
@@ -60,8 +60,20 @@ async def test_all_invalid_is_rejected_and_nothing_changes(make_client) -> None:
 
 
 async def test_coercions_apply_with_warnings_visible_to_the_model(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(calls(("add_task", {"title": "Report", "priority": "HIGH", "tags": "work",
-                                          "due_date": "2026-12-01T09:00:00Z", "user_id": "mallory"})))
+    llm = ScriptedLLM(
+        calls(
+            (
+                "add_task",
+                {
+                    "title": "Report",
+                    "priority": "HIGH",
+                    "tags": "work",
+                    "due_date": "2026-12-01T09:00:00Z",
+                    "user_id": "mallory",
+                },
+            )
+        )
+    )
     client = await make_client(llm, response_mode="model")
     llm.push(lambda body: {"choices": [{"message": {"role": "assistant", "content": "Added."}}]})
 
@@ -72,13 +84,14 @@ async def test_coercions_apply_with_warnings_visible_to_the_model(make_client) -
     kinds = " ".join(w["warning"] for w in body["execution_metadata"]["warnings"])
     for kind in ("enum_case", "string_to_list", "datetime_to_date", "dropped_owner"):
         assert kind in kinds
-    seen_by_model = [m["content"] for m in llm.requests[1]["messages"] if m["role"] == "tool"][0]
+    seen_by_model = next(m["content"] for m in llm.requests[1]["messages"] if m["role"] == "tool")
     assert "enum_case" in seen_by_model and '"priority":"high"' in seen_by_model
 
 
 async def test_completed_true_becomes_status(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(calls(("add_task", {"title": "Laundry"})),
-                      calls(("update_task", {"task_id": "laundry", "completed": True})))
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "Laundry"})), calls(("update_task", {"task_id": "laundry", "completed": True}))
+    )
     client = await make_client(llm)
     await chat(client, "add Laundry")
 
@@ -111,9 +124,10 @@ async def test_refused_coercions_are_rejected_clearly(make_client, arguments: di
 
 
 async def test_strict_mode_is_all_or_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(calls(("add_task", {"title": "milk"}), ("add_task", {"title": 7}),
-                            ("add_task", {"title": "bread"})),
-                      default=calls(("list_tasks", {})))
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "milk"}), ("add_task", {"title": 7}), ("add_task", {"title": "bread"})),
+        default=calls(("list_tasks", {})),
+    )
     client = await make_client(llm, apply_mode="strict")
 
     body = (await chat(client, "add milk, 7 and bread")).json()

@@ -80,8 +80,11 @@ async def test_ac004_ac005_no_ghost_success(make_client) -> None:  # type: ignor
     assert body["execution_metadata"]["llm_calls"] == 2
     # The retry forced the function and carried the forced instruction.
     assert llm.tool_choice(-1) == {"type": "function", "function": {"name": "delete_task"}}
-    assert any("MUST call the delete_task tool" in m.get("content", "") for m in llm.requests[-1]["messages"]
-               if m["role"] == "system")
+    assert any(
+        "MUST call the delete_task tool" in m.get("content", "")
+        for m in llm.requests[-1]["messages"]
+        if m["role"] == "system"
+    )
     assert [t["title"] for t in await tasks_of(client)] == ["Read book"]  # nothing changed
 
 

@@ -9,8 +9,11 @@ from support.fake_llm import ScriptedLLM, completion
 async def test_oversized_body_is_413(make_client) -> None:  # type: ignore[no-untyped-def]
     llm = ScriptedLLM()
     client = await make_client(llm)
-    response = await client.post("/api/alice/chat", content=b'{"message": "' + b"x" * 20_000 + b'"}',
-                                 headers={**auth(), "Content-Type": "application/json"})
+    response = await client.post(
+        "/api/alice/chat",
+        content=b'{"message": "' + b"x" * 20_000 + b'"}',
+        headers={**auth(), "Content-Type": "application/json"},
+    )
     assert response.status_code == 413
     assert response.json()["error"] == "PAYLOAD_TOO_LARGE"
     assert llm.requests == []
@@ -25,8 +28,9 @@ async def test_oversized_chunked_body_is_413(make_client) -> None:  # type: igno
             yield b"y" * 1000
         yield b'"}'
 
-    response = await client.post("/api/alice/chat", content=chunks(),
-                                 headers={**auth(), "Content-Type": "application/json"})
+    response = await client.post(
+        "/api/alice/chat", content=chunks(), headers={**auth(), "Content-Type": "application/json"}
+    )
     assert response.status_code == 413
 
 
@@ -42,7 +46,9 @@ async def test_message_length_limits_are_422(make_client) -> None:  # type: igno
 
 async def test_malformed_json_and_unknown_fields_are_422(make_client) -> None:  # type: ignore[no-untyped-def]
     client = await make_client(ScriptedLLM())
-    bad = await client.post("/api/alice/chat", content=b"{not json", headers={**auth(), "Content-Type": "application/json"})
+    bad = await client.post(
+        "/api/alice/chat", content=b"{not json", headers={**auth(), "Content-Type": "application/json"}
+    )
     assert bad.status_code == 422
     extra = await client.post("/api/alice/chat", json={"message": "hi", "user_id": "bob"}, headers=auth())
     assert extra.status_code == 422

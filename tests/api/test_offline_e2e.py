@@ -18,7 +18,11 @@ async def test_offline_model_full_flow(make_client) -> None:  # type: ignore[no-
     assert added["execution_metadata"]["llm_calls"] == 1
     [task] = await tasks_of(client)
     assert (task["title"].lower(), task["due_date"], task["priority"], task["tags"]) == (
-        "buy milk", "2026-11-23", "high", ["shopping"])
+        "buy milk",
+        "2026-11-23",
+        "high",
+        ["shopping"],
+    )
 
     listed = (await chat(client, "what's left?")).json()
     assert "buy milk" in listed["assistant_message"].lower()

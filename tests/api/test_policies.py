@@ -32,8 +32,10 @@ async def test_auto_has_no_guard(make_client) -> None:  # type: ignore[no-untype
 
 
 async def test_required_offers_respond_and_terminates(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(calls(("add_task", {"title": "milk"})),
-                      completion(tool_calls=[tool_call("respond", {"message": "Added milk to your list."})]))
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "milk"})),
+        completion(tool_calls=[tool_call("respond", {"message": "Added milk to your list."})]),
+    )
     client = await make_client(llm, tool_policy="required", response_mode="model")
 
     body = (await chat(client, "add milk")).json()
@@ -120,8 +122,9 @@ async def test_slow_model_is_stopped_by_the_deadline(make_client) -> None:  # ty
 
 
 async def test_token_hungry_model_is_stopped_by_the_token_budget(make_client) -> None:  # type: ignore[no-untyped-def]
-    hungry = completion(tool_calls=[tool_call("list_tasks", {"status": "pending"})], prompt_tokens=3000,
-                        completion_tokens=2000)
+    hungry = completion(
+        tool_calls=[tool_call("list_tasks", {"status": "pending"})], prompt_tokens=3000, completion_tokens=2000
+    )
     llm = ScriptedLLM(hungry, default=calls(("list_tasks", {"status": "completed"})))
     client = await make_client(llm, budget_max_tokens=4000, response_mode="model")
 
@@ -156,15 +159,17 @@ async def test_plan_deviation_when_model_calls_another_tool(make_client) -> None
     assert meta["plan"]["expected_tools"] == ["delete_task"]
     deviation = next(f for f in meta["findings"] if f["kind"] == "PlanDeviation")
     assert deviation["unexpected"] == ["complete_task"] and deviation["missing"] == ["delete_task"]
-    messages = (await client.get(f"/api/alice/conversations/{body['conversation_id']}/messages",
-                                 headers=auth())).json()
+    messages = (await client.get(f"/api/alice/conversations/{body['conversation_id']}/messages", headers=auth())).json()
     assert messages[-1]["execution_metadata"]["findings"] == meta["findings"]
 
 
 async def test_accounting_is_reported_for_every_policy(make_client) -> None:  # type: ignore[no-untyped-def]
     for policy in ("none", "auto", "guarded", "required", "forced_intent", "two_phase"):
-        llm = ScriptedLLM(default=completion(tool_calls=[tool_call("respond", {"message": "ok"})],
-                                             prompt_tokens=50, completion_tokens=5))
+        llm = ScriptedLLM(
+            default=completion(
+                tool_calls=[tool_call("respond", {"message": "ok"})], prompt_tokens=50, completion_tokens=5
+            )
+        )
         client = await make_client(llm, llm_model="openai/gpt-4o-mini")
         meta = (await chat(client, "hello", tool_policy=policy)).json()["execution_metadata"]
         assert meta["llm_calls"] >= 1

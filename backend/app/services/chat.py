@@ -9,6 +9,7 @@ A turn that fails before any tool ran leaves only the user message and the error
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import time
@@ -213,10 +214,10 @@ class ChatService:
         response = ChatResponse(
             conversation_id=conversation_id,
             assistant_message=reply,
-            tool_calls=tool_call_records(run.executed),  # type: ignore[arg-type]
+            tool_calls=tool_call_records(run.executed),
             action_metadata=actions,
             execution_metadata=metadata,
-        )  # type: ignore[arg-type]
+        )
         body = response.model_dump(mode="json")
         async with unit_of_work(self.sessionmaker) as session:
             conversations = ConversationRepository(session, user_id)
@@ -294,7 +295,7 @@ class ChatService:
         if request.budget is None:
             return server
         wanted = {k: v for k, v in request.budget.model_dump().items() if v is not None}
-        return Budget(**{**server.__dict__, **wanted}).capped_by(server) if wanted else server
+        return dataclasses.replace(server, **wanted).capped_by(server) if wanted else server
 
     def _options(self) -> RunOptions:
         s = self.settings

@@ -72,7 +72,7 @@ class ExecutionGuard:
         # Any expected tool having run is enough: a classifier that over-detects ("add Book list")
         # must not cost a second LLM call, and the reply only ever describes what really ran.
         ran = {e.call.name for e in executed if e.ran and not e.result.model_fixable}
-        if self.intent.needs_tool:
+        if self.enabled and self.intent.needs_tool:
             return bool(ran & set(self.intent.tools))
         return bool(ran)
 

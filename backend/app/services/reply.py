@@ -128,7 +128,9 @@ def _action(e: ExecutedCall) -> dict[str, Any]:
 
 def apply_report(executed: Sequence[ExecutedCall]) -> dict[str, Any]:
     """Best-effort accounting over every call of the turn: applied, partial or rejected."""
-    applied, rejected, warnings = [], [], []
+    applied: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
     for index, e in enumerate(executed):
         if e.result.success:
             data = e.result.data if isinstance(e.result.data, dict) else {}

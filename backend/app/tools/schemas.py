@@ -49,7 +49,8 @@ class UpdateTaskArgs(TaskRefArgs):
 
 def compact_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema without pydantic's decorations (titles, anyOf-null), to save tokens."""
-    return _compact(model.model_json_schema())
+    schema: dict[str, Any] = _compact(model.model_json_schema())
+    return schema
 
 
 def _compact(node: Any) -> Any:

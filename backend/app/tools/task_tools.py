@@ -222,7 +222,7 @@ class TaskTools:
         return ToolResult(success=True, data=task_to_dict(task))
 
     async def _list_tasks(self, repo: TaskRepository, args: ListTasksArgs) -> ToolResult:
-        tasks = list(await repo.list(status=args.status, limit=self.list_limit + 1))
+        tasks = list(await repo.list_tasks(status=args.status, limit=self.list_limit + 1))
         truncated = len(tasks) > self.list_limit
         count = await repo.count(status=args.status) if truncated else len(tasks)
         shown = [task_to_dict(t) for t in tasks[: self.list_limit]]
@@ -256,8 +256,8 @@ class TaskTools:
 
     async def _resolve(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
         if (task_id := parse_uuid(reference)) is not None:
-            row = await repo.get_row(task_id)
-            return row or ToolResult(success=False, code="NOT_FOUND", error=NotFound(reference).message)
+            owned = await repo.get_row(task_id)
+            return owned or ToolResult(success=False, code="NOT_FOUND", error=NotFound(reference).message)
         rows = await repo.rows()
         by_id = {r.id: r for r in rows}
         resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in rows])

@@ -26,7 +26,7 @@ router = APIRouter(tags=["tasks"])
 async def list_tasks(
     user_id: CurrentUser, session: SessionDep, status: Literal["all", "pending", "completed"] = "all"
 ) -> list[TaskOut]:
-    tasks = await TaskRepository(session, user_id).list(status=status)
+    tasks = await TaskRepository(session, user_id).list_tasks(status=status)
     return [TaskOut.model_validate(t, from_attributes=True) for t in tasks]
 
 
@@ -37,7 +37,7 @@ async def list_tasks(
     responses=error_responses(401, 403, 422),
 )
 async def list_conversations(user_id: CurrentUser, session: SessionDep) -> list[ConversationOut]:
-    conversations = await ConversationRepository(session, user_id).list()
+    conversations = await ConversationRepository(session, user_id).list_conversations()
     return [ConversationOut.model_validate(c, from_attributes=True) for c in conversations]
 
 

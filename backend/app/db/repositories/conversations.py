@@ -31,7 +31,7 @@ class ConversationRepository:
         query = sa.select(_C.c.id).where(_C.c.id == conversation_id, _C.c.user_id == self.user_id)
         return (await self.session.execute(query)).first() is not None
 
-    async def list(self, *, limit: int = 100) -> Sequence[Conversation]:
+    async def list_conversations(self, *, limit: int = 100) -> Sequence[Conversation]:
         query = (
             sa.select(Conversation)
             .where(_C.c.user_id == self.user_id)

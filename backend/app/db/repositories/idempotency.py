@@ -45,7 +45,7 @@ class IdempotencyRepository:
             "created_at": now,
             "expires_at": now + ttl,
         }
-        insert = postgresql.insert(_I) if self.session.bind.dialect.name == "postgresql" else sqlite.insert(_I)
+        insert = postgresql.insert(_I) if _dialect(self.session) == "postgresql" else sqlite.insert(_I)
         claimed = await self.session.execute(
             insert.values(**values).on_conflict_do_nothing(index_elements=["user_id", "key"]).returning(_I.c.key)
         )
@@ -97,3 +97,7 @@ def _aware(value: datetime) -> datetime:
     from datetime import UTC
 
     return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _dialect(session: AsyncSession) -> str:
+    return session.get_bind().dialect.name

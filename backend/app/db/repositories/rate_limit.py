@@ -13,7 +13,7 @@ _R = RateLimitWindow.__table__  # type: ignore[attr-defined]
 
 async def hit(session: AsyncSession, *, user_id: str, window_start: int) -> int:
     """Count one request in the user's current window and return the window's count (one statement)."""
-    insert = postgresql.insert(_R) if session.bind.dialect.name == "postgresql" else sqlite.insert(_R)
+    insert = postgresql.insert(_R) if _dialect(session) == "postgresql" else sqlite.insert(_R)
     statement = (
         insert.values(user_id=user_id, window_start=window_start, count=1)
         .on_conflict_do_update(index_elements=["user_id", "window_start"], set_={"count": _R.c.count + 1})
@@ -24,3 +24,7 @@ async def hit(session: AsyncSession, *, user_id: str, window_start: int) -> int:
 
 async def prune(session: AsyncSession, *, before: int) -> None:
     await session.execute(sa.delete(_R).where(_R.c.window_start < before))
+
+
+def _dialect(session: AsyncSession) -> str:
+    return session.get_bind().dialect.name

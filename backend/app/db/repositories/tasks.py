@@ -50,7 +50,7 @@ class TaskRepository:
         await self.session.flush()
         return task
 
-    async def list(self, *, status: str = "all", limit: int | None = None) -> Sequence[Task]:
+    async def list_tasks(self, *, status: str = "all", limit: int | None = None) -> Sequence[Task]:
         query = sa.select(Task).where(_T.c.user_id == self.user_id)
         if status != "all":
             query = query.where(_T.c.status == status)
