@@ -178,3 +178,19 @@ async def test_accounting_is_reported_for_every_policy(make_client) -> None:  # 
         assert meta["estimated_cost_usd"] > 0
         assert meta["total_latency_ms"] >= 0
         assert "tool_calls_executed" in meta
+
+
+async def test_two_phase_never_runs_a_mutation_in_the_read_phase(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(calls(("add_task", {"title": "Read book"})))
+    client = await make_client(llm)
+    await chat(client, "add Read book")
+    # Offered only list_tasks, the model reaches for delete_task anyway: what is sent is what may run.
+    llm.push(calls(("delete_task", {"task_id": "Read book"})), completion("Never mind."), completion("OK."))
+
+    body = (await chat(client, "delete Read book", tool_policy="two_phase")).json()
+
+    first = body["tool_calls"][0]
+    assert first["name"] == "delete_task"
+    assert first["result"]["code"] == "UNKNOWN_TOOL"
+    assert "list_tasks" in first["result"]["error"]
+    assert [t["title"] for t in await tasks_of(client)] == ["Read book"]

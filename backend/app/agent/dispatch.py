@@ -41,13 +41,20 @@ class Dispatcher:
     destructive_calls: int = 0
 
     async def run_step(
-        self, calls: Sequence[ToolCall], *, step: int, retried: bool, retry_reason: str | None
+        self,
+        calls: Sequence[ToolCall],
+        *,
+        step: int,
+        retried: bool,
+        retry_reason: str | None,
+        offered: frozenset[str] | None = None,
     ) -> StepOutcome:
+        """Run one step's calls; `offered` masks execution to the tools this step sent (None: all)."""
         outcome = StepOutcome(executed=[])
         slots: list[ToolResult | None] = []
         runnable: list[ToolCall] = []
         for call in calls:
-            early = self._precheck(call, outcome)
+            early = self._precheck(call, outcome, offered)
             slots.append(early)
             if early is None:
                 runnable.append(call)
@@ -75,14 +82,18 @@ class Dispatcher:
             )
         return outcome
 
-    def _precheck(self, call: ToolCall, outcome: StepOutcome) -> ToolResult | None:
+    def _precheck(self, call: ToolCall, outcome: StepOutcome, offered: frozenset[str] | None) -> ToolResult | None:
         if call.error is not None:
             return ToolResult.fixable(call.error.code, call.error.message)
         spec = self.executable.get(call.name)
-        if spec is None:
-            names = ", ".join(sorted(self.executable))
+        if spec is None or (offered is not None and call.name not in offered):
+            # A tool that exists but was not offered this step (e.g. a mutation in two_phase's read
+            # phase) is refused exactly like an unknown one: what is sent is what may execute.
+            valid = sorted(self.executable if offered is None else offered & self.executable.keys())
             return ToolResult.fixable(
-                UNKNOWN_TOOL, f"Unknown tool '{call.name}'. Valid tools: {names}.", valid_tools=sorted(self.executable)
+                UNKNOWN_TOOL,
+                f"Tool '{call.name}' is not available now. Valid tools: {', '.join(valid) or 'none'}.",
+                valid_tools=valid,
             )
         key = (call.name, orjson.dumps(call.arguments or {}, option=orjson.OPT_SORT_KEYS))
         if key in self.seen:

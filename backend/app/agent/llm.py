@@ -63,7 +63,11 @@ class HttpLLMClient:
                 pool=min(self._connect_timeout_s, remaining),
             )
             try:
-                response = await self._http.post(self._url, content=payload, headers=self._headers, timeout=timeout)
+                # httpx's timeouts bound each phase; this bounds the whole request by the deadline.
+                async with asyncio.timeout(remaining):
+                    response = await self._http.post(self._url, content=payload, headers=self._headers, timeout=timeout)
+            except TimeoutError:
+                raise LLMTimeout("The turn's deadline passed while waiting for the LLM server") from None
             except httpx.TimeoutException as exc:
                 failure: Exception = LLMTimeout(f"LLM server timed out ({type(exc).__name__})")
                 retry_after = None

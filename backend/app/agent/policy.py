@@ -70,9 +70,12 @@ class PolicyDriver:
     def plan(self, *, step: int, forced_tool: str | None = None) -> StepPlan:
         if not self.sends_tools:
             return StepPlan(tools=[], tool_choice=None)
+        offered = {s.name for s in self.specs}
         if forced_tool is not None:
             tools = list(self.specs) + ([RESPOND_TOOL] if self.policy is ToolPolicy.REQUIRED else [])
-            return StepPlan(tools=tools, tool_choice=self.preset.forced_choice(forced_tool), phase=self.phase)
+            # Providers reject a forced function that is not in `tools` (a masked one): ask for any tool.
+            choice = self.preset.forced_choice(forced_tool) if forced_tool in offered else self.preset.required_choice
+            return StepPlan(tools=tools, tool_choice=choice, phase=self.phase)
         match self.policy:
             case ToolPolicy.AUTO | ToolPolicy.GUARDED:
                 return StepPlan(tools=list(self.specs), tool_choice="auto")
@@ -80,10 +83,9 @@ class PolicyDriver:
                 choice = "auto" if self.satisfied else self.preset.required_choice
                 return StepPlan(tools=[*self.specs, RESPOND_TOOL], tool_choice=choice)
             case ToolPolicy.FORCED_INTENT:
-                if step == 0 and self.expected_tools:
-                    return StepPlan(
-                        tools=list(self.specs), tool_choice=self.preset.forced_choice(self.expected_tools[0])
-                    )
+                target = next((t for t in self.expected_tools if t in offered), None)
+                if step == 0 and target is not None:
+                    return StepPlan(tools=list(self.specs), tool_choice=self.preset.forced_choice(target))
                 return StepPlan(tools=list(self.specs), tool_choice="auto")
             case ToolPolicy.TWO_PHASE:
                 read_only = self.phase == "read"

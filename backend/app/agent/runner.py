@@ -101,6 +101,12 @@ class _Turn:
     fixable_errors: int = 0
     empty_final_retried: bool = False
     send_tools: bool = True
+    offered: frozenset[str] = frozenset()
+
+    @property
+    def any_ran(self) -> bool:
+        """True once a call reached the tools; calls refused by the checks changed nothing."""
+        return any(e.ran for e in self.executed)
 
 
 class AgentRunner:
@@ -145,7 +151,7 @@ class AgentRunner:
             try:
                 response = await self._request(turn, driver, step=step, use=use)
             except LLMError as exc:
-                if not turn.executed:
+                if not turn.any_ran:
                     raise
                 # A tool already changed something: its effect stands and is reported from results.
                 return self._result(
@@ -176,11 +182,12 @@ class AgentRunner:
                         return self._result(
                             turn, driver, use, text=composer.compose(turn.executed), stop_reason="composed", ok=True
                         )
-                case NextStepRetry(reason=reason, instruction=instruction):
+                case NextStepRetry(reason=reason, instruction=instruction, send_tools=send_tools):
                     turn.messages.append({"role": "assistant", "content": response.content or ""})
                     if instruction:
                         turn.messages.append({"role": "system", "content": instruction})
                     turn.trace[-1]["retry"] = reason
+                    turn.send_tools = send_tools  # the empty-final retry goes without tools (no re-calls)
                 case NextStepFinalOutput(text=final_text):
                     text = final_text
                     return self._finish(turn, driver, use, composer, text=text)
@@ -207,6 +214,7 @@ class AgentRunner:
         if turn.forced_any and turn.forced_tool is None:
             plan = type(plan)(tools=plan.tools, tool_choice=self.preset.required_choice, phase=plan.phase)
         tools = plan.tools if turn.send_tools else []
+        turn.offered = frozenset(t.name for t in tools)
         body: dict[str, Any] = {"model": self.model, "messages": turn.messages}
         if turn.send_tools and driver.sends_tools:
             if not tools:
@@ -286,7 +294,7 @@ class AgentRunner:
             verdict = guard.review_final(text, turn.executed)
             if not isinstance(verdict, Accept):
                 return self._apply_verdict(verdict, turn, step=step)
-        if self.options.tool_use_mode == "enforced" and not turn.executed:
+        if self.options.tool_use_mode == "enforced" and not turn.any_ran:
             return NextStepStop(reason="no_tool_calls", message=TOOL_NOT_TRIGGERED)
         return NextStepFinalOutput(text=text)
 
@@ -324,7 +332,9 @@ class AgentRunner:
         if ignored:
             turn.trace[-1]["ignored_tool_calls"] = len(ignored)
         retried = turn.retry_reason is not None
-        outcome = await dispatcher.run_step(kept, step=step, retried=retried, retry_reason=turn.retry_reason)
+        outcome = await dispatcher.run_step(
+            kept, step=step, retried=retried, retry_reason=turn.retry_reason, offered=turn.offered
+        )
         turn.executed.extend(outcome.executed)
         driver.observe_tools(step=step, executed=outcome.executed)
         self._append_tool_messages(turn, response, outcome.executed, ignored, respond)
@@ -404,7 +414,7 @@ class AgentRunner:
             text = self._compose(composer, turn)
         if not text:
             text = "(The model returned an empty reply.)"
-        ok = not (self.options.tool_use_mode == "enforced" and not turn.executed)
+        ok = not (self.options.tool_use_mode == "enforced" and not turn.any_ran)
         if self.options.tool_use_mode == "enforced" and self.options.tool_failure_policy == "tolerated":
             ok = ok and any(e.result.success for e in turn.executed)
         return self._result(turn, driver, use, text=text, stop_reason="final", ok=ok)

@@ -117,8 +117,11 @@ class ChatService:
                 started=started,
                 idempotency_key=idempotency_key,
             )
-        except AppError as exc:
-            await self._record_failure(user_id, conversation_id, turn_id, exc, idempotency_key)
+        except Exception as exc:
+            # The user's message stays; the error is recorded beside it; nothing else was written
+            # (a tool that ran has already reported through a 200 with stop_reason llm_error).
+            error = exc if isinstance(exc, AppError) else AppError("An unexpected error occurred")
+            await self._record_failure(user_id, conversation_id, turn_id, error, idempotency_key)
             raise
         return TurnOutcome(status=200, body=body)
 

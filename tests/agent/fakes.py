@@ -1,0 +1,198 @@
+"""In-memory fakes for the agent layer: a ToolExecutor, a scripted ChatCompletionsClient, a composer.
+
+Imported by the tests in this folder as `agent.fakes` (the `tests` folder is on the path). The
+executor knows three small tools (one mutating, one read-only, one destructive), validates
+arguments against their schemas the way real tools do (a model-fixable VALIDATION_ERROR) and
+records every call it actually ran, so a test can tell "refused before the tools" from "ran".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from backend.app.agent.limits import Budget, BudgetUse
+from backend.app.agent.policy import ToolPolicy
+from backend.app.agent.presets import Preset
+from backend.app.agent.runner import AgentRunner, RunOptions, RunResult
+from backend.app.agent.types import BatchOutcome, ExecutedCall, ToolCall, ToolResult, ToolSpec
+
+ADD_TASK = ToolSpec(
+    name="add_task",
+    description="Add a task.",
+    parameters={
+        "type": "object",
+        "properties": {"title": {"type": "string"}, "priority": {"type": "string"}},
+        "required": ["title"],
+    },
+)
+LIST_TASKS = ToolSpec(
+    name="list_tasks",
+    description="List tasks.",
+    parameters={"type": "object", "properties": {"status": {"type": "string"}}},
+    read_only=True,
+)
+DELETE_TASK = ToolSpec(
+    name="delete_task",
+    description="Delete a task.",
+    parameters={"type": "object", "properties": {"task_id": {"type": "string"}}, "required": ["task_id"]},
+    destructive=True,
+)
+SPECS = (ADD_TASK, LIST_TASKS, DELETE_TASK)
+
+Handler = Callable[[dict[str, Any]], ToolResult]
+_TYPES: dict[str, type] = {"string": str, "integer": int, "object": dict, "array": list, "boolean": bool}
+
+
+class FakeTools:
+    """A ToolExecutor over in-memory handlers; `ran` lists (name, arguments) of every executed call."""
+
+    def __init__(self, specs: Iterable[ToolSpec] = SPECS, handlers: dict[str, Handler] | None = None) -> None:
+        self._specs = list(specs)
+        self.handlers = handlers or {}
+        self.ran: list[tuple[str, dict[str, Any]]] = []
+        self.batches: list[list[str]] = []
+
+    def specs(self) -> Sequence[ToolSpec]:
+        return self._specs
+
+    async def execute_batch(self, calls: Sequence[ToolCall]) -> BatchOutcome:
+        self.batches.append([c.name for c in calls])
+        results: list[ToolResult] = []
+        for call in calls:
+            arguments = dict(call.arguments or {})
+            self.ran.append((call.name, arguments))
+            results.append(self._one(call.name, arguments))
+        return BatchOutcome(results=results, executed_arguments=[dict(c.arguments or {}) for c in calls])
+
+    def _one(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        spec = next((s for s in SPECS if s.name == name), None)
+        if spec is not None and (problem := _validate(spec, arguments)) is not None:
+            return ToolResult.fixable("VALIDATION_ERROR", problem)
+        if name in self.handlers:
+            return self.handlers[name](arguments)
+        return ToolResult(success=True, data={"tool": name, **arguments})
+
+    @property
+    def ran_names(self) -> list[str]:
+        return [name for name, _ in self.ran]
+
+
+class MaskedTools:
+    """A registry that exposes only `allow` of an inner executor (send and execution surface)."""
+
+    def __init__(self, inner: FakeTools, allow: set[str]) -> None:
+        self.inner = inner
+        self.allow = allow
+
+    def specs(self) -> Sequence[ToolSpec]:
+        return [s for s in self.inner.specs() if s.name in self.allow]
+
+    async def execute_batch(self, calls: Sequence[ToolCall]) -> BatchOutcome:
+        return await self.inner.execute_batch(calls)
+
+
+def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
+    props: dict[str, Any] = spec.parameters.get("properties", {})
+    for key in spec.parameters.get("required", []):
+        if key not in arguments:
+            return f"'{key}' is required. Call {spec.name} again with it."
+    for key, value in arguments.items():
+        if key not in props:
+            return f"Unknown argument '{key}'."
+        wanted = _TYPES.get(props[key].get("type", ""))
+        if wanted is not None and not isinstance(value, wanted):
+            return f"'{key}' must be a {props[key]['type']}."
+    return None
+
+
+Item = dict[str, Any] | Exception | Callable[[dict[str, Any]], Any]
+
+
+class ScriptedClient:
+    """A ChatCompletionsClient answering from a queue; records a deep copy of every request body."""
+
+    label = "scripted"
+
+    def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
+        self.queue: list[Item] = list(items)
+        self.default = default
+        self.delay_s = delay_s
+        self.bodies: list[dict[str, Any]] = []
+        self.deadlines: list[float] = []
+
+    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
+        self.bodies.append(copy.deepcopy(body))
+        self.deadlines.append(deadline)
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        if self.queue:
+            item = self.queue.pop(0)
+        elif self.default is not None:
+            item = self.default
+        else:
+            raise AssertionError(f"ScriptedClient: unexpected request #{len(self.bodies)}")
+        if isinstance(item, Exception):
+            raise item
+        if callable(item):
+            item = item(body)
+        assert isinstance(item, dict)
+        return copy.deepcopy(item)
+
+    # -- what the model received ------------------------------------------------------------------
+    def tool_names(self, index: int) -> list[str]:
+        return [t["function"]["name"] for t in self.bodies[index].get("tools", [])]
+
+    def tool_choice(self, index: int) -> Any:
+        return self.bodies[index].get("tool_choice")
+
+    def tool_messages(self, index: int) -> list[dict[str, Any]]:
+        """The tool results sent in request `index`, each with its content parsed."""
+        return [
+            {**m, "content": json.loads(m["content"])} for m in self.bodies[index]["messages"] if m["role"] == "tool"
+        ]
+
+
+class Composer:
+    """A ReplyComposer that states each tool's outcome (as the real one does, from results only)."""
+
+    def compose(self, executed: Sequence[ExecutedCall]) -> str:
+        return "; ".join(f"{e.call.name}: {'ok' if e.result.success else e.result.code}" for e in executed)
+
+
+PRESET = Preset(name="test", provider="openai")
+USER = [{"role": "system", "content": "You manage tasks."}, {"role": "user", "content": "add milk"}]
+
+
+def make_runner(client: ScriptedClient, *, preset: Preset = PRESET, **options: Any) -> AgentRunner:
+    return AgentRunner(client=client, model="test-model", preset=preset, options=RunOptions(**options))
+
+
+def budget_use(**limits: Any) -> BudgetUse:
+    defaults: dict[str, Any] = {"max_llm_calls": 50, "max_tool_calls": 50, "max_tokens": 1_000_000}
+    return BudgetUse(Budget(**{**defaults, **limits}))
+
+
+async def run(
+    runner: AgentRunner,
+    tools: Any,
+    *,
+    use: BudgetUse | None = None,
+    expected: Sequence[str] = (),
+    **kwargs: Any,
+) -> RunResult:
+    kwargs.setdefault("policy", ToolPolicy.AUTO)
+    kwargs.setdefault("composer", Composer())
+    return await runner.run(
+        messages=list(USER), executor=tools, expected_tools=expected, use=use or budget_use(), **kwargs
+    )
+
+
+def assert_every_call_answered(body: dict[str, Any]) -> None:
+    """OpenAI rejects a request where an assistant tool call has no matching tool message."""
+    asked = [c["id"] for m in body["messages"] if m.get("tool_calls") for c in m["tool_calls"]]
+    answered = [m["tool_call_id"] for m in body["messages"] if m["role"] == "tool"]
+    assert sorted(asked) == sorted(answered)
