@@ -185,12 +185,16 @@ async def test_two_phase_never_runs_a_mutation_in_the_read_phase(make_client) ->
     client = await make_client(llm)
     await chat(client, "add Read book")
     # Offered only list_tasks, the model reaches for delete_task anyway: what is sent is what may run.
-    llm.push(calls(("delete_task", {"task_id": "Read book"})), completion("Never mind."), completion("OK."))
+    llm.push(calls(("delete_task", {"task_id": "Read book"})), completion("Let me switch."),
+             calls(("delete_task", {"task_id": "Read book"})))
 
     body = (await chat(client, "delete Read book", tool_policy="two_phase")).json()
 
-    first = body["tool_calls"][0]
-    assert first["name"] == "delete_task"
-    assert first["result"]["code"] == "UNKNOWN_TOOL"
+    first, second = body["tool_calls"]
+    assert (first["name"], first["result"]["code"]) == ("delete_task", "UNKNOWN_TOOL")
     assert "list_tasks" in first["result"]["error"]
-    assert [t["title"] for t in await tasks_of(client)] == ["Read book"]
+    assert llm.tool_names(1) == ["list_tasks"]
+    # Only once the write phase offered it did delete_task run.
+    assert "delete_task" in llm.tool_names(3)
+    assert second["result"]["success"] is True
+    assert await tasks_of(client) == []
