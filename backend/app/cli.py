@@ -6,8 +6,8 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 
 def _alembic_config(database_url: str | None = None):  # type: ignore[no-untyped-def]
