@@ -14,7 +14,7 @@ def _utc(value: datetime) -> datetime:
 
 
 class _Timestamped(BaseModel):
-    created_at: datetime
+    """Serializes timestamps as UTC ISO-8601 (SQLite hands them back naive)."""
 
     @field_serializer("created_at", "updated_at", check_fields=False)
     def _ser_ts(self, value: datetime) -> str:
@@ -29,12 +29,14 @@ class TaskOut(_Timestamped):
     priority: str
     due_date: date | None
     tags: list[str]
+    created_at: datetime
     updated_at: datetime
 
 
 class ConversationOut(_Timestamped):
     id: uuid.UUID
     title: str
+    created_at: datetime
     updated_at: datetime
 
 
@@ -46,3 +48,4 @@ class MessageOut(_Timestamped):
     action_metadata: dict[str, Any] | None = None
     execution_metadata: dict[str, Any] | None = None
     is_error: bool = False
+    created_at: datetime
