@@ -178,3 +178,14 @@ async def test_small_talk_is_answered_without_tools(make_client) -> None:  # typ
     assert body["assistant_message"] == "Hello! What can I do for you?"
     assert body["tool_calls"] == []
     assert body["execution_metadata"]["llm_calls"] == 1
+
+
+async def test_every_request_is_logged_with_its_tools_and_tool_choice(make_client, caplog) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(completion("Sure."), calls(("add_task", {"title": "milk"})))
+    client = await make_client(llm)
+
+    with caplog.at_level("INFO", logger="backend.app.agent.runner"):
+        await chat(client, "add milk")
+
+    logged = [(r.tools, r.tool_choice) for r in caplog.records if r.getMessage() == "llm_request"]  # type: ignore[attr-defined]
+    assert logged == [(5, "auto"), (5, "function:add_task")]
