@@ -1,0 +1,182 @@
+"""Intent classification: a message -> (kind, expected tools), for every rule the guard relies on."""
+
+from __future__ import annotations
+
+import time
+from typing import get_args
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from backend.app.services.intent import Intent, ToolName, classify
+
+ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
+
+CASES: list[tuple[str, str, tuple[str, ...]]] = [
+    # The plan's keyword table.
+    ("delete Read book", "command", (DELETE,)),
+    ("remove the gym task", "command", (DELETE,)),
+    ("get rid of the laundry", "command", (DELETE,)),
+    ("erase Pay rent", "command", (DELETE,)),
+    ("list my tasks", "command", (LIST,)),
+    ("show me my tasks", "command", (LIST,)),
+    ("what are my tasks?", "command", (LIST,)),
+    ("what's left?", "command", (LIST,)),
+    ("What’s left for today?", "command", (LIST,)),  # typographic apostrophe
+    ("what do I have today?", "command", (LIST,)),
+    ("my tasks", "command", (LIST,)),
+    ("what's on my list?", "command", (LIST,)),
+    ("how many tasks do I have?", "command", (LIST,)),
+    ("add milk", "command", (ADD,)),
+    ("create a task to call mom", "command", (ADD,)),
+    ("new task: buy bread", "command", (ADD,)),
+    ("remind me to call mom", "command", (ADD,)),
+    ("set a reminder to water the plants", "command", (ADD,)),
+    ("mark Buy milk as done", "command", (COMPLETE,)),
+    ("Read book is done", "command", (COMPLETE,)),
+    ("complete the report", "command", (COMPLETE,)),
+    ("finish the report", "command", (COMPLETE,)),
+    ("check off laundry", "command", (COMPLETE,)),
+    ("update the gym task", "command", (UPDATE,)),
+    ("change the due date of gym to friday", "command", (UPDATE,)),
+    ("set the priority of gym to high", "command", (UPDATE,)),
+    ("rename gym to swimming", "command", (UPDATE,)),
+    ("move laundry to tomorrow", "command", (UPDATE,)),
+    # Word boundaries.
+    ("address the envelope", "chat", ()),
+    ("open the settings", "chat", ()),
+    ("reset my password", "chat", ()),
+    ("the task is undone", "chat", ()),
+    ("listen to the podcast", "chat", ()),
+    ("call Mark about the report", "chat", ()),  # a name, not the verb
+    # A keyword right after a determiner is a noun.
+    ("put milk on my list", "chat", ()),  # the model may still add it; the guard must not force list
+    ("keep the change", "chat", ()),
+    # Questions about using the app are not commands...
+    ("how do I delete a task?", "question", ()),
+    ("how can I add tasks?", "question", ()),
+    ("what does complete mean?", "question", ()),
+    ("can I remove tasks?", "question", ()),
+    ("is it possible to delete a task?", "question", ()),
+    ("hi, how do I delete a task?", "question", ()),
+    ("how do I add and delete tasks?", "question", ()),  # one question, not two commands
+    ("show me how to delete a task", "question", ()),
+    ("why did you delete my task?", "question", ()),
+    # ...but polite requests and questions about the list are.
+    ("can you delete Read book?", "command", (DELETE,)),
+    ("could you add milk", "command", (ADD,)),
+    ("please list my tasks", "command", (LIST,)),
+    ("show me my tasks?", "command", (LIST,)),
+    ("can I see my tasks?", "command", (LIST,)),
+    ("How do I delete tasks? Anyway, add milk", "command", (ADD,)),
+    # Negations.
+    ("don't delete it", "negated", ()),
+    ("do not remove anything", "negated", ()),
+    ("never mind, don't add it", "negated", ()),
+    ("no need to mark it done", "negated", ()),
+    ("I don't want to delete Read book", "negated", ()),
+    ("Read book isn't done yet", "negated", ()),
+    ("add milk. actually, don't", "negated", ()),  # a retraction takes back what came before
+    ("delete it. never mind", "negated", ()),
+    ("don't forget to add milk", "command", (ADD,)),  # not a negation
+    ("don't delete it, mark it done instead", "command", (COMPLETE,)),
+    # Small talk.
+    ("hi", "chat", ()),
+    ("thanks!", "chat", ()),
+    ("how are you?", "chat", ()),
+    ("good morning", "chat", ()),
+    ("never mind", "chat", ()),
+    ("", "chat", ()),
+    # Several intents keep their order, without duplicates.
+    ("delete the gym task and mark laundry done", "command", (DELETE, COMPLETE)),
+    ("add milk, eggs and bread", "command", (ADD,)),
+    ("add milk and delete Gym", "command", (ADD, DELETE)),
+    ("mark Gym done, then show my tasks", "command", (COMPLETE, LIST)),
+    ("add milk and add eggs", "command", (ADD,)),
+    # Ambiguity between keywords.
+    ("mark laundry done", "command", (COMPLETE,)),  # mark + done: complete only
+    ("set gym as done", "command", (COMPLETE, UPDATE)),
+    ("set gym to done", "command", (COMPLETE, UPDATE)),
+    ("change gym to completed", "command", (COMPLETE, UPDATE)),
+    ("update laundry as completed", "command", (COMPLETE, UPDATE)),
+    ("mark laundry as not done", "command", (UPDATE,)),  # reopening is an update
+    ("mark laundry as high priority", "command", (UPDATE,)),
+    ("add a note to Gym", "command", (ADD,)),
+    ("show completed tasks", "command", (LIST,)),
+    # "done" about the speaker is small talk (decision: even "done with <task>").
+    ("I'm done for today", "chat", ()),
+    ("I'm done with the laundry", "chat", ()),
+    ("done", "chat", ()),
+    # A title that contains a verb is data: the first command keyword governs its clause.
+    ("add 'delete old files' to my list", "command", (ADD,)),
+    ('add "mark the list done"', "command", (ADD,)),
+    ("add “Update CV” please", "command", (ADD,)),
+    ("add delete old files to my list", "command", (ADD,)),
+    ("add a list", "command", (ADD,)),
+    ("remind me to remove the old files", "command", (ADD,)),
+    ("delete 'add tests'", "command", (DELETE,)),
+    ("mark done 123e4567-e89b-12d3-a456-426614174000", "command", (COMPLETE,)),
+]
+
+
+@pytest.mark.parametrize(("message", "kind", "tools"), CASES, ids=[c[0] or "<empty>" for c in CASES])
+def test_classify(message: str, kind: str, tools: tuple[str, ...]) -> None:
+    intent = classify(message)
+    assert (intent.kind, intent.tools) == (kind, tools), intent.reason
+
+
+def test_the_table_is_broad() -> None:
+    assert len(CASES) >= 40
+    assert {kind for _, kind, _ in CASES} == {"command", "question", "negated", "chat"}
+    assert {t for _, _, tools in CASES for t in tools} == set(get_args(ToolName))
+
+
+def test_needs_tool_and_primary() -> None:
+    command = classify("delete Gym and mark laundry done")
+    assert command.needs_tool and command.primary == "delete_task"
+    for message in ("how do I delete a task?", "don't delete it", "hi"):
+        intent = classify(message)
+        assert not intent.needs_tool and intent.primary is None and intent.tools == ()
+    assert not Intent("command", (), "nothing").needs_tool
+
+
+@pytest.mark.parametrize(
+    ("message", "fragment"),
+    [
+        ("delete Read book", "'delete' matched delete_task"),
+        ("don't delete it", "'delete' is negated by 'don't'"),
+        ("how do I delete a task?", "asks about the app"),
+        ("set gym as done", "complete_task (or update_task)"),
+        ("add milk. never mind", "takes back add_task"),
+        ("hi", "no command keyword"),
+    ],
+)
+def test_reason_says_why(message: str, fragment: str) -> None:
+    assert fragment in classify(message).reason
+
+
+def test_a_long_message_is_quick_and_its_reason_short() -> None:
+    message = "how do I " + "mark mark and delete " * 400 + "?"
+    started = time.perf_counter()
+    intent = classify(message)
+    assert time.perf_counter() - started < 1.0  # generous: guards against catastrophic backtracking
+    assert intent.kind == "question" and len(intent.reason) < 120
+
+
+@settings(max_examples=300, deadline=None)
+@given(message=st.text(max_size=300))
+def test_classify_never_raises_and_is_consistent(message: str) -> None:
+    intent = classify(message)
+    assert intent.kind in ("command", "question", "negated", "chat")
+    assert set(intent.tools) <= set(get_args(ToolName))
+    assert len(set(intent.tools)) == len(intent.tools)
+    assert bool(intent.tools) == (intent.kind == "command") == intent.needs_tool
+    assert intent.reason
+
+
+@settings(max_examples=150, deadline=None)
+@given(title=st.text(alphabet=st.characters(blacklist_characters="'\"’‘“”"), max_size=40))
+def test_quoted_titles_are_never_scanned(title: str) -> None:
+    assert classify(f"add '{title}'").tools == ("add_task",)
+    assert classify(f'delete "{title}"').tools == ("delete_task",)
