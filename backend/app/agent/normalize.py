@@ -36,6 +36,8 @@ def normalize_response(
 ) -> LLMResponse:
     if not isinstance(raw, dict):
         raise LLMBadResponse("LLM server returned a body that is not a JSON object")
+    notes: list[str] = []
+    raw = _without_nul(raw, notes)
     if raw.get("error"):
         # OpenRouter reports provider failures inside an HTTP 200 body.
         raise LLMBadResponse(f"LLM server returned an error: {_error_text(raw['error'])}")
@@ -46,7 +48,6 @@ def normalize_response(
     finish_reason = choice.get("finish_reason")
     if finish_reason == "error":
         raise LLMBadResponse("LLM server stopped with finish_reason 'error'")
-    notes: list[str] = []
     message = choice.get("message")
     if not isinstance(message, dict):
         # No message object at all is a broken body, not an empty answer to retry.
@@ -171,7 +172,7 @@ def _with_arguments(call: ToolCall, raw_args: Any, *, max_args_bytes: int, notes
             f"Arguments must be a JSON object, got {type(parsed).__name__}. Call the tool again.",
         )
         return call
-    call.arguments = parsed
+    call.arguments = _without_nul(parsed, notes)  # "\u0000" escapes inside the JSON text decode to NUL
     return call
 
 
@@ -229,6 +230,36 @@ def _dedupe_ids(calls: list[ToolCall], *, step: int, notes: list[str]) -> None:
                 n += 1
                 call.id = f"{base}_{n}"
         seen.add(call.id)
+
+
+def _without_nul(value: Any, notes: list[str]) -> Any:
+    """Drop NUL characters anywhere in the model's output: no database text column can store one,
+    so a stray NUL would otherwise fail the turn when its reply or tool records are saved."""
+    if not _has_nul(value):
+        return value
+    if "nul_removed" not in notes:
+        notes.append("nul_removed")
+    return _strip_nul(value)
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def _strip_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {_strip_nul(k): _strip_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_strip_nul(v) for v in value]
+    return value
 
 
 def _error_text(error: Any) -> str:

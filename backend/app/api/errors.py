@@ -46,6 +46,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> FastJSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's "error parsing the body" (e.g. bytes that are not UTF-8): the same 422 as broken JSON.
+            return FastJSONResponse(error_body("VALIDATION_ERROR", str(exc.detail)), status_code=422)
         code = _HTTP_CODES.get(exc.status_code, "HTTP_ERROR")
         return FastJSONResponse(
             error_body(code, str(exc.detail)), status_code=exc.status_code, headers=getattr(exc, "headers", None)

@@ -92,7 +92,8 @@ class LLMUnavailable(LLMError):
     code = "LLM_UNAVAILABLE"
 
     def __init__(self, detail: str, *, retry_after_s: float | None = None) -> None:
-        headers = {"Retry-After": str(max(1, round(retry_after_s)))} if retry_after_s else None
+        # `Retry-After: 0` from the provider still means "retry later": clients get at least 1 s.
+        headers = {"Retry-After": str(max(1, round(retry_after_s)))} if retry_after_s is not None else None
         super().__init__(detail, headers=headers)
 
 

@@ -62,11 +62,16 @@ def decode_token(token: str, *, settings: Settings) -> dict[str, Any]:
     sub = claims.get("sub")
     if not isinstance(sub, str) or not sub:
         raise Unauthorized("Token subject missing")
+    if "\x00" in sub:  # no user id holds one, and the database could not even look it up
+        raise Unauthorized("Token subject invalid")
     iat, exp = claims.get("iat"), claims.get("exp")
     if not isinstance(iat, int | float) or not isinstance(exp, int | float):
         raise Unauthorized("Token times invalid")
     if exp - iat > settings.jwt_max_lifetime_minutes * 60 + settings.jwt_leeway_s:
         raise Unauthorized("Token lifetime exceeds the allowed maximum")
+    # Without this, a token "issued" next month with a 60-minute lifetime is valid from now until then.
+    if iat > time.time() + settings.jwt_leeway_s:
+        raise Unauthorized("Token issued in the future")
     return claims
 
 

@@ -5,20 +5,24 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from backend.app.core.config import ToolPolicyName
+
+# Any larger value is capped by the server's limit anyway; the bound keeps integers JSON-encodable
+# (the request is hashed with orjson, which stops at 64 bits).
+_MAX_BUDGET = 2**31 - 1
 
 
 class BudgetOverride(BaseModel):
     """Per-request budgets; each may only lower the server's limit."""
 
     model_config = ConfigDict(extra="forbid")
-    max_llm_calls: int | None = Field(default=None, ge=1)
-    max_tool_calls: int | None = Field(default=None, ge=0)
-    max_latency_ms: int | None = Field(default=None, ge=1)
-    max_tokens: int | None = Field(default=None, ge=1)
-    max_cost_usd: float | None = Field(default=None, ge=0)
+    max_llm_calls: int | None = Field(default=None, ge=1, le=_MAX_BUDGET)
+    max_tool_calls: int | None = Field(default=None, ge=0, le=_MAX_BUDGET)
+    max_latency_ms: int | None = Field(default=None, ge=1, le=_MAX_BUDGET)
+    max_tokens: int | None = Field(default=None, ge=1, le=_MAX_BUDGET)
+    max_cost_usd: float | None = Field(default=None, ge=0, allow_inf_nan=False)
 
 
 class ChatRequest(BaseModel):
@@ -30,6 +34,14 @@ class ChatRequest(BaseModel):
     conversation_id: uuid.UUID | None = Field(default=None, description="Continue this conversation; null starts one.")
     tool_policy: ToolPolicyName | None = Field(default=None, description="Overrides TOOL_POLICY for this turn.")
     budget: BudgetOverride | None = Field(default=None, description="Lower the per-turn budgets for this turn.")
+
+    @field_validator("message")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        # Postgres text cannot hold NUL; refusing it here keeps it from failing the turn's first write.
+        if "\x00" in value:
+            raise ValueError("message must not contain NUL characters")
+        return value
 
 
 class ToolResultOut(BaseModel):
