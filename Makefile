@@ -24,6 +24,7 @@ run: install
 
 test: install
 	bash scripts/ensure-postgres.sh
+	bash scripts/ensure-browser.sh
 	$(BIN)/ruff check backend tests
 	$(BIN)/mypy backend
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)

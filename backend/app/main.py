@@ -9,20 +9,27 @@ from contextlib import asynccontextmanager
 import httpx
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import Route
 
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.presets import select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.api.errors import install_error_handlers
+from backend.app.api.http_metrics import HttpMetrics
 from backend.app.api.middleware import BodyLimit, RequestId
 from backend.app.api.responses import FastJSONResponse
-from backend.app.api.routes import chat, health, tasks
+from backend.app.api.routes import chat, dev, health, metrics, tasks, web
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.logging import configure_logging
+from backend.app.core.metrics import MeteredClient, Metrics
 from backend.app.db.session import create_engine, create_sessionmaker
+from backend.app.mcp.http import PATH as MCP_PATH
+from backend.app.mcp.http import McpHttpEndpoint
+from backend.app.mcp.server import task_tools_factory
 from backend.app.services.chat import ChatService
 from backend.app.services.offline_model import OfflineModel
+from backend.app.tools.task_tools import TOOLS
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +45,9 @@ def create_app(
     settings = settings or get_settings()
     if configure_logs:
         configure_logging(settings.log_level, json=settings.log_json)
+    # Per app, not prometheus-client's global registry: tests build many apps in one process.
+    app_metrics = Metrics(tool_names=TOOLS)
+    mcp_endpoint = McpHttpEndpoint(settings=settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -64,16 +74,22 @@ def create_app(
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)
             app.state.http = http
-            app.state.chat_service = ChatService(
+            service = ChatService(
                 settings=settings,
                 sessionmaker=app.state.sessionmaker,
-                client=client,
+                client=MeteredClient(client, app_metrics),
                 model=model,
                 preset=select_preset(provider=provider, model=model),
                 clock=clock or SystemClock(),
+                metrics=app_metrics,
+            )
+            app.state.chat_service = service
+            tools_for_user = task_tools_factory(
+                settings=settings, sessionmaker=service.sessionmaker, clock=service.clock, resolver=service.resolver
             )
             try:
-                yield
+                async with mcp_endpoint.run(tools_for_user=tools_for_user, metrics=app_metrics):
+                    yield
             finally:
                 await engine.dispose()
 
@@ -84,18 +100,34 @@ def create_app(
         lifespan=lifespan,
         default_response_class=FastJSONResponse,
     )
+    app.state.metrics = app_metrics
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(chat.router)
     app.include_router(tasks.router)
+    app.include_router(metrics.router)
+    if settings.environment == "development":
+        app.include_router(dev.router)
+    app.router.routes.append(Route(MCP_PATH, mcp_endpoint, methods=["GET", "POST", "DELETE"], include_in_schema=False))
+    web.install(app)
 
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
+            allow_methods=["GET", "POST", "DELETE"],  # DELETE ends an MCP session
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Idempotency-Key",
+                "X-Request-ID",
+                "Mcp-Session-Id",
+                "Mcp-Protocol-Version",
+                "Last-Event-ID",
+            ],
+            expose_headers=["X-Request-ID", "Retry-After", "Idempotency-Replayed", "Mcp-Session-Id"],
         )
     app.add_middleware(RequestId)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(HttpMetrics, metrics=app_metrics)  # outermost: sees every status, 413s included
     return app

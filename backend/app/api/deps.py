@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Header, Path, Request
+from fastapi import Depends, Header, Path, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.core.config import Settings
@@ -14,7 +15,9 @@ from backend.app.db.session import unit_of_work
 from backend.app.services.chat import ChatService
 
 
-def get_settings_dep(request: Request) -> Settings:
+# The dependencies below are `async def` although they never await: FastAPI runs a plain `def`
+# dependency in a worker thread, a thread hop per request for microseconds of work.
+async def get_settings_dep(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -24,7 +27,7 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-def get_chat_service(request: Request) -> ChatService:
+async def get_chat_service(request: Request) -> ChatService:
     service: ChatService = request.app.state.chat_service
     return service
 
@@ -34,10 +37,15 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 ChatServiceDep = Annotated[ChatService, Depends(get_chat_service)]
 
 
-def current_user(
+# Only documents the scheme in OpenAPI (the "Authorize" button of /docs); `authenticate` does the checking.
+_BEARER_DOC = HTTPBearer(auto_error=False, bearerFormat="JWT", description="HS256 JWT whose `sub` is the user id.")
+
+
+async def current_user(
     settings: SettingsDep,
     user_id: Annotated[str, Path(min_length=1, max_length=255, description="Must equal the token's `sub`.")],
     authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
+    _documented: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER_DOC)] = None,
 ) -> str:
     """The authenticated owner; 401 for a bad token, 403 for another user's path."""
     subject = authenticate(authorization, settings=settings)

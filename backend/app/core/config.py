@@ -5,11 +5,12 @@ This module imports nothing else from the app so that every layer may depend on 
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ToolPolicyName = Literal["none", "auto", "guarded", "required", "forced_intent", "two_phase"]
 
@@ -85,7 +86,8 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = 20
     idempotency_ttl_hours: int = 24
 
-    cors_origins: list[str] = Field(default_factory=list)
+    # NoDecode: pydantic-settings would json.loads the variable and fail on the documented comma form.
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     log_level: str = "INFO"
     log_json: bool = True
 
@@ -93,6 +95,8 @@ class Settings(BaseSettings):
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
+            if value.lstrip().startswith("["):  # the JSON list form works too
+                return json.loads(value)
             return [o.strip() for o in value.split(",") if o.strip()]
         return value
 

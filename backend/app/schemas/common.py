@@ -23,8 +23,30 @@ _DESCRIPTIONS = {
     502: "The LLM server returned an unusable response; nothing half-done.",
     503: "The LLM server is unavailable or rate limiting; see Retry-After when present.",
     504: "The LLM server timed out or the turn's deadline passed.",
+    500: "Unexpected server error (logged with the request id); the body never carries internals.",
+}
+_EXAMPLES = {
+    401: ("UNAUTHORIZED", "Invalid or expired token"),
+    403: ("FORBIDDEN", "Token does not grant access to this user"),
+    404: ("NOT_FOUND", "Conversation not found"),
+    409: ("IDEMPOTENCY_KEY_IN_FLIGHT", "A request with this Idempotency-Key is still being processed"),
+    413: ("PAYLOAD_TOO_LARGE", "Request body over 16384 bytes"),
+    422: ("VALIDATION_ERROR", "message: String should have at least 1 character"),
+    429: ("RATE_LIMITED", "More than 20 chat requests per minute"),
+    502: ("LLM_BAD_RESPONSE", "The model server returned an unusable response"),
+    503: ("LLM_UNAVAILABLE", "The model server is unavailable"),
+    504: ("LLM_TIMEOUT", "The model server timed out"),
+    500: ("INTERNAL_ERROR", "An unexpected error occurred"),
 }
 
 
 def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorResponse, "description": _DESCRIPTIONS[code]} for code in codes}
+    """OpenAPI `responses` for these statuses: the error model, a description and an example body."""
+    return {
+        code: {
+            "model": ErrorResponse,
+            "description": _DESCRIPTIONS[code],
+            "content": {"application/json": {"example": {"error": _EXAMPLES[code][0], "detail": _EXAMPLES[code][1]}}},
+        }
+        for code in codes
+    }

@@ -6,7 +6,19 @@ import uuid
 from datetime import UTC, date, datetime
 from typing import Any
 
-from pydantic import BaseModel, field_serializer
+from pydantic import BaseModel, ConfigDict, field_serializer
+
+_TASK_EXAMPLE: dict[str, Any] = {
+    "id": "5f0c1c2e-8a4b-4f7e-9a8e-0d4c2b1a9e11",
+    "title": "Buy milk",
+    "description": None,
+    "status": "pending",
+    "priority": "medium",
+    "due_date": "2026-11-23",
+    "tags": ["shopping"],
+    "created_at": "2026-11-22T12:00:00+00:00",
+    "updated_at": "2026-11-22T12:00:00+00:00",
+}
 
 
 def _utc(value: datetime) -> datetime:
@@ -22,6 +34,7 @@ class _Timestamped(BaseModel):
 
 
 class TaskOut(_Timestamped):
+    model_config = ConfigDict(json_schema_extra={"examples": [_TASK_EXAMPLE]})
     id: uuid.UUID
     title: str
     description: str | None
@@ -34,6 +47,18 @@ class TaskOut(_Timestamped):
 
 
 class ConversationOut(_Timestamped):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "0b7f3c1e-2f1a-4a57-9a53-6f1f2d0c9a11",
+                    "title": "add buy milk tomorrow",
+                    "created_at": "2026-11-22T12:00:00+00:00",
+                    "updated_at": "2026-11-22T12:01:00+00:00",
+                }
+            ]
+        }
+    )
     id: uuid.UUID
     title: str
     created_at: datetime
@@ -41,6 +66,22 @@ class ConversationOut(_Timestamped):
 
 
 class MessageOut(_Timestamped):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "9c1d7f0e-3b7a-4c55-8f7e-2a1b0c9d8e77",
+                    "role": "user",
+                    "content": "add buy milk tomorrow",
+                    "tool_calls": None,
+                    "action_metadata": None,
+                    "execution_metadata": None,
+                    "is_error": False,
+                    "created_at": "2026-11-22T12:00:00+00:00",
+                }
+            ]
+        }
+    )
     id: uuid.UUID
     role: str
     content: str

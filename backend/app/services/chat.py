@@ -29,6 +29,8 @@ from backend.app.agent.types import ChatCompletionsClient
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, NotFound, RateLimited
+from backend.app.core.logging import turn_id_var
+from backend.app.core.metrics import Metrics
 from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.idempotency import IdempotencyRepository
@@ -68,8 +70,10 @@ class ChatService:
         model: str,
         preset: Preset,
         clock: Clock,
+        metrics: Metrics | None = None,
     ) -> None:
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self.sessionmaker = sessionmaker
         self.client = client
         self.model = model
@@ -79,6 +83,17 @@ class ChatService:
         self.composer = ResultComposer()
 
     async def chat(self, *, user_id: str, request: ChatRequest, idempotency_key: str | None) -> TurnOutcome:
+        # The turn id is on the logging context for the whole turn, so every line it logs carries it.
+        turn_id = uuid.uuid4()
+        token = turn_id_var.set(str(turn_id))
+        try:
+            return await self._chat(user_id=user_id, request=request, idempotency_key=idempotency_key, turn_id=turn_id)
+        finally:
+            turn_id_var.reset(token)
+
+    async def _chat(
+        self, *, user_id: str, request: ChatRequest, idempotency_key: str | None, turn_id: uuid.UUID
+    ) -> TurnOutcome:
         started = time.monotonic()
         request_hash = hashlib.sha256(
             orjson.dumps(request.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
@@ -106,7 +121,6 @@ class ChatService:
                 history = await conversations.recent_messages(conversation_id, limit=self.settings.history_max_messages)
             conversations.add_message(conversation_id=conversation_id, role="user", content=request.message)
 
-        turn_id = uuid.uuid4()
         try:
             body = await self._run(
                 user_id=user_id,
@@ -121,6 +135,7 @@ class ChatService:
             # The user's message stays; the error is recorded beside it; nothing else was written
             # (a tool that ran has already reported through a 200 with stop_reason llm_error).
             error = exc if isinstance(exc, AppError) else AppError("An unexpected error occurred")
+            self.metrics.observe_failed_turn(error.code)
             await self._record_failure(user_id, conversation_id, turn_id, error, idempotency_key)
             raise
         return TurnOutcome(status=200, body=body)
@@ -239,6 +254,13 @@ class ChatService:
             await conversations.touch(conversation_id)
             if idempotency_key is not None:
                 await IdempotencyRepository(session, user_id).complete(idempotency_key, status=200, body=body)
+        self.metrics.observe_turn(
+            stop_reason=run.stop_reason,
+            guard_outcome=metadata["guard"]["outcome"],
+            guard_events=guard.events,
+            tool_results=[(e.call.name, e.result.success) for e in run.executed if e.ran],
+            findings=[(f.kind, f.detail.get("budget")) for f in findings],
+        )
         log.info(
             "chat_turn",
             extra={

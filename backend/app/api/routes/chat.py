@@ -18,7 +18,12 @@ router = APIRouter(tags=["chat"])
     "/api/{user_id}/chat",
     response_model=ChatResponse,
     summary="Send a message; tools run and the reply says only what really happened",
-    responses=error_responses(401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+    description="One chat turn: the model (or the built-in offline model when no LLM key is set) calls the task "
+    "tools as the token's user. `tool_calls` and `action_metadata` come from real tool results only: when the "
+    "message needs a tool and none ran even after one forced retry, the reply is "
+    "`Technical error: Tool not triggered.` and nothing changed. An LLM failure before any tool ran is a "
+    "502/503/504 with nothing half-done. Send `Idempotency-Key` to make a retry safe.",
+    responses=error_responses(401, 403, 404, 409, 413, 422, 429, 500, 502, 503, 504),
 )
 async def chat(
     user_id: CurrentUser,

@@ -21,7 +21,8 @@ router = APIRouter(tags=["tasks"])
     "/api/{user_id}/tasks",
     response_model=list[TaskOut],
     summary="The user's tasks, newest first",
-    responses=error_responses(401, 403, 422),
+    description="Every task of the token's user, optionally filtered by `status`. The same rows the tools change.",
+    responses=error_responses(401, 403, 422, 500),
 )
 async def list_tasks(
     user_id: CurrentUser, session: SessionDep, status: Literal["all", "pending", "completed"] = "all"
@@ -34,7 +35,8 @@ async def list_tasks(
     "/api/{user_id}/conversations",
     response_model=list[ConversationOut],
     summary="The user's conversations, most recent first",
-    responses=error_responses(401, 403, 422),
+    description="Conversation ids and titles (the first message), most recently active first.",
+    responses=error_responses(401, 403, 422, 500),
 )
 async def list_conversations(user_id: CurrentUser, session: SessionDep) -> list[ConversationOut]:
     conversations = await ConversationRepository(session, user_id).list_conversations()
@@ -45,7 +47,9 @@ async def list_conversations(user_id: CurrentUser, session: SessionDep) -> list[
     "/api/{user_id}/conversations/{conversation_id}/messages",
     response_model=list[MessageOut],
     summary="A conversation's stored history, with tool calls and metadata",
-    responses=error_responses(401, 403, 404, 422),
+    description="Messages oldest first; assistant messages carry the persisted `tool_calls`, `action_metadata` "
+    "and `execution_metadata` of their turn. Another user's conversation is a 404.",
+    responses=error_responses(401, 403, 404, 422, 500),
 )
 async def list_messages(user_id: CurrentUser, conversation_id: uuid.UUID, session: SessionDep) -> list[MessageOut]:
     repo = ConversationRepository(session, user_id)

@@ -1,0 +1,180 @@
+"""Prometheus metrics, one `CollectorRegistry` per app.
+
+A per-app registry (held in `app.state.metrics`) rather than prometheus-client's global one: the
+test suite builds many apps in one process, and the global registry refuses a second metric of the
+same name. Callers pass plain values (names, codes, booleans), so this module depends on nothing
+above `core`.
+
+Every label value is bounded (known tool names, codes, route templates), because an unbounded
+label (a model-invented tool name, a raw URL path) would grow the registry without limit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from backend.app.core.exceptions import AppError
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+OTHER = "other"
+_MAX_LABEL = 64
+# LLM calls take from milliseconds (offline model) to tens of seconds (a slow provider).
+_LLM_BUCKETS = (0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0)
+# Stop reasons of a turn that ended with an answer (the model's or one composed from tool results).
+_ANSWERED = frozenset({"final", "composed"})
+_HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+
+
+def _label(value: str | None, allowed: frozenset[str] | None = None) -> str:
+    if not value:
+        return "none"
+    if allowed is not None and value not in allowed:
+        return OTHER
+    return value[:_MAX_LABEL]
+
+
+class Metrics:
+    """The service's metrics; `render()` is what `/metrics` serves."""
+
+    def __init__(self, *, tool_names: Iterable[str] = ()) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.tool_names = frozenset(tool_names) or None
+        r = self.registry
+        self.chat_turns = Counter(
+            "taskchat_chat_turns",
+            "Chat turns by outcome (ok, tool_failed, tool_not_triggered, stopped, error) and stop reason.",
+            ["outcome", "stop_reason"],
+            registry=r,
+        )
+        self.llm_calls = Counter(
+            "taskchat_llm_calls", "Requests to the model server.", ["client", "outcome"], registry=r
+        )
+        self.llm_latency = Histogram(
+            "taskchat_llm_call_duration_seconds",
+            "Latency of one model request (client retries included).",
+            ["client"],
+            buckets=_LLM_BUCKETS,
+            registry=r,
+        )
+        self.guard_retries = Counter(
+            "taskchat_guard_retries", "Forced retries asked by the execution guard.", ["reason"], registry=r
+        )
+        self.guard_outcomes = Counter(
+            "taskchat_guard_outcomes", "Execution guard outcome per turn.", ["outcome"], registry=r
+        )
+        self.ghost_prevented = Counter(
+            "taskchat_ghost_success_prevented",
+            "Turns where the model answered without the tool the message needed and the guard stepped in "
+            "(resolution: retried = the forced retry ran the tool, gave_up = 'Tool not triggered').",
+            ["reason", "resolution"],
+            registry=r,
+        )
+        self.tool_results = Counter(
+            "taskchat_tool_results",
+            "Tool results by tool, status and caller.",
+            ["tool", "status", "source"],
+            registry=r,
+        )
+        self.findings = Counter("taskchat_findings", "Findings recorded on turns, by kind.", ["kind"], registry=r)
+        self.budget_exceeded = Counter(
+            "taskchat_budget_exceeded", "Turns stopped by a per-turn budget, by budget.", ["budget"], registry=r
+        )
+        self.http_latency = Histogram(
+            "taskchat_http_request_duration_seconds",
+            "HTTP request latency by method, route template and status.",
+            ["method", "route", "status"],
+            buckets=_HTTP_BUCKETS,
+            registry=r,
+        )
+
+    def render(self) -> bytes:
+        return bytes(generate_latest(self.registry))
+
+    # -- turns ---------------------------------------------------------------------------------
+    def observe_turn(
+        self,
+        *,
+        stop_reason: str,
+        guard_outcome: str,
+        guard_events: Sequence[str],
+        tool_results: Iterable[tuple[str, bool]],
+        findings: Iterable[tuple[str, str | None]],
+    ) -> None:
+        """One finished turn. `findings` are (kind, budget name or None)."""
+        results = list(tool_results)
+        for tool, success in results:
+            self.observe_tool_result(tool, success=success, source="chat")
+        if stop_reason == "tool_not_triggered":
+            outcome = "tool_not_triggered"
+        elif stop_reason not in _ANSWERED:
+            outcome = "stopped"  # a budget, the step limit or an LLM failure after tools ran
+        elif any(not ok for _tool, ok in results):
+            outcome = "tool_failed"
+        else:
+            outcome = "ok"
+        self.chat_turns.labels(outcome, _label(stop_reason)).inc()
+        self.guard_outcomes.labels(_label(guard_outcome)).inc()
+        retries = [e.partition(":")[2] for e in guard_events if e.startswith("retry:")]
+        gave_up = [e.partition(":")[2] for e in guard_events if e.startswith("gave_up:")]
+        for reason in retries:
+            self.guard_retries.labels(_label(reason)).inc()
+        if retries or gave_up:
+            reason = (retries or gave_up)[0]
+            self.ghost_prevented.labels(_label(reason), "gave_up" if gave_up else "retried").inc()
+        for kind, budget in findings:
+            self.findings.labels(_label(kind)).inc()
+            if kind == "BudgetExceeded":
+                self.budget_exceeded.labels(_label(budget)).inc()
+
+    def observe_failed_turn(self, code: str) -> None:
+        """A turn that ended in an error response (the LLM server failed, a rate limit, ...)."""
+        self.chat_turns.labels("error", _label(code)).inc()
+
+    def observe_tool_result(self, tool: str, *, success: bool, source: str) -> None:
+        self.tool_results.labels(_label(tool, self.tool_names), "success" if success else "error", source).inc()
+
+    # -- LLM and HTTP --------------------------------------------------------------------------
+    def observe_llm_call(self, *, client: str, outcome: str, seconds: float) -> None:
+        self.llm_calls.labels(_label(client), _label(outcome)).inc()
+        self.llm_latency.labels(_label(client)).observe(seconds)
+
+    def observe_http(self, *, method: str, route: str, status: int, seconds: float) -> None:
+        self.http_latency.labels(_label(method), route, str(status)).observe(seconds)
+
+
+class _CompletionsClient(Protocol):
+    label: str
+
+    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]: ...
+
+
+class MeteredClient:
+    """A chat-completions client that counts and times every call, whatever its outcome.
+
+    Wrapping the client (instead of instrumenting the tool loop) keeps the loop free of metrics and
+    measures every call the loop makes, retries and guard retries included.
+    """
+
+    def __init__(self, inner: _CompletionsClient, metrics: Metrics) -> None:
+        self.inner = inner
+        self.label = inner.label
+        self.metrics = metrics
+
+    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
+        started = time.perf_counter()
+        outcome = "ok"
+        try:
+            return await self.inner.create(body, deadline=deadline)
+        except AppError as exc:
+            outcome = exc.code
+            raise
+        except BaseException as exc:  # cancellation included: the call still happened
+            outcome = type(exc).__name__
+            raise
+        finally:
+            self.metrics.observe_llm_call(client=self.label, outcome=outcome, seconds=time.perf_counter() - started)

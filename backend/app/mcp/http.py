@@ -1,0 +1,111 @@
+"""`/mcp`: the task tools over MCP streamable HTTP, behind the same JWT as the REST API.
+
+    client ──Bearer JWT──> McpHttpEndpoint ──scope["user"]──> SDK session manager ──> build_server handlers
+                               │ 401 {"error": "UNAUTHORIZED", ...}                    │ owner = token's `sub`
+                               ▼                                                       ▼
+                         (never reaches the SDK)                            TaskTools.execute_batch
+
+Authentication happens here, before the SDK parses anything. The user then rides into the SDK as an
+`AuthenticatedUser` in `scope["user"]`, which does two things: the SDK binds each MCP session to the
+principal that opened it (a request for that session with another user's token is answered 404, as if
+the session did not exist), and the tool handlers read the owner from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import orjson
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_REQUEST
+from starlette.datastructures import Headers
+from starlette.types import Receive, Scope, Send
+
+from backend.app.core.config import Settings
+from backend.app.core.exceptions import AppError
+from backend.app.core.logging import request_id_var
+from backend.app.core.metrics import Metrics
+from backend.app.core.security import authenticate
+from backend.app.mcp.server import Caller, Context, ToolsForUser, build_server
+
+PATH = "/mcp"
+_REQUEST_ID_KEY = "taskchat.request_id"
+
+
+def http_caller(ctx: Context) -> Caller:
+    """The caller of an HTTP tool call: the user McpHttpEndpoint authenticated for this request."""
+    scope = getattr(ctx.request, "scope", None)
+    user = scope.get("user") if isinstance(scope, dict) else None
+    if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
+        raise MCPError(code=INVALID_REQUEST, message="Not authenticated")  # unreachable behind McpHttpEndpoint
+    request_id = scope.get(_REQUEST_ID_KEY) if isinstance(scope, dict) else None
+    return Caller(user_id=user.access_token.subject, request_id=request_id if isinstance(request_id, str) else None)
+
+
+class McpHttpEndpoint:
+    """The ASGI app mounted at `/mcp`. `run()` belongs in the app's lifespan: the SDK's session
+    manager owns a task group that must outlive every request."""
+
+    def __init__(self, *, settings: Settings) -> None:
+        self.settings = settings
+        self._manager: StreamableHTTPSessionManager | None = None
+
+    @asynccontextmanager
+    async def run(self, *, tools_for_user: ToolsForUser, metrics: Metrics | None = None) -> AsyncIterator[None]:
+        server = build_server(identify=http_caller, tools_for_user=tools_for_user, metrics=metrics)
+        # Stateful sessions (the SDK default) so clients get server notifications on their session;
+        # they live in this process, so several workers need sticky sessions (see docs/mcp.md).
+        manager = StreamableHTTPSessionManager(app=server)
+        # The manager's anyio task group must be exited by the task that entered it, but an app's
+        # lifespan may start and end in different tasks (pytest fixtures do), so one task of its
+        # own holds the manager open for the lifespan's duration.
+        ready, stop = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            async with manager.run():
+                ready.set()
+                await stop.wait()
+
+        holder = asyncio.create_task(hold(), name="mcp-session-manager")
+        started = asyncio.create_task(ready.wait())
+        await asyncio.wait({holder, started}, return_when=asyncio.FIRST_COMPLETED)
+        if not ready.is_set():
+            started.cancel()
+            await holder  # raises the reason it could not start
+        self._manager = manager
+        try:
+            yield
+        finally:
+            self._manager = None
+            stop.set()
+            await holder
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        if self._manager is None:
+            await _send_json(
+                send, 503, {"error": "NOT_READY", "detail": "MCP is not running (app lifespan not started)"}
+            )
+            return
+        try:
+            user_id = authenticate(Headers(scope=scope).get("authorization"), settings=self.settings)
+        except AppError as exc:
+            await _send_json(send, exc.status_code, {"error": exc.code, "detail": exc.detail}, exc.headers)
+            return
+        scope["user"] = AuthenticatedUser(AccessToken(token="jwt", client_id=user_id, subject=user_id, scopes=[]))
+        scope[_REQUEST_ID_KEY] = request_id_var.get()
+        await self._manager.handle_request(scope, receive, send)
+
+
+async def _send_json(send: Send, status: int, content: dict[str, str], extra: dict[str, str] | None = None) -> None:
+    body = orjson.dumps(content)
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers += [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in (extra or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

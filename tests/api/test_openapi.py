@@ -1,0 +1,74 @@
+"""/openapi.json documents every operation: what it does, its errors (with examples) and example bodies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support.api import make_settings
+
+from backend.app.main import create_app
+
+AUTH_ERRORS = {"401", "403", "422"}
+
+
+def openapi(environment: str) -> dict[str, Any]:
+    settings = make_settings("sqlite+aiosqlite:///:memory:", environment=environment)
+    return create_app(settings, configure_logs=False).openapi()
+
+
+def operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(method.upper(), path, op) for path, ops in doc["paths"].items() for method, op in ops.items()]
+
+
+def resolve(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in schema:
+        return dict(doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]])
+    if schema.get("type") == "array":
+        return resolve(doc, schema["items"])
+    return schema
+
+
+def has_example(doc: dict[str, Any], content: dict[str, Any]) -> bool:
+    return any(
+        "example" in media or "examples" in media or "examples" in resolve(doc, media.get("schema", {}))
+        for media in content.values()
+    )
+
+
+@pytest.mark.parametrize("environment", ["development", "production"])
+def test_every_operation_has_a_summary_a_description_and_documented_errors(environment: str) -> None:
+    doc = openapi(environment)
+    ops = operations(doc)
+    assert len(ops) >= 7
+    for method, path, op in ops:
+        where = f"{method} {path}"
+        assert op.get("summary"), where
+        assert op.get("description"), where
+        errors = {code for code in op["responses"] if code[0] in "45"}
+        assert errors, f"{where} documents no error response"
+        if "{user_id}" in path:
+            assert errors >= AUTH_ERRORS, where
+            assert op.get("security") == [{"HTTPBearer": []}], where
+        for code in errors:
+            response = op["responses"][code]
+            assert response["description"], (where, code)
+            [media] = response["content"].values()
+            assert media["example"].keys() == {"error", "detail"}, (where, code)
+            assert resolve(doc, media["schema"])["required"] == ["error", "detail"], (where, code)
+        ok = op["responses"]["200"]
+        assert has_example(doc, ok["content"]), f"{where}: no example of the 200 body"
+        if "requestBody" in op:
+            assert has_example(doc, op["requestBody"]["content"]), f"{where}: no example of the request body"
+
+
+def test_dev_token_is_documented_only_in_development() -> None:
+    assert "/dev/token" in openapi("development")["paths"]
+    assert "/dev/token" not in openapi("test")["paths"]
+    assert "/dev/token" not in openapi("production")["paths"]
+
+
+def test_the_page_and_mcp_are_not_api_operations() -> None:
+    paths = openapi("development")["paths"]
+    assert "/" not in paths and "/mcp" not in paths and "/metrics" in paths
+    assert {"/health", "/ready", "/api/{user_id}/chat", "/api/{user_id}/tasks"} <= paths.keys()

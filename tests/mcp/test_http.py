@@ -1,0 +1,175 @@
+"""MCP over streamable HTTP at /mcp, driven by the official SDK client against a live server."""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from typing import Any
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client, MCPError
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types import CallToolResult
+from support.api import auth, tasks_of, token_for
+
+from backend.app.core.logging import request_id_var
+from backend.app.tools.task_tools import TOOLS
+
+Live = Any  # the `live` fixture of tests/mcp/conftest.py
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def payload(result: CallToolResult) -> dict[str, Any]:
+    """The tool result envelope, which the server sends both structured and as JSON text."""
+    assert result.structured_content == json.loads(result.content[0].text)  # type: ignore[union-attr]
+    return dict(result.structured_content)
+
+
+async def test_lists_the_five_tools_with_the_models_schemas(live: Live, mcp_session: Any) -> None:
+    async with mcp_session(live.url) as session:
+        listed = (await session.list_tools()).tools
+    assert [t.name for t in listed] == list(TOOLS)
+    for tool in listed:
+        spec = TOOLS[tool.name].spec
+        assert tool.input_schema == spec.parameters  # the very schema the chat model sees
+        assert tool.description == spec.description
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is spec.read_only
+        assert tool.annotations.destructive_hint is spec.destructive
+
+
+async def test_each_tool_changes_the_database(live: Live, mcp_session: Any) -> None:
+    async with mcp_session(live.url) as session:
+        added = payload(await session.call_tool("add_task", {"title": "Buy milk", "due_date": "2026-11-23"}))
+        assert added["success"] is True
+        [task] = await tasks_of(live.client)
+        assert (task["id"], task["title"], task["due_date"]) == (added["data"]["id"], "Buy milk", "2026-11-23")
+
+        listed = payload(await session.call_tool("list_tasks", {"status": "pending"}))
+        assert [t["title"] for t in listed["data"]["tasks"]] == ["Buy milk"]
+
+        # Title references go through the same fuzzy resolver as chat turns.
+        updated = payload(await session.call_tool("update_task", {"task_id": "buy mlk", "priority": "high"}))
+        assert updated["success"] is True
+        assert (await tasks_of(live.client))[0]["priority"] == "high"
+
+        done = payload(await session.call_tool("complete_task", {"task_id": "BUY MILK"}))
+        assert done["data"]["status"] == "completed"
+        assert (await tasks_of(live.client))[0]["status"] == "completed"
+
+        gone = payload(await session.call_tool("delete_task", {"task_id": added["data"]["id"]}))
+        assert gone["data"] == {"id": added["data"]["id"], "title": "Buy milk", "status": "deleted"}
+        assert await tasks_of(live.client) == []
+
+
+async def test_same_coercion_validation_and_guards_as_chat(live: Live, mcp_session: Any) -> None:
+    async with mcp_session(live.url) as session:
+        # Coerced (enum case) and an invented owner dropped: the owner is always the token's user.
+        coerced = await session.call_tool("add_task", {"title": "Call mom", "priority": "HIGH", "user_id": "bob"})
+        body = payload(coerced)
+        assert body["success"] is True and body["data"]["priority"] == "high"
+        assert any("dropped" in w for w in body["warnings"])
+        assert [t["title"] for t in await tasks_of(live.client, "alice")] == ["Call mom"]
+        assert await tasks_of(live.client, "bob") == []
+
+        invalid = await session.call_tool("add_task", {"title": ""})
+        assert invalid.is_error and payload(invalid)["code"] == "INVALID_ARGUMENTS"
+
+        past = await session.call_tool("add_task", {"title": "Old", "due_date": "2020-01-01"})
+        assert past.is_error and payload(past)["code"] == "DUE_DATE_IN_PAST"
+
+        missing = await session.call_tool("complete_task", {"task_id": "walk the dog"})
+        assert missing.is_error and payload(missing)["error"] == "No task matching 'walk the dog' found"
+
+        with pytest.raises(MCPError, match="Unknown tool"):
+            await session.call_tool("drop_database", {})
+    assert [t["title"] for t in await tasks_of(live.client)] == ["Call mom"]
+
+
+async def test_missing_or_invalid_token_is_401_in_the_contract_shape(live: Live) -> None:
+    for headers in ({}, {"Authorization": "Bearer not-a-jwt"}, {"Authorization": "Basic abc"}):
+        response = await live.client.post("/mcp", json=INIT, headers={**MCP_HEADERS, **headers})
+        assert response.status_code == 401
+        assert response.json()["error"] == "UNAUTHORIZED" and response.json()["detail"]
+        assert response.headers["www-authenticate"] == "Bearer"
+
+
+async def test_another_users_token_cannot_use_a_session_or_reach_its_tasks(live: Live, mcp_session: Any) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+        opened = await http.post("/mcp", json=INIT, headers={**MCP_HEADERS, **auth("alice")})
+        assert opened.status_code == 200
+        session_id = opened.headers["mcp-session-id"]
+        hijack = {**MCP_HEADERS, **auth("bob"), "Mcp-Session-Id": session_id, "Mcp-Protocol-Version": "2025-06-18"}
+        refused = await http.post("/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=hijack)
+        assert refused.status_code == 404  # the SDK answers as if alice's session did not exist
+        await http.delete("/mcp", headers={**auth("alice"), "Mcp-Session-Id": session_id})
+
+    async with mcp_session(live.url, "alice") as alice:
+        task_id = payload(await alice.call_tool("add_task", {"title": "Alice's secret"}))["data"]["id"]
+    async with mcp_session(live.url, "bob") as bob:
+        assert payload(await bob.call_tool("list_tasks", {}))["data"]["tasks"] == []
+        for tool in ("delete_task", "complete_task"):
+            result = await bob.call_tool(tool, {"task_id": task_id})
+            assert result.is_error and payload(result)["code"] == "NOT_FOUND"
+        result = await bob.call_tool("update_task", {"task_id": "Alice's secret", "title": "pwned"})
+        assert result.is_error
+    [task] = await tasks_of(live.client, "alice")
+    assert (task["id"], task["title"], task["status"]) == (task_id, "Alice's secret", "pending")
+
+
+class _RequestIds(logging.Handler):
+    """Records the request id on the logging context when each `mcp_tool_call` line is emitted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str | None] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage() == "mcp_tool_call":
+            self.seen.append(request_id_var.get())
+
+
+async def test_mcp_calls_are_counted_and_logged_with_their_request_id(live: Live, mcp_session: Any) -> None:
+    request_id = f"mcp-{uuid.uuid4().hex[:8]}"
+    handler = _RequestIds()
+    logger = logging.getLogger("backend.app.mcp.server")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        async with mcp_session(live.url, request_id=request_id) as session:
+            await session.call_tool("add_task", {"title": "Counted"})
+            await session.call_tool("delete_task", {"task_id": "nothing like it"})
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    assert handler.seen == [request_id, request_id]
+
+    text = (await live.client.get("/metrics")).text
+    assert 'taskchat_tool_results_total{source="mcp",status="success",tool="add_task"} 1.0' in text
+    assert 'taskchat_tool_results_total{source="mcp",status="error",tool="delete_task"} 1.0' in text
+    assert 'route="/mcp"' in text
+
+
+async def test_the_2026_protocol_era_serves_the_same_tools(live: Live) -> None:
+    """The SDK's high-level Client negotiates the newest protocol (per-request, no session) by default."""
+    headers = {"Authorization": f"Bearer {token_for('alice')}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        Client(streamable_http_client(f"{live.url}/mcp", http_client=http), mode="auto") as client,
+    ):
+        assert client.session.protocol_version not in (None, "2025-06-18", "2025-11-25")
+        assert [t.name for t in (await client.list_tools()).tools] == list(TOOLS)
+        added = await client.call_tool("add_task", {"title": "Modern milk"})
+        assert not added.is_error
+    assert [t["title"] for t in await tasks_of(live.client)] == ["Modern milk"]

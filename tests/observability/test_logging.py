@@ -1,0 +1,63 @@
+"""Structured JSON logs: every line a chat request logs carries its request id and its turn id."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Iterator
+
+import pytest
+from support.api import auth
+from support.fake_llm import ScriptedLLM, calls, completion
+
+from backend.app.core.logging import configure_logging
+
+NOISY = ("httpx", "httpcore", "sqlalchemy.engine", "aiosqlite", "asyncio")
+
+
+@pytest.fixture
+def json_lines(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
+    """The app's real logging configuration (JSON, INFO, noisy libraries quieted), into a buffer."""
+    buffer = io.StringIO()
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level, {n: logging.getLogger(n).level for n in NOISY})
+    monkeypatch.setattr("sys.stderr", buffer)
+    configure_logging("INFO", json=True)
+    try:
+        yield buffer
+    finally:
+        root.handlers[:], root.level = saved[0], saved[1]
+        for name, level in saved[2].items():
+            logging.getLogger(name).setLevel(level)
+
+
+async def test_every_line_of_a_turn_has_request_and_turn_ids(make_client, json_lines: io.StringIO) -> None:  # type: ignore[no-untyped-def]
+    # A turn that logs from several layers: the LLM request lines, the guard's retry, the turn summary.
+    llm = ScriptedLLM(completion("I've added it."), calls(("add_task", {"title": "Buy milk"})))
+    client = await make_client(llm)
+    start = json_lines.tell()
+
+    response = await client.post(
+        "/api/alice/chat", json={"message": "add buy milk"}, headers={**auth(), "X-Request-ID": "req-abc-123"}
+    )
+    assert response.status_code == 200
+    assert response.headers["x-request-id"] == "req-abc-123"
+
+    lines = [json.loads(line) for line in json_lines.getvalue()[start:].splitlines()]
+    events = {line["event"] for line in lines}
+    assert {"chat_turn", "execution_guard_retry"} <= events
+    assert all(line["request_id"] == "req-abc-123" for line in lines), lines
+    turn_ids = {line.get("turn_id") for line in lines}
+    assert len(turn_ids) == 1 and None not in turn_ids, lines
+
+    # The turn id is the id of the stored assistant message, so a log line leads to the row.
+    conversation = response.json()["conversation_id"]
+    messages = (await client.get(f"/api/alice/conversations/{conversation}/messages", headers=auth())).json()
+    assert turn_ids == {messages[-1]["id"]}
+
+
+async def test_lines_outside_a_request_have_no_ids(json_lines: io.StringIO) -> None:
+    logging.getLogger("backend.test").info("outside")
+    [line] = [json.loads(x) for x in json_lines.getvalue().splitlines() if '"outside"' in x]
+    assert "request_id" not in line and "turn_id" not in line

@@ -1,0 +1,103 @@
+"""The installed `taskchat` command: help, exit codes (0 ok, 1 failure, 2 usage, 130 interrupt)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from backend.app.core.config import Settings
+from backend.app.core.security import decode_token
+
+TASKCHAT = Path(sys.executable).with_name("taskchat")
+SECRET = "cli-test-secret-0123456789-abcdefghijklmnop"
+
+
+def run(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    return subprocess.run(
+        [str(TASKCHAT), *args], cwd=cwd, env={**keep, **env}, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_help_lists_every_command(tmp_path: Path) -> None:
+    result = run("--help", cwd=tmp_path)
+    assert result.returncode == 0
+    for command in ("serve", "migrate", "token", "mcp"):
+        assert command in result.stdout
+    for command in ("serve", "migrate", "token", "mcp"):
+        sub = run(command, "--help", cwd=tmp_path)
+        assert sub.returncode == 0 and "usage: taskchat " + command in sub.stdout, command
+
+
+def test_token_prints_a_jwt_that_validates(tmp_path: Path) -> None:
+    result = run("token", "alice", "--minutes", "5", cwd=tmp_path, JWT_SECRET=SECRET)
+    assert result.returncode == 0, result.stderr
+    token = result.stdout.strip()
+    claims = decode_token(token, settings=Settings(_env_file=None, jwt_secret=SECRET))  # type: ignore[call-arg]
+    assert claims["sub"] == "alice" and claims["exp"] - claims["iat"] == 300
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("token",), ("token", "alice", "--minutes", "many"), ("frobnicate",), (), ("mcp",), ("mcp", "--user", "")],
+)
+def test_usage_errors_exit_2(tmp_path: Path, args: tuple[str, ...]) -> None:
+    result = run(*args, cwd=tmp_path)
+    assert result.returncode == 2, (args, result.stdout, result.stderr)
+    assert "usage" in result.stderr or "--user" in result.stderr
+    assert result.stdout == ""
+
+
+def test_migrate_creates_the_tables(tmp_path: Path) -> None:
+    db = tmp_path / "x.db"
+    result = run("migrate", "--database-url", f"sqlite+aiosqlite:///{db}", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(db) as conn:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"tasks", "conversations", "messages", "tool_executions", "alembic_version"} <= tables
+    again = run("migrate", "--database-url", f"sqlite+aiosqlite:///{db}", cwd=tmp_path)
+    assert again.returncode == 0  # idempotent
+
+
+def test_a_failure_exits_1(tmp_path: Path) -> None:
+    result = run("migrate", "--database-url", f"sqlite+aiosqlite:///{tmp_path}/no/such/dir/x.db", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (None, 0)])
+def test_mcp_exit_codes_interrupt_terminate_and_eof(tmp_path: Path, signum: signal.Signals | None, code: int) -> None:
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    proc = subprocess.Popen(
+        [str(TASKCHAT), "mcp", "--user", "alice", "--database-url", f"sqlite+aiosqlite:///{tmp_path}/i.db"],
+        cwd=tmp_path,
+        env=keep,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}) + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1  # it is serving
+        if signum is None:
+            proc.stdin.close()  # the client went away: a normal end
+        else:
+            proc.send_signal(signum)
+        assert proc.wait(timeout=20) == code
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
