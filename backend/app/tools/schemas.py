@@ -55,8 +55,8 @@ def compact_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 def _compact(node: Any) -> Any:
     if isinstance(node, dict):
+        # Only pydantic's string decorations go: a *property* named "title" (add_task's) is a dict and stays.
         node = {k: v for k, v in node.items() if k not in ("title", "default") or not isinstance(v, str | None)}
-        node.pop("title", None)
         any_of = node.get("anyOf")
         if isinstance(any_of, list):
             non_null = [o for o in any_of if o != {"type": "null"}]
