@@ -1,22 +1,45 @@
 # Taskchat: the two commands are `make run` and `make test`; both work on a fresh machine.
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := install
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements-dev.lock pyproject.toml | sha256sum | cut -c1-16)
+# The stamp's name is the hash of what the install depends on: a changed lock or pyproject gives a
+# new name (so `make install` reinstalls); unchanged content is a no-op whatever the files' mtimes.
+INSTALL_HASH := $(shell cat requirements-dev.lock requirements.lock pyproject.toml 2>/dev/null | sha256sum | cut -c1-16)
+STAMP := $(VENV)/.installed-$(INSTALL_HASH)
+PYTEST_ARGS ?=
 
-.PHONY: install run test lint fmt migrate bench eval clean lock
+.PHONY: help install run test lint fmt migrate bench eval clean lock
+
+help:
+	@echo "make run      create .venv, install, migrate, serve on 127.0.0.1:8000"
+	@echo "make test     create .venv, install, ensure Postgres, ruff + mypy + pytest (PYTEST_ARGS=...)"
+	@echo "make install  .venv with every dependency and the taskchat command (idempotent)"
+	@echo "make lint | fmt | migrate | bench | eval | clean | lock"
 
 install: $(STAMP)
 
-$(STAMP): requirements-dev.lock pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(STAMP):
+	@test -n "$(PYTHON)" || { echo "make install: python3 not found" >&2; exit 1; }
+	@if ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then \
+	  rm -rf $(VENV); \
+	  echo "make install: creating $(VENV) with $(PYTHON)"; \
+	  if ! $(PYTHON) -m venv $(VENV); then \
+	    rm -rf $(VENV); \
+	    echo "make install: $(PYTHON) -m venv failed; installing Debian's python3-venv"; \
+	    SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv >/dev/null; \
+	    $(PYTHON) -m venv $(VENV); \
+	  fi; \
+	fi
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@rm -f $(VENV)/.installed-*
 	@touch $@
+	@echo "make install: $(VENV) is up to date"
 
 run: install
 	$(BIN)/taskchat migrate
@@ -48,10 +71,19 @@ eval: install
 	$(BIN)/taskchat eval
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info
+	find . -path ./.git -prune -o -path './.venv*' -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf
 
+# Both locks from pyproject.toml, in a throwaway venv. The dev lock is resolved under the runtime
+# lock's pins, so the two always agree (tests/test_packaging.py checks it). Existing pins are kept
+# unless pyproject.toml needs otherwise; add --upgrade to PIP_COMPILE_ARGS to move them.
+# --no-emit-find-links/--no-emit-index-url: this machine's pip configuration stays out of the locks.
+PIP_COMPILE_ARGS ?=
 lock:
-	rm -rf /tmp/taskchat-lock && $(PYTHON) -m venv /tmp/taskchat-lock
-	/tmp/taskchat-lock/bin/pip install --quiet pip-tools
-	/tmp/taskchat-lock/bin/pip-compile --quiet --strip-extras --no-emit-index-url -o requirements.lock pyproject.toml
-	/tmp/taskchat-lock/bin/pip-compile --quiet --strip-extras --no-emit-index-url --extra dev -o requirements-dev.lock pyproject.toml
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYTHON) -m venv "$$tmp/venv"; \
+	"$$tmp/venv/bin/python" -m pip install --quiet 'pip-tools>=7.4'; \
+	compile="$$tmp/venv/bin/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links $(PIP_COMPILE_ARGS)"; \
+	set -x; \
+	$$compile -o requirements.lock pyproject.toml; \
+	$$compile --extra dev -c requirements.lock -o requirements-dev.lock pyproject.toml

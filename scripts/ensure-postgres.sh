@@ -1,49 +1,111 @@
 #!/usr/bin/env bash
 # Make sure the test Postgres (127.0.0.1:5432, user postgres, trust auth, database `test`) is up.
-# Idempotent: starts an installed cluster that is down, installs Postgres when it is missing.
+# Idempotent and quick when it already is: starts an installed cluster that is down, installs
+# PostgreSQL (+ contrib, for pg_trgm/btree_gin) with apt when it is missing, lets the loopback
+# connect as postgres without a password, creates the database. When TEST_DATABASE_URL names a
+# host other than this machine, it does nothing: that server is someone else's to run.
+# Best effort, never failing: Debian's docker-compose, so the suite can validate docker-compose.yml.
 set -euo pipefail
 
+say() { echo "ensure-postgres: $*"; }
+die() { echo "ensure-postgres: $*" >&2; exit 1; }
+
 url="${TEST_DATABASE_URL:-postgresql+asyncpg://postgres@127.0.0.1:5432/test}"
-case "$url" in
-  *@127.0.0.1:*|*@localhost:*|*@127.0.0.1/*|*@localhost/*) ;;
-  *) echo "ensure-postgres: TEST_DATABASE_URL points elsewhere; leaving it alone"; exit 0 ;;
+# scheme://[user[:pass]@]host[:port][/db][?query]
+rest="${url#*://}"
+authority="${rest%%/*}"
+hostport="${authority##*@}"
+if [[ "$hostport" == \[* ]]; then host="${hostport%%]*}"; host="${host#[}"; else host="${hostport%%:*}"; fi
+port=5432
+[[ "$hostport" =~ :([0-9]+)$ ]] && port="${BASH_REMATCH[1]}"
+dbname="test"
+if [[ "$rest" == */* ]]; then dbname="${rest#*/}"; dbname="${dbname%%\?*}"; dbname="${dbname:-test}"; fi
+case "$host" in
+  127.0.0.1 | localhost | ::1 | "") ;;
+  *) say "TEST_DATABASE_URL points at $host; leaving it alone"; exit 0 ;;
 esac
 
-ready() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; fi
 apt_updated=""
 apt_install() {
-  [ -n "$apt_updated" ] || { apt-get update -qq; apt_updated=1; }
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  command -v apt-get >/dev/null 2>&1 || { echo "ensure-postgres: apt-get unavailable; cannot install $*" >&2; return 1; }
+  if [ -z "$apt_updated" ]; then
+    say "apt-get update"
+    $SUDO apt-get update -qq
+    apt_updated=1
+  fi
+  say "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
 }
 
-if ! ready; then
-  if ! command -v pg_ctlcluster >/dev/null 2>&1 || [ -z "$(ls /etc/postgresql 2>/dev/null)" ]; then
-    echo "ensure-postgres: installing PostgreSQL"
-    apt_install postgresql postgresql-contrib
-  fi
-  version=$(ls /etc/postgresql | sort -V | tail -n1)
-  conf="/etc/postgresql/$version/main"
-  # The suite connects as postgres over TCP without a password (trust, loopback only).
-  if ! grep -qE '^host\s+all\s+all\s+127\.0\.0\.1/32\s+trust' "$conf/pg_hba.conf"; then
-    sed -i '1i host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust' "$conf/pg_hba.conf"
-  fi
-  echo "ensure-postgres: starting cluster $version/main"
-  pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
-  for _ in $(seq 1 30); do ready && break; sleep 1; done
-fi
-ready || { echo "ensure-postgres: PostgreSQL is not accepting connections on 127.0.0.1:5432" >&2; exit 1; }
+ready() { command -v pg_isready >/dev/null 2>&1 && pg_isready -q -h 127.0.0.1 -p "$port" 2>/dev/null; }
+psql_admin() { psql -X -w -h 127.0.0.1 -p "$port" -U postgres -v ON_ERROR_STOP=1 "$@"; }
+# "VERSION NAME" of the cluster that listens on $port (the newest `main` when none is configured for it).
+cluster() {
+  command -v pg_lsclusters >/dev/null 2>&1 || return 0
+  local found
+  found="$(pg_lsclusters -h 2>/dev/null | awk -v p="$port" '$3 == p {print $1, $2}' | sort -V | tail -n1)"
+  [ -n "$found" ] || found="$(pg_lsclusters -h 2>/dev/null | awk '$2 == "main" {print $1, $2}' | sort -V | tail -n1)"
+  echo "$found"
+}
 
-if ! psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='test'" | grep -q 1; then
-  echo "ensure-postgres: creating database test"
-  psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE test"
+# The suite connects as postgres over TCP without a password: trust, loopback only.
+trust_loopback() {
+  local hba
+  hba="/etc/postgresql/$(cluster | tr ' ' /)/pg_hba.conf"
+  [ -f "$hba" ] || return 1
+  if ! $SUDO grep -qE '^host\s+all\s+all\s+127\.0\.0\.1/32\s+trust' "$hba"; then
+    say "trusting loopback connections in $hba"
+    $SUDO sed -i '1i host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust' "$hba"
+    return 0
+  fi
+  return 1
+}
+
+if ready; then
+  say "PostgreSQL is accepting connections on 127.0.0.1:$port"
+else
+  if ! command -v pg_ctlcluster >/dev/null 2>&1 || [ -z "$(cluster)" ]; then
+    say "PostgreSQL is not installed; installing it"
+    apt_install postgresql postgresql-contrib || die "could not install PostgreSQL"
+  fi
+  read -r version name <<<"$(cluster)" || true
+  [ -n "${version:-}" ] || die "no PostgreSQL cluster found (pg_lsclusters) after installing PostgreSQL"
+  trust_loopback || true
+  say "starting cluster $version/$name"
+  $SUDO pg_ctlcluster --skip-systemctl-redirect "$version" "$name" start 2>&1 || true
+  for _ in $(seq 1 30); do ready && break; sleep 1; done
+  ready || die "PostgreSQL is not accepting connections on 127.0.0.1:$port after 30 s"
+  say "PostgreSQL is up"
 fi
-if ! psql -h 127.0.0.1 -U postgres -d test -tAc "SELECT 1 FROM pg_available_extensions WHERE name='pg_trgm'" | grep -q 1; then
-  echo "ensure-postgres: installing postgresql-contrib (pg_trgm)"
-  apt_install postgresql-contrib
+
+if ! psql_admin -d postgres -tAc 'SELECT 1' >/dev/null 2>&1; then
+  # Running, but asking for a password (a freshly installed Debian cluster): trust the loopback.
+  if trust_loopback; then
+    read -r version name <<<"$(cluster)" || true
+    $SUDO pg_ctlcluster --skip-systemctl-redirect "$version" "$name" reload
+    sleep 1
+  fi
+  psql_admin -d postgres -tAc 'SELECT 1' >/dev/null || die "cannot connect as postgres to 127.0.0.1:$port"
 fi
-# Best effort: Debian's docker-compose lets the suite validate docker-compose.yml (no engine runs here).
-if ! command -v docker-compose >/dev/null 2>&1; then
-  echo "ensure-postgres: installing docker-compose (for compose file validation)"
-  apt_install docker-compose || echo "ensure-postgres: docker-compose unavailable; the compose test checks structure only"
+
+if [ "$(psql_admin -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$dbname'")" != 1 ]; then
+  say "creating database $dbname"
+  psql_admin -d postgres -qc "CREATE DATABASE \"$dbname\""
 fi
-echo "ensure-postgres: ready"
+
+extensions() { psql_admin -d "$dbname" -tAc "SELECT count(*) FROM pg_available_extensions WHERE name IN ('pg_trgm', 'btree_gin')"; }
+if [ "$(extensions)" != 2 ]; then
+  say "pg_trgm/btree_gin missing; installing postgresql-contrib"
+  apt_install postgresql-contrib || die "could not install postgresql-contrib"
+  [ "$(extensions)" = 2 ] || die "pg_trgm and btree_gin are still unavailable"
+fi
+
+# Best effort: lets tests/test_packaging.py run `docker-compose config` (no Docker engine runs here).
+if ! command -v docker-compose >/dev/null 2>&1 && ! docker compose version >/dev/null 2>&1; then
+  say "docker-compose missing; installing Debian's docker-compose (best effort, to validate docker-compose.yml)"
+  apt_install docker-compose || say "docker-compose unavailable; the compose test checks the file's structure only"
+fi
+
+say "ready: postgresql://postgres@127.0.0.1:$port/$dbname (pg_trgm available)"

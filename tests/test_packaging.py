@@ -1,19 +1,28 @@
-"""docker-compose.yml, the Dockerfile, .env.example and the locks, checked as far as this machine allows
-(no Docker engine runs here): structure, `docker-compose config`, and the image's own install and
-migrate commands run for real in a temporary directory."""
+"""Packaging, checked as far as this machine allows (no Docker engine runs here): docker-compose.yml's
+structure and `docker-compose config`, the Dockerfile (parsed, and its install + migrate commands run
+for real in a temporary directory), .env.example against the contract's settings, the two locks
+against each other and pyproject.toml, the Makefile's test sequence and the CI entry point."""
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The settings table of the public contract (/work/shared/CONTRACT.md): names that must stay.
 CONTRACT_SETTINGS = [
     "DATABASE_URL",
     "LLM_BASE_URL",
@@ -33,52 +42,204 @@ CONTRACT_SETTINGS = [
     "APPLY_MODE",
     "RATE_LIMIT_PER_MINUTE",
 ]
+SERVE_CMD = ["taskchat", "serve", "--host", "0.0.0.0", "--port", "8000"]
+STRONG_SECRET = "k" * 48
 
 
-def compose() -> dict:  # type: ignore[type-arg]
-    return dict(yaml.safe_load((ROOT / "docker-compose.yml").read_text()))
+# --- docker-compose.yml -------------------------------------------------------------------------
 
 
-def test_compose_structure() -> None:
+def compose() -> dict[str, Any]:
+    data = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def command_of(service: dict[str, Any]) -> list[str]:
+    command = service.get("command", [])
+    return shlex.split(command) if isinstance(command, str) else list(command)
+
+
+def environment_of(service: dict[str, Any]) -> dict[str, Any]:
+    env = service.get("environment", {})
+    if isinstance(env, list):
+        env = dict(item.split("=", 1) if "=" in item else (item, None) for item in env)
+    assert isinstance(env, dict)
+    return env
+
+
+def test_compose_uses_the_compose_specification() -> None:
+    data = compose()
+    assert "version" not in data
+    assert set(data["services"]) >= {"db", "migrate", "api"}
+
+
+def test_compose_db_is_postgres_with_a_healthcheck_and_a_named_volume() -> None:
+    data = compose()
+    db = data["services"]["db"]
+    assert str(db["image"]).startswith("postgres:16")
+    assert db["environment"]["POSTGRES_USER"] == "taskchat"
+    assert db["environment"]["POSTGRES_DB"] == "taskchat"
+    assert "POSTGRES_PASSWORD" in db["environment"]
+    assert "pg_isready" in " ".join(db["healthcheck"]["test"])
+    volume = db["volumes"][0].split(":", 1)[0]
+    assert volume in data["volumes"]
+    assert "ports" not in db  # the database is reachable from the compose network only
+
+
+def test_compose_migrate_runs_once_the_database_is_healthy() -> None:
+    migrate = compose()["services"]["migrate"]
+    assert migrate["build"] == "."
+    assert command_of(migrate) == ["taskchat", "migrate"]
+    assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
+    assert environment_of(migrate)["DATABASE_URL"].startswith("postgresql+asyncpg://")
+    assert "@db:5432/" in environment_of(migrate)["DATABASE_URL"]
+
+
+def test_compose_api_starts_after_the_migrations_on_loopback_only() -> None:
+    api = compose()["services"]["api"]
+    assert api["build"] == "."
+    assert api["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert api["depends_on"]["db"]["condition"] == "service_healthy"
+    assert api["ports"] == ["127.0.0.1:8000:8000"]
+    assert command_of(api) in ([], SERVE_CMD)  # the image's CMD
+
+
+def test_compose_api_environment_is_production_with_a_required_secret() -> None:
     services = compose()["services"]
-    assert services["db"]["healthcheck"]["test"]
-    assert services["migrate"]["command"] == ["taskchat", "migrate"]
-    assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
-    assert services["api"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
-    assert services["api"]["ports"] == ["127.0.0.1:8000:8000"]
-    assert services["api"]["environment"]["DATABASE_URL"].startswith("postgresql+asyncpg://")
-    assert "${JWT_SECRET:?" in services["api"]["environment"]["JWT_SECRET"]
+    env = environment_of(services["api"])
+    assert env["DATABASE_URL"].startswith("postgresql+asyncpg://taskchat:")
+    assert env["ENVIRONMENT"] == "production"
+    assert str(env["JWT_SECRET"]).startswith("${JWT_SECRET:?")  # no default: compose refuses to start
+    # Every contract setting reaches the container (passed through from the shell or ./.env).
+    assert set(CONTRACT_SETTINGS) <= set(env)
+    assert environment_of(services["migrate"]) == env  # migrations see the same database and secrets
 
 
-@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="Debian's docker-compose is not installed")
-def test_docker_compose_config_validates() -> None:
-    env = {**os.environ, "JWT_SECRET": "x" * 40}
-    result = subprocess.run(
-        ["docker-compose", "-f", "docker-compose.yml", "config"],
+def compose_command() -> list[str] | None:
+    if shutil.which("docker-compose"):
+        return ["docker-compose"]
+    if shutil.which("docker"):
+        probe = subprocess.run(["docker", "compose", "version"], capture_output=True, timeout=30, check=False)
+        if probe.returncode == 0:
+            return ["docker", "compose"]
+    return None
+
+
+def compose_config(tmp_path: Path, env_file: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`docker-compose config` with only `env` and `env_file` as settings (not this shell's, not ./.env)."""
+    command = compose_command()
+    assert command is not None
+    dotenv = tmp_path / "compose.env"
+    dotenv.write_text(env_file)
+    clean = {k: v for k, v in os.environ.items() if k not in CONTRACT_SETTINGS and not k.startswith("COMPOSE_")}
+    return subprocess.run(
+        [*command, "--env-file", str(dotenv), "-f", str(ROOT / "docker-compose.yml"), "config"],
         cwd=ROOT,
-        env=env,
+        env={**clean, **env},
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
+
+
+requires_compose = pytest.mark.skipif(
+    compose_command() is None,
+    reason="neither docker-compose nor `docker compose` is installed (scripts/ensure-postgres.sh installs "
+    "Debian's docker-compose when apt can); the structure tests above still ran",
+)
+
+
+@requires_compose
+def test_docker_compose_config_validates(tmp_path: Path) -> None:
+    result = compose_config(tmp_path, "", JWT_SECRET=STRONG_SECRET)
     assert result.returncode == 0, result.stderr
-    assert "service_completed_successfully" in result.stdout
-    missing = subprocess.run(
-        ["docker-compose", "-f", "docker-compose.yml", "config"],
-        cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if k != "JWT_SECRET"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert missing.returncode != 0  # production secrets are required, not defaulted
+    rendered = yaml.safe_load(result.stdout)
+    api = rendered["services"]["api"]
+    assert api["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert environment_of(api)["JWT_SECRET"] == STRONG_SECRET
 
 
-def test_dockerfile_installs_from_the_lock_and_runs_unprivileged() -> None:
-    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines()]
-    assert "RUN pip install -r requirements.lock" in lines
-    assert any(line.startswith("USER ") and "root" not in line for line in lines)
-    assert lines[-1] == 'CMD ["taskchat", "serve", "--host", "0.0.0.0", "--port", "8000"]'
+@requires_compose
+def test_docker_compose_config_refuses_a_missing_jwt_secret(tmp_path: Path) -> None:
+    result = compose_config(tmp_path, "")
+    assert result.returncode != 0
+    assert "JWT_SECRET" in result.stdout + result.stderr
+
+
+@requires_compose
+def test_docker_compose_passes_settings_through_from_the_env_file(tmp_path: Path) -> None:
+    result = compose_config(tmp_path, f"JWT_SECRET={STRONG_SECRET}\nRESPONSE_MODE=model\nENVIRONMENT=development\n")
+    assert result.returncode == 0, result.stderr
+    env = environment_of(yaml.safe_load(result.stdout)["services"]["api"])
+    assert env["JWT_SECRET"] == STRONG_SECRET
+    assert env["RESPONSE_MODE"] == "model"
+    assert env["ENVIRONMENT"] == "production"  # the stack is production whatever .env says
+    assert not env.get("JWT_AUDIENCE")  # unset stays unset: the application's default applies
+
+
+# --- Dockerfile -----------------------------------------------------------------------------------
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
+    instructions: list[tuple[str, str]] = []
+    pending = ""
+    for raw in (ROOT / "Dockerfile").read_text().splitlines():
+        line = raw.strip()
+        if not pending and (not line or line.startswith("#")):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        line = pending + line
+        pending = ""
+        keyword, _, args = line.partition(" ")
+        instructions.append((keyword.upper(), args.strip()))
+    return instructions
+
+
+def test_dockerfile_builds_from_python_311_slim() -> None:
+    assert dockerfile()[0] == ("FROM", "python:3.11-slim")
+
+
+def test_dockerfile_installs_from_the_lock_then_the_package_without_deps() -> None:
+    runs = [args for keyword, args in dockerfile() if keyword == "RUN"]
+    lock_install = [r for r in runs if "pip install" in r and "-r requirements.lock" in r]
+    assert lock_install and "--no-cache-dir" in lock_install[0]
+    assert any("pip install" in r and "--no-deps ." in r for r in runs)
+    copied = " ".join(args for keyword, args in dockerfile() if keyword == "COPY")
+    for name in ("requirements.lock", "pyproject.toml", "alembic.ini", "alembic", "backend"):
+        assert name in copied.split(), name
+
+
+def test_dockerfile_runs_unprivileged_in_production() -> None:
+    instructions = dockerfile()
+    keywords = [keyword for keyword, _ in instructions]
+    users = [args for keyword, args in instructions if keyword == "USER"]
+    assert users and users[-1].split(":")[0] not in ("root", "0")
+    last_user = len(keywords) - 1 - keywords[::-1].index("USER")
+    assert "RUN" not in keywords[last_user:]  # nothing after the switch needs root
+    env = " ".join(args for keyword, args in instructions if keyword == "ENV")
+    assert "ENVIRONMENT=production" in env.split()
+    assert ("EXPOSE", "8000") in instructions
+
+
+def test_dockerfile_healthcheck_and_cmd() -> None:
+    instructions = dockerfile()
+    healthchecks = [args for keyword, args in instructions if keyword == "HEALTHCHECK"]
+    assert healthchecks and "urllib" in healthchecks[0] and "/health" in healthchecks[0]
+    keyword, args = instructions[-1]
+    assert keyword == "CMD"
+    assert json.loads(args) == SERVE_CMD
+
+
+def test_dockerignore_keeps_local_state_out_of_the_build_context() -> None:
+    patterns = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
+    assert {".git", ".env", "reports"} <= patterns
+    assert patterns & {".venv", ".venv*"}
+    assert patterns & {"*.db", "**/*.db"}
 
 
 def test_image_install_and_migrate_commands_work(tmp_path: Path) -> None:
@@ -106,33 +267,142 @@ def test_image_install_and_migrate_commands_work(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert db.exists() and db.stat().st_size > 0
 
 
+# --- .env.example ---------------------------------------------------------------------------------
+
+
+def env_example_lines() -> list[str]:
+    return [line.strip() for line in (ROOT / ".env.example").read_text().splitlines() if line.strip()]
+
+
 def test_env_example_names_every_contract_setting() -> None:
-    names = {
-        line.split("=", 1)[0]
-        for line in (ROOT / ".env.example").read_text().splitlines()
-        if "=" in line and not line.startswith("#")
-    }
-    assert set(CONTRACT_SETTINGS) <= names
+    names = set()
+    for line in env_example_lines():
+        candidate = line.lstrip("#").strip()  # optional settings may be shown commented out
+        if "=" in candidate and " " not in candidate.split("=", 1)[0]:
+            names.add(candidate.split("=", 1)[0])
+    missing = set(CONTRACT_SETTINGS) - names
+    assert not missing, missing
+
+
+def test_env_example_explains_every_setting_and_how_to_make_a_secret() -> None:
+    lines = env_example_lines()
+    for index, line in enumerate(lines):
+        if not line.startswith("#") and "=" in line:
+            assert index > 0 and lines[index - 1].startswith("#"), f"no comment above {line}"
+    text = "\n".join(lines)
+    assert "secrets.token_urlsafe(48)" in text
+
+
+SETTINGS_PROBE = """
+import sys
+from backend.app.core.config import Settings
+from backend.app.core.security import create_token, decode_token
+try:
+    settings = Settings()
+except Exception as error:
+    print("REFUSED", error)
+    raise SystemExit(3)
+token = create_token(settings=settings, user_id="alice")
+assert decode_token(token, settings=settings)["sub"] == "alice"
+print("OK", settings.environment, settings.database_url, settings.jwt_audience)
+"""
+
+
+def run_with_env_example(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the settings probe in a directory whose .env is a verbatim copy of .env.example."""
+    shutil.copy(ROOT / ".env.example", tmp_path / ".env")
+    base = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "SYSTEMROOT")}
+    return subprocess.run(
+        [sys.executable, "-c", SETTINGS_PROBE],
+        cwd=tmp_path,
+        env={**base, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_env_example_copied_to_dotenv_is_a_working_development_configuration(tmp_path: Path) -> None:
+    result = run_with_env_example(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.split() == ["OK", "development", "sqlite+aiosqlite:///./taskchat.db", "None"]
+
+
+def test_env_example_secret_is_a_placeholder_production_refuses(tmp_path: Path) -> None:
+    result = run_with_env_example(tmp_path, ENVIRONMENT="production")
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "JWT_SECRET" in result.stdout
+
+
+# --- locks ----------------------------------------------------------------------------------------
+
+
+def pins(name: str) -> dict[str, str]:
+    found = {}
+    for line in (ROOT / name).read_text().splitlines():
+        if "==" in line and not line.startswith((" ", "#", "-")):
+            package, version = line.split("==", 1)
+            found[canonicalize_name(package.strip())] = version.split()[0].split(";")[0]
+    return found
 
 
 def test_locks_agree() -> None:
-    def pins(name: str) -> dict[str, str]:
-        found = {}
-        for line in (ROOT / name).read_text().splitlines():
-            if "==" in line and not line.startswith((" ", "#")):
-                package, version = line.split("==", 1)
-                found[package.strip().lower()] = version.split()[0]
-        return found
-
     runtime, dev = pins("requirements.lock"), pins("requirements-dev.lock")
     assert runtime
-    assert {p: v for p, v in dev.items() if p in runtime} == runtime
+    missing = sorted(set(runtime) - set(dev))
+    assert not missing, f"in requirements.lock only: {missing}"
+    differ = {p: (v, dev[p]) for p, v in runtime.items() if dev[p] != v}
+    assert not differ, f"(requirements.lock, requirements-dev.lock) pins differ: {differ}; run `make lock`"
+
+
+def test_locks_pin_every_pyproject_dependency() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime, dev = pins("requirements.lock"), pins("requirements-dev.lock")
+    for spec, lock in [(s, runtime) for s in project["dependencies"]] + [
+        (s, dev) for s in project["optional-dependencies"]["dev"]
+    ]:
+        requirement = Requirement(spec)
+        name = canonicalize_name(requirement.name)
+        assert name in lock, f"{requirement.name} is in pyproject.toml but not locked; run `make lock`"
+        assert requirement.specifier.contains(lock[name], prereleases=True), (spec, lock[name])
+
+
+# --- Makefile and CI ------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_test_runs_postgres_lint_types_then_pytest() -> None:
+    result = subprocess.run(
+        ["make", "-n", "test", "PYTEST_ARGS=-k smoke"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    steps = [
+        "bash scripts/ensure-postgres.sh",
+        ".venv/bin/ruff check backend tests",
+        ".venv/bin/mypy backend",
+        ".venv/bin/python -m pytest -q -k smoke",
+    ]
+    positions = [result.stdout.find(step) for step in steps]
+    assert -1 not in positions, result.stdout
+    assert positions == sorted(positions), result.stdout
 
 
 def test_ci_calls_make_test() -> None:
-    assert "make test" in (ROOT / ".ci" / "run").read_text()
+    ci = ROOT / ".ci" / "run"
+    text = ci.read_text()
+    assert text.startswith("#!/usr/bin/env bash") or text.startswith("#!/bin/bash")
+    assert "set -euo pipefail" in text
+    assert any(line.strip() == "make test" for line in text.splitlines())
+    assert os.access(ci, os.X_OK)
