@@ -51,3 +51,13 @@ async def test_valid_token_reads_own_tasks(make_client) -> None:  # type: ignore
     response = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {token_for('alice')}"})
     assert response.status_code == 200
     assert response.json() == []
+
+
+async def test_empty_audience_and_issuer_variables_mean_unset(make_client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A .env copied with `JWT_AUDIENCE=` must not start requiring an empty `aud` claim.
+    monkeypatch.setenv("JWT_AUDIENCE", "")
+    monkeypatch.setenv("JWT_ISSUER", "")
+    client = await make_client(ScriptedLLM())
+    response = await client.get("/api/alice/tasks", headers=auth("alice"))
+    assert response.status_code == 200, response.text
+    assert response.json() == []

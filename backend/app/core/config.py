@@ -32,7 +32,9 @@ OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 class Settings(BaseSettings):
     """Every setting the service reads; names and defaults are part of the public contract."""
 
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
+    # env_ignore_empty: `JWT_AUDIENCE=` (as a copied .env.example or compose pass-through may leave it) means
+    # "not set", not "require an empty audience"; the same for every other setting.
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True, env_ignore_empty=True)
 
     environment: Literal["development", "production", "test"] = "development"
     database_url: str = "sqlite+aiosqlite:///./taskchat.db"
