@@ -185,8 +185,11 @@ async def test_two_phase_never_runs_a_mutation_in_the_read_phase(make_client) ->
     client = await make_client(llm)
     await chat(client, "add Read book")
     # Offered only list_tasks, the model reaches for delete_task anyway: what is sent is what may run.
-    llm.push(calls(("delete_task", {"task_id": "Read book"})), completion("Let me switch."),
-             calls(("delete_task", {"task_id": "Read book"})))
+    llm.push(
+        calls(("delete_task", {"task_id": "Read book"})),
+        completion("Let me switch."),
+        calls(("delete_task", {"task_id": "Read book"})),
+    )
 
     body = (await chat(client, "delete Read book", tool_policy="two_phase")).json()
 

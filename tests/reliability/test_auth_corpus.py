@@ -42,9 +42,7 @@ EC_PRIVATE = _EC.private_bytes(
     serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
 ).decode()
 RSA_PUBLIC = (
-    _RSA.public_key()
-    .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-    .decode()
+    _RSA.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
 )
 
 
@@ -92,8 +90,9 @@ UNAUTHORIZED: dict[str, Callable[[], str | None]] = {
     "Token scheme": lambda: f"Token {token_for('alice')}",
     "alg none, empty signature": lambda: f"Bearer {b64({'alg': 'none', 'typ': 'JWT'})}.{b64(claims())}.",
     "alg None, empty signature": lambda: f"Bearer {b64({'alg': 'None'})}.{b64(claims())}.",
-    "alg none, kept HS256 signature": lambda: "Bearer "
-    + ".".join([b64({"alg": "none"}), *token_for("alice").split(".")[1:]]),
+    "alg none, kept HS256 signature": lambda: (
+        "Bearer " + ".".join([b64({"alg": "none"}), *token_for("alice").split(".")[1:]])
+    ),
     "alg none, 2 segments": lambda: f"Bearer {b64({'alg': 'none'})}.{b64(claims())}",
     "no alg in header": lambda: f"Bearer {hs({'typ': 'JWT'}, claims())}",
     "alg hs256 lowercase": lambda: f"Bearer {hs({'alg': 'hs256'}, claims())}",
@@ -106,19 +105,23 @@ UNAUTHORIZED: dict[str, Callable[[], str | None]] = {
     "ES256 (attacker's key)": lambda: f"Bearer {jwt.encode(claims(), EC_PRIVATE, algorithm='ES256')}",
     "RS256 header, HMAC signature with the secret": lambda: f"Bearer {hs({'alg': 'RS256'}, claims())}",
     "HS256 keyed with a public-key PEM": lambda: f"Bearer {hs(HS256, claims(), key=RSA_PUBLIC)}",
-    "RS256 header, HMAC keyed with a public-key PEM": lambda: "Bearer "
-    + hs({"alg": "RS256"}, claims(), key=RSA_PUBLIC),
-    "embedded jwk header, attacker's RSA key": lambda: "Bearer "
-    + jwt.encode(claims(), RSA_PRIVATE, algorithm="RS256", headers={"jwk": {"kty": "RSA", "n": "x", "e": "AQAB"}}),
-    "kid path traversal, signed with empty key": lambda: "Bearer "
-    + hs({**HS256, "kid": "../../dev/null"}, claims(), key=b""),
+    "RS256 header, HMAC keyed with a public-key PEM": lambda: (
+        "Bearer " + hs({"alg": "RS256"}, claims(), key=RSA_PUBLIC)
+    ),
+    "embedded jwk header, attacker's RSA key": lambda: (
+        "Bearer "
+        + jwt.encode(claims(), RSA_PRIVATE, algorithm="RS256", headers={"jwk": {"kty": "RSA", "n": "x", "e": "AQAB"}})
+    ),
+    "kid path traversal, signed with empty key": lambda: (
+        "Bearer " + hs({**HS256, "kid": "../../dev/null"}, claims(), key=b"")
+    ),
     "signature stripped": lambda: "Bearer " + token_for("alice").rsplit(".", 1)[0] + ".",
-    "signature of another token": lambda: "Bearer "
-    + token_for("alice").rsplit(".", 1)[0]
-    + "."
-    + token_for("bob").rsplit(".", 1)[1],
-    "claims swapped under a valid signature": lambda: "Bearer "
-    + ".".join([token_for("bob").split(".")[0], b64(claims("alice")), token_for("bob").split(".")[2]]),
+    "signature of another token": lambda: (
+        "Bearer " + token_for("alice").rsplit(".", 1)[0] + "." + token_for("bob").rsplit(".", 1)[1]
+    ),
+    "claims swapped under a valid signature": lambda: (
+        "Bearer " + ".".join([token_for("bob").split(".")[0], b64(claims("alice")), token_for("bob").split(".")[2]])
+    ),
     "missing exp": lambda: f"Bearer {hs(HS256, without('exp'))}",
     "missing iat": lambda: f"Bearer {hs(HS256, without('iat'))}",
     "missing sub": lambda: f"Bearer {hs(HS256, without('sub'))}",
@@ -131,8 +134,9 @@ UNAUTHORIZED: dict[str, Callable[[], str | None]] = {
     "exp is null": lambda: f"Bearer {hs(HS256, {**claims(), 'exp': None})}",
     "iat is a string": lambda: f"Bearer {hs(HS256, {**claims(), 'iat': 'now'})}",
     "nbf in the future": lambda: f"Bearer {hs(HS256, claims(nbf=NOW + 3600))}",
-    "iat in the future (lifetime cap dodged)": lambda: "Bearer "
-    + hs(HS256, {"sub": "alice", "iat": NOW + 86_400 * 30, "exp": NOW + 86_400 * 30 + 1800}),
+    "iat in the future (lifetime cap dodged)": lambda: (
+        "Bearer " + hs(HS256, {"sub": "alice", "iat": NOW + 86_400 * 30, "exp": NOW + 86_400 * 30 + 1800})
+    ),
     "lifetime 2 h (over the 60 min cap)": lambda: f"Bearer {hs(HS256, claims(minutes=120))}",
     "lifetime 10 years": lambda: f"Bearer {hs(HS256, claims(minutes=60 * 24 * 3650))}",
     "exp huge": lambda: f"Bearer {hs(HS256, {**claims(), 'exp': 10**30})}",
@@ -286,9 +290,7 @@ def test_production_refuses_weak_secrets(clean_env: None, secret: str | None) ->
         Settings(_env_file=None, environment="production", jwt_secret=secret)  # type: ignore[call-arg]
 
 
-def test_production_secret_from_the_environment_is_checked(
-    clean_env: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_production_secret_from_the_environment_is_checked(clean_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ENVIRONMENT", "production")
     monkeypatch.setenv("JWT_SECRET", "changeme")
     with pytest.raises(ValidationError):
@@ -317,4 +319,3 @@ async def test_production_app_starts_with_a_strong_secret(clean_env: None, datab
                 forged = hs(HS256, claims(), key=key)
                 response = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {forged}"})
                 assert_error_shape(response, 401, "UNAUTHORIZED")
-

@@ -88,9 +88,7 @@ async def _seed(sessionmaker: async_sessionmaker[AsyncSession], title: str) -> u
 
 
 def _tools(sessionmaker: async_sessionmaker[AsyncSession]) -> TaskTools:
-    return TaskTools(
-        sessionmaker=sessionmaker, user_id=USER, clock=FixedClock(NOW), resolver=ReferenceResolver()
-    )
+    return TaskTools(sessionmaker=sessionmaker, user_id=USER, clock=FixedClock(NOW), resolver=ReferenceResolver())
 
 
 async def _clear(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
@@ -103,8 +101,8 @@ async def _clear(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
 async def _row(sessionmaker: async_sessionmaker[AsyncSession], task_id: uuid.UUID) -> dict[str, Any] | None:
     async with sessionmaker() as session:
         found = (
-            await session.execute(sa.text("SELECT * FROM tasks WHERE id = :id"), {"id": task_id})
-        ).mappings().first()
+            (await session.execute(sa.text("SELECT * FROM tasks WHERE id = :id"), {"id": task_id})).mappings().first()
+        )
         return dict(found) if found else None
 
 

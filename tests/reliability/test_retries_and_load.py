@@ -39,9 +39,7 @@ async def test_retry_storm_creates_each_task_once(make_client, figures: Figures)
     llm = ScriptedLLM(default=_adding_model(), delay_s=0.05)
     workers = [await make_client(llm), await make_client(llm)]
 
-    storm = [
-        _post(workers[i % 2], f"add Errand {k}", f"key-{k}") for k in range(KEYS) for i in range(RETRIES_PER_KEY)
-    ]
+    storm = [_post(workers[i % 2], f"add Errand {k}", f"key-{k}") for k in range(KEYS) for i in range(RETRIES_PER_KEY)]
     responses = await asyncio.gather(*storm)
     replays = [
         await _post(workers[r % 2], f"add Errand {k}", f"key-{k}") for k in range(KEYS) for r in range(REPLAYS_PER_KEY)

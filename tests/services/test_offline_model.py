@@ -16,13 +16,19 @@ SYSTEM = {"role": "system", "content": "You are Taskchat, a to-do assistant.\nTo
 
 
 def tools(*names: str) -> list[dict[str, Any]]:
-    return [{"type": "function", "function": {"name": n, "description": n, "parameters": {"type": "object"}}}
-            for n in names or TOOL_NAMES]
+    return [
+        {"type": "function", "function": {"name": n, "description": n, "parameters": {"type": "object"}}}
+        for n in names or TOOL_NAMES
+    ]
 
 
 def request(message: str, *, offered: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
-    return {"model": "whatever", "messages": [SYSTEM, {"role": "user", "content": message}],
-            "tools": tools() if offered is None else offered, **extra}
+    return {
+        "model": "whatever",
+        "messages": [SYSTEM, {"role": "user", "content": message}],
+        "tools": tools() if offered is None else offered,
+        **extra,
+    }
 
 
 def message_of(response: dict[str, Any]) -> dict[str, Any]:
@@ -31,8 +37,10 @@ def message_of(response: dict[str, Any]) -> dict[str, Any]:
 
 
 def calls_of(response: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    return [(c["function"]["name"], json.loads(c["function"]["arguments"]))
-            for c in message_of(response).get("tool_calls", [])]
+    return [
+        (c["function"]["name"], json.loads(c["function"]["arguments"]))
+        for c in message_of(response).get("tool_calls", [])
+    ]
 
 
 def text_of(response: dict[str, Any]) -> str:
@@ -52,8 +60,10 @@ def ref(name: str, task_id: str, **args: Any) -> tuple[str, dict[str, Any]]:
 
 PARSES = [
     # add, with dates relative to Sunday 2026-11-22, priorities and tags
-    ("add buy milk tomorrow high priority #shopping",
-     [add("buy milk", priority="high", due_date="2026-11-23", tags=["shopping"])]),
+    (
+        "add buy milk tomorrow high priority #shopping",
+        [add("buy milk", priority="high", due_date="2026-11-23", tags=["shopping"])],
+    ),
     ("Add Buy milk", [add("Buy milk")]),
     ("create call mom next friday", [add("call mom", due_date="2026-11-27")]),
     ("add call mom on friday", [add("call mom", due_date="2026-11-27")]),
@@ -143,19 +153,22 @@ def test_message_to_tool_calls(message: str, expected: list[tuple[str, dict[str,
     assert message_of(response)["content"] is None
 
 
-@pytest.mark.parametrize(("message", "expected"), [
-    ("hi", "offline"),
-    ("hello!", "offline"),
-    ("thanks", "offline"),
-    ("how are you?", "offline"),
-    ("how do I delete a task?", "delete"),
-    ("show me how to delete a task", "delete"),
-    ("what's the weather like", "not an LLM"),
-    ("don't delete it", "won't"),
-    ("please don't delete the gym task", "won't"),
-    ("delete it", "Which task"),
-    ("add a task", "called"),
-])
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("hi", "offline"),
+        ("hello!", "offline"),
+        ("thanks", "offline"),
+        ("how are you?", "offline"),
+        ("how do I delete a task?", "delete"),
+        ("show me how to delete a task", "delete"),
+        ("what's the weather like", "not an LLM"),
+        ("don't delete it", "won't"),
+        ("please don't delete the gym task", "won't"),
+        ("delete it", "Which task"),
+        ("add a task", "called"),
+    ],
+)
 def test_small_talk_negations_and_vague_requests_get_text(message: str, expected: str) -> None:
     assert expected in text_of(respond(request(message)))
 
@@ -170,16 +183,19 @@ def forced(name: str) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name}}
 
 
-@pytest.mark.parametrize(("message", "tool", "expected"), [
-    ("delete Read book", "delete_task", {"task_id": "Read book"}),
-    ("mark laundry done", "delete_task", {"task_id": "laundry"}),  # the parsed reference is reused
-    ("please get rid of that old thing", "delete_task", {"task_id": "that old thing"}),
-    ("hmm, the dentist", "complete_task", {"task_id": "hmm, the dentist"}),
-    ("hello", "list_tasks", {"status": "all"}),
-    ("show completed", "list_tasks", {"status": "completed"}),
-    ("buy milk tomorrow", "add_task", {"title": "buy milk", "due_date": "2026-11-23"}),
-    ("delete gym and add milk", "add_task", {"title": "milk"}),
-])
+@pytest.mark.parametrize(
+    ("message", "tool", "expected"),
+    [
+        ("delete Read book", "delete_task", {"task_id": "Read book"}),
+        ("mark laundry done", "delete_task", {"task_id": "laundry"}),  # the parsed reference is reused
+        ("please get rid of that old thing", "delete_task", {"task_id": "that old thing"}),
+        ("hmm, the dentist", "complete_task", {"task_id": "hmm, the dentist"}),
+        ("hello", "list_tasks", {"status": "all"}),
+        ("show completed", "list_tasks", {"status": "completed"}),
+        ("buy milk tomorrow", "add_task", {"title": "buy milk", "due_date": "2026-11-23"}),
+        ("delete gym and add milk", "add_task", {"title": "milk"}),
+    ],
+)
 def test_forced_function_gives_exactly_one_call(message: str, tool: str, expected: dict[str, Any]) -> None:
     response = respond(request(message, tool_choice=forced(tool)))
     assert calls_of(response) == [(tool, expected)]
@@ -236,61 +252,122 @@ def test_parallel_tool_calls_false_keeps_only_the_first() -> None:
 # --- summarizing tool results ---------------------------------------------------------------
 def after_tools(user: str, results: list[tuple[str, dict[str, Any], Any]], **extra: Any) -> dict[str, Any]:
     """A request in which the model already called tools this turn and their results came back."""
-    calls = [{"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
-             for i, (name, args, _) in enumerate(results)]
-    tool_messages = [{"role": "tool", "tool_call_id": f"c{i}",
-                      "content": payload if isinstance(payload, str) else json.dumps(payload)}
-                     for i, (_, _, payload) in enumerate(results)]
-    return {"model": "m", "messages": [SYSTEM, {"role": "user", "content": user},
-                                       {"role": "assistant", "content": None, "tool_calls": calls}, *tool_messages],
-            "tools": tools(), **extra}
+    calls = [
+        {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        for i, (name, args, _) in enumerate(results)
+    ]
+    tool_messages = [
+        {
+            "role": "tool",
+            "tool_call_id": f"c{i}",
+            "content": payload if isinstance(payload, str) else json.dumps(payload),
+        }
+        for i, (_, _, payload) in enumerate(results)
+    ]
+    return {
+        "model": "m",
+        "messages": [
+            SYSTEM,
+            {"role": "user", "content": user},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            *tool_messages,
+        ],
+        "tools": tools(),
+        **extra,
+    }
 
 
 def ok(data: Any) -> dict[str, Any]:
     return {"success": True, "data": data, "error": None}
 
 
-TASK: dict[str, Any] = {"id": "7f0c", "title": "Buy milk", "description": None, "status": "pending", "priority": "high",
-        "due_date": "2026-11-23", "tags": []}
+TASK: dict[str, Any] = {
+    "id": "7f0c",
+    "title": "Buy milk",
+    "description": None,
+    "status": "pending",
+    "priority": "high",
+    "due_date": "2026-11-23",
+    "tags": [],
+}
 
 
-@pytest.mark.parametrize(("name", "args", "payload", "expected"), [
-    ("add_task", {"title": "Buy milk"}, ok(TASK), 'Added "Buy milk" (due 2026-11-23, high priority).'),
-    ("add_task", {"title": "Gym"}, ok({**TASK, "title": "Gym", "priority": "medium", "due_date": None}),
-     'Added "Gym".'),
-    ("delete_task", {"task_id": "read book"}, ok({"id": "1", "title": "Read book", "status": "deleted"}),
-     'Deleted "Read book".'),
-    ("complete_task", {"task_id": "laundry"}, ok({**TASK, "title": "Laundry", "status": "completed"}),
-     'Marked "Laundry" as completed.'),
-    ("update_task", {"task_id": "gym", "priority": "low"}, ok({**TASK, "title": "Gym"}), 'Updated "Gym".'),
-    ("delete_task", {"task_id": "gym"}, {"success": False, "data": None, "error": "No task matches 'gym'",
-                                          "code": "NOT_FOUND"}, "I couldn't do that: No task matches 'gym'."),
-    ("list_tasks", {"status": "all"}, ok({"status": "all", "count": 0, "tasks": [], "truncated": False}),
-     "You have no tasks."),
-    ("list_tasks", {"status": "all"},
-     ok({"status": "all", "count": 2, "tasks": [TASK, {**TASK, "title": "Gym", "status": "completed",
-                                                        "due_date": None}]}),
-     "You have 2 tasks: Buy milk (pending, due 2026-11-23), Gym (completed)."),
-    ("list_tasks", {"status": "pending"}, ok({"status": "pending", "count": 1, "tasks": [TASK]}),
-     "You have 1 pending task: Buy milk (due 2026-11-23)."),
-    ("list_tasks", {}, ok([{"title": "A", "status": "pending"}]), "You have 1 task: A (pending)."),
-    ("delete_task", {"task_id": "gym"}, "database exploded", "The delete_task tool returned: database exploded"),
-])
+@pytest.mark.parametrize(
+    ("name", "args", "payload", "expected"),
+    [
+        ("add_task", {"title": "Buy milk"}, ok(TASK), 'Added "Buy milk" (due 2026-11-23, high priority).'),
+        (
+            "add_task",
+            {"title": "Gym"},
+            ok({**TASK, "title": "Gym", "priority": "medium", "due_date": None}),
+            'Added "Gym".',
+        ),
+        (
+            "delete_task",
+            {"task_id": "read book"},
+            ok({"id": "1", "title": "Read book", "status": "deleted"}),
+            'Deleted "Read book".',
+        ),
+        (
+            "complete_task",
+            {"task_id": "laundry"},
+            ok({**TASK, "title": "Laundry", "status": "completed"}),
+            'Marked "Laundry" as completed.',
+        ),
+        ("update_task", {"task_id": "gym", "priority": "low"}, ok({**TASK, "title": "Gym"}), 'Updated "Gym".'),
+        (
+            "delete_task",
+            {"task_id": "gym"},
+            {"success": False, "data": None, "error": "No task matches 'gym'", "code": "NOT_FOUND"},
+            "I couldn't do that: No task matches 'gym'.",
+        ),
+        (
+            "list_tasks",
+            {"status": "all"},
+            ok({"status": "all", "count": 0, "tasks": [], "truncated": False}),
+            "You have no tasks.",
+        ),
+        (
+            "list_tasks",
+            {"status": "all"},
+            ok(
+                {
+                    "status": "all",
+                    "count": 2,
+                    "tasks": [TASK, {**TASK, "title": "Gym", "status": "completed", "due_date": None}],
+                }
+            ),
+            "You have 2 tasks: Buy milk (pending, due 2026-11-23), Gym (completed).",
+        ),
+        (
+            "list_tasks",
+            {"status": "pending"},
+            ok({"status": "pending", "count": 1, "tasks": [TASK]}),
+            "You have 1 pending task: Buy milk (due 2026-11-23).",
+        ),
+        ("list_tasks", {}, ok([{"title": "A", "status": "pending"}]), "You have 1 task: A (pending)."),
+        ("delete_task", {"task_id": "gym"}, "database exploded", "The delete_task tool returned: database exploded"),
+    ],
+)
 def test_tool_results_are_summarized(name: str, args: dict[str, Any], payload: Any, expected: str) -> None:
     assert text_of(respond(after_tools("do it", [(name, args, payload)]))) == expected
 
 
 def test_several_results_are_summarized_in_order() -> None:
-    body = after_tools("delete the gym task and mark laundry done", [
-        ("delete_task", {"task_id": "gym"}, ok({"title": "Gym", "status": "deleted"})),
-        ("complete_task", {"task_id": "laundry"}, ok({**TASK, "title": "Laundry"})),
-    ])
+    body = after_tools(
+        "delete the gym task and mark laundry done",
+        [
+            ("delete_task", {"task_id": "gym"}, ok({"title": "Gym", "status": "deleted"})),
+            ("complete_task", {"task_id": "laundry"}, ok({**TASK, "title": "Laundry"})),
+        ],
+    )
     assert text_of(respond(body)) == 'Deleted "Gym". Marked "Laundry" as completed.'
 
 
 def test_summary_goes_through_respond_when_a_tool_call_is_required() -> None:
-    body = after_tools("delete gym", [("delete_task", {"task_id": "gym"}, ok({"title": "Gym"}))],
-                       tool_choice="required")
+    body = after_tools(
+        "delete gym", [("delete_task", {"task_id": "gym"}, ok({"title": "Gym"}))], tool_choice="required"
+    )
     body["tools"] = tools(*TOOL_NAMES, "respond")
     assert calls_of(respond(body)) == [("respond", {"message": 'Deleted "Gym".'})]
     body["tools"] = tools()  # required but no respond tool: plain text, never a repeated action
@@ -299,8 +376,10 @@ def test_summary_goes_through_respond_when_a_tool_call_is_required() -> None:
 
 def test_only_results_after_the_last_user_message_count() -> None:
     earlier = after_tools("delete gym", [("delete_task", {"task_id": "gym"}, ok({"title": "Gym"}))])
-    earlier["messages"] += [{"role": "assistant", "content": 'Deleted "Gym".'},
-                            {"role": "user", "content": "complete laundry"}]
+    earlier["messages"] += [
+        {"role": "assistant", "content": 'Deleted "Gym".'},
+        {"role": "user", "content": "complete laundry"},
+    ]
     assert calls_of(respond(earlier)) == [ref("complete_task", "laundry")]
 
 
@@ -347,12 +426,18 @@ def test_today_comes_from_the_system_prompt() -> None:
 
 
 def test_tolerates_odd_bodies() -> None:
-    odd: list[dict[str, Any]] = [{}, {"messages": []}, {"messages": [{"role": "user", "content": None}]},
-                                 {"messages": "nope"}]
+    odd: list[dict[str, Any]] = [
+        {},
+        {"messages": []},
+        {"messages": [{"role": "user", "content": None}]},
+        {"messages": "nope"},
+    ]
     for body in odd:
         assert "offline" in text_of(respond(body))
-    parts = {"messages": [SYSTEM, {"role": "user", "content": [{"type": "text", "text": "delete gym"}]}],
-             "tools": tools()}
+    parts = {
+        "messages": [SYSTEM, {"role": "user", "content": [{"type": "text", "text": "delete gym"}]}],
+        "tools": tools(),
+    }
     assert calls_of(respond(parts)) == [ref("delete_task", "gym")]
 
 

@@ -104,14 +104,14 @@ def _take_date(text: str, today: dt.date) -> tuple[str | None, str]:
     """The first date phrase in an add command, and the text without it."""
     for m in _DATE_FIND.finditer(text):
         wd = m["wd"]
-        at_edge = not text[: m.start()].strip(" ,") or not text[m.end():].strip(" ,.!?")
+        at_edge = not text[: m.start()].strip(" ,") or not text[m.end() :].strip(" ,.!?")
         # A bare weekday ("watch friday night lights") is only a date at an edge or after a
         # preposition; abbreviations ("sat exam") need the preposition.
         if wd and not (m["lead"] or m["rel"]) and (len(wd) < 6 or not at_edge):
             continue
         found = _resolve_date(m, today)
         if found is not None:
-            return found.isoformat(), text[: m.start()] + " " + text[m.end():]
+            return found.isoformat(), text[: m.start()] + " " + text[m.end() :]
     return None, text
 
 
@@ -126,12 +126,21 @@ def _today(messages: list[Mapping[str, Any]]) -> dt.date:
 
 
 # --- values: priority, status, tags, references, titles -------------------------------------
-_PRIORITY_NAMES = {"high": "high", "top": "high", "urgent": "high", "important": "high",
-                   "medium": "medium", "normal": "medium", "med": "medium", "low": "low"}
+_PRIORITY_NAMES = {
+    "high": "high",
+    "top": "high",
+    "urgent": "high",
+    "important": "high",
+    "medium": "medium",
+    "normal": "medium",
+    "med": "medium",
+    "low": "low",
+}
 _PRIORITY_WORD = re.compile(r"^(?:an?\s+)?(high|top|urgent|important|medium|normal|med|low)(?:[\s-]+priority)?$", _I)
 _PRIORITY_PHRASES = (
-    re.compile(r"(?<![\w-])(?:(?:with|at|as|in)\s+)?(?:an?\s+)?(high|medium|low|normal|top)[\s-]+priority(?![\w-])",
-               _I),
+    re.compile(
+        r"(?<![\w-])(?:(?:with|at|as|in)\s+)?(?:an?\s+)?(high|medium|low|normal|top)[\s-]+priority(?![\w-])", _I
+    ),
     re.compile(r"(?<![\w-])(?:with\s+)?priority\s*(?:[:=]|of|is)?\s*(high|medium|low|normal)(?![\w-])", _I),
     re.compile(r"^(urgent|important)\b[\s:!-]*|[\s,-]*\b(urgent(?:ly)?|asap|it'?s\s+urgent)[!.]*$", _I),
 )
@@ -142,18 +151,47 @@ _HASHTAG = re.compile(r"(?<![\w#])#([\w-]+)")
 _TAG_SPLIT = re.compile(r"[\s,]+(?:and\s+)?")
 _QUOTED = re.compile(r"[\"“]([^\"“”]+)[\"”]")
 _REF_LEAD = re.compile(r"^(?:the|my|our)\s+", _I)
-_REF_TAIL = re.compile(r"(?:\s+(?:from|off|on|in)\s+(?:my|the)\s+(?:list|tasks|task\s+list|to-?do(?:\s+list)?|todos)"
-                       r"|\s+(?:task|todo|to-do|item|reminder))$", _I)
-_VAGUE_REFS = {"it", "them", "this", "that", "one", "task", "tasks", "a task", "item", "something",
-               "anything", "everything", "all", "all tasks", "all of them", "a", "an"}
+_REF_TAIL = re.compile(
+    r"(?:\s+(?:from|off|on|in)\s+(?:my|the)\s+(?:list|tasks|task\s+list|to-?do(?:\s+list)?|todos)"
+    r"|\s+(?:task|todo|to-do|item|reminder))$",
+    _I,
+)
+_VAGUE_REFS = {
+    "it",
+    "them",
+    "this",
+    "that",
+    "one",
+    "task",
+    "tasks",
+    "a task",
+    "item",
+    "something",
+    "anything",
+    "everything",
+    "all",
+    "all tasks",
+    "all of them",
+    "a",
+    "an",
+}
 _PRONOUN_HEAD = re.compile(r"^(?:it|them|they|those|these|him|her|all)\b", _I)
-_TITLE_LEAD = re.compile(r"^(?:(?:an?|another)\s+)?(?:new\s+)?(?:task|todo|to-do|reminder)s?\b\s*"
-                         r"(?::|to\b|called\b|named\b|titled\b|for\b)?\s*|^(?:to|called|named|titled)\s+", _I)
-_TITLE_TAIL = re.compile(r"\s+(?:to|on|in|onto)\s+(?:my\s+|the\s+)?(?:list|tasks|task\s+list|to-?do(?:\s+list)?"
-                         r"|todos)$", _I)
+_TITLE_LEAD = re.compile(
+    r"^(?:(?:an?|another)\s+)?(?:new\s+)?(?:task|todo|to-do|reminder)s?\b\s*"
+    r"(?::|to\b|called\b|named\b|titled\b|for\b)?\s*|^(?:to|called|named|titled)\s+",
+    _I,
+)
+_TITLE_TAIL = re.compile(
+    r"\s+(?:to|on|in|onto)\s+(?:my\s+|the\s+)?(?:list|tasks|task\s+list|to-?do(?:\s+list)?"
+    r"|todos)$",
+    _I,
+)
 _FINAL_AND = re.compile(r"^(.*)\s+and\s+(.*)$", _I | re.DOTALL)
-_DESCRIPTION = re.compile(r"(?:\s+|\s*,\s*)(?:with\s+(?:the\s+|a\s+)?(?:description|notes?|details)\s*:?"
-                          r"|(?:description|notes?|details)\s*:)\s*(?P<d>.+)$", _I)
+_DESCRIPTION = re.compile(
+    r"(?:\s+|\s*,\s*)(?:with\s+(?:the\s+|a\s+)?(?:description|notes?|details)\s*:?"
+    r"|(?:description|notes?|details)\s*:)\s*(?P<d>.+)$",
+    _I,
+)
 
 
 def _unquote(text: str) -> str:
@@ -172,7 +210,7 @@ def _take_priority(text: str) -> tuple[str | None, str]:
     for pattern in _PRIORITY_PHRASES:
         if m := pattern.search(text):
             word = next(g for g in m.groups() if g).lower()
-            return _PRIORITY_NAMES.get(word, "high"), text[: m.start()] + " " + text[m.end():]
+            return _PRIORITY_NAMES.get(word, "high"), text[: m.start()] + " " + text[m.end() :]
     # "reply to urgent email": the word is part of the title, but still says high priority.
     return ("high" if _URGENT_INSIDE.search(text) else None), text
 
@@ -227,7 +265,7 @@ def _add_commands(body: str, today: dt.date) -> list[Command]:
         extra["description"] = _unquote(m["d"])
         body = body[: m.start()]
     quoted = _QUOTED.search(body)
-    meta = body[: quoted.start()] + " " + body[quoted.end():] if quoted else body
+    meta = body[: quoted.start()] + " " + body[quoted.end() :] if quoted else body
     tags = _HASHTAG.findall(meta)
     meta = _HASHTAG.sub(" ", meta)
     priority, meta = _take_priority(meta)
@@ -239,30 +277,60 @@ def _add_commands(body: str, today: dt.date) -> list[Command]:
 
 # --- clause rules ---------------------------------------------------------------------------
 _FIELDS = r"title|name|priority|due\s+date|deadline|due|date|description|notes?|details|tags?|status"
-_FIELD_KEYS = {"title": "title", "name": "title", "priority": "priority", "due date": "due_date", "due": "due_date",
-               "deadline": "due_date", "date": "due_date", "description": "description", "note": "description",
-               "notes": "description", "details": "description", "tag": "tags", "tags": "tags", "status": "status"}
-_POLITE_HEAD = re.compile(r"^(?:(?:please|pls|plz|kindly|ok(?:ay)?|hey|hi|so|also|and|then|now|just|can\s+you"
-                          r"|could\s+you|would\s+you|will\s+you|can\s+u|i\s+want\s+to|i'?d\s+like\s+to"
-                          r"|i\s+(?:need|want)\s+you\s+to|go\s+ahead\s+and|let'?s)\b[\s,:!.-]*)+", _I)
+_FIELD_KEYS = {
+    "title": "title",
+    "name": "title",
+    "priority": "priority",
+    "due date": "due_date",
+    "due": "due_date",
+    "deadline": "due_date",
+    "date": "due_date",
+    "description": "description",
+    "note": "description",
+    "notes": "description",
+    "details": "description",
+    "tag": "tags",
+    "tags": "tags",
+    "status": "status",
+}
+_POLITE_HEAD = re.compile(
+    r"^(?:(?:please|pls|plz|kindly|ok(?:ay)?|hey|hi|so|also|and|then|now|just|can\s+you"
+    r"|could\s+you|would\s+you|will\s+you|can\s+u|i\s+want\s+to|i'?d\s+like\s+to"
+    r"|i\s+(?:need|want)\s+you\s+to|go\s+ahead\s+and|let'?s)\b[\s,:!.-]*)+",
+    _I,
+)
 _POLITE_TAIL = re.compile(r"(?:[\s.!?,]+|\s*\b(?:please|pls|plz|thanks|thank\s+you)\b)+$", _I)
 # "don't forget to X" is a reminder, not a negation.
-_NEGATION = re.compile(r"^(?:(?:no|wait)[,.!]?\s+)?(?:don'?t(?!\s+(?:let\s+me\s+)?forget)|do\s+not|never|no\s+need\s+to"
-                       r"|i\s+(?:don'?t|do\s+not)\s+want(?:\s+you)?\s+to)\b", _I)
-_ADD = re.compile(r"^(?:add|create|new\s+(?:task|todo|reminder)|make\s+(?:an?\s+)?(?:new\s+)?(?:task|todo|reminder)"
-                  r"|remind\s+me|remember\s+to|don'?t\s+(?:let\s+me\s+)?forget(?:\s+to)?|(?:todo|to-do|task)(?=\s*:))\b"
-                  r"[\s:]*(?P<body>.+)$", _I)
-_VERB_AHEAD = (r"(?:please\s+|also\s+)?(?:add|create|new\s+task|remind\s+me|list|show|complete|finish|mark|check\s+off"
-               r"|delete|remove|cancel|get\s+rid\s+of|drop|rename|change|set|update|make|move|reschedule|postpone"
-               r"|i\s+(?:just\s+)?(?:finished|completed)|done\s+with|what'?s|what\s+are|what\s+do\s+i)\b")
+_NEGATION = re.compile(
+    r"^(?:(?:no|wait)[,.!]?\s+)?(?:don'?t(?!\s+(?:let\s+me\s+)?forget)|do\s+not|never|no\s+need\s+to"
+    r"|i\s+(?:don'?t|do\s+not)\s+want(?:\s+you)?\s+to)\b",
+    _I,
+)
+_ADD = re.compile(
+    r"^(?:add|create|new\s+(?:task|todo|reminder)|make\s+(?:an?\s+)?(?:new\s+)?(?:task|todo|reminder)"
+    r"|remind\s+me|remember\s+to|don'?t\s+(?:let\s+me\s+)?forget(?:\s+to)?|(?:todo|to-do|task)(?=\s*:))\b"
+    r"[\s:]*(?P<body>.+)$",
+    _I,
+)
+_VERB_AHEAD = (
+    r"(?:please\s+|also\s+)?(?:add|create|new\s+task|remind\s+me|list|show|complete|finish|mark|check\s+off"
+    r"|delete|remove|cancel|get\s+rid\s+of|drop|rename|change|set|update|make|move|reschedule|postpone"
+    r"|i\s+(?:just\s+)?(?:finished|completed)|done\s+with|what'?s|what\s+are|what\s+do\s+i)\b"
+)
 # One capturing group: re.split keeps the separators, so unsplit pieces can be glued back.
-_CLAUSE_SPLIT = re.compile(rf"(\s*;\s*|\s*,?\s+(?:and\s+)?then\s+|\s*,?\s+and\s+(?={_VERB_AHEAD})"
-                           rf"|\s*,\s*(?={_VERB_AHEAD}))", _I)
+_CLAUSE_SPLIT = re.compile(
+    rf"(\s*;\s*|\s*,?\s+(?:and\s+)?then\s+|\s*,?\s+and\s+(?={_VERB_AHEAD})"
+    rf"|\s*,\s*(?={_VERB_AHEAD}))",
+    _I,
+)
 _STATUS_PENDING_IN = re.compile(r"\bnot\s+(?:done|completed?|finished)\b", _I)
 _STATUS_COMPLETED_IN = re.compile(r"\b(?:completed?|done|finished)\b", _I)
 _STATUS_OPEN_IN = re.compile(r"\b(?:pending|open|left|remaining|incomplete|unfinished|outstanding|due|to\s+do)\b", _I)
-_VERB_HEAD = re.compile(r"^(?:add|create|new\s+task|remind\s+me(?:\s+to)?|complete|finish|mark|check\s+off|delete"
-                        r"|remove|cancel|get\s+rid\s+of|drop|rename|change|update|set|make|move|show|list)\b\s*", _I)
+_VERB_HEAD = re.compile(
+    r"^(?:add|create|new\s+task|remind\s+me(?:\s+to)?|complete|finish|mark|check\s+off|delete"
+    r"|remove|cancel|get\s+rid\s+of|drop|rename|change|update|set|make|move|show|list)\b\s*",
+    _I,
+)
 _DONE_TAIL = re.compile(r"\s+(?:as\s+)?(?:done|complete|completed|finished)$", _I)
 
 Builder = Callable[[re.Match[str], dt.date], Parsed | None]
@@ -287,11 +355,13 @@ def _by_ref(name: str) -> Builder:
     def build(m: re.Match[str], today: dt.date) -> Parsed:
         ref = _clean_ref(m["ref"])
         return Parsed([Command(name, {"task_id": ref})]) if ref else Parsed([], ASK_WHICH)
+
     return build
 
 
 def _update(field: str | None = None, fixed: str | None = None) -> Builder:
     """update_task builder; field None means the regex names it, "guess" means infer it from the value."""
+
     def build(m: re.Match[str], today: dt.date) -> Parsed | None:
         key = field or _FIELD_KEYS[" ".join(m["field"].lower().split())]
         if key == "guess":
@@ -302,6 +372,7 @@ def _update(field: str | None = None, fixed: str | None = None) -> Builder:
             return None  # not this rule after all ("move X to paris"); later rules may match
         ref = _clean_ref(m["ref"])
         return Parsed([Command("update_task", {"task_id": ref, key: value})]) if ref else Parsed([], ASK_WHICH)
+
     return build
 
 
@@ -335,27 +406,52 @@ _DONE = r"(?:done|complete|completed|finished)"
 _RULES: tuple[tuple[re.Pattern[str], Builder], ...] = (
     (_ADD, _build_add),
     _rule(r"^rename\s+(?P<ref>.+?)\s+(?:to|as|into)\s+(?P<val>.+)$", _update("title")),
-    _rule(rf"^(?:change|update|edit|set|modify)\s+(?:the\s+)?(?P<field>{_FIELDS})\s+(?:of|for|on)\s+(?P<ref>.+?)"
-          r"\s+(?:to|as|=)\s+(?P<val>.+)$", _update()),
-    _rule(rf"^(?:change|update|edit|set|modify)\s+(?P<ref>.+?)(?:'s)?\s+(?P<field>{_FIELDS})\s*(?:to|as|=|:)?"
-          r"\s+(?P<val>.+)$", _update()),
-    _rule(r"^make\s+(?P<ref>.+?)\s+(?P<val>(?:an?\s+)?(?:high|medium|low|normal|top)(?:[\s-]+priority)?|urgent)$",
-          _update("priority")),
+    _rule(
+        rf"^(?:change|update|edit|set|modify)\s+(?:the\s+)?(?P<field>{_FIELDS})\s+(?:of|for|on)\s+(?P<ref>.+?)"
+        r"\s+(?:to|as|=)\s+(?P<val>.+)$",
+        _update(),
+    ),
+    _rule(
+        rf"^(?:change|update|edit|set|modify)\s+(?P<ref>.+?)(?:'s)?\s+(?P<field>{_FIELDS})\s*(?:to|as|=|:)?"
+        r"\s+(?P<val>.+)$",
+        _update(),
+    ),
+    _rule(
+        r"^make\s+(?P<ref>.+?)\s+(?P<val>(?:an?\s+)?(?:high|medium|low|normal|top)(?:[\s-]+priority)?|urgent)$",
+        _update("priority"),
+    ),
     _rule(r"^prioriti[sz]e\s+(?P<ref>.+)$", _update("priority", fixed="high")),
-    _rule(r"^(?:move|reschedule|postpone|push(?:\s+back)?|defer|delay)\s+(?P<ref>.+)\s+(?:to|until|till|for|on)"
-          r"\s+(?P<val>.+)$", _update("due_date")),
+    _rule(
+        r"^(?:move|reschedule|postpone|push(?:\s+back)?|defer|delay)\s+(?P<ref>.+)\s+(?:to|until|till|for|on)"
+        r"\s+(?P<val>.+)$",
+        _update("due_date"),
+    ),
     _rule(r"^(?P<ref>.+?)\s+is\s+(?:now\s+)?due\s+(?P<val>.+)$", _update("due_date")),
-    _rule(r"^(?:mark|set)\s+(?P<ref>.+?)\s+(?:as\s+)?(?:not\s+(?:done|completed?|finished)|pending|incomplete"
-          r"|undone|unfinished|open)$", _update("status", fixed="pending")),
+    _rule(
+        r"^(?:mark|set)\s+(?P<ref>.+?)\s+(?:as\s+)?(?:not\s+(?:done|completed?|finished)|pending|incomplete"
+        r"|undone|unfinished|open)$",
+        _update("status", fixed="pending"),
+    ),
     _rule(r"^(?:unmark|reopen|uncomplete)\s+(?P<ref>.+)$", _update("status", fixed="pending")),
-    _rule(r"^(?:list|show|display|view)(?:\s+me)?(?:\s+(?:all|my|the|everything|what|what'?s|pending|open|remaining"
-          r"|completed|done|finished|outstanding|tasks?|todos?|to-?dos?|list)\b.*)?$", _build_list),
-    _rule(r"^what(?:'s|\s+is|\s+are|\s+else)\s+(?:left|pending|remaining|open|due|next|done|completed|finished"
-          r"|outstanding|on\s+(?:my|the)\s+\w+|(?:my|the|all)\b.*\b(?:tasks?|todos?|to-?dos?|list))\b.*$", _build_list),
-    _rule(r"^what\s+(?:do|should)\s+i\s+(?:have|still\s+have|need\s+to\s+do|have\s+(?:left|to\s+do)|do\s+next)\b.*$",
-          _build_list),
-    _rule(r"^(?:(?:all|my|all\s+my|the)\s+)?(?:(?:pending|open|remaining|completed|done|finished|outstanding)\s+)?"
-          r"(?:tasks|todos|to-?dos|todo|to-?do\s+list|task\s+list|list)$", _build_list),
+    _rule(
+        r"^(?:list|show|display|view)(?:\s+me)?(?:\s+(?:all|my|the|everything|what|what'?s|pending|open|remaining"
+        r"|completed|done|finished|outstanding|tasks?|todos?|to-?dos?|list)\b.*)?$",
+        _build_list,
+    ),
+    _rule(
+        r"^what(?:'s|\s+is|\s+are|\s+else)\s+(?:left|pending|remaining|open|due|next|done|completed|finished"
+        r"|outstanding|on\s+(?:my|the)\s+\w+|(?:my|the|all)\b.*\b(?:tasks?|todos?|to-?dos?|list))\b.*$",
+        _build_list,
+    ),
+    _rule(
+        r"^what\s+(?:do|should)\s+i\s+(?:have|still\s+have|need\s+to\s+do|have\s+(?:left|to\s+do)|do\s+next)\b.*$",
+        _build_list,
+    ),
+    _rule(
+        r"^(?:(?:all|my|all\s+my|the)\s+)?(?:(?:pending|open|remaining|completed|done|finished|outstanding)\s+)?"
+        r"(?:tasks|todos|to-?dos|todo|to-?do\s+list|task\s+list|list)$",
+        _build_list,
+    ),
     _rule(r"^(?:do\s+i\s+have|are\s+there|any|how\s+many)\s+.*\b(?:tasks?|todos?|left|pending)\b.*$", _build_list),
     _rule(r"^(?:complete|finish|check\s+off|tick\s+off|cross\s+off)\s+(?P<ref>.+)$", _by_ref("complete_task")),
     _rule(rf"^mark\s+(?P<ref>.+?)\s+(?:as\s+)?{_DONE}$", _by_ref("complete_task")),
@@ -402,11 +498,17 @@ def parse_message(text: str, today: dt.date) -> Parsed:
 
 
 # --- small talk -----------------------------------------------------------------------------
-_GREETING = re.compile(r"^\W*(?:hi|hello|hey|hiya|yo|howdy|greetings|good\s+(?:morning|afternoon|evening)"
-                       r"|how\s+are\s+you|how'?s\s+it\s+going|what'?s\s+up)\b", _I)
+_GREETING = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|yo|howdy|greetings|good\s+(?:morning|afternoon|evening)"
+    r"|how\s+are\s+you|how'?s\s+it\s+going|what'?s\s+up)\b",
+    _I,
+)
 _THANKS = re.compile(r"\b(?:thanks|thank\s+you|thx|cheers)\b", _I)
-_QUESTION = re.compile(r"^\W*(?:help|how|what|who|why|can|could|do|does|is|are|show\s+me\s+how|tell\s+me|explain)\b"
-                       r"|\?\s*$", _I)
+_QUESTION = re.compile(
+    r"^\W*(?:help|how|what|who|why|can|could|do|does|is|are|show\s+me\s+how|tell\s+me|explain)\b"
+    r"|\?\s*$",
+    _I,
+)
 
 
 def small_talk(text: str) -> str:
@@ -415,8 +517,10 @@ def small_talk(text: str) -> str:
     if _THANKS.search(text):
         return f"You're welcome! {IDENTITY}, so keep commands simple, like {EXAMPLES}."
     if _QUESTION.search(text):
-        return (f'{IDENTITY}, so I understand simple commands: "add buy milk tomorrow", "show my tasks", '
-                '"mark buy milk done", "delete buy milk" or "rename buy milk to buy oat milk".')
+        return (
+            f'{IDENTITY}, so I understand simple commands: "add buy milk tomorrow", "show my tasks", '
+            '"mark buy milk done", "delete buy milk" or "rename buy milk to buy oat milk".'
+        )
     return f"Sorry, I didn't understand that. {IDENTITY}, so I only understand simple commands like {EXAMPLES}."
 
 
@@ -425,7 +529,7 @@ def _tool_results(messages: list[Mapping[str, Any]], start: int) -> list[tuple[s
     """(tool name, arguments, decoded content) for each tool message after the last user message."""
     calls: dict[str, tuple[str, dict[str, Any]]] = {}
     results: list[tuple[str, dict[str, Any], Any]] = []
-    for message in messages[start + 1:]:
+    for message in messages[start + 1 :]:
         if message.get("role") == "assistant":
             for call in message.get("tool_calls") or []:
                 function = call.get("function") if isinstance(call, Mapping) else None
@@ -471,13 +575,18 @@ def _summarize(name: str, args: dict[str, Any], payload: Any) -> str:
     task = _find_task(data)
     title = task.get("title") or args.get("title") or args.get("task_id") or "the task"
     if name == "add_task":
-        details = [f"due {task['due_date']}" if task.get("due_date") else "",
-                   f"{task['priority']} priority" if task.get("priority") not in (None, "medium") else "",
-                   " ".join(f"#{t}" for t in task.get("tags") or [] if isinstance(task.get("tags"), list))]
+        details = [
+            f"due {task['due_date']}" if task.get("due_date") else "",
+            f"{task['priority']} priority" if task.get("priority") not in (None, "medium") else "",
+            " ".join(f"#{t}" for t in task.get("tags") or [] if isinstance(task.get("tags"), list)),
+        ]
         shown = ", ".join(d for d in details if d)
         return f'Added "{title}"' + (f" ({shown})." if shown else ".")
-    verbs = {"delete_task": 'Deleted "{}".', "complete_task": 'Marked "{}" as completed.',
-             "update_task": 'Updated "{}".'}
+    verbs = {
+        "delete_task": 'Deleted "{}".',
+        "complete_task": 'Marked "{}" as completed.',
+        "update_task": 'Updated "{}".',
+    }
     return verbs.get(name, "Done: {}.").format(title)
 
 
@@ -492,8 +601,10 @@ def _summarize_list(data: Any, status: str) -> str:
         return f"You have no {kind}tasks."
     items = []
     for task in (t for t in tasks[:15] if isinstance(t, dict)):
-        notes = [str(task["status"]) if status == "all" and task.get("status") else "",
-                 f"due {task['due_date']}" if task.get("due_date") else ""]
+        notes = [
+            str(task["status"]) if status == "all" and task.get("status") else "",
+            f"due {task['due_date']}" if task.get("due_date") else "",
+        ]
         shown = ", ".join(n for n in notes if n)
         items.append(f"{task.get('title', '?')}" + (f" ({shown})" if shown else ""))
     more = f", and {total - len(items)} more" if total > len(items) else ""
@@ -606,8 +717,9 @@ def respond(body: Mapping[str, Any]) -> dict[str, Any]:
     for n, command in enumerate(commands, start=1):
         arguments = json.dumps(command.args, ensure_ascii=False)
         short = hashlib.blake2b(f"{digest}:{n}:{command.name}:{arguments}".encode(), digest_size=4).hexdigest()
-        tool_calls.append({"id": f"call_{n}_{short}", "type": "function",
-                           "function": {"name": command.name, "arguments": arguments}})
+        tool_calls.append(
+            {"id": f"call_{n}_{short}", "type": "function", "function": {"name": command.name, "arguments": arguments}}
+        )
     message: dict[str, Any] = {"role": "assistant", "content": None if tool_calls else content}
     if tool_calls:
         message["tool_calls"] = tool_calls
@@ -615,7 +727,8 @@ def respond(body: Mapping[str, Any]) -> dict[str, Any]:
     if body.get("tools"):
         prompt_chars += len(json.dumps(body["tools"], default=str))
     completion_chars = len(message["content"] or "") + sum(
-        len(c["function"]["name"]) + len(c["function"]["arguments"]) for c in tool_calls)
+        len(c["function"]["name"]) + len(c["function"]["arguments"]) for c in tool_calls
+    )
     prompt_tokens, completion_tokens = _tokens(prompt_chars), _tokens(completion_chars)
     return {
         "id": f"offline-{digest}",
@@ -623,6 +736,9 @@ def respond(body: Mapping[str, Any]) -> dict[str, Any]:
         "created": 0,
         "model": MODEL_NAME,
         "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
