@@ -115,10 +115,12 @@ class ChatService:
                 conversation_id = (await conversations.create(title=request.message)).id
                 history: list[tuple[str, str]] = []
             else:
-                if not await conversations.exists(request.conversation_id):
-                    raise NotFound("Conversation not found")
                 conversation_id = request.conversation_id
                 history = await conversations.recent_messages(conversation_id, limit=self.settings.history_max_messages)
+                # Every conversation starts with a stored user message, so history found (it is filtered
+                # by owner) proves the conversation is this user's: the existence query runs only if not.
+                if not history and not await conversations.exists(conversation_id):
+                    raise NotFound("Conversation not found")
             conversations.add_message(conversation_id=conversation_id, role="user", content=request.message)
 
         try:

@@ -7,6 +7,7 @@ one short transaction. In strict mode the step is all-or-nothing.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,10 +23,24 @@ from backend.app.db.models import Task
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
-from backend.app.tools.resolver import Ambiguous, Candidate, NotFound, ReferenceResolver, parse_uuid
+from backend.app.tools.resolver import (
+    Ambiguous,
+    Candidate,
+    NotFound,
+    ReferenceResolver,
+    Resolution,
+    Resolved,
+    clean_reference,
+    parse_uuid,
+)
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UpdateTaskArgs, compact_schema
 
 INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+# Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
+# database shortlists PREFILTER_LIMIT titles close to the reference (pg_trgm): at 1,000 tasks that
+# already takes half the time of scoring every title (specs/bench/results.md), with the same answers.
+PREFILTER_ABOVE = 300
+PREFILTER_LIMIT = 50
 ApplyMode = Literal["best_effort", "strict"]
 
 
@@ -91,6 +106,8 @@ class TaskTools:
         resolver: ReferenceResolver,
         apply_mode: ApplyMode = "best_effort",
         list_limit: int = 50,
+        prefilter_above: int = PREFILTER_ABOVE,
+        prefilter_limit: int = PREFILTER_LIMIT,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.user_id = user_id
@@ -98,6 +115,8 @@ class TaskTools:
         self.resolver = resolver
         self.apply_mode = apply_mode
         self.list_limit = list_limit
+        self.prefilter_above = prefilter_above
+        self.prefilter_limit = prefilter_limit
 
     def specs(self) -> Sequence[ToolSpec]:
         return TOOL_SPECS
@@ -134,8 +153,21 @@ class TaskTools:
         arguments, coercions = coerce_arguments(call.name, raw)
         warnings = tuple(c.message for c in coercions)
         try:
+            encoded = orjson.dumps(arguments)
+            if _contains_nul(arguments):
+                # Postgres text cannot hold NUL: refuse the call instead of failing the step's transaction.
+                raise ValueError("a text value contains a NUL character")
+        except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError: huge ints, surrogates
+            return _Prepared(
+                call,
+                {},
+                None,
+                warnings,
+                ToolResult.fixable(INVALID_ARGUMENTS, f"Invalid arguments for {call.name}: {exc}. Call it again."),
+            )
+        try:
             # JSON-strict validation: no silent string<->number or number->date conversions.
-            args = definition.args.model_validate_json(orjson.dumps(arguments), strict=True)
+            args = definition.args.model_validate_json(encoded, strict=True)
         except ValidationError as exc:
             fields = [
                 {"field": ".".join(str(p) for p in e["loc"]) or "(arguments)", "message": e["msg"]}
@@ -258,9 +290,7 @@ class TaskTools:
         if (task_id := parse_uuid(reference)) is not None:
             owned = await repo.get_row(task_id)
             return owned or ToolResult(success=False, code="NOT_FOUND", error=NotFound(reference).message)
-        rows = await repo.rows()
-        by_id = {r.id: r for r in rows}
-        resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in rows])
+        resolution, by_id = await self.resolve_title(repo, reference)
         if isinstance(resolution, NotFound):
             return ToolResult(success=False, code="NOT_FOUND", error=resolution.message)
         if isinstance(resolution, Ambiguous):
@@ -271,6 +301,38 @@ class TaskTools:
                 data={"candidates": [c.title for c in resolution.candidates]},
             )
         return by_id[resolution.candidate.id]
+
+    async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
+        """The resolver's answer for a title, and the rows it chose from (see `TaskRepository.candidates`).
+
+        A shortlist that may have cut a match as good as its best never yields a fuzzy pick: its
+        winner is offered first, as the resolver does with its own cut shortlist.
+        """
+        key = clean_reference(reference)  # as the resolver reads it: no quotes around
+        found = await repo.candidates(key, limit=self.prefilter_limit, all_up_to=self.prefilter_above)
+        resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
+        exact = isinstance(resolution, Resolved) and resolution.method == "exact"
+        if found.source == "exact" and not (exact or isinstance(resolution, Ambiguous)):
+            # Equal in SQL but not to the resolver's casefold (rare Unicode): look again without the shortcut.
+            found = await repo.candidates(
+                key, limit=self.prefilter_limit, all_up_to=self.prefilter_above, exact_first=False
+            )
+            resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
+        if found.cut and isinstance(resolution, Resolved) and resolution.method != "exact":
+            best = resolution.candidate
+            others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]
+            resolution = Ambiguous(key, (best, *others))
+        return resolution, {r.id: r for r in found.rows}
+
+
+def _contains_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_contains_nul(k) or _contains_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_contains_nul(v) for v in value)
+    return False
 
 
 def _conflict(row: TaskRow) -> ToolResult:

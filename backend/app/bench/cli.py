@@ -1,0 +1,260 @@
+"""`taskchat bench`: run the benchmark and write specs/bench/results.{json,md}.
+
+Phases (each bounded in time or count; only loopback traffic):
+1. load: Postgres and SQLite, 1 and 2 workers, concurrency 1, 8 and 32;
+2. scenarios: LLM calls and tokens per scenario, RESPONSE_MODE=direct and model;
+3. growth: prompt tokens of one conversation up to 50 turns;
+4. resolver: 1k, 10k and 100k tasks for one user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import shlex
+import sys
+import tempfile
+import time
+from collections.abc import Coroutine
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+import uvloop
+from sqlalchemy.ext.asyncio import create_async_engine
+from tqdm import tqdm
+
+from backend.app.bench import load, report, resolver, servers
+from backend.app.core.config import Settings
+from backend.app.services.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
+from backend.app.services.prompt import system_prompt
+from backend.app.tools.task_tools import TOOL_SPECS
+
+T = TypeVar("T")
+DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/taskchat_bench"
+DEFAULT_OUT = Path("specs/bench")  # from the repository root, as `make bench` runs it
+
+
+def register(sub: Any) -> None:
+    bench = sub.add_parser("bench", help="the performance benchmark (fake model on loopback); writes specs/bench/")
+    bench.add_argument("--quick", action="store_true", help="a smoke run of a few seconds (not for the tables)")
+    bench.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where results.json and results.md go")
+    bench.add_argument(
+        "--postgres-url",
+        default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_POSTGRES),
+        help="benchmark database (created if missing and emptied; its name must contain 'bench')",
+    )
+    bench.add_argument("--databases", default="postgres,sqlite", help="comma-separated: postgres, sqlite")
+    bench.add_argument("--workers", default=None, help="comma-separated worker counts (default 1,2; quick 1)")
+    bench.add_argument("--concurrency", default=None, help="comma-separated concurrency (default 1,8,32; quick 1,8)")
+    bench.add_argument("--duration", type=float, default=None, help="seconds per load point (default 8; quick 1)")
+    bench.add_argument("--fake-url", default=None, help="use this running fake model (…/v1) instead of starting one")
+    bench.add_argument(
+        "--fake-latency-ms",
+        type=float,
+        default=0.0,
+        help="the fake model's latency (of the one started, or of --fake-url's, to subtract it)",
+    )
+    bench.add_argument("--sizes", default=None, help="resolver task counts (default 1000,10000,100000; quick 1000)")
+    bench.add_argument("--skip", default="", help="comma-separated phases to skip: load,scenarios,growth,resolver")
+    bench.set_defaults(func=_cmd_bench)
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coroutine)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    quick = bool(args.quick)
+    duration = args.duration if args.duration is not None else (0.7 if quick else 8.0)
+    warmup = 0.3 if quick else 2.0
+    workers = _ints(args.workers or ("1" if quick else "1,2"))
+    concurrency = _ints(args.concurrency or ("1,8" if quick else "1,8,32"))
+    databases = [d.strip() for d in args.databases.split(",") if d.strip()]
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    sizes = _ints(args.sizes) if args.sizes else ([1_000] if quick else [1_000, 10_000, 100_000])
+    started = time.monotonic()
+    results: dict[str, Any] = {
+        "meta": {
+            "command": "taskchat bench" + ("" if len(sys.argv) <= 2 else " " + shlex.join(sys.argv[2:])),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "loadavg_start": _loadavg(),
+            "quick": quick,
+            "duration_s": duration,
+            "warmup_s": warmup,
+            "fake_latency_ms": args.fake_latency_ms,
+            "settings": "taskchat serve defaults (LOG_LEVEL=INFO JSON logs, DB pool 5+5 per worker, "
+            "RESPONSE_MODE=direct, TOOL_POLICY=guarded); RATE_LIMIT_PER_MINUTE raised so the limiter never refuses",
+        }
+    }
+    results["tool_schemas"] = tool_schema_sizes()
+    with tempfile.TemporaryDirectory(prefix="taskchat-bench-") as tmp:
+        urls = {}
+        if "postgres" in databases:
+            _run(servers.prepare_postgres(args.postgres_url))
+            urls["postgres"] = args.postgres_url
+            results["meta"]["postgres"] = _run(_postgres_version(args.postgres_url))
+        if "sqlite" in databases:
+            urls["sqlite"] = servers.sqlite_url(Path(tmp))
+            _run(servers.prepare_sqlite(urls["sqlite"]))
+        with _fake(args) as fake_url:
+            if "load" not in skip:
+                latency = results["meta"]["fake_latency_ms"]
+                results["load"] = _load_phase(urls, workers, concurrency, duration, warmup, fake_url, latency)
+            main_url = urls.get("postgres") or next(iter(urls.values()))
+            results.update(_token_phases(main_url, fake_url, skip, quick=quick))
+        if "resolver" not in skip:
+            results["resolver"] = []
+            for name, url in urls.items():
+                results["resolver"] += _resolver_phase(name, url, sizes, quick=quick)
+    results["meta"]["loadavg_end"] = _loadavg()
+    results["meta"]["elapsed_s"] = round(time.monotonic() - started, 1)
+    json_path, md_path = report.write(results, args.out)
+    print(f"wrote {json_path} and {md_path}")
+    for t in results["targets"]:
+        print(f"  {'met    ' if t['met'] else 'MISSED '} {t['target']}: {t['value']} (goal {t['goal']})")
+    return 0
+
+
+class _fake:
+    """The fake model given by --fake-url, or one started for the run."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self._context: Any = None
+
+    def __enter__(self) -> str:
+        if self.args.fake_url:
+            return str(self.args.fake_url)
+        self._context = servers.fake_model(latency_ms=self.args.fake_latency_ms)
+        return str(self._context.__enter__())
+
+    def __exit__(self, *exc: object) -> None:
+        if self._context is not None:
+            self._context.__exit__(*exc)
+
+
+def _load_phase(
+    urls: dict[str, str],
+    workers_list: list[int],
+    concurrency_list: list[int],
+    duration: float,
+    warmup: float,
+    fake_url: str,
+    fake_latency_ms: float,
+) -> list[dict[str, Any]]:
+    rows = []
+    for database, url in urls.items():
+        for workers in workers_list:
+            config = servers.AppConfig(database_url=url, workers=workers, llm_base_url=fake_url)
+            with servers.taskchat(config) as server:
+                for concurrency in concurrency_list:
+                    label = f"load {database} w={workers} c={concurrency}"
+                    with tqdm(desc=label, unit="turn", leave=True, file=sys.stderr, mininterval=1.0) as bar:
+                        result = _run(
+                            load.run_load(
+                                server.port,
+                                concurrency=concurrency,
+                                duration_s=duration,
+                                warmup_s=warmup,
+                                tag=f"{database[0]}{workers}c{concurrency}",
+                                on_turn=lambda: bar.update(),
+                                server_pid=server.pid,
+                            )
+                        )
+                    summary = result.summary(fake_latency_ms=fake_latency_ms)
+                    rows.append({"database": database, "workers": workers, **summary})
+    return rows
+
+
+def _token_phases(url: str, fake_url: str, skip: set[str], *, quick: bool) -> dict[str, Any]:
+    """Scenarios in both response modes and prompt growth, each mode on its own one-worker server."""
+    out: dict[str, Any] = {"scenarios": {}}
+    for mode in ("direct", "model"):
+        wanted = [p for p in ("scenarios", "growth") if p not in skip and (p == "scenarios" or mode == "direct")]
+        if not wanted:
+            continue
+        config = servers.AppConfig(database_url=url, workers=1, llm_base_url=fake_url, response_mode=mode)
+        with (
+            servers.taskchat(config) as server,
+            tqdm(desc=f"tokens ({mode})", unit="turn", file=sys.stderr, mininterval=1.0) as bar,
+        ):
+            if "scenarios" in wanted:
+                reps = 1 if quick else 10
+                out["scenarios"][mode] = _run(load.run_scenarios(server.port, repetitions=reps, on_turn=bar.update))
+            if "growth" in wanted:
+                turns = 10 if quick else 50
+                out["growth"] = _growth_summary(_run(load.run_growth(server.port, turns=turns, on_turn=bar.update)))
+    return out
+
+
+def _resolver_phase(name: str, url: str, sizes: list[int], *, quick: bool) -> list[dict[str, Any]]:
+    per_kind = 2 if quick else 10
+    repeat = 1 if quick else 3
+
+    async def go(bar: tqdm[Any]) -> list[dict[str, Any]]:
+        engine = create_async_engine(url)
+        try:
+            return await resolver.run_resolver(
+                engine,
+                sizes=sizes,
+                per_kind=per_kind,
+                repeat=repeat,
+                compare=name == "postgres",
+                on_call=lambda: bar.update(),
+            )
+        finally:
+            await engine.dispose()
+
+    with tqdm(desc=f"resolver {name}", unit="call", file=sys.stderr, mininterval=1.0) as bar:
+        return _run(go(bar))
+
+
+def tool_schema_sizes() -> dict[str, Any]:
+    sizes = {spec.name: len(orjson.dumps(spec.to_openai())) for spec in TOOL_SPECS}
+    tools = [{"tool": name, "chars": chars, "tokens": -(-chars // 4)} for name, chars in sizes.items()]
+    total = sum(sizes.values())
+    return {"tools": tools, "chars": total, "tokens": -(-total // 4)}
+
+
+def _growth_summary(turns: list[dict[str, int]]) -> dict[str, Any]:
+    settings = Settings(_env_file=None)
+    budget = settings.history_token_budget
+    fixed = estimate_tokens(system_prompt(datetime.now(UTC).date())) + tool_schema_sizes()["tokens"]
+    # The longest benchmark message, its framing, and the request's own JSON keys.
+    bound = fixed + budget + estimate_tokens("complete Bench task g 99") + 10 * MESSAGE_OVERHEAD_TOKENS
+    return {
+        "history_token_budget": budget,
+        "bound_tokens": bound,
+        "max_prompt_tokens": max(t["prompt_tokens"] for t in turns),
+        "turns": turns,
+    }
+
+
+async def _postgres_version(url: str) -> str:
+    import sqlalchemy as sa
+
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            version = str(await conn.scalar(sa.text("SHOW server_version")))
+    finally:
+        await engine.dispose()
+    return f"PostgreSQL {version.split()[0]}"
+
+
+def _loadavg() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []

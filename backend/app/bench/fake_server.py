@@ -1,0 +1,177 @@
+"""A scripted OpenAI-compatible model for the benchmark: deterministic, on loopback, with a set latency.
+
+It reads the last user message as a tiny script and answers like a well-behaved model would:
+
+    add <title> [and add <title> ...]    add_task, one call per "add" (several = a multi-call turn)
+    list ... / show ...                  list_tasks
+    delete|remove <title>                delete_task(task_id=<title>)
+    complete <title>                     complete_task(task_id=<title>)
+    update <title> priority <p>          update_task(task_id=<title>, priority=<p>)
+    ghost <any of the above>             first claims success without a tool ("Done, I've deleted it."),
+                                         then obeys when the tool is forced: the execution guard's retry
+    anything else                        a short text answer
+
+After tool results (only in RESPONSE_MODE=model) it answers "Done.". `usage` estimates tokens as
+characters / 4 of the request body and of the answer, so prompt sizes can be compared across runs.
+
+Run: `python -m backend.app.bench.fake_server --port 8199 --latency-ms 0` (uvicorn, one process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+from typing import Any
+
+import orjson
+
+Scope = dict[str, Any]
+_VERB = re.compile(r"^(add|list|show|delete|remove|complete|update)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_UPDATE = re.compile(r"^(.*?)\s+priority\s+(low|medium|high)\s*$", re.IGNORECASE)
+_SPLIT = re.compile(r"\s+and\s+(?=(?:add|delete|remove|complete|update)\b)|\s*;\s*", re.IGNORECASE)
+
+
+def _tokens(size: int) -> int:
+    return max(1, -(-size // 4))
+
+
+def _command(text: str) -> tuple[str, dict[str, Any]] | None:
+    match = _VERB.match(text.strip())
+    if match is None:
+        return None
+    verb, rest = match.group(1).lower(), match.group(2).strip()
+    if verb == "add":
+        return "add_task", {"title": rest or "Untitled"}
+    if verb in ("list", "show"):
+        status = "pending" if "pending" in rest.lower() else "completed" if "completed" in rest.lower() else "all"
+        return "list_tasks", {"status": status}
+    if verb in ("delete", "remove"):
+        return "delete_task", {"task_id": rest}
+    if verb == "complete":
+        return "complete_task", {"task_id": rest}
+    update = _UPDATE.match(rest)
+    if update is None:
+        return "update_task", {"task_id": rest}
+    return "update_task", {"task_id": update.group(1), "priority": update.group(2).lower()}
+
+
+def _last_user_text(messages: list[dict[str, Any]]) -> str:
+    for message in reversed(messages):
+        if message.get("role") == "user" and isinstance(message.get("content"), str):
+            return str(message["content"])
+    return ""
+
+
+def respond(body: dict[str, Any], *, request_size: int) -> dict[str, Any]:
+    """The scripted answer to one chat-completions request body."""
+    messages: list[dict[str, Any]] = body.get("messages") or []
+    offered = {t["function"]["name"] for t in body.get("tools") or [] if isinstance(t, dict) and "function" in t}
+    choice = body.get("tool_choice")
+    forced = choice["function"]["name"] if isinstance(choice, dict) else None
+    must_call = forced is not None or choice == "required"
+
+    text = _last_user_text(messages)
+    ghost = text.lower().startswith("ghost ")
+    if ghost:
+        text = text[len("ghost ") :]
+    commands = [c for c in (_command(part) for part in _SPLIT.split(text)) if c is not None]
+    if forced is not None:
+        commands = [c for c in commands if c[0] == forced] or [(forced, commands[0][1] if commands else {})]
+
+    message: dict[str, Any]
+    if messages and messages[-1].get("role") == "tool" and not must_call:
+        message = {"role": "assistant", "content": "Done."}
+    elif commands and offered and (must_call or not ghost):
+        calls = [
+            {
+                "id": f"call_{len(messages)}_{i}",
+                "type": "function",
+                "function": {"name": n, "arguments": orjson.dumps(a).decode()},
+            }
+            for i, (n, a) in enumerate(commands)
+            if n in offered
+        ]
+        message = (
+            {"role": "assistant", "content": None, "tool_calls": calls}
+            if calls
+            else {"role": "assistant", "content": "OK."}
+        )
+    elif ghost:
+        message = {"role": "assistant", "content": "Done, I've deleted it."}
+    else:
+        message = {"role": "assistant", "content": "Hello! Tell me what to add, list, complete or delete."}
+    finish = "tool_calls" if message.get("tool_calls") else "stop"
+    completion = _tokens(len(orjson.dumps(message)))
+    prompt = _tokens(request_size)
+    return {
+        "id": f"chatcmpl-bench-{len(messages)}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": str(body.get("model", "bench/fake")),
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+    }
+
+
+class FakeModelApp:
+    """The ASGI app: POST .../chat/completions answers by `respond`; GET /health says ok."""
+
+    def __init__(self, *, latency_s: float = 0.0) -> None:
+        self.latency_s = latency_s
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await receive()  # startup
+            await send({"type": "lifespan.startup.complete"})
+            await receive()  # shutdown
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        chunks = []
+        while True:
+            event = await receive()
+            chunks.append(event.get("body", b""))
+            if not event.get("more_body"):
+                break
+        raw = b"".join(chunks)
+        if scope["method"] == "POST" and scope["path"].endswith("/chat/completions"):
+            try:
+                body = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                await _send(send, 400, {"error": {"message": "invalid JSON"}})
+                return
+            if self.latency_s > 0:
+                await asyncio.sleep(self.latency_s)
+            await _send(send, 200, respond(body, request_size=len(raw)))
+        elif scope["path"] == "/health":
+            await _send(send, 200, {"status": "ok"})
+        else:
+            await _send(send, 404, {"error": {"message": "not found"}})
+
+
+async def _send(send: Any, status: int, payload: dict[str, Any]) -> None:
+    data = orjson.dumps(payload)
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+def main(argv: list[str] | None = None) -> None:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description="Taskchat's scripted fake model (loopback only)")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--latency-ms", type=float, default=0.0)
+    args = parser.parse_args(argv)
+    uvicorn.run(
+        FakeModelApp(latency_s=args.latency_ms / 1000),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        backlog=1024,
+    )
+
+
+if __name__ == "__main__":
+    main()

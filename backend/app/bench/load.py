@@ -1,0 +1,257 @@
+"""Driving a running Taskchat: closed-loop load, per-scenario LLM calls and tokens, prompt growth.
+
+Load is closed-loop: `concurrency` virtual users, each its own user id, token and keep-alive
+connection, each sending its next turn as soon as the last one answered. A user cycles through the
+simple actions (add, list, complete and delete by title) and starts a new conversation every
+`TURNS_PER_CONVERSATION` turns, so history is loaded and sent as in real use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from backend.app.bench.http import Connection, HttpError
+from backend.app.bench.servers import JWT_SECRET, cpu_seconds, machine_jiffies
+from backend.app.core.config import Settings
+from backend.app.core.security import create_token
+
+TURNS_PER_CONVERSATION = 8
+REQUEST_TIMEOUT_S = 30.0
+
+
+def token(user: str) -> str:
+    settings = Settings(_env_file=None, jwt_secret=JWT_SECRET)
+    return create_token(settings=settings, user_id=user, minutes=60)
+
+
+class Client:
+    """One user's chat session against the server."""
+
+    def __init__(self, port: int, user: str) -> None:
+        self.user = user
+        self.conn = Connection("127.0.0.1", port, timeout_s=REQUEST_TIMEOUT_S)
+        self.headers = {"Authorization": f"Bearer {token(user)}", "Content-Type": "application/json"}
+        self.conversation_id: str | None = None
+
+    async def say(self, message: str) -> tuple[int, dict[str, Any]]:
+        payload: dict[str, Any] = {"message": message, "conversation_id": self.conversation_id}
+        status, raw = await self.conn.request(
+            "POST", f"/api/{self.user}/chat", body=orjson.dumps(payload), headers=self.headers
+        )
+        body = orjson.loads(raw) if raw else {}
+        if status == 200:
+            self.conversation_id = body["conversation_id"]
+        return status, body
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+def simple_turns(tag: str) -> Callable[[int], str]:
+    """The i-th message of a user's cycle of simple actions; every task it touches is its own."""
+
+    def message(i: int) -> str:
+        n = i // 4
+        return (
+            f"add Bench task {tag} {n}",
+            "list my tasks",
+            f"complete Bench task {tag} {n}",
+            f"delete bench task {tag} {n}",
+        )[i % 4]
+
+    return message
+
+
+@dataclass(slots=True)
+class LoadResult:
+    concurrency: int
+    duration_s: float
+    latencies_ms: list[float] = field(default_factory=list)
+    llm_calls: list[int] = field(default_factory=list)
+    errors: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
+    server_cpu_s: float | None = None
+    machine_busy: float | None = None  # share of all cores busy (anything on the machine) in the window
+
+    def summary(self, *, fake_latency_ms: float) -> dict[str, Any]:
+        lat = sorted(self.latencies_ms)
+        # Overhead: what Taskchat adds to the model's own time (zero with a 0 ms fake).
+        overhead = sorted(x - c * fake_latency_ms for x, c in zip(self.latencies_ms, self.llm_calls, strict=True))
+        return {
+            "concurrency": self.concurrency,
+            "turns": len(lat),
+            "errors": self.errors,
+            "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
+            "duration_s": round(self.duration_s, 2),
+            "turns_per_s": round(len(lat) / self.duration_s, 1) if self.duration_s else 0.0,
+            "latency_ms": percentiles(lat),
+            "overhead_ms": percentiles(overhead),
+            "llm_calls_per_turn": round(sum(self.llm_calls) / len(self.llm_calls), 3) if self.llm_calls else None,
+            "server_cpu_ms_per_turn": round(self.server_cpu_s * 1000 / len(lat), 2)
+            if self.server_cpu_s is not None and lat
+            else None,
+            "machine_busy_pct": round(self.machine_busy * 100, 1) if self.machine_busy is not None else None,
+        }
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"p50": None, "p95": None, "p99": None, "mean": None}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+    return {"p50": at(0.50), "p95": at(0.95), "p99": at(0.99), "mean": round(sum(ordered) / len(ordered), 2)}
+
+
+async def run_load(
+    port: int,
+    *,
+    concurrency: int,
+    duration_s: float,
+    warmup_s: float,
+    tag: str,
+    on_turn: Callable[[], object],
+    server_pid: int | None = None,
+) -> LoadResult:
+    """Closed-loop load for warmup_s (not recorded) then duration_s; every loop ends at its deadline.
+
+    With `server_pid`, the server's CPU time (all workers) and the machine's busy share are taken
+    over the measured window: CPU per turn does not depend on what else shares the cores.
+    """
+    result = LoadResult(concurrency=concurrency, duration_s=duration_s)
+    start = time.monotonic() + warmup_s
+    stop = start + duration_s
+
+    async def user(index: int) -> None:
+        client = Client(port, f"bench-{tag}-{index}")
+        next_message = simple_turns(f"{tag}{index}")
+        i = 0
+        try:
+            while time.monotonic() < stop:
+                if i % TURNS_PER_CONVERSATION == 0:
+                    client.conversation_id = None
+                began = time.perf_counter()
+                try:
+                    status, body = await client.say(next_message(i))
+                except (HttpError, OSError, TimeoutError):
+                    status, body = 0, {}
+                elapsed_ms = (time.perf_counter() - began) * 1000
+                i += 1
+                if not start <= time.monotonic() <= stop:
+                    continue  # throughput counts the turns completed inside the measured window
+                result.statuses[status] = result.statuses.get(status, 0) + 1
+                if status != 200:
+                    result.errors += 1
+                    continue
+                result.latencies_ms.append(elapsed_ms)
+                result.llm_calls.append(int(body["execution_metadata"]["llm_calls"]))
+                on_turn()
+        finally:
+            await client.close()
+
+    async def sample() -> None:
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        cpu0, jiffies0 = cpu_seconds(server_pid) if server_pid else None, machine_jiffies()
+        await asyncio.sleep(max(0.0, stop - time.monotonic()))
+        cpu1, jiffies1 = cpu_seconds(server_pid) if server_pid else None, machine_jiffies()
+        if cpu0 is not None and cpu1 is not None:
+            result.server_cpu_s = cpu1 - cpu0
+        if jiffies0 and jiffies1 and jiffies1[1] > jiffies0[1]:
+            result.machine_busy = (jiffies1[0] - jiffies0[0]) / (jiffies1[1] - jiffies0[1])
+
+    began = time.monotonic()
+    await asyncio.gather(sample(), *(user(i) for i in range(concurrency)))
+    result.duration_s = min(duration_s, max(0.0, time.monotonic() - max(start, began)))
+    return result
+
+
+# -- scenarios ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    name: str
+    setup: tuple[str, ...]
+    message: str
+    simple: bool  # a single action: the target is one LLM call
+
+
+SCENARIOS = (
+    Scenario("add", (), "add Buy milk", simple=True),
+    Scenario("list", ("add Buy milk", "add Call mom"), "list my tasks", simple=True),
+    Scenario("delete by title", ("add Read book",), "delete read books", simple=True),
+    Scenario("complete by title", ("add Pay rent",), "complete pay rent", simple=True),
+    Scenario("update by title", ("add Pay rent",), "update Pay rent priority high", simple=True),
+    Scenario("ghost retry", ("add Pay rent",), "ghost delete Pay rent", simple=False),
+    Scenario("multi-call", (), "add Call mom and add Buy bread", simple=False),
+)
+
+
+async def run_scenarios(port: int, *, repetitions: int, on_turn: Callable[[], object]) -> list[dict[str, Any]]:
+    """LLM calls and tokens of each scenario's measured turn (setup turns run in the same chat)."""
+    out = []
+    for scenario in SCENARIOS:
+        samples: list[dict[str, Any]] = []
+        for _ in range(repetitions):
+            client = Client(port, f"scenario-{uuid.uuid4().hex[:10]}")
+            try:
+                for message in scenario.setup:
+                    await client.say(message)
+                status, body = await client.say(scenario.message)
+            finally:
+                await client.close()
+            on_turn()
+            if status != 200:
+                raise RuntimeError(f"scenario {scenario.name!r} answered {status}: {body}")
+            meta = body["execution_metadata"]
+            samples.append(
+                {
+                    "llm_calls": meta["llm_calls"],
+                    "prompt_tokens": meta["prompt_tokens"],
+                    "completion_tokens": meta["completion_tokens"],
+                    "tools": [c["name"] for c in body["tool_calls"]],
+                    "success": all(c["result"]["success"] for c in body["tool_calls"]) and bool(body["tool_calls"]),
+                    "guard": meta["guard"]["outcome"],
+                }
+            )
+        n = len(samples)
+        out.append(
+            {
+                "scenario": scenario.name,
+                "message": scenario.message,
+                "simple": scenario.simple,
+                "repetitions": n,
+                "llm_calls": round(sum(s["llm_calls"] for s in samples) / n, 3),
+                "prompt_tokens": round(sum(s["prompt_tokens"] for s in samples) / n, 1),
+                "completion_tokens": round(sum(s["completion_tokens"] for s in samples) / n, 1),
+                "tools": samples[0]["tools"],
+                "all_succeeded": all(s["success"] for s in samples),
+                "guard": samples[0]["guard"],
+            }
+        )
+    return out
+
+
+async def run_growth(port: int, *, turns: int, on_turn: Callable[[], object]) -> list[dict[str, int]]:
+    """Prompt tokens of each turn of one conversation growing to `turns` turns."""
+    client = Client(port, f"growth-{uuid.uuid4().hex[:10]}")
+    cycle = simple_turns("g")
+    out = []
+    try:
+        for i in range(turns):
+            status, body = await client.say(cycle(i))
+            if status != 200:
+                raise RuntimeError(f"growth turn {i} answered {status}: {body}")
+            meta = body["execution_metadata"]
+            out.append({"turn": i + 1, "prompt_tokens": meta["prompt_tokens"], "llm_calls": meta["llm_calls"]})
+            on_turn()
+    finally:
+        await client.close()
+    return out

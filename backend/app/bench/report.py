@@ -1,0 +1,244 @@
+"""results.json and results.md: the numbers, the targets of issue 7 and whether each was met."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from backend.app.tools.task_tools import PREFILTER_ABOVE
+
+TARGET_OVERHEAD_P95_MS = 15.0
+TARGET_TURNS_PER_S = 300.0
+TARGET_RESOLVER_P95_MS = 5.0
+TARGET_CALLS_PER_SIMPLE_ACTION = 1.1
+
+
+def _find(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any] | None:
+    return next((r for r in rows if all(r.get(k) == v for k, v in match.items())), None)
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    load = results.get("load", [])
+    for workers in sorted({r["workers"] for r in load if r["database"] == "postgres"}):
+        row = _find(load, database="postgres", workers=workers, concurrency=8)
+        if row is not None:
+            value = row["overhead_ms"]["p95"]
+            out.append(
+                _target(
+                    f"overhead p95, Postgres, {workers} worker(s), concurrency 8",
+                    value,
+                    TARGET_OVERHEAD_P95_MS,
+                    "ms",
+                    below=True,
+                )
+            )
+    best = max((r["turns_per_s"] for r in load if r["database"] == "postgres" and r["workers"] == 2), default=None)
+    if best is not None:
+        out.append(
+            _target("turns/s, Postgres, 2 workers (best concurrency)", best, TARGET_TURNS_PER_S, "turns/s", below=False)
+        )
+    simple = [s for s in results.get("scenarios", {}).get("direct", []) if s["simple"]]
+    if simple:
+        mean = round(sum(s["llm_calls"] for s in simple) / len(simple), 3)
+        out.append(
+            _target(
+                "LLM calls per simple action (direct mode)",
+                mean,
+                TARGET_CALLS_PER_SIMPLE_ACTION,
+                "calls",
+                below=True,
+                strict=False,
+            )
+        )
+    growth = results.get("growth")
+    if growth:
+        out.append(
+            _target(
+                f"most prompt tokens in {len(growth['turns'])} turns: system + tools + history budget + message",
+                growth["max_prompt_tokens"],
+                growth["bound_tokens"],
+                "tokens",
+                below=True,
+                strict=False,
+            )
+        )
+    largest = max((r["tasks"] for r in results.get("resolver", [])), default=None)
+    row = _find(results.get("resolver", []), tasks=largest, path="postgres") if largest else None
+    if row is not None:
+        out.append(
+            _target(
+                f"resolver p95, Postgres, {largest:,} tasks",
+                row["all"]["p95"],
+                TARGET_RESOLVER_P95_MS,
+                "ms",
+                below=True,
+            )
+        )
+    return out
+
+
+def _target(
+    name: str, value: float | None, target: float, unit: str, *, below: bool, strict: bool = True
+) -> dict[str, Any]:
+    if value is None:
+        met = False
+    elif below:
+        met = value < target if strict else value <= target
+    else:
+        met = value >= target
+    sign = ("<" if strict else "≤") if below else "≥"
+    return {"target": name, "value": value, "goal": f"{sign} {target:g} {unit}", "met": met}
+
+
+def write(results: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results["targets"] = targets(results)
+    json_path = out_dir / "results.json"
+    json_path.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+    md_path = out_dir / "results.md"
+    md_path.write_text(markdown(results))
+    return json_path, md_path
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.1f}" if value >= 100 else f"{value:.2f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(_fmt(c) for c in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def markdown(results: dict[str, Any]) -> str:
+    meta = results["meta"]
+    lines = [
+        "# Taskchat benchmark",
+        "",
+        f"`{meta['command']}` on {meta['date']}: {meta['cpus']} CPUs, Python {meta['python']}, "
+        f"{meta.get('postgres') or 'no Postgres'}; load average {meta['loadavg_start']} at the start and "
+        f"{meta['loadavg_end']} at the end (other work on the machine shows up here); {meta['elapsed_s']:.0f} s.",
+        f"The fake model answers in {meta['fake_latency_ms']:g} ms, so latency is Taskchat's own overhead "
+        "(HTTP, auth, database, tool loop, JSON) plus the loopback hops; load is closed-loop, one user per "
+        f"connection, {meta['duration_s']:g} s per point after {meta['warmup_s']:g} s of warm-up. "
+        "Results: `results.json` beside this file.",
+        "",
+        "## Targets",
+        "",
+    ]
+    lines += _table(
+        ["target", "goal", "measured", "met"],
+        [[t["target"], t["goal"], t["value"], "yes" if t["met"] else "**no**"] for t in results["targets"]],
+    )
+    if results.get("load"):
+        lines += [
+            "## Overhead per turn and throughput (fake model at 0 ms)",
+            "",
+            "`server CPU/turn`: CPU time of the server and its workers over the measured window, per turn "
+            "(robust to other load); `machine busy`: share of both cores busy with anything in that window.",
+            "",
+        ]
+        rows = [
+            [
+                r["database"],
+                r["workers"],
+                r["concurrency"],
+                r["turns_per_s"],
+                r["overhead_ms"]["p50"],
+                r["overhead_ms"]["p95"],
+                r["overhead_ms"]["p99"],
+                r["llm_calls_per_turn"],
+                r["errors"],
+                r.get("server_cpu_ms_per_turn"),
+                r.get("machine_busy_pct"),
+            ]
+            for r in results["load"]
+        ]
+        header = ["database", "workers", "concurrency", "turns/s", "p50 ms", "p95 ms", "p99 ms", "LLM calls/turn"]
+        lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %"], rows)
+    for mode, scenarios in results.get("scenarios", {}).items():
+        lines += [f"## LLM calls and tokens per scenario (RESPONSE_MODE={mode})", ""]
+        rows = [
+            [
+                s["scenario"],
+                f"`{s['message']}`",
+                s["llm_calls"],
+                s["prompt_tokens"],
+                s["completion_tokens"],
+                ", ".join(s["tools"]),
+                s["guard"],
+                "yes" if s["all_succeeded"] else "no",
+            ]
+            for s in scenarios
+        ]
+        lines += _table(
+            ["scenario", "message", "LLM calls", "prompt tokens", "completion tokens", "tools", "guard", "succeeded"],
+            rows,
+        )
+    if results.get("tool_schemas"):
+        schemas = results["tool_schemas"]
+        lines += ["## Tool schemas sent with every request", ""]
+        lines += _table(
+            ["tool", "characters", "≈ tokens"],
+            [[s["tool"], s["chars"], s["tokens"]] for s in schemas["tools"]]
+            + [["all five", schemas["chars"], schemas["tokens"]]],
+        )
+    if results.get("growth"):
+        growth = results["growth"]
+        lines += [
+            "## Prompt tokens as one conversation grows",
+            "",
+            f"History budget {growth['history_token_budget']} tokens; bound = system prompt + tool schemas + "
+            f"budget + message + framing = {growth['bound_tokens']} tokens.",
+            "",
+        ]
+        marks = [t for t in growth["turns"] if t["turn"] in (1, 2, 5, 10, 20, 30, 40, 50) or t is growth["turns"][-1]]
+        lines += _table(
+            ["turn", "prompt tokens", "LLM calls"], [[t["turn"], t["prompt_tokens"], t["llm_calls"]] for t in marks]
+        )
+    if results.get("resolver"):
+        lines += [
+            "## Resolver time per call (one user; queries + scoring, one transaction)",
+            "",
+            "Probes per size: exact titles, UPPER-CASED titles, pluralized, one-typo, vague two-word and absent "
+            "references (`backend/app/bench/titles.py`). `postgres` is the shipped path: an exact title first "
+            f"(one indexed statement), then every title in process up to {PREFILTER_ABOVE:,} tasks, above that "
+            "the database's shortlist (pg_trgm). Compared with scoring every title in process: `decisive` = "
+            "the shortlist resolves the task the in-process resolver lists first but, having cut its own "
+            "shortlist at 200, only offers.",
+            "",
+        ]
+        rows = []
+        for r in results["resolver"]:
+            kinds = r["by_kind"]
+            agree = r.get("agreement_with_in_process")
+            rows.append(
+                [f"{r['tasks']:,}", r["path"], r["all"]["p50"], r["all"]["p95"], r["all"]["p99"]]
+                + [kinds.get(k, {}).get("p95") for k in ("exact", "case", "plural", "typo", "ambiguous", "missing")]
+                + [f"{agree['same']} / {agree['decisive']} / {agree['conflicts']}" if agree else "–"]
+            )
+        lines += _table(
+            [
+                "tasks",
+                "path",
+                "p50 ms",
+                "p95 ms",
+                "p99 ms",
+                "exact p95",
+                "case p95",
+                "plural p95",
+                "typo p95",
+                "vague p95",
+                "absent p95",
+                "vs in-process: same / decisive / conflicts",
+            ],
+            rows,
+        )
+    return "\n".join(lines)

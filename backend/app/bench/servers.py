@@ -1,0 +1,205 @@
+"""The processes a benchmark run starts: the fake model and Taskchat itself, both on loopback.
+
+Taskchat runs exactly as in production (`taskchat serve --workers N`), pointed at the fake model
+and at a benchmark database that this module creates and empties (never one without "bench" in
+its name).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from backend.app.bench.http import Connection, HttpError
+
+JWT_SECRET = "bench-only-secret-0123456789abcdefghijklmnopqrstuvwxyz"
+TABLES = ("tool_executions", "messages", "conversations", "tasks", "idempotency_keys", "rate_limit_windows")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_ready(port: int, path: str, process: subprocess.Popen[bytes], *, timeout_s: float) -> None:
+    async def probe() -> bool:
+        conn = Connection("127.0.0.1", port, timeout_s=2)
+        try:
+            status, _ = await conn.request("GET", path)
+            return status == 200
+        except (OSError, HttpError, TimeoutError):
+            return False
+        finally:
+            await conn.close()
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"process on port {port} exited with {process.returncode}")
+        if asyncio.run(probe()):
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"nothing answered 200 on 127.0.0.1:{port}{path} within {timeout_s:.0f} s")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+@contextmanager
+def fake_model(*, latency_ms: float) -> Iterator[str]:
+    """Start the scripted fake model; yields its base URL (…/v1)."""
+    port = free_port()
+    command = [sys.executable, "-m", "backend.app.bench.fake_server", "--port", str(port)]
+    process = subprocess.Popen([*command, "--latency-ms", str(latency_ms)], stdout=subprocess.DEVNULL)
+    try:
+        _wait_ready(port, "/health", process, timeout_s=30)
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        _stop(process)
+
+
+@dataclass(frozen=True, slots=True)
+class AppConfig:
+    database_url: str
+    workers: int
+    llm_base_url: str
+    response_mode: str = "direct"
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    port: int
+    pid: int
+
+
+@contextmanager
+def taskchat(config: AppConfig) -> Iterator[Server]:
+    """`taskchat serve` as a subprocess; yields its port and pid once /ready answers."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "ENVIRONMENT": "development",
+        "DATABASE_URL": config.database_url,
+        "LLM_BASE_URL": config.llm_base_url,
+        "LLM_API_KEY": "bench-key",
+        "LLM_MODEL": "bench/fake-model",
+        "LLM_PROVIDER": "bench",
+        "JWT_SECRET": JWT_SECRET,
+        "RESPONSE_MODE": config.response_mode,
+        # One benchmark user sends far more than a person could; the limiter still runs its query.
+        "RATE_LIMIT_PER_MINUTE": "100000000",
+        **config.extra_env,
+    }
+    command = [sys.executable, "-m", "backend.app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    process = subprocess.Popen(
+        [*command, "--workers", str(config.workers)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        _wait_ready(port, "/ready", process, timeout_s=60)
+        yield Server(port=port, pid=process.pid)
+    finally:
+        _stop(process)
+
+
+# -- CPU accounting (Linux /proc; None elsewhere) ----------------------------------------------
+def cpu_seconds(root_pid: int) -> float | None:
+    """User + system CPU of a process and all its descendants (the server and its workers)."""
+    try:
+        stats = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime + stime
+    except OSError:
+        return None
+    tree, total = {root_pid}, 0
+    changed = True
+    while changed:
+        changed = False
+        for pid, (ppid, _) in stats.items():
+            if ppid in tree and pid not in tree:
+                tree.add(pid)
+                changed = True
+    total = sum(stats[pid][1] for pid in tree if pid in stats)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def machine_jiffies() -> tuple[int, int] | None:
+    """(busy, total) CPU jiffies of the whole machine since boot."""
+    try:
+        values = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return sum(values) - idle, sum(values)
+
+
+# -- databases ---------------------------------------------------------------------------------
+async def prepare_postgres(url: str) -> None:
+    """Create the benchmark database if needed, migrate it, and empty its tables."""
+    parsed = make_url(url)
+    name = parsed.database or ""
+    if "bench" not in name:
+        raise SystemExit(f"refusing to use database {name!r}: the benchmark empties it (name it *bench*)")
+    admin = create_async_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            exists = await conn.scalar(sa.text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
+            if not exists:
+                await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    finally:
+        await admin.dispose()
+    await asyncio.to_thread(_migrate, url)
+    await empty(url)
+
+
+def sqlite_url(directory: Path) -> str:
+    return f"sqlite+aiosqlite:///{directory / 'taskchat-bench.db'}"
+
+
+async def prepare_sqlite(url: str) -> None:
+    await asyncio.to_thread(_migrate, url)
+    await empty(url)
+
+
+async def empty(url: str) -> None:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            if engine.dialect.name == "postgresql":
+                await conn.execute(sa.text(f"TRUNCATE {', '.join(TABLES)}"))
+            else:
+                for table in TABLES:
+                    await conn.execute(sa.text(f"DELETE FROM {table}"))
+    finally:
+        await engine.dispose()
+
+
+def _migrate(url: str) -> None:
+    from backend.app.cli import migrate
+
+    migrate(url, quiet=True)

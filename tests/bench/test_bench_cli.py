@@ -1,0 +1,36 @@
+"""`taskchat bench --quick` runs end to end in seconds: fake model, servers, load, tokens, resolver."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+from sqlalchemy.engine import make_url
+from support.db import POSTGRES_URL
+
+
+def test_bench_quick_writes_results(tmp_path: Path) -> None:
+    # Its own database: the benchmark empties the one it uses.
+    url = make_url(POSTGRES_URL).set(database="taskchat_bench_smoke").render_as_string(hide_password=False)
+    command = [sys.executable, "-m", "backend.app.cli", "bench", "--quick", "--out", str(tmp_path)]
+    done = subprocess.run(
+        [*command, "--postgres-url", url, "--concurrency", "2", "--duration", "0.5"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = orjson.loads((tmp_path / "results.json").read_bytes())
+    assert {(r["database"], r["workers"]) for r in results["load"]} == {("postgres", 1), ("sqlite", 1)}
+    assert all(r["turns"] > 0 and r["errors"] == 0 for r in results["load"])
+    direct = {s["scenario"]: s for s in results["scenarios"]["direct"]}
+    assert direct["add"]["llm_calls"] == 1 and direct["ghost retry"]["llm_calls"] == 2
+    assert all(s["all_succeeded"] for s in direct.values())
+    assert {r["path"] for r in results["resolver"]} >= {"postgres", "sqlite"}
+    markdown = (tmp_path / "results.md").read_text()
+    assert "## Targets" in markdown and "## Resolver time per call" in markdown
