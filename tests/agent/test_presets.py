@@ -150,3 +150,23 @@ def test_merge_request_overrides_skips_reserved_keys() -> None:
         "parallel_tool_calls": False,
     }
     assert {"model", "messages", "tools", "tool_choice", "response_format"} == RESERVED_REQUEST_KEYS
+
+
+def test_llamacpp_preset_carries_the_server_workarounds_the_eval_found() -> None:
+    preset = select_preset(provider="llamacpp", model="smollm2")
+
+    assert preset.assistant_tool_call_content == "empty_string"
+    assert preset.schema_max_repeat == 200
+    schema = {
+        "type": "object",
+        "properties": {
+            "description": {"type": "string", "maxLength": 4000},
+            "tags": {"type": "array", "maxItems": 20, "items": {"type": "string", "maxLength": 50}},
+        },
+    }
+    capped = preset.tool_schema(schema)
+    assert capped["properties"]["description"]["maxLength"] == 200
+    assert capped["properties"]["tags"]["maxItems"] == 20
+    assert capped["properties"]["tags"]["items"]["maxLength"] == 50
+    assert schema["properties"]["description"]["maxLength"] == 4000  # the original is untouched
+    assert select_preset(provider="openrouter", model="openai/gpt-4o-mini").tool_schema(schema) is schema

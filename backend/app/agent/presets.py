@@ -35,6 +35,9 @@ class Preset:
     # Policies this model is known to mishandle, mapped to the one used instead (recorded per turn).
     policy_downgrades: Mapping[str, str] = field(default_factory=dict)
     max_tool_calls_per_step: int | None = None
+    # Cap `maxLength`/`maxItems` in the schemas sent: servers that compile the schema into a sampling
+    # grammar (llama.cpp) refuse large repetition counts. Validation still enforces the real limits.
+    schema_max_repeat: int | None = None
     price_in_per_mtok: float = 0.0
     price_out_per_mtok: float = 0.0
 
@@ -53,15 +56,32 @@ class Preset:
             "content_tag_fallback": self.content_tag_fallback,
             "tool_use_mode": self.tool_use_mode,
             "policy_downgrades": dict(self.policy_downgrades),
+            "assistant_tool_call_content": self.assistant_tool_call_content,
+            "schema_max_repeat": self.schema_max_repeat,
         }
+
+    def tool_schema(self, parameters: dict[str, Any]) -> dict[str, Any]:
+        """The tool's JSON schema as this provider should receive it."""
+        if self.schema_max_repeat is None:
+            return parameters
+        capped: dict[str, Any] = _cap_repeats(parameters, self.schema_max_repeat)
+        return capped
 
 
 PROVIDER_DEFAULTS: dict[str, Preset] = {
     "openrouter": Preset(name="openrouter", provider="openrouter"),
     "openai": Preset(name="openai", provider="openai"),
     # llama.cpp's server (e.g. the local SmolLM2 eval model): forced functions work through its
-    # grammar, `required` does not, and small models often write calls as text.
-    "llamacpp": Preset(name="llamacpp", provider="llamacpp", required_choice="auto"),
+    # grammar, `required` does not, and small models often write calls as text. Its request model
+    # refuses `content: null` on assistant tool-call turns (500), and its grammar compiler crashes
+    # the server on `maxLength: 4000` ("exceeds sane defaults"): both found by `taskchat eval`.
+    "llamacpp": Preset(
+        name="llamacpp",
+        provider="llamacpp",
+        required_choice="auto",
+        assistant_tool_call_content="empty_string",
+        schema_max_repeat=200,
+    ),
     "offline": Preset(name="offline", provider="offline"),
 }
 
@@ -129,6 +149,17 @@ def select_preset(
         known = {f.name for f in dataclasses.fields(Preset)}
         preset = dataclasses.replace(preset, **{k: v for k, v in overrides.items() if k in known})
     return preset
+
+
+def _cap_repeats(node: Any, cap: int) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: min(v, cap) if k in ("maxLength", "maxItems") and isinstance(v, int) else _cap_repeats(v, cap)
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_cap_repeats(v, cap) for v in node]
+    return node
 
 
 def merge_request_overrides(body: dict[str, Any], overrides: Mapping[str, Any]) -> list[str]:

@@ -219,7 +219,7 @@ class AgentRunner:
         if turn.send_tools and driver.sends_tools:
             if not tools:
                 raise ToolBindingError("Refusing to call the model: the policy needs tools but none are bound")
-            body["tools"] = [t.to_openai() for t in tools]
+            body["tools"] = [t.to_openai(self.preset.tool_schema(t.parameters)) for t in tools]
             body["tool_choice"] = plan.tool_choice
         if self.options.max_tokens:
             body["max_tokens"] = self.options.max_tokens

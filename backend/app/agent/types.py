@@ -19,11 +19,11 @@ class ToolSpec:
     read_only: bool = False
     destructive: bool = False
 
-    def to_openai(self) -> dict[str, Any]:
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
-        }
+    def to_openai(self, parameters: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The OpenAI `tools` entry; `parameters` replaces the schema (a preset's adapted copy)."""
+        schema = self.parameters if parameters is None else parameters
+        function = {"name": self.name, "description": self.description, "parameters": schema}
+        return {"type": "function", "function": function}
 
 
 @dataclass(slots=True)
