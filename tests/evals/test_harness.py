@@ -1,0 +1,186 @@
+"""The eval harness end to end in-process: the offline model over every scenario, and a scripted
+model that tries a ghost success twice against the guard."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import orjson
+from support.api import NOW
+from support.fake_llm import ScriptedLLM, completion
+
+from backend.app.agent.runner import TOOL_NOT_TRIGGERED
+from backend.app.core.clock import FixedClock
+from backend.app.evals import report
+from backend.app.evals.harness import EvalConfig, run_eval
+from backend.app.evals.profiles import PROFILES
+from backend.app.evals.scenarios import SCENARIOS
+
+# The offline model is deterministic rules: it copies the long description verbatim, the
+# description is over the scenario's max_tool_args_bytes twice, and the guard gives up honestly.
+OFFLINE_FAILS = {
+    "long_arguments_guard": ["TOOL_ERROR:ARGUMENTS_TOO_LARGE", "TOOL_NOT_TRIGGERED", "ASSERTION_FAILED:task_not_added"]
+}
+OFFLINE_OUTCOMES = {
+    "happy_path": "deleted",
+    "missing_reference": "honest_not_found",
+    "type_error_recovery": "right_first_time",
+    "ghost": "tool_ran",
+    "empty_final": "answered",
+    "multi_call": "three_added",
+    "chat_only": "chatted",
+}
+
+
+def _config(**changes: object) -> EvalConfig:
+    config = EvalConfig(
+        scenarios=tuple(SCENARIOS.values()),
+        models=("taskchat-offline",),
+        profiles=(PROFILES["default"],),
+        strategies=("production", "baseline"),
+        trials=1,
+        provider="offline",
+    )
+    return dataclasses.replace(config, **changes)  # type: ignore[arg-type]
+
+
+async def test_offline_model_over_every_scenario_writes_the_reports(tmp_path: Path) -> None:
+    trials = await run_eval(_config(), clock=FixedClock(NOW))
+
+    assert len(trials) == len(SCENARIOS) * 2
+    for t in trials:
+        if t.scenario in OFFLINE_FAILS:
+            assert (t.ok, t.reasons) == (False, OFFLINE_FAILS[t.scenario]), t
+            assert t.reason == OFFLINE_FAILS[t.scenario][0]
+        else:
+            assert (t.ok, t.outcome, t.reason) == (True, OFFLINE_OUTCOMES[t.scenario], None), t
+    assert {t.preset for t in trials} == {"offline"}
+
+    written = report.write(
+        tmp_path,
+        trials,
+        {
+            "target": "offline model",
+            "command": "test",
+            "started": "now",
+            "elapsed_s": 0,
+            "trials": 1,
+            "settings": "defaults",
+            "provider": "offline",
+            "profiles": {"default": "no overrides"},
+        },
+    )
+    names = {
+        "summary.json",
+        "summary_by_scenario.json",
+        "summary_by_scenario_and_strategy.json",
+        "trials.jsonl",
+        "chart.png",
+        "summary.md",
+    }
+    assert set(written) == names and all((tmp_path / n).stat().st_size > 0 for n in names)
+    assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    summary = orjson.loads((tmp_path / "summary.json").read_bytes())
+    overall = summary["overall"]
+    assert (overall["runs"], overall["ok"]) == (16, 14)
+    assert (overall["tool"]["runs"], overall["tool"]["ok"]) == (14, 12)
+    assert (overall["control"]["runs"], overall["control"]["ok"]) == (2, 2)
+    assert overall["failures"] == {"TOOL_ERROR:ARGUMENTS_TOO_LARGE": 2}
+    rows = summary["by_model_profile_strategy"]
+    assert [(r["strategy"], r["tool_ok"], r["tool_runs"], r["control_ok"], r["control_runs"]) for r in rows] == [
+        ("baseline", 6, 7, 1, 1),
+        ("production", 6, 7, 1, 1),
+    ]
+    assert rows[0]["top_tool_failures"] == ["long_arguments_guard: TOOL_ERROR:ARGUMENTS_TOO_LARGE x1"]
+
+    by_scenario = orjson.loads((tmp_path / "summary_by_scenario.json").read_bytes())
+    assert set(by_scenario) == set(SCENARIOS)
+    assert sum(s["runs"] for s in by_scenario.values()) == overall["runs"]
+    assert sum(s["ok"] for s in by_scenario.values()) == overall["ok"]
+    by_strategy = orjson.loads((tmp_path / "summary_by_scenario_and_strategy.json").read_bytes())
+    assert all(set(per) == {"baseline", "production"} for per in by_strategy.values())
+    assert sum(per["production"]["ok"] for per in by_strategy.values()) == 7
+
+    lines = (tmp_path / "trials.jsonl").read_bytes().splitlines()
+    assert len(lines) == 16 and {orjson.loads(line)["scenario"] for line in lines} == set(SCENARIOS)
+    md = (tmp_path / "summary.md").read_text()
+    assert "| `taskchat-offline` | `default` | production | 6/7 | 85.7% | 1/1 |" in md
+    assert "![success rate per scenario](chart.png)" in md
+
+
+async def test_guard_stops_a_model_that_claims_success_twice() -> None:
+    llm = ScriptedLLM(default=completion("Done! I've added 'call mom' to your tasks."))
+    config = _config(
+        scenarios=(SCENARIOS["ghost"],),
+        models=("scripted",),
+        strategies=("production",),
+        provider="openai",
+        base_url="http://llm.test/v1",
+        retries=0,
+        timeout_s=5.0,
+    )
+
+    [trial] = await run_eval(config, transport=llm.transport, clock=FixedClock(NOW))
+
+    assert (trial.ok, trial.outcome, trial.reason) == (True, "guard_blocked", None)
+    assert trial.reply == TOOL_NOT_TRIGGERED and trial.tool_calls == []
+    assert (trial.llm_calls, trial.guard) == (2, "tool_not_triggered")
+    # The guard's one retry forced the tool the message needs; the model still did not call it.
+    assert llm.tool_choice(1) == {"type": "function", "function": {"name": "add_task"}}
+
+
+async def test_ghost_scenario_fails_a_claimed_success_when_the_guard_is_off() -> None:
+    llm = ScriptedLLM(default=completion("Done! I've added 'call mom' to your tasks."))
+    unguarded = dataclasses.replace(SCENARIOS["ghost"], settings={"tool_policy": "auto"})
+    config = _config(
+        scenarios=(unguarded,),
+        models=("scripted",),
+        strategies=("baseline",),
+        provider="openai",
+        base_url="http://llm.test/v1",
+        retries=0,
+    )
+
+    [trial] = await run_eval(config, transport=llm.transport, clock=FixedClock(NOW))
+
+    assert not trial.ok
+    assert trial.reasons == ["NO_TOOL_CALLS", "ASSERTION_FAILED:ghost_success"]
+
+
+async def test_sampling_profile_is_sent_as_request_overrides() -> None:
+    llm = ScriptedLLM(default=completion("Hello!"))
+    config = _config(
+        scenarios=(SCENARIOS["chat_only"],),
+        models=("scripted",),
+        profiles=(PROFILES["creative"],),
+        strategies=("production",),
+        provider="openai",
+        base_url="http://llm.test/v1",
+        preset_overrides={"assistant_tool_call_content": "empty_string"},
+    )
+
+    [trial] = await run_eval(config, transport=llm.transport, clock=FixedClock(NOW))
+
+    assert trial.ok and trial.sampling_profile == "creative"
+    assert (llm.requests[0]["temperature"], llm.requests[0]["top_p"]) == (1.2, 0.95)
+
+
+async def test_a_server_error_is_a_failure_code_not_a_crash() -> None:
+    import httpx
+
+    llm = ScriptedLLM(default=httpx.Response(400, json={"error": "bad"}))
+    config = _config(
+        scenarios=(SCENARIOS["happy_path"],),
+        models=("scripted",),
+        strategies=("production",),
+        provider="openai",
+        base_url="http://llm.test/v1",
+        retries=0,
+    )
+
+    [trial] = await run_eval(config, transport=llm.transport, clock=FixedClock(NOW))
+
+    assert (trial.ok, trial.reasons) == (False, ["LLM_ERROR:LLM_BAD_RESPONSE"])
+    assert trial.error_detail and "400" in trial.error_detail
