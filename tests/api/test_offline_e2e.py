@@ -38,3 +38,18 @@ async def test_offline_model_full_flow(make_client) -> None:  # type: ignore[no-
     hello = (await chat(client, "hello")).json()
     assert hello["tool_calls"] == []
     assert "offline" in hello["assistant_message"].lower()
+
+
+async def test_offline_model_retries_shorter_after_arguments_too_large(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(offline=True, max_tool_args_bytes=1000)
+    long_text = "the quarterly numbers " * 100  # ~2.2 kB: over the limit
+
+    body = (await chat(client, f'add a task "Write report" with this description: {long_text}')).json()
+
+    results = [(c["name"], c["result"]["success"], c["result"].get("code")) for c in body["tool_calls"]]
+    assert results == [("add_task", False, "ARGUMENTS_TOO_LARGE"), ("add_task", True, None)]
+    assert body["execution_metadata"]["llm_calls"] == 2
+    [task] = await tasks_of(client)
+    assert task["title"] == "Write report"
+    assert task["description"].startswith("the quarterly numbers") and task["description"].endswith("…")
+    assert len(task["description"].encode()) < 1000

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import orjson
 import pytest
+from support.fake_llm import completion
 
 from backend.app.cli import main
 
@@ -47,12 +50,36 @@ def test_unreachable_server_exits_1(tmp_path: Path) -> None:
     assert trial["reason"] == "LLM_ERROR:LLM_UNAVAILABLE"
 
 
-def test_offline_run_exits_0_with_failed_trials_and_leaves_logging_alone(tmp_path: Path) -> None:
+class _BoastingModel(BaseHTTPRequestHandler):
+    """A loopback chat-completions server that claims every change without calling a tool."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = orjson.dumps(completion("Done! I deleted it."))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_completed_run_with_failed_trials_exits_0_and_leaves_logging_alone(tmp_path: Path) -> None:
     level = logging.getLogger("backend").level
-    argv = ["--scenarios", "happy_path,long_arguments_guard", "--trials", "2", "--strategy-matrix"]
-    assert main(["eval", *argv, "--no-progress", "--out", str(tmp_path / "r")]) == 0
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _BoastingModel)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        argv = ["--base-url", base_url, "--model", "boaster", "--scenarios", "happy_path", "--trials", "2"]
+        assert main(["eval", *argv, "--strategy-matrix", "--no-progress", "--out", str(tmp_path / "r")]) == 0
+    finally:
+        server.shutdown()
     summary = orjson.loads((tmp_path / "r" / "summary.json").read_bytes())
-    assert (summary["overall"]["runs"], summary["overall"]["ok"]) == (8, 4)
+    # Every trial fails (the guard refuses the claimed delete), yet the run completed: exit 0.
+    assert (summary["overall"]["runs"], summary["overall"]["ok"]) == (4, 0)
+    assert summary["overall"]["failures"] == {"TOOL_NOT_TRIGGERED": 4}
     assert summary["meta"]["strategies"] == ["production", "baseline"]
-    assert summary["meta"]["provider"] == "offline"
+    assert summary["meta"]["provider"] == "openai"
     assert logging.getLogger("backend").level == level

@@ -17,20 +17,21 @@ from backend.app.evals.harness import EvalConfig, run_eval
 from backend.app.evals.profiles import PROFILES
 from backend.app.evals.scenarios import SCENARIOS
 
-# The offline model is deterministic rules: it copies the long description verbatim, the
-# description is over the scenario's max_tool_args_bytes twice, and the guard gives up honestly.
-OFFLINE_FAILS = {
-    "long_arguments_guard": ["TOOL_ERROR:ARGUMENTS_TOO_LARGE", "TOOL_NOT_TRIGGERED", "ASSERTION_FAILED:task_not_added"]
-}
+# The offline model is deterministic rules; it passes every scenario, and long_arguments_guard
+# by retrying with the description cut after ARGUMENTS_TOO_LARGE, as a model should.
 OFFLINE_OUTCOMES = {
     "happy_path": "deleted",
     "missing_reference": "honest_not_found",
     "type_error_recovery": "right_first_time",
+    "long_arguments_guard": "retried_shorter",
     "ghost": "tool_ran",
     "empty_final": "answered",
     "multi_call": "three_added",
     "chat_only": "chatted",
 }
+# A limit not even the title fits under: the retry cannot help, the guard gives up honestly.
+IMPOSSIBLE = dataclasses.replace(SCENARIOS["long_arguments_guard"], settings={"max_tool_args_bytes": 20})
+IMPOSSIBLE_FAILS = ["TOOL_ERROR:ARGUMENTS_TOO_LARGE", "TOOL_NOT_TRIGGERED", "ASSERTION_FAILED:task_not_added"]
 
 
 def _config(**changes: object) -> EvalConfig:
@@ -46,13 +47,14 @@ def _config(**changes: object) -> EvalConfig:
 
 
 async def test_offline_model_over_every_scenario_writes_the_reports(tmp_path: Path) -> None:
-    trials = await run_eval(_config(), clock=FixedClock(NOW))
+    scenarios = (*(s for s in SCENARIOS.values() if s.name != "long_arguments_guard"), IMPOSSIBLE)
+    trials = await run_eval(_config(scenarios=scenarios), clock=FixedClock(NOW))
 
     assert len(trials) == len(SCENARIOS) * 2
     for t in trials:
-        if t.scenario in OFFLINE_FAILS:
-            assert (t.ok, t.reasons) == (False, OFFLINE_FAILS[t.scenario]), t
-            assert t.reason == OFFLINE_FAILS[t.scenario][0]
+        if t.scenario == "long_arguments_guard":
+            assert (t.ok, t.reasons) == (False, IMPOSSIBLE_FAILS), t
+            assert t.reason == IMPOSSIBLE_FAILS[0]
         else:
             assert (t.ok, t.outcome, t.reason) == (True, OFFLINE_OUTCOMES[t.scenario], None), t
     assert {t.preset for t in trials} == {"offline"}
@@ -108,6 +110,15 @@ async def test_offline_model_over_every_scenario_writes_the_reports(tmp_path: Pa
     md = (tmp_path / "summary.md").read_text()
     assert "| `taskchat-offline` | `default` | production | 6/7 | 85.7% | 1/1 |" in md
     assert "![success rate per scenario](chart.png)" in md
+
+
+async def test_offline_model_retries_shorter_after_arguments_too_large() -> None:
+    [trial] = await run_eval(
+        _config(scenarios=(SCENARIOS["long_arguments_guard"],), strategies=("production",)), clock=FixedClock(NOW)
+    )
+
+    assert (trial.ok, trial.outcome, trial.guard, trial.llm_calls) == (True, "retried_shorter", "passed", 2)
+    assert trial.tool_calls == ["add_task:ARGUMENTS_TOO_LARGE", "add_task:ok"]
 
 
 async def test_guard_stops_a_model_that_claims_success_twice() -> None:

@@ -652,6 +652,32 @@ def _forced_call(name: str, text: str, commands: list[Command], today: dt.date) 
     return Command(name, {})  # a tool this model has no rules for
 
 
+def _shorter_retry(results: list[tuple[str, dict[str, Any], Any]], offered: frozenset[str]) -> Command | None:
+    """The last call refused as ARGUMENTS_TOO_LARGE, again with its long text cut to fit, as a model
+    would; once per tool per turn (a second refusal of the same tool ends the turn honestly)."""
+    refused = [r for r in results if isinstance(r[2], dict) and r[2].get("code") == "ARGUMENTS_TOO_LARGE"]
+    if not refused or refused[-1] is not results[-1]:  # only a refusal that nothing answered yet
+        return None
+    name, args, payload = refused[-1]
+    limit = re.search(r"limit of (\d+)", str(payload.get("error") or ""))
+    if name not in offered or not args or limit is None or sum(n == name for n, _, _ in refused) > 1:
+        return None
+    budget = int(limit.group(1)) * 3 // 4
+    shortened = dict(args)
+    while (excess := len(json.dumps(shortened, ensure_ascii=False).encode()) - budget) > 0:
+        longest = max(
+            (k for k, v in shortened.items() if isinstance(v, str) and k not in ("title", "task_id")),
+            key=lambda k: len(shortened[k]),
+            default=None,
+        )
+        value = shortened.get(longest, "") if longest else ""
+        cut = value[: max(len(value) - excess - 1, 0)].rstrip() + "…"
+        if len(cut) >= len(value):
+            return None  # nothing left to cut (the title alone is over the limit): the guard reports it
+        shortened[str(longest)] = cut
+    return Command(name, shortened)
+
+
 def _missing_tools_reply(commands: list[Command]) -> str:
     names = list(dict.fromkeys(c.name for c in commands))
     tools = f"the {' and '.join(names)} tool{'s' if len(names) > 1 else ''}"
@@ -669,6 +695,8 @@ def _decide(body: Mapping[str, Any], messages: list[Mapping[str, Any]]) -> tuple
     today = _today(messages)
     if results := _tool_results(messages, last_user):
         reply = " ".join(_summarize(*result) for result in results)
+        if mode != "none" and (retry := _shorter_retry(results, offered)):
+            return reply, [retry]
         if mode == "forced" and forced != "respond":
             return reply, [_forced_call(str(forced), user_text, parse_message(user_text, today).commands, today)]
         wants_respond = mode == "forced" or (mode == "required" and "respond" in offered)
