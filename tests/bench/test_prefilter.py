@@ -1,5 +1,7 @@
-"""The Postgres shortlist (pg_trgm, migration 0002) gives the resolver's answers: on 2,000 generated
-titles, where the in-process resolver still scores every title, both paths agree on every probe."""
+"""The Postgres shortlist (migration 0002: title words, then trigrams) gives the resolver's answers: on
+2,000 generated titles, where the in-process resolver still scores every title, both paths agree on
+every probe. Above PREFILTER_ABOVE tasks, each of its steps finds what it is there for (plural, typo,
+part of a title) and never another owner's task."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from backend.app.core.clock import SystemClock
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_sessionmaker, unit_of_work
 from backend.app.tools.resolver import Ambiguous, NotFound, ReferenceResolver, Resolution, Resolved
-from backend.app.tools.task_tools import TaskTools
+from backend.app.tools.task_tools import PREFILTER_ABOVE, PREFILTER_LIMIT, TaskTools
 
 TITLES = 2_000
 PER_KIND = 20
@@ -97,3 +99,99 @@ async def test_a_cut_shortlist_never_picks_a_fuzzy_winner(engine) -> None:  # ty
     async with unit_of_work(sessionmaker) as session:
         quoted, rows = await tools(3).resolve_title(TaskRepository(session, user), '"WATER THE PLANTS"')
     assert isinstance(quoted, Resolved) and quoted.method == "exact" and len(rows) == 1
+
+
+MINE = (
+    "Read book",
+    "Email the budget report to Dana",
+    "Practice piano scales before dinner",
+    "Renew the library card",
+)
+# Another owner's tasks: as close to the references as can be, and never offered.
+THEIRS = ("Read books", "Email the budget reports to Dana", "Practice piano scales", "Feed the zebra")
+
+
+@pytest.mark.parametrize(
+    ("reference", "title", "source"),
+    [
+        ("READ BOOK", "Read book", "exact"),  # case
+        ("Read books", "Read book", "words"),  # plural
+        ("budget report", "Email the budget report to Dana", "words"),  # part of a title
+        ("library cards", "Renew the library card", "words"),
+        ("Practcie piano scales before dinner", "Practice piano scales before dinner", "all_but_one_word"),  # typo
+        ("Rad book", "Read book", "trigrams"),  # typo in a short reference
+        ("Pianno scales", "Practice piano scales before dinner", "trigrams"),  # found, too short to pick it
+    ],
+)
+async def test_the_shortlist_finds_plurals_typos_and_parts_of_the_owners_titles(
+    engine: Any, reference: str, title: str, source: str
+) -> None:
+    user, other = f"mine-{uuid.uuid4().hex[:6]}", f"theirs-{uuid.uuid4().hex[:6]}"
+    await insert_tasks(engine, user, PREFILTER_ABOVE + 100)
+    await insert_tasks(engine, other, PREFILTER_ABOVE + 100)
+    sessionmaker = create_sessionmaker(engine)
+    async with unit_of_work(sessionmaker) as session:
+        for owner, titles in ((user, MINE), (other, THEIRS)):
+            repo = TaskRepository(session, owner)
+            for t in titles:
+                await repo.add(title=t, description=None, priority="medium", due_date=None, tags=[])
+
+    def tools(prefilter_above: int) -> TaskTools:
+        return TaskTools(
+            sessionmaker=sessionmaker,
+            user_id=user,
+            clock=SystemClock(),
+            resolver=ReferenceResolver(),
+            prefilter_above=prefilter_above,
+        )
+
+    async with unit_of_work(sessionmaker) as session:
+        repo = TaskRepository(session, user)
+        found = await repo.candidates(reference.lower(), limit=PREFILTER_LIMIT, all_up_to=PREFILTER_ABOVE)
+        fast, rows = await tools(PREFILTER_ABOVE).resolve_title(repo, reference)
+        slow, _ = await tools(10**9).resolve_title(repo, reference)
+        owned = {r.id for r in await repo.rows()}
+    assert found.source == source and not found.cut, found
+    assert title in [r.title for r in found.rows][:3], found.rows
+    assert set(rows) <= owned  # another owner's closer title never comes in
+    assert outcome(fast) == outcome(slow), (fast, slow)
+    if reference != "Pianno scales":
+        assert isinstance(fast, Resolved) and fast.candidate.title == title, fast
+
+
+async def test_the_shortlist_never_offers_another_owners_tasks(engine: Any) -> None:
+    user, other = f"mine-{uuid.uuid4().hex[:6]}", f"theirs-{uuid.uuid4().hex[:6]}"
+    await insert_tasks(engine, user, PREFILTER_ABOVE + 100)
+    sessionmaker = create_sessionmaker(engine)
+    async with unit_of_work(sessionmaker) as session:
+        repo = TaskRepository(session, other)
+        for t in THEIRS:
+            await repo.add(title=t, description=None, priority="medium", due_date=None, tags=[])
+    async with unit_of_work(sessionmaker) as session:
+        repo = TaskRepository(session, user)
+        for reference in ("feed the zebra", "feed the zebras", "fede the zebra", "zebra"):
+            found = await repo.candidates(reference, limit=PREFILTER_LIMIT, all_up_to=PREFILTER_ABOVE)
+            assert found.source == "trigrams" and found.rows == [], (reference, found)
+        # A reference of stop words only has no words to look up: it matches by trigrams, not every title.
+        found = await repo.candidates("the", limit=PREFILTER_LIMIT, all_up_to=PREFILTER_ABOVE)
+        assert found.rows and all("the" in r.title.lower() for r in found.rows), found
+
+
+async def test_titles_that_only_hold_the_words_make_way_for_a_close_typo(engine: Any) -> None:
+    user = f"typo-{uuid.uuid4().hex[:6]}"
+    await insert_tasks(engine, user, PREFILTER_ABOVE + 100)  # none holds both "read" and "book"
+    sessionmaker = create_sessionmaker(engine)
+    async with unit_of_work(sessionmaker) as session:
+        repo = TaskRepository(session, user)
+        for title in ("Reading books club", "Read boks"):
+            await repo.add(title=title, description=None, priority="medium", due_date=None, tags=[])
+    tools = TaskTools(sessionmaker=sessionmaker, user_id=user, clock=SystemClock(), resolver=ReferenceResolver())
+    async with unit_of_work(sessionmaker) as session:
+        repo = TaskRepository(session, user)
+        words = await repo.candidates("read books", limit=PREFILTER_LIMIT, all_up_to=PREFILTER_ABOVE)
+        resolution, rows = await tools.resolve_title(repo, "Read books")
+    # Full text search reads "Reading" as "read", the resolver does not: it turns that title down and
+    # picks the one with a typo, as it does in process.
+    assert [r.title for r in words.rows] == ["Reading books club"] and words.source == "words"
+    assert isinstance(resolution, Resolved) and resolution.candidate.title == "Read boks", resolution
+    assert "Read boks" in [r.title for r in rows.values()]

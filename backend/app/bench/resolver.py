@@ -4,7 +4,8 @@ Each size gets its own user, bulk-inserted (COPY on Postgres). A timed call is w
 pays: the queries and the scoring, inside one short transaction. Paths:
 
 - `postgres`: as shipped: an exact title first, then up to PREFILTER_ABOVE (300) tasks every title
-  scored in process, above that the database's shortlist (pg_trgm) of at most 50 titles;
+  scored in process, above that the database's shortlist of at most 50 titles (title words, then
+  trigrams: `TaskRepository._shortlist`);
 - `postgres, all in process`: every title loaded and scored in Python at any size (for comparison);
 - `sqlite`: SQLite always resolves in process.
 

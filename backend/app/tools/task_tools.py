@@ -37,8 +37,9 @@ from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, U
 
 INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
-# database shortlists PREFILTER_LIMIT titles close to the reference (pg_trgm): at 1,000 tasks that
-# already takes half the time of scoring every title (specs/bench/results.md), with the same answers.
+# database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at
+# 1,000 tasks that already takes a third of the time of scoring every title (specs/bench/results.md),
+# with the same answers.
 PREFILTER_ABOVE = 300
 PREFILTER_LIMIT = 50
 ApplyMode = Literal["best_effort", "strict"]
@@ -306,7 +307,8 @@ class TaskTools:
         """The resolver's answer for a title, and the rows it chose from (see `TaskRepository.candidates`).
 
         A shortlist that may have cut a match as good as its best never yields a fuzzy pick: its
-        winner is offered first, as the resolver does with its own cut shortlist.
+        winner is offered first, as the resolver does with its own cut shortlist. Titles holding every
+        word of the reference that the resolver all turns down make way for the trigram shortlist.
         """
         key = clean_reference(reference)  # as the resolver reads it: no quotes around
         found = await repo.candidates(key, limit=self.prefilter_limit, all_up_to=self.prefilter_above)
@@ -316,6 +318,14 @@ class TaskTools:
             # Equal in SQL but not to the resolver's casefold (rare Unicode): look again without the shortcut.
             found = await repo.candidates(
                 key, limit=self.prefilter_limit, all_up_to=self.prefilter_above, exact_first=False
+            )
+            resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
+        if found.source == "words" and isinstance(resolution, NotFound):
+            # Titles holding every word, none close enough ("Reading books club" for "read books"): a
+            # title with a typo may be ("Read boks"), which only the trigram step finds. (Titles holding
+            # all words but one already take in a typo; looking again there costs tens of ms for nothing.)
+            found = await repo.candidates(
+                key, limit=self.prefilter_limit, all_up_to=self.prefilter_above, exact_first=False, words_first=False
             )
             resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
         if found.cut and isinstance(resolution, Resolved) and resolution.method != "exact":
