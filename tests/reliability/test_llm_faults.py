@@ -188,7 +188,7 @@ async def test_retry_after_beyond_the_deadline_fails_at_once(make_client) -> Non
 
 @pytest.mark.parametrize("where", ["setting", "request budget"])
 async def test_slow_model_beyond_the_deadline_is_504(make_client, figures: Figures, where: str) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(default=completion("too late"), delay_s=3)
+    llm = ScriptedLLM(default=completion("too late"), delay_s=30)
     if where == "setting":
         client = await make_client(llm, budget_max_latency_ms=300)
         extra: dict[str, Any] = {}
@@ -205,7 +205,7 @@ async def test_slow_model_beyond_the_deadline_is_504(make_client, figures: Figur
     figures["faults"]["mapped_5xx"] += response.status_code in (502, 503, 504)
     figures["faults"]["unmapped_5xx"] += response.status_code >= 500 and response.status_code not in (502, 503, 504)
     assert_error_shape(response, 504, "LLM_TIMEOUT")
-    assert elapsed < 1.5, elapsed  # the turn's deadline bounds the wait, not the server
+    assert elapsed < 10, elapsed  # the turn's 0.3 s deadline bounds the wait, not the server's 30 s
     assert len(llm.requests) == 1
     assert await tasks_of(client) == []
     assert [m["is_error"] for m in await stored_turn(client)] == [False, True]
