@@ -1,5 +1,5 @@
-"""The SQL statements of a simple turn, counted on the app's own engine: a query added to the hot
-path fails here (lower the bounds when a change removes one)."""
+"""The SQL statements and transactions of a simple turn, counted on the app's own engine: a query or
+a round trip added to the hot path fails here (lower the bounds when a change removes one)."""
 
 from __future__ import annotations
 
@@ -9,22 +9,39 @@ from sqlalchemy import event
 from support.api import chat
 from support.fake_llm import ScriptedLLM, calls
 
-# New conversation: rate limit, conversation, user message | add | assistant message, tool execution,
-# conversation touch.
-ADD_IN_NEW_CONVERSATION = 7
+# New conversation: rate limit, conversation, user message | add | the record: assistant message, tool
+# execution and conversation touch in one statement.
+ADD_IN_NEW_CONVERSATION = 5
 # Existing conversation: rate limit, history (which proves the conversation is the user's), user message |
-# exact title and task count (one statement), delete | assistant message, tool execution, conversation touch.
-DELETE_BY_TITLE_IN_CONVERSATION = 8
+# exact title and task count (one statement), delete | the record (one statement).
+DELETE_BY_TITLE_IN_CONVERSATION = 6
+# Transactions (each a BEGIN and a COMMIT round trip): the turn's start and the tool step; the record is a
+# single statement in autocommit. A checkout runs no query of its own (no pool pre-ping: three round trips).
+TRANSACTIONS_PER_TURN = 2
 
 
 def count_statements(client: Any) -> list[str]:
+    """Every statement the app's engine runs, and "BEGIN" for every transaction it opens."""
     statements: list[str] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         statements.append(statement.split("\n")[0][:80])
 
-    event.listen(client.app.state.engine.sync_engine, "before_cursor_execute", record)
+    def begin(conn: Any) -> None:
+        if conn.get_execution_options().get("isolation_level") != "AUTOCOMMIT":  # else no BEGIN is sent
+            statements.append("BEGIN")
+
+    engine = client.app.state.engine
+    assert not engine.pool._pre_ping, "a pre-ping is a query at every checkout"
+    event.listen(engine.sync_engine, "before_cursor_execute", record)
+    event.listen(engine.sync_engine, "begin", begin)
     return statements
+
+
+def split(statements: list[str]) -> tuple[int, int]:
+    """(statements, transactions)."""
+    transactions = statements.count("BEGIN")
+    return len(statements) - transactions, transactions
 
 
 async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -35,10 +52,14 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     llm.push(calls(("add_task", {"title": "Read book"})))
     first = await chat(client, "add Read book")
     assert first.status_code == 200, first.text
-    assert len(statements) <= ADD_IN_NEW_CONVERSATION, statements
+    queries, transactions = split(statements)
+    assert queries <= ADD_IN_NEW_CONVERSATION, statements
+    assert transactions <= TRANSACTIONS_PER_TURN, statements
 
     statements.clear()
     llm.push(calls(("delete_task", {"task_id": "read book"})))
     second = await chat(client, "delete Read book", conversation_id=first.json()["conversation_id"])
     assert second.json()["tool_calls"][0]["result"]["success"] is True
-    assert len(statements) <= DELETE_BY_TITLE_IN_CONVERSATION, statements
+    queries, transactions = split(statements)
+    assert queries <= DELETE_BY_TITLE_IN_CONVERSATION, statements
+    assert transactions <= TRANSACTIONS_PER_TURN, statements

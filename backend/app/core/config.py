@@ -38,7 +38,9 @@ class Settings(BaseSettings):
 
     environment: Literal["development", "production", "test"] = "development"
     database_url: str = "sqlite+aiosqlite:///./taskchat.db"
-    db_pool_size: int = 5
+    # Per worker; at least the concurrent turns a worker serves, or overflow connections are opened and
+    # closed again on every burst (a connection costs more than many turns of queries).
+    db_pool_size: int = 10
     db_max_overflow: int = 5
     db_statement_timeout_ms: int = 5_000
     db_lock_timeout_ms: int = 2_000

@@ -31,10 +31,48 @@ def create_token(*, settings: Settings, user_id: str, minutes: int = 60, now: fl
     return str(jwt.encode(claims, settings.effective_jwt_secret, algorithm=ALGORITHM))
 
 
+# Tokens whose signature and claims were verified, keyed by everything the verdict depends on
+# except the clock: a client sends the same token with every request, and python-jose's full check
+# costs more than the rest of authentication. A hit re-checks the time-bound claims (a miss when
+# they fail, so the full check produces the error); only successes are kept, and at most this many.
+_VERIFIED_MAX = 4_096
+_verified: dict[tuple[str, str, str | None, str | None, int, int], dict[str, Any]] = {}
+
+
 def decode_token(token: str, *, settings: Settings) -> dict[str, Any]:
     """Return the verified claims or raise Unauthorized; never lets a library error escape."""
     if not token or len(token) > MAX_TOKEN_CHARS or token.count(".") != 2:
         raise Unauthorized("Malformed bearer token")
+    key = (
+        token,
+        settings.effective_jwt_secret,
+        settings.jwt_audience,
+        settings.jwt_issuer,
+        settings.jwt_leeway_s,
+        settings.jwt_max_lifetime_minutes,
+    )
+    cached = _verified.get(key)
+    if cached is not None and _still_valid(cached, leeway_s=settings.jwt_leeway_s):
+        return dict(cached)
+    claims = _decode_and_verify(token, settings=settings)
+    if len(_verified) >= _VERIFIED_MAX:
+        _verified.pop(next(iter(_verified)))  # the oldest entry
+    _verified[key] = dict(claims)
+    return claims
+
+
+def _still_valid(claims: dict[str, Any], *, leeway_s: int) -> bool:
+    """The clock-dependent checks of a verified token, as python-jose and `_decode_and_verify` make them."""
+    now = time.time()
+    nbf = claims.get("nbf")
+    return (
+        claims["exp"] >= now - leeway_s
+        and claims["iat"] <= now + leeway_s
+        and (nbf is None or (isinstance(nbf, int | float) and nbf <= now + leeway_s))
+    )
+
+
+def _decode_and_verify(token: str, *, settings: Settings) -> dict[str, Any]:
     try:
         header = jwt.get_unverified_header(token)
         if header.get("alg") != ALGORITHM:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
+import orjson
+from sqlalchemy import event, exc
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from backend.app.core.config import Settings
@@ -26,13 +28,51 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
             "application_name": "taskchat",
         }
     }
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
-        pool_pre_ping=True,
         connect_args=connect_args,
+        json_serializer=_json_dumps,
+        json_deserializer=orjson.loads,
     )
+    _drop_closed_connections(engine)
+    return engine
+
+
+def _json_dumps(value: Any) -> str:
+    """JSON columns through orjson (several times faster than the stdlib on execution metadata)."""
+    return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# A connection idle longer than this is pinged at checkout (a NAT or proxy may have dropped it silently).
+PING_IDLE_AFTER_S = 10.0
+
+
+def _drop_closed_connections(engine: AsyncEngine) -> None:
+    """Replace, at checkout, a pooled connection the server has closed or that sat idle and no longer answers.
+
+    This is `pool_pre_ping` without its cost on the hot path: on asyncpg a ping is three round trips
+    (BEGIN, an empty query, ROLLBACK), and a turn checks out three times. A connection the server
+    closed (a restart, a killed backend) is known to asyncpg as soon as the event loop has read the
+    close, so asking costs nothing; one idle for more than `PING_IDLE_AFTER_S` is pinged as before.
+    One that dies in the middle of a statement is invalidated by SQLAlchemy's disconnect handling.
+    """
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _check(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if dbapi_connection.driver_connection.is_closed():
+            raise exc.DisconnectionError("connection closed by the server")
+        idle_since = record.info.get("idle_since")
+        if idle_since is not None and time.monotonic() - idle_since > PING_IDLE_AFTER_S:
+            try:
+                dbapi_connection.ping()
+            except Exception as error:
+                raise exc.DisconnectionError("connection did not answer a ping") from error
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:
@@ -50,13 +90,19 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
 
 
 @asynccontextmanager
-async def unit_of_work(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+async def unit_of_work(
+    sessionmaker: async_sessionmaker[AsyncSession], *, single_statement: bool = False
+) -> AsyncIterator[AsyncSession]:
     """A short transaction: commit when the block ends, roll back if it raises.
 
     Chat turns open several of these (never one across an LLM call); request handlers get one
-    through the session dependency.
+    through the session dependency. `single_statement=True` promises that the block runs at most
+    one statement on Postgres, which is atomic by itself: it then runs in autocommit, sparing the
+    BEGIN and COMMIT round trips (other databases keep the transaction).
     """
     async with sessionmaker() as session:
+        if single_statement and session.get_bind().dialect.name == "postgresql":
+            await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
         try:
             yield session
             await session.commit()

@@ -95,12 +95,12 @@ class ChatService:
         self, *, user_id: str, request: ChatRequest, idempotency_key: str | None, turn_id: uuid.UUID
     ) -> TurnOutcome:
         started = time.monotonic()
-        request_hash = hashlib.sha256(
-            orjson.dumps(request.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
-        ).hexdigest()
         async with unit_of_work(self.sessionmaker) as session:
             await self._rate_limit(session, user_id)
             if idempotency_key is not None:
+                request_hash = hashlib.sha256(
+                    orjson.dumps(request.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
+                ).hexdigest()
                 stored = await IdempotencyRepository(session, user_id).claim(
                     idempotency_key,
                     request_hash=request_hash,
@@ -112,7 +112,7 @@ class ChatService:
                     return TurnOutcome(status=stored.status, body=stored.body, replayed=True)
             conversations = ConversationRepository(session, user_id)
             if request.conversation_id is None:
-                conversation_id = (await conversations.create(title=request.message)).id
+                conversation_id = await conversations.create(title=request.message)
                 history: list[tuple[str, str]] = []
             else:
                 conversation_id = request.conversation_id
@@ -121,7 +121,7 @@ class ChatService:
                 # by owner) proves the conversation is this user's: the existence query runs only if not.
                 if not history and not await conversations.exists(conversation_id):
                     raise NotFound("Conversation not found")
-            conversations.add_message(conversation_id=conversation_id, role="user", content=request.message)
+            await conversations.add_message(conversation_id=conversation_id, role="user", content=request.message)
 
         try:
             body = await self._run(
@@ -239,21 +239,17 @@ class ChatService:
             execution_metadata=metadata,
         )
         body = response.model_dump(mode="json")
-        async with unit_of_work(self.sessionmaker) as session:
-            conversations = ConversationRepository(session, user_id)
-            conversations.add_message(
+        # Without an idempotency key to complete, the record is one statement (on Postgres).
+        async with unit_of_work(self.sessionmaker, single_statement=idempotency_key is None) as session:
+            await ConversationRepository(session, user_id).record_turn(
                 conversation_id=conversation_id,
-                role="assistant",
-                content=reply,
                 message_id=turn_id,
+                content=reply,
                 tool_call_metadata=body["tool_calls"],
                 action_metadata=body["action_metadata"],
                 execution_metadata=metadata,
+                tool_rows=tool_execution_rows(run.executed, conversation_id=conversation_id, turn_id=turn_id),
             )
-            conversations.add_tool_executions(
-                tool_execution_rows(run.executed, user_id=user_id, conversation_id=conversation_id, turn_id=turn_id)
-            )
-            await conversations.touch(conversation_id)
             if idempotency_key is not None:
                 await IdempotencyRepository(session, user_id).complete(idempotency_key, status=200, body=body)
         self.metrics.observe_turn(
@@ -298,7 +294,7 @@ class ChatService:
         self, user_id: str, conversation_id: uuid.UUID, turn_id: uuid.UUID, exc: AppError, idempotency_key: str | None
     ) -> None:
         async with unit_of_work(self.sessionmaker) as session:
-            ConversationRepository(session, user_id).add_message(
+            await ConversationRepository(session, user_id).add_message(
                 conversation_id=conversation_id,
                 role="assistant",
                 content=f"Error: {exc.detail}",

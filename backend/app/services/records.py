@@ -8,7 +8,6 @@ from typing import Any
 
 from backend.app.agent.runner import Finding, RunResult
 from backend.app.agent.types import ExecutedCall
-from backend.app.db.models import ToolExecution
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent
 
@@ -27,22 +26,22 @@ def tool_call_records(executed: Sequence[ExecutedCall]) -> list[dict[str, Any]]:
 
 
 def tool_execution_rows(
-    executed: Sequence[ExecutedCall], *, user_id: str, conversation_id: uuid.UUID, turn_id: uuid.UUID
-) -> list[ToolExecution]:
+    executed: Sequence[ExecutedCall], *, conversation_id: uuid.UUID, turn_id: uuid.UUID
+) -> list[dict[str, Any]]:
+    """The `tool_executions` rows of the calls that ran (the repository adds owner, id and time)."""
     return [
-        ToolExecution(
-            user_id=user_id,
-            conversation_id=conversation_id,
-            turn_id=turn_id,
-            tool_call_id=e.call.id[:128],
-            tool_name=e.call.name[:64],
-            arguments=e.arguments,
-            result=e.result.to_payload(),
-            success=e.result.success,
-            retried=e.retried,
-            retry_reason=e.retry_reason,
-            duration_ms=e.duration_ms,
-        )
+        {
+            "conversation_id": conversation_id,
+            "turn_id": turn_id,
+            "tool_call_id": e.call.id[:128],
+            "tool_name": e.call.name[:64],
+            "arguments": e.arguments,
+            "result": e.result.to_payload(),
+            "success": e.result.success,
+            "retried": e.retried,
+            "retry_reason": e.retry_reason,
+            "duration_ms": e.duration_ms,
+        }
         for e in executed
         if e.ran
     ]
