@@ -157,7 +157,7 @@ DEFAULTS: list[tuple[str, str, str]] = [
     ("idempotency_ttl_hours", "h", "retry storm (100 concurrent + 30 replays on 10 keys, two workers): 0 duplicates"),
     ("jwt_max_lifetime_minutes", "min", "2 h and 10-year tokens → 401; `iat` in the future → 401"),
     ("jwt_leeway_s", "s", "exp 60 s past → 401; iat 10 s ahead → accepted (clock skew)"),
-    ("db_pool_size", "", "40 simultaneous turns on 5 + 5 connections all succeed"),
+    ("db_pool_size", "", "40 simultaneous turns on a smaller pool (5 + 5 connections) all succeed"),
     ("db_max_overflow", "", "peak app sessions ≤ 10 during the burst"),
     ("db_statement_timeout_ms", "ms", "set per connection (`server_settings`); races finish far inside it"),
     ("db_lock_timeout_ms", "ms", "a racer blocked on the winner's row lock waits, then sees 0 rows → CONFLICT"),
