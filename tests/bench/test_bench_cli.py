@@ -34,3 +34,5 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     assert {r["path"] for r in results["resolver"]} >= {"postgres", "sqlite"}
     markdown = (tmp_path / "results.md").read_text()
     assert "## Targets" in markdown and "## Resolver time per call" in markdown
+    assert results["meta"]["cpu_probe_ms_start"] > 0 and results["meta"]["cpu_probe_ms_end"] > 0
+    assert "CPU probe" in markdown

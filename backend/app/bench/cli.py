@@ -89,11 +89,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "loadavg_start": _loadavg(),
+            "cpu_probe_ms_start": cpu_probe_ms(),
             "quick": quick,
             "duration_s": duration,
             "warmup_s": warmup,
             "fake_latency_ms": args.fake_latency_ms,
-            "settings": "taskchat serve defaults (LOG_LEVEL=INFO JSON logs, DB pool 5+5 per worker, "
+            "settings": f"taskchat serve defaults (LOG_LEVEL=INFO JSON logs, DB pool {_pool()} per worker, "
             "RESPONSE_MODE=direct, TOOL_POLICY=guarded); RATE_LIMIT_PER_MINUTE raised so the limiter never refuses",
         }
     }
@@ -118,6 +119,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             for name, url in urls.items():
                 results["resolver"] += _resolver_phase(name, url, sizes, quick=quick)
     results["meta"]["loadavg_end"] = _loadavg()
+    results["meta"]["cpu_probe_ms_end"] = cpu_probe_ms()
     results["meta"]["elapsed_s"] = round(time.monotonic() - started, 1)
     json_path, md_path = report.write(results, args.out)
     print(f"wrote {json_path} and {md_path}")
@@ -251,6 +253,26 @@ async def _postgres_version(url: str) -> str:
     finally:
         await engine.dispose()
     return f"PostgreSQL {version.split()[0]}"
+
+
+def _pool() -> str:
+    fields = Settings.model_fields
+    return f"{fields['db_pool_size'].default}+{fields['db_max_overflow'].default}"
+
+
+def cpu_probe_ms() -> float:
+    """How fast this machine runs Python right now: the best of 3 runs of a fixed 2M-iteration loop.
+
+    Shared hosts change speed from hour to hour (this one by 2x in a day); the probe lets two result
+    files be compared. Only runs measured back to back, with their probes close, compare changes."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for i in range(2_000_000):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return round(best * 1000, 1)
 
 
 def _loadavg() -> list[float]:

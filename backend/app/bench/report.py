@@ -124,7 +124,9 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         f"`{meta['command']}` on {meta['date']}: {meta['cpus']} CPUs, Python {meta['python']}, "
         f"{meta.get('postgres') or 'no Postgres'}; load average {meta['loadavg_start']} at the start and "
-        f"{meta['loadavg_end']} at the end (other work on the machine shows up here); {meta['elapsed_s']:.0f} s.",
+        f"{meta['loadavg_end']} at the end (other work on the machine shows up here); {meta['elapsed_s']:.0f} s; "
+        f"CPU probe {meta.get('cpu_probe_ms_start', '?')} ms at the start and {meta.get('cpu_probe_ms_end', '?')} "
+        "ms at the end (a fixed Python loop: lower is a faster machine; results compare only at similar probes).",
         f"The fake model answers in {meta['fake_latency_ms']:g} ms, so latency is Taskchat's own overhead "
         "(HTTP, auth, database, tool loop, JSON) plus the loopback hops; load is closed-loop, one user per "
         f"connection, {meta['duration_s']:g} s per point after {meta['warmup_s']:g} s of warm-up. "
