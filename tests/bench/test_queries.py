@@ -13,7 +13,7 @@ from support.fake_llm import ScriptedLLM, calls
 # execution and conversation touch in one statement.
 ADD_IN_NEW_CONVERSATION = 5
 # Existing conversation: rate limit, history (which proves the conversation is the user's), user message |
-# exact title and task count (one statement), delete | the record (one statement).
+# the title lookup (one statement, whichever step finds it), delete | the record (one statement).
 DELETE_BY_TITLE_IN_CONVERSATION = 6
 # Transactions (each a BEGIN and a COMMIT round trip): the turn's start and the tool step; the record is a
 # single statement in autocommit. A checkout runs no query of its own (no pool pre-ping: three round trips).

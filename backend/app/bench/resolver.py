@@ -5,7 +5,7 @@ pays: the queries and the scoring, inside one short transaction. Paths:
 
 - `postgres`: as shipped: an exact title first, then up to PREFILTER_ABOVE (300) tasks every title
   scored in process, above that the database's shortlist of at most 50 titles (title words, then
-  trigrams: `TaskRepository._shortlist`);
+  trigrams: `TaskRepository.candidates`, one statement);
 - `postgres, all in process`: every title loaded and scored in Python at any size (for comparison);
 - `sqlite`: SQLite always resolves in process.
 
