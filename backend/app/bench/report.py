@@ -210,9 +210,10 @@ def markdown(results: dict[str, Any]) -> str:
             "## Resolver time per call (one user; queries + scoring, one transaction)",
             "",
             "Probes per size: exact titles, UPPER-CASED titles, pluralized, one-typo, vague two-word and absent "
-            "references (`backend/app/bench/titles.py`). `postgres` is the shipped path: an exact title first "
-            f"(one indexed statement), then every title in process up to {PREFILTER_ABOVE:,} tasks, above that "
-            "the database's shortlist (pg_trgm). Compared with scoring every title in process: `decisive` = "
+            "references (`backend/app/bench/titles.py`). `postgres` is the shipped path, one statement "
+            "(`task_title_candidates`, migration 0003): an exact title first, then every title scored in process "
+            f"up to {PREFILTER_ABOVE:,} tasks, above that the database's shortlist (the owner's title words, then "
+            "trigrams). Compared with scoring every title in process: `decisive` = "
             "the shortlist resolves the task the in-process resolver lists first but, having cut its own "
             "shortlist at 200, only offers.",
             "",
