@@ -63,3 +63,41 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     queries, transactions = split(statements)
     assert queries <= DELETE_BY_TITLE_IN_CONVERSATION, statements
     assert transactions <= TRANSACTIONS_PER_TURN, statements
+
+
+async def test_a_repeated_turn_compiles_no_sql(make_client) -> None:  # type: ignore[no-untyped-def]
+    """SQLAlchemy compiles a statement once and reuses it; a statement it cannot cache (a multi-row
+    VALUES, say) is compiled again on every turn, which costs more CPU than running it."""
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    misses: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, _params: Any, context: Any, _many: bool) -> None:
+        # A query not taken from the cache (SAVEPOINT and RELEASE are never cached, and cost nothing to build).
+        compiled = context.compiled if context is not None else None
+        query = compiled is not None and (compiled.statement.is_dml or compiled.statement.is_select)
+        if query and context.cache_hit is not context.dialect.CACHE_HIT:
+            misses.append(f"{context.cache_hit}: {statement.split(chr(10))[0][:80]}")
+
+    event.listen(client.app.state.engine.sync_engine, "before_cursor_execute", record)
+    for title in ("Read book", "Call mom"):  # the first pass compiles, the second must not
+        misses.clear()
+        turns = [
+            (
+                f"add {title} and {title} again",
+                calls(("add_task", {"title": title}), ("add_task", {"title": f"{title} 2"})),
+            ),
+            ("list my tasks", calls(("list_tasks", {}))),
+            (f"complete {title}", calls(("complete_task", {"task_id": title.lower()}))),
+            (
+                f"change {title} 2 to high priority",
+                calls(("update_task", {"task_id": f"{title} 2", "priority": "high"})),
+            ),
+            (f"delete {title}", calls(("delete_task", {"task_id": title}))),
+        ]
+        for message, script in turns:
+            llm.push(script)
+            response = await chat(client, message)
+            assert response.status_code == 200, response.text
+            assert all(c["result"]["success"] for c in response.json()["tool_calls"]), response.json()
+    assert misses == [], misses
