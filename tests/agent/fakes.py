@@ -18,7 +18,7 @@ from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.runner import AgentRunner, RunOptions, RunResult
-from backend.app.agent.types import BatchOutcome, ExecutedCall, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import BatchOutcome, ExecutedCall, StepInfo, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
     name="add_task",
@@ -55,11 +55,13 @@ class FakeTools:
         self.handlers = handlers or {}
         self.ran: list[tuple[str, dict[str, Any]]] = []
         self.batches: list[list[str]] = []
+        self.steps: list[StepInfo | None] = []
 
     def specs(self) -> Sequence[ToolSpec]:
         return self._specs
 
-    async def execute_batch(self, calls: Sequence[ToolCall]) -> BatchOutcome:
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
+        self.steps.append(step)
         self.batches.append([c.name for c in calls])
         results: list[ToolResult] = []
         for call in calls:
@@ -91,8 +93,8 @@ class MaskedTools:
     def specs(self) -> Sequence[ToolSpec]:
         return [s for s in self.inner.specs() if s.name in self.allow]
 
-    async def execute_batch(self, calls: Sequence[ToolCall]) -> BatchOutcome:
-        return await self.inner.execute_batch(calls)
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
+        return await self.inner.execute_batch(calls, step=step)
 
 
 def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> str | None:

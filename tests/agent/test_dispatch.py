@@ -343,8 +343,8 @@ async def test_dispatcher_without_runnable_calls_does_not_call_the_executor() ->
 
 async def test_dispatcher_records_the_executors_arguments() -> None:
     class Coercing(FakeTools):
-        async def execute_batch(self, calls):  # type: ignore[no-untyped-def]
-            outcome = await super().execute_batch(calls)
+        async def execute_batch(self, calls, *, step=None):  # type: ignore[no-untyped-def]
+            outcome = await super().execute_batch(calls, step=step)
             return type(outcome)(outcome.results, [{**a, "priority": "medium"} for a in outcome.executed_arguments])
 
     outcome = await _dispatcher(Coercing()).run_step(

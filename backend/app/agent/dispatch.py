@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
-from backend.app.agent.types import ExecutedCall, ToolCall, ToolExecutor, ToolResult, ToolSpec
+from backend.app.agent.types import ExecutedCall, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
 
 UNKNOWN_TOOL = "UNKNOWN_TOOL"
 TOOL_OUTPUT_TOO_LARGE = "TOOL_OUTPUT_TOO_LARGE"
@@ -59,7 +59,8 @@ class Dispatcher:
             if early is None:
                 runnable.append(call)
         started = time.perf_counter()
-        batch = await self.executor.execute_batch(runnable) if runnable else None
+        info = StepInfo(step, retried=retried, retry_reason=retry_reason)
+        batch = await self.executor.execute_batch(runnable, step=info) if runnable else None
         per_call_ms = (time.perf_counter() - started) * 1000 / max(1, len(runnable))
         ran = iter(zip(batch.results, batch.executed_arguments, strict=True)) if batch else iter(())
         for call, early in zip(calls, slots, strict=True):

@@ -92,12 +92,22 @@ class BatchOutcome:
     executed_arguments: list[dict[str, Any]]
 
 
+@dataclass(frozen=True, slots=True)
+class StepInfo:
+    """Which step of the turn a batch belongs to, and whether it is the guard's forced retry: what an
+    executor needs to record the calls beside their effects."""
+
+    step: int
+    retried: bool = False
+    retry_reason: str | None = None
+
+
 class ToolExecutor(Protocol):
     """What the loop needs from the application's tools; it knows nothing else about them."""
 
     def specs(self) -> Sequence[ToolSpec]: ...
 
-    async def execute_batch(self, calls: Sequence[ToolCall]) -> BatchOutcome: ...
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome: ...
 
 
 class ChatCompletionsClient(Protocol):

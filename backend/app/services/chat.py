@@ -41,10 +41,10 @@ from backend.app.services.guard import ExecutionGuard
 from backend.app.services.history import fit_history
 from backend.app.services.intent import classify
 from backend.app.services.plan import declared_plan, plan_deviation
-from backend.app.services.records import execution_metadata, tool_call_records, tool_execution_rows
+from backend.app.services.records import execution_metadata, tool_call_records
 from backend.app.services.reply import ResultComposer, action_metadata, apply_report
 from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOL_SPECS, TaskTools
+from backend.app.tools.task_tools import TOOL_SPECS, TaskTools, ToolAudit
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +181,7 @@ class ChatService:
             clock=self.clock,
             resolver=self.resolver,
             apply_mode=settings.apply_mode,
+            audit=ToolAudit(conversation_id=conversation_id, turn_id=turn_id),
         )
         runner = AgentRunner(client=self.client, model=self.model, preset=self.preset, options=self._options())
         plan = declared_plan(intent, policy=applied.value)
@@ -248,7 +249,6 @@ class ChatService:
                 tool_call_metadata=body["tool_calls"],
                 action_metadata=body["action_metadata"],
                 execution_metadata=metadata,
-                tool_rows=tool_execution_rows(run.executed, conversation_id=conversation_id, turn_id=turn_id),
             )
             if idempotency_key is not None:
                 await IdempotencyRepository(session, user_id).complete(idempotency_key, status=200, body=body)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,28 +21,6 @@ def tool_call_records(executed: Sequence[ExecutedCall]) -> list[dict[str, Any]]:
             "retry_reason": e.retry_reason,
         }
         for e in executed
-    ]
-
-
-def tool_execution_rows(
-    executed: Sequence[ExecutedCall], *, conversation_id: uuid.UUID, turn_id: uuid.UUID
-) -> list[dict[str, Any]]:
-    """The `tool_executions` rows of the calls that ran (the repository adds owner, id and time)."""
-    return [
-        {
-            "conversation_id": conversation_id,
-            "turn_id": turn_id,
-            "tool_call_id": e.call.id[:128],
-            "tool_name": e.call.name[:64],
-            "arguments": e.arguments,
-            "result": e.result.to_payload(),
-            "success": e.result.success,
-            "retried": e.retried,
-            "retry_reason": e.retry_reason,
-            "duration_ms": e.duration_ms,
-        }
-        for e in executed
-        if e.ran
     ]
 
 

@@ -2,11 +2,14 @@
 
 `TaskTools` is the loop's ToolExecutor. Each call is coerced, then validated on its own
 (best-effort: one bad call never discards the others), then all valid calls of a step run in
-one short transaction. In strict mode the step is all-or-nothing.
+one short transaction. In strict mode the step is all-or-nothing. In a chat turn (`ToolAudit`),
+the step's `tool_executions` rows are written in that same transaction: a change is never
+committed without the record of the call that made it, even if the turn dies right after.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -17,9 +20,10 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.types import BatchOutcome, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
+from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
@@ -95,6 +99,14 @@ class _StrictAbort(Exception):
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class ToolAudit:
+    """The chat turn whose tool calls `TaskTools` records (`tool_executions`), beside their effects."""
+
+    conversation_id: uuid.UUID
+    turn_id: uuid.UUID
+
+
 class TaskTools:
     """Task tools bound to one owner; the owner never comes from the model's arguments."""
 
@@ -109,8 +121,10 @@ class TaskTools:
         list_limit: int = 50,
         prefilter_above: int = PREFILTER_ABOVE,
         prefilter_limit: int = PREFILTER_LIMIT,
+        audit: ToolAudit | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
+        self.audit = audit
         self.user_id = user_id
         self.clock = clock
         self.resolver = resolver
@@ -122,13 +136,15 @@ class TaskTools:
     def specs(self) -> Sequence[ToolSpec]:
         return TOOL_SPECS
 
-    async def execute_batch(self, calls: Sequence[ToolCall]) -> BatchOutcome:
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
         prepared = [self._prepare(call) for call in calls]
         invalid = [i for i, p in enumerate(prepared) if p.rejected is not None]
+        durations = [0.0] * len(prepared)
         if self.apply_mode == "strict" and invalid:
-            return self._strict_rejection(
+            refused = self._strict_rejection(
                 prepared, f"call #{invalid[0]} ({prepared[invalid[0]].call.name}) was invalid"
             )
+            return await self._record_alone(prepared, refused, durations, step)
         results: list[ToolResult | None] = [p.rejected for p in prepared]
         try:
             async with unit_of_work(self.sessionmaker) as session:
@@ -137,13 +153,57 @@ class TaskTools:
                 for i, p in enumerate(prepared):
                     if p.args is None:
                         continue
+                    started = time.perf_counter()
                     results[i] = await self._run_one(session, repo, p, nested=nested)
+                    durations[i] = (time.perf_counter() - started) * 1000
                     if self.apply_mode == "strict" and not results[i].success:  # type: ignore[union-attr]
                         raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
+                final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
+                outcome = BatchOutcome(results=final, executed_arguments=[p.arguments for p in prepared])
+                await self._record(session, prepared, outcome, durations, step)  # committed with the effects
         except _StrictAbort as abort:
-            return self._strict_rejection(prepared, str(abort), keep=results)
-        final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
-        return BatchOutcome(results=final, executed_arguments=[p.arguments for p in prepared])
+            refused = self._strict_rejection(prepared, str(abort), keep=results)
+            return await self._record_alone(prepared, refused, durations, step)
+        return outcome
+
+    # -- the audit trail -------------------------------------------------------------------------
+    async def _record(
+        self,
+        session: AsyncSession,
+        prepared: list[_Prepared],
+        outcome: BatchOutcome,
+        durations: list[float],
+        step: StepInfo | None,
+    ) -> None:
+        """One `tool_executions` row per call of the batch (refused ones too), in the caller's transaction."""
+        if self.audit is None:
+            return
+        step = step or StepInfo(0)
+        rows = [
+            {
+                "conversation_id": self.audit.conversation_id,
+                "turn_id": self.audit.turn_id,
+                "tool_call_id": p.call.id[:128],
+                "tool_name": p.call.name[:64],
+                "arguments": p.arguments,
+                "result": result.to_payload(),
+                "success": result.success,
+                "retried": step.retried,
+                "retry_reason": step.retry_reason,
+                "duration_ms": round(duration, 3),
+            }
+            for p, result, duration in zip(prepared, outcome.results, durations, strict=True)
+        ]
+        await ConversationRepository(session, self.user_id).add_tool_executions(rows)
+
+    async def _record_alone(
+        self, prepared: list[_Prepared], outcome: BatchOutcome, durations: list[float], step: StepInfo | None
+    ) -> BatchOutcome:
+        """A batch that changed nothing (strict mode refused it) is recorded in a transaction of its own."""
+        if self.audit is not None:
+            async with unit_of_work(self.sessionmaker) as session:
+                await self._record(session, prepared, outcome, durations, step)
+        return outcome
 
     # -- preparation ---------------------------------------------------------------------------
     def _prepare(self, call: ToolCall) -> _Prepared:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -41,30 +40,21 @@ _RECENT_MESSAGES = (
     .limit(sa.bindparam("limit", type_=sa.Integer))
 )
 _MESSAGE_COLUMNS = tuple(c.name for c in _M.columns)
-_TOOL_EXECUTION_COLUMNS = tuple(c.name for c in _X.columns)
 
 
-@lru_cache(maxsize=32)
-def _record_turn_statement(tool_rows: int) -> sa.Executable:
-    """Postgres: a turn's assistant message, its tool executions and the conversation's `updated_at`
-    in ONE statement (data-modifying CTEs run exactly once, atomically), so recording a turn is one
-    round trip with no BEGIN/COMMIT. Built once per number of tool rows, with bind parameters.
-
-    Each tool execution is its own single-row INSERT CTE: SQLAlchemy cannot cache a multi-row
-    VALUES, and compiling the statement anew each turn cost a tenth of a turn's CPU."""
-    message = sa.insert(_M).values({c: sa.bindparam(f"m_{c}", type_=_M.c[c].type) for c in _MESSAGE_COLUMNS})
-    touch = (
+# Postgres: a turn's assistant message and the conversation's `updated_at` in ONE statement (a
+# data-modifying CTE runs exactly once, atomically), so recording a turn is one round trip with no
+# BEGIN/COMMIT. (The turn's tool executions are already stored, with their effects: `TaskTools`.)
+_RECORD_TURN = (
+    sa.insert(_M)
+    .values({c.name: sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns})
+    .add_cte(
         sa.update(_C)
         .where(_C.c.id == sa.bindparam("t_conversation_id"), _C.c.user_id == sa.bindparam("t_owner"))
         .values(updated_at=sa.bindparam("t_now"))
+        .cte("touch")
     )
-    executions = [
-        sa.insert(_X)
-        .values({c: sa.bindparam(f"x{i}_{c}", type_=_X.c[c].type) for c in _TOOL_EXECUTION_COLUMNS})
-        .cte(f"execution_{i}")
-        for i in range(tool_rows)
-    ]
-    return message.add_cte(touch.cte("touch"), *executions)
+)
 
 
 class ConversationRepository:
@@ -157,12 +147,11 @@ class ConversationRepository:
         tool_call_metadata: list[dict[str, Any]] | None,
         action_metadata: dict[str, Any] | None,
         execution_metadata: dict[str, Any] | None,
-        tool_rows: Sequence[dict[str, Any]],
     ) -> None:
-        """The assistant message, the tool executions and the conversation's `updated_at` of a turn.
+        """The assistant message and the conversation's `updated_at` of a turn.
 
-        One statement on Postgres (see `_record_turn_statement`; `unit_of_work(single_statement=True)`
-        then runs it without BEGIN/COMMIT); three elsewhere, in the caller's transaction.
+        One statement on Postgres (`_RECORD_TURN`; `unit_of_work(single_statement=True)` then runs it
+        without BEGIN/COMMIT); two elsewhere, in the caller's transaction.
         """
         if self.session.get_bind().dialect.name != "postgresql":
             await self.add_message(
@@ -174,7 +163,6 @@ class ConversationRepository:
                 action_metadata=action_metadata,
                 execution_metadata=execution_metadata,
             )
-            await self.add_tool_executions(tool_rows)
             await self.touch(conversation_id)
             return
         now = utcnow()
@@ -192,10 +180,7 @@ class ConversationRepository:
         }
         params = {f"m_{c}": message[c] for c in _MESSAGE_COLUMNS}
         params.update(t_conversation_id=conversation_id, t_owner=self.user_id, t_now=now)
-        for i, row in enumerate(tool_rows):
-            full = {"id": uuid.uuid4(), "created_at": now, **row, "user_id": self.user_id}
-            params.update({f"x{i}_{c}": full[c] for c in _TOOL_EXECUTION_COLUMNS})
-        await self.session.execute(_record_turn_statement(len(tool_rows)), params)
+        await self.session.execute(_RECORD_TURN, params)
 
     async def add_tool_executions(self, rows: Sequence[dict[str, Any]]) -> None:
         """Insert tool execution rows (column -> value; `id` and `created_at` are filled in) in one statement."""
