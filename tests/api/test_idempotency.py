@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import httpx
+import pytest
 from support.api import NOW, auth, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
 from backend.app.core.clock import FixedClock
+from backend.app.core.exceptions import AppError
+from backend.app.db.repositories.conversations import ConversationRepository
 
 
 async def post(client: httpx.AsyncClient, message: str, key: str) -> httpx.Response:
@@ -75,6 +79,29 @@ async def test_failed_turn_releases_the_key(make_client) -> None:  # type: ignor
     retried = await post(client, "add Second try", "key-4")
     assert retried.status_code == 200
     assert [t["title"] for t in await tasks_of(client)] == ["Second try"]
+
+
+async def test_a_turn_that_failed_after_its_change_is_not_run_again(  # type: ignore[no-untyped-def]
+    make_client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The task was added (and its call recorded) before the turn failed: releasing the key would let
+    the retry add it again, so the retry gets the failure back instead."""
+
+    async def fail(*_args: Any, **_kwargs: Any) -> None:
+        raise AppError("The turn could not be recorded")
+
+    monkeypatch.setattr(ConversationRepository, "record_turn", fail)
+    llm = ScriptedLLM(calls(("add_task", {"title": "Only once"})))
+    client = await make_client(llm)
+
+    failed = await post(client, "add Only once", "key-after-change")
+    retried = await post(client, "add Only once", "key-after-change")
+
+    assert failed.status_code == 500 and failed.json()["error"] == "INTERNAL_ERROR"
+    assert (retried.status_code, retried.json()) == (500, failed.json())
+    assert retried.headers["Idempotency-Replayed"] == "true"
+    assert len(llm.requests) == 1
+    assert [t["title"] for t in await tasks_of(client)] == ["Only once"]
 
 
 async def test_keys_expire(make_client) -> None:  # type: ignore[no-untyped-def]

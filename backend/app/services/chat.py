@@ -294,7 +294,8 @@ class ChatService:
         self, user_id: str, conversation_id: uuid.UUID, turn_id: uuid.UUID, exc: AppError, idempotency_key: str | None
     ) -> None:
         async with unit_of_work(self.sessionmaker) as session:
-            await ConversationRepository(session, user_id).add_message(
+            conversations = ConversationRepository(session, user_id)
+            await conversations.add_message(
                 conversation_id=conversation_id,
                 role="assistant",
                 content=f"Error: {exc.detail}",
@@ -303,7 +304,14 @@ class ChatService:
                 is_error=True,
             )
             if idempotency_key is not None:
-                await IdempotencyRepository(session, user_id).release(idempotency_key)
+                keys = IdempotencyRepository(session, user_id)
+                if await conversations.turn_changed_tasks(turn_id, mutating=MUTATING):
+                    # A change was committed before the failure: a retry must not run the turn again
+                    # (it would add the task twice), so it gets this error back, as Stripe replays a 500.
+                    body = {"error": exc.code, "detail": exc.detail}
+                    await keys.complete(idempotency_key, status=exc.status_code, body=body)
+                else:
+                    await keys.release(idempotency_key)
         log.warning("chat_turn_failed", extra={"turn_id": str(turn_id), "error": exc.code})
 
     def _budget(self, request: ChatRequest) -> Budget:

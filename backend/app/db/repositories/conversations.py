@@ -7,7 +7,7 @@ that was a third of a turn's database CPU); the rows' ids and times are set here
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -181,6 +181,19 @@ class ConversationRepository:
         params = {f"m_{c}": message[c] for c in _MESSAGE_COLUMNS}
         params.update(t_conversation_id=conversation_id, t_owner=self.user_id, t_now=now)
         await self.session.execute(_RECORD_TURN, params)
+
+    async def turn_changed_tasks(self, turn_id: uuid.UUID, *, mutating: Collection[str]) -> bool:
+        """Whether a call of `mutating` tools in this turn succeeded: its change is committed (with its
+        `tool_executions` row, in one transaction), whatever became of the turn afterwards."""
+        query = sa.select(
+            sa.exists().where(
+                _X.c.user_id == self.user_id,
+                _X.c.turn_id == turn_id,
+                _X.c.success.is_(True),
+                _X.c.tool_name.in_(sorted(mutating)),
+            )
+        )
+        return bool((await self.session.execute(query)).scalar())
 
     async def add_tool_executions(self, rows: Sequence[dict[str, Any]]) -> None:
         """Insert tool execution rows (column -> value; `id` and `created_at` are filled in) in one statement."""
