@@ -14,6 +14,7 @@ from support.fake_llm import ScriptedLLM, calls
 from backend.app.core.clock import FixedClock
 from backend.app.core.exceptions import AppError
 from backend.app.db.repositories.conversations import ConversationRepository
+from backend.app.services.chat import ChatService
 
 
 async def post(client: httpx.AsyncClient, message: str, key: str) -> httpx.Response:
@@ -102,6 +103,55 @@ async def test_a_turn_that_failed_after_its_change_is_not_run_again(  # type: ig
     assert retried.headers["Idempotency-Replayed"] == "true"
     assert len(llm.requests) == 1
     assert [t["title"] for t in await tasks_of(client)] == ["Only once"]
+
+
+async def crash_mid_turn(client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch, message: str, key: str) -> None:
+    """Send a turn whose worker "dies" at its end: neither its reply nor its failure is recorded, so
+    its claim on `key` stays in flight, as a killed process leaves it."""
+
+    async def die(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("worker killed")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ConversationRepository, "record_turn", die)
+        patch.setattr(ChatService, "_record_failure", die)
+        with pytest.raises(RuntimeError, match="worker killed"):
+            await post(client, message, key)
+
+
+async def test_an_abandoned_claim_whose_turn_changed_nothing_is_taken_over(  # type: ignore[no-untyped-def]
+    make_client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FixedClock(NOW)
+    llm = ScriptedLLM(httpx.ConnectError("the model never answered"), calls(("add_task", {"title": "Call mom"})))
+    client = await make_client(llm, clock=clock, llm_max_retries=0, budget_max_latency_ms=1000)
+    await crash_mid_turn(client, monkeypatch, "add Call mom", "key-abandoned")
+
+    early = await post(client, "add Call mom", "key-abandoned")
+    clock.moment = NOW + timedelta(seconds=2, milliseconds=1)  # past stale_after: twice the turn's deadline
+    late = await post(client, "add Call mom", "key-abandoned")
+
+    assert early.status_code == 409  # still looks in flight
+    assert late.status_code == 200, late.text
+    assert [t["title"] for t in await tasks_of(client)] == ["Call mom"]
+
+
+async def test_an_abandoned_claim_whose_turn_changed_a_task_is_not_run_again(  # type: ignore[no-untyped-def]
+    make_client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FixedClock(NOW)
+    llm = ScriptedLLM(calls(("add_task", {"title": "Pay rent"})), default=calls(("add_task", {"title": "Pay rent"})))
+    client = await make_client(llm, clock=clock, budget_max_latency_ms=1000)
+    await crash_mid_turn(client, monkeypatch, "add Pay rent", "key-crashed")
+
+    clock.moment = NOW + timedelta(seconds=2, milliseconds=1)
+    late = await post(client, "add Pay rent", "key-crashed")
+    again = await post(client, "add Pay rent", "key-crashed")
+
+    assert late.status_code == 500 and "not run again" in late.json()["detail"], late.text
+    assert (again.status_code, again.json()) == (500, late.json())
+    assert len(llm.requests) == 1
+    assert [t["title"] for t in await tasks_of(client)] == ["Pay rent"]
 
 
 async def test_keys_expire(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -114,6 +114,7 @@ class IdempotencyRecord(SQLModel, table=True):
     state: str = Field(max_length=16, nullable=False)  # in_flight | done
     response_status: int | None = Field(default=None)
     response_body: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    turn_id: uuid.UUID | None = Field(default=None)  # the turn holding the claim
     created_at: datetime = _ts()
     expires_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
 

@@ -33,7 +33,7 @@ from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.idempotency import IdempotencyRepository
+from backend.app.db.repositories.idempotency import Abandoned, IdempotencyRepository, StoredResponse
 from backend.app.db.session import unit_of_work
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.services import prompt
@@ -98,16 +98,7 @@ class ChatService:
         async with unit_of_work(self.sessionmaker) as session:
             await self._rate_limit(session, user_id)
             if idempotency_key is not None:
-                request_hash = hashlib.sha256(
-                    orjson.dumps(request.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
-                ).hexdigest()
-                stored = await IdempotencyRepository(session, user_id).claim(
-                    idempotency_key,
-                    request_hash=request_hash,
-                    now=self.clock.now(),
-                    ttl=timedelta(hours=self.settings.idempotency_ttl_hours),
-                    stale_after=timedelta(milliseconds=2 * self.settings.budget_max_latency_ms),
-                )
+                stored = await self._claim(session, user_id, idempotency_key, request, turn_id)
                 if stored is not None:
                     return TurnOutcome(status=stored.status, body=stored.body, replayed=True)
             conversations = ConversationRepository(session, user_id)
@@ -269,6 +260,43 @@ class ChatService:
             },
         )
         return body
+
+    async def _claim(
+        self, session: AsyncSession, user_id: str, key: str, request: ChatRequest, turn_id: uuid.UUID
+    ) -> StoredResponse | None:
+        """Claim the idempotency key for this turn; a stored response when the request must not run.
+
+        A claim abandoned by a crashed worker is taken over, unless its turn already committed a change
+        (a successful mutating call in `tool_executions`): running it again would repeat the change, so
+        the key answers with an error that says so, from now on."""
+        keys = IdempotencyRepository(session, user_id)
+        request_hash = hashlib.sha256(
+            orjson.dumps(request.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
+        ).hexdigest()
+        now, ttl = self.clock.now(), timedelta(hours=self.settings.idempotency_ttl_hours)
+        claim = await keys.claim(
+            key,
+            request_hash=request_hash,
+            now=now,
+            ttl=ttl,
+            stale_after=timedelta(milliseconds=2 * self.settings.budget_max_latency_ms),
+            turn_id=turn_id,
+        )
+        if not isinstance(claim, Abandoned):
+            return claim
+        changed = claim.turn_id is not None and await ConversationRepository(session, user_id).turn_changed_tasks(
+            claim.turn_id, mutating=MUTATING
+        )
+        if not changed:
+            await keys.take_over(key, request_hash=request_hash, now=now, ttl=ttl, turn_id=turn_id)
+            return None
+        body = {
+            "error": AppError.code,
+            "detail": "An earlier request with this Idempotency-Key changed tasks but did not finish; "
+            "it is not run again (the conversation shows what was done).",
+        }
+        await keys.complete(key, status=AppError.status_code, body=body)
+        return StoredResponse(status=AppError.status_code, body=body)
 
     def _honest_reply(self, run: RunResult) -> str:
         """A failed tool is reported from its result even if the model's text says 'Done'."""

@@ -3,11 +3,13 @@
 Semantics follow Stripe's: the first request claims `(user_id, key)` with
 `INSERT ... ON CONFLICT DO NOTHING`; a retry with the same body gets the stored response; the
 same key while the first is still running is 409; with another body, 422. Keys expire after
-the TTL; a claim left `in_flight` longer than `stale_after` (a crashed worker) is taken over.
+the TTL. A claim left `in_flight` longer than `stale_after` (a crashed worker) is `Abandoned`: the
+caller takes it over (`take_over`) unless the turn that held it had already changed something.
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,20 +30,29 @@ class StoredResponse:
     body: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """A claim left in flight past `stale_after` by `turn_id` (None: claimed before turns were noted)."""
+
+    turn_id: uuid.UUID | None
+
+
 class IdempotencyRepository:
     def __init__(self, session: AsyncSession, user_id: str) -> None:
         self.session = session
         self.user_id = user_id
 
     async def claim(
-        self, key: str, *, request_hash: str, now: datetime, ttl: timedelta, stale_after: timedelta
-    ) -> StoredResponse | None:
-        """Claim the key for this request; return a stored response when this is a replay."""
+        self, key: str, *, request_hash: str, now: datetime, ttl: timedelta, stale_after: timedelta, turn_id: uuid.UUID
+    ) -> StoredResponse | Abandoned | None:
+        """Claim the key for `turn_id`: None when claimed, a stored response when this is a replay, and
+        `Abandoned` when a crashed worker's claim is found (the row stays locked until the transaction ends)."""
         values = {
             "user_id": self.user_id,
             "key": key,
             "request_hash": request_hash,
             "state": "in_flight",
+            "turn_id": turn_id,
             "created_at": now,
             "expires_at": now + ttl,
         }
@@ -57,28 +68,37 @@ class IdempotencyRepository:
             )
         ).first()
         if row is None:  # deleted between the two statements: the claim is free again
-            return await self.claim(key, request_hash=request_hash, now=now, ttl=ttl, stale_after=stale_after)
-        expired = _aware(row.expires_at) <= now
-        stale = row.state == "in_flight" and _aware(row.created_at) + stale_after <= now
-        if expired or stale:
-            await self.session.execute(
-                sa.update(_I)
-                .where(_I.c.user_id == self.user_id, _I.c.key == key)
-                .values(
-                    request_hash=request_hash,
-                    state="in_flight",
-                    response_status=None,
-                    response_body=None,
-                    created_at=now,
-                    expires_at=now + ttl,
-                )
+            return await self.claim(
+                key, request_hash=request_hash, now=now, ttl=ttl, stale_after=stale_after, turn_id=turn_id
             )
+        if _aware(row.expires_at) <= now:
+            await self.take_over(key, request_hash=request_hash, now=now, ttl=ttl, turn_id=turn_id)
             return None
+        if row.state == "in_flight" and _aware(row.created_at) + stale_after <= now:
+            return Abandoned(row.turn_id)
         if row.request_hash != request_hash:
             raise IdempotencyKeyReused("This Idempotency-Key was already used with a different request body")
         if row.state == "in_flight":
             raise IdempotencyInFlight("A request with this Idempotency-Key is still being processed")
         return StoredResponse(status=row.response_status or 200, body=row.response_body or {})
+
+    async def take_over(
+        self, key: str, *, request_hash: str, now: datetime, ttl: timedelta, turn_id: uuid.UUID
+    ) -> None:
+        """Make an expired or abandoned claim this turn's, as if it were new."""
+        await self.session.execute(
+            sa.update(_I)
+            .where(_I.c.user_id == self.user_id, _I.c.key == key)
+            .values(
+                request_hash=request_hash,
+                state="in_flight",
+                turn_id=turn_id,
+                response_status=None,
+                response_body=None,
+                created_at=now,
+                expires_at=now + ttl,
+            )
+        )
 
     async def complete(self, key: str, *, status: int, body: dict[str, Any]) -> None:
         await self.session.execute(
