@@ -155,6 +155,31 @@ async def test_failed_tool_is_reported_even_when_the_model_says_done(make_client
     assert body["tool_calls"][0]["result"]["error"] == "No task matching 'Gym' found"
 
 
+async def test_a_reply_claiming_more_than_the_tools_did_is_replaced_by_the_results(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm, response_mode="model")
+    llm.push(calls(("add_task", {"title": "Gym"})), completion("I've added Gym."))
+    assert (await chat(client, "add Gym")).status_code == 200
+    llm.push(calls(("add_task", {"title": "Buy milk"})), completion("I've added Buy milk and deleted Gym for you."))
+
+    body = (await chat(client, "add Buy milk")).json()
+
+    assert body["assistant_message"] == "Added: “Buy milk”."
+    [finding] = [f for f in body["execution_metadata"]["findings"] if f["kind"] == "UnbackedClaim"]
+    assert finding["claims"] == ["deleted"]
+    assert sorted(t["title"] for t in await tasks_of(client)) == ["Buy milk", "Gym"]
+
+
+async def test_a_reply_the_tools_back_is_the_models_own(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(calls(("add_task", {"title": "Buy milk"})), completion("I've added Buy milk to your list."))
+    client = await make_client(llm, response_mode="model")
+
+    body = (await chat(client, "add Buy milk")).json()
+
+    assert body["assistant_message"] == "I've added Buy milk to your list."
+    assert not [f for f in body["execution_metadata"]["findings"] if f["kind"] == "UnbackedClaim"]
+
+
 async def test_ambiguous_title_asks_instead_of_guessing(make_client) -> None:  # type: ignore[no-untyped-def]
     llm = ScriptedLLM()
     client = await make_client(llm)

@@ -62,7 +62,7 @@ class RunOptions:
 
 @dataclass(slots=True)
 class Finding:
-    kind: Literal["PlanDeviation", "RepeatedCall", "BudgetExceeded"]
+    kind: Literal["PlanDeviation", "RepeatedCall", "BudgetExceeded", "UnbackedClaim"]
     detail: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:

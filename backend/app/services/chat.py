@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import AgentRunner, RunOptions, RunResult
+from backend.app.agent.runner import AgentRunner, Finding, RunOptions, RunResult
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -37,7 +37,7 @@ from backend.app.db.repositories.idempotency import Abandoned, IdempotencyReposi
 from backend.app.db.session import unit_of_work
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.services import prompt
-from backend.app.services.guard import ExecutionGuard
+from backend.app.services.guard import ExecutionGuard, unbacked_claims
 from backend.app.services.history import fit_history
 from backend.app.services.intent import classify
 from backend.app.services.plan import declared_plan, plan_deviation
@@ -188,6 +188,11 @@ class ChatService:
         )
         reply = self._honest_reply(run)
         findings = list(run.findings)
+        if reply == run.text and run.executed and (claims := unbacked_claims(reply, run.executed, mutating=MUTATING)):
+            # The model's reply claims more than the tools did ("I've added milk and deleted gym" after
+            # one add): the user is told what the results say instead.
+            reply = self.composer.compose(run.executed)
+            findings.append(Finding("UnbackedClaim", {"claims": claims, "model_reply": run.text[:500]}))
         if (deviation := plan_deviation(intent, run.executed, read_only=READ_ONLY)) is not None:
             findings.append(deviation)
         actions = action_metadata(run.executed)

@@ -4,7 +4,8 @@ When the message needs a tool (by its intent) and the model answered without it,
 a different mutating tool, the guard asks exactly once more with the tool forced. If that fails
 too, the turn ends with "Technical error: Tool not triggered." and nothing changed.
 A first-person success claim with no tool behind it ("I've deleted it") on a message the
-classifier did not understand gets the same single retry with any tool required.
+classifier did not understand gets the same single retry with any tool required. After tools ran,
+a final text that claims an action no successful call backs (`unbacked_claims`) is not shown.
 """
 
 from __future__ import annotations
@@ -26,8 +27,41 @@ _CLAIM = re.compile(
 )
 
 
+_VERB = re.compile(r"\b(added|created|deleted|removed|marked|completed|updated|changed|renamed)\b", re.IGNORECASE)
+# The tools that back a claimed verb ("I've marked it high priority" may be an update).
+_BACKING: dict[str, frozenset[str]] = {
+    "added": frozenset({"add_task"}),
+    "created": frozenset({"add_task"}),
+    "deleted": frozenset({"delete_task"}),
+    "removed": frozenset({"delete_task"}),
+    "marked": frozenset({"complete_task", "update_task"}),
+    "completed": frozenset({"complete_task", "update_task"}),
+    "updated": frozenset({"update_task"}),
+    "changed": frozenset({"update_task"}),
+    "renamed": frozenset({"update_task"}),
+}
+
+
 def claims_action(text: str) -> bool:
     return bool(_CLAIM.search(text))
+
+
+def unbacked_claims(text: str, executed: Sequence[ExecutedCall], *, mutating: frozenset[str]) -> list[str]:
+    """The success verbs of a text that claims success ("I've added milk and deleted gym", "Task
+    added", "Done") that no successful call of the turn backs: "deleted" needs a delete_task that
+    succeeded, "done" any successful change. Over-reading ("completed" in a title) only costs the
+    model's wording: the caller then tells the results instead."""
+    if not claims_action(text):
+        return []
+    succeeded = {e.call.name for e in executed if e.ran and e.result.success}
+    verbs = [m.group(1).lower() for m in _VERB.finditer(text)]
+    if not verbs:
+        verbs = ["done"]
+    unbacked: list[str] = []
+    for verb in verbs:
+        if not _BACKING.get(verb, mutating) & succeeded and verb not in unbacked:
+            unbacked.append(verb)
+    return unbacked
 
 
 @dataclass(slots=True)
