@@ -188,7 +188,8 @@ class ChatService:
         )
         reply = self._honest_reply(run)
         findings = list(run.findings)
-        if reply == run.text and run.executed and (claims := unbacked_claims(reply, run.executed, mutating=MUTATING)):
+        model_wrote_it = run.stop_reason == "final" and reply == run.text
+        if model_wrote_it and run.executed and (claims := unbacked_claims(reply, run.executed, mutating=MUTATING)):
             # The model's reply claims more than the tools did ("I've added milk and deleted gym" after
             # one add): the user is told what the results say instead.
             reply = self.composer.compose(run.executed)
