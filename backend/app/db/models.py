@@ -91,8 +91,8 @@ class ToolExecution(SQLModel, table=True):
     conversation_id: uuid.UUID = Field(
         sa_column=sa.Column(sa.Uuid, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False)
     )
-    # The assistant message of the turn; its id is chosen when the turn starts, and the row is
-    # written at the end, so this is not a foreign key.
+    # The assistant message of the turn; its id is chosen when the turn starts, and the rows are
+    # written with each step's changes, before that message exists, so this is not a foreign key.
     turn_id: uuid.UUID = Field(nullable=False, index=True)
     tool_call_id: str = Field(max_length=128, nullable=False)
     tool_name: str = Field(max_length=64, nullable=False)
