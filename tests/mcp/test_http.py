@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import httpx2
 import pytest
+import sqlalchemy as sa
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
@@ -70,6 +71,25 @@ async def test_each_tool_changes_the_database(live: Live, mcp_session: Any) -> N
         gone = payload(await session.call_tool("delete_task", {"task_id": added["data"]["id"]}))
         assert gone["data"] == {"id": added["data"]["id"], "title": "Buy milk", "status": "deleted"}
         assert await tasks_of(live.client) == []
+
+
+async def test_each_call_is_recorded_beside_its_effect(live: Live, mcp_session: Any) -> None:
+    async with mcp_session(live.url) as session:
+        added = payload(await session.call_tool("add_task", {"title": "Buy milk"}))
+        refused = payload(await session.call_tool("add_task", {"title": ""}))
+    async with live.client.app.state.engine.connect() as conn:
+        rows = (
+            await conn.execute(sa.text("SELECT * FROM tool_executions ORDER BY created_at, tool_call_id"))
+        ).mappings()
+        recorded = [dict(r) for r in rows]
+    assert [(r["tool_name"], r["success"], r["user_id"], r["conversation_id"]) for r in recorded] == [
+        ("add_task", True, "alice", None),
+        ("add_task", False, "alice", None),
+    ]
+    assert recorded[0]["result"]["data"]["id"] == added["data"]["id"]
+    assert recorded[1]["result"]["code"] == refused["code"] == "INVALID_ARGUMENTS"
+    assert recorded[0]["turn_id"] != recorded[1]["turn_id"]  # each call is its own unit
+    assert all(r["tool_call_id"].startswith("mcp-") for r in recorded)
 
 
 async def test_same_coercion_validation_and_guards_as_chat(live: Live, mcp_session: Any) -> None:

@@ -88,8 +88,10 @@ class ToolExecution(SQLModel, table=True):
 
     id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
     user_id: str = Field(max_length=255, nullable=False)
-    conversation_id: uuid.UUID = Field(
-        sa_column=sa.Column(sa.Uuid, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False)
+    # NULL for a call from outside a chat (MCP).
+    conversation_id: uuid.UUID | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Uuid, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=True),
     )
     # The assistant message of the turn; its id is chosen when the turn starts, and the rows are
     # written with each step's changes, before that message exists, so this is not a foreign key.

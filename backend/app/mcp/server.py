@@ -10,6 +10,7 @@ over HTTP, `--user` over stdio), never an argument.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,7 @@ from backend.app.core.config import Settings
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOLS, TaskTools
+from backend.app.tools.task_tools import TOOLS, TaskTools, ToolAudit
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +60,18 @@ def task_tools_factory(
     clock: Clock,
     resolver: ReferenceResolver | None = None,
 ) -> ToolsForUser:
-    """`TaskTools` for a user, configured exactly as a chat turn configures them."""
+    """`TaskTools` for one call of a user, configured exactly as a chat turn configures them, and
+    recording the call in `tool_executions` as a chat turn does (no conversation; its own turn id)."""
     shared = resolver or ReferenceResolver(threshold=settings.resolver_threshold)
 
     def tools_for(user_id: str) -> TaskTools:
         return TaskTools(
-            sessionmaker=sessionmaker, user_id=user_id, clock=clock, resolver=shared, apply_mode=settings.apply_mode
+            sessionmaker=sessionmaker,
+            user_id=user_id,
+            clock=clock,
+            resolver=shared,
+            apply_mode=settings.apply_mode,
+            audit=ToolAudit(conversation_id=None, turn_id=uuid.uuid4()),
         )
 
     return tools_for

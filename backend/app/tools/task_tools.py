@@ -2,9 +2,10 @@
 
 `TaskTools` is the loop's ToolExecutor. Each call is coerced, then validated on its own
 (best-effort: one bad call never discards the others), then all valid calls of a step run in
-one short transaction. In strict mode the step is all-or-nothing. In a chat turn (`ToolAudit`),
-the step's `tool_executions` rows are written in that same transaction: a change is never
-committed without the record of the call that made it, even if the turn dies right after.
+one short transaction. In strict mode the step is all-or-nothing. With a `ToolAudit` (every chat
+turn, every MCP call) the step's `tool_executions` rows are written in that same transaction: a
+change is never committed without the record of the call that made it, even if the turn dies
+right after.
 """
 
 from __future__ import annotations
@@ -101,9 +102,10 @@ class _StrictAbort(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ToolAudit:
-    """The chat turn whose tool calls `TaskTools` records (`tool_executions`), beside their effects."""
+    """Where `TaskTools` records its calls (`tool_executions`), beside their effects: a chat turn, or
+    (no conversation) one MCP call."""
 
-    conversation_id: uuid.UUID
+    conversation_id: uuid.UUID | None
     turn_id: uuid.UUID
 
 
