@@ -235,20 +235,21 @@ def _dedupe_ids(calls: list[ToolCall], *, step: int, notes: list[str]) -> None:
 def _without_nul(value: Any, notes: list[str]) -> Any:
     """Drop NUL characters anywhere in the model's output: no database text column can store one,
     so a stray NUL would otherwise fail the turn when its reply or tool records are saved."""
-    if not _has_nul(value):
+    if not has_nul(value):
         return value
     if "nul_removed" not in notes:
         notes.append("nul_removed")
     return _strip_nul(value)
 
 
-def _has_nul(value: Any) -> bool:
+def has_nul(value: Any) -> bool:
+    """Whether a JSON-like value holds a NUL character anywhere (keys included): Postgres text cannot."""
     if isinstance(value, str):
         return "\x00" in value
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+        return any(has_nul(v) for v in value)
     return False
 
 

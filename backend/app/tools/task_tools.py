@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from backend.app.agent.normalize import has_nul
 from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
@@ -217,7 +218,7 @@ class TaskTools:
         warnings = tuple(c.message for c in coercions)
         try:
             encoded = orjson.dumps(arguments)
-            if _contains_nul(arguments):
+            if has_nul(arguments):
                 # Postgres text cannot hold NUL: refuse the call instead of failing the step's transaction.
                 raise ValueError("a text value contains a NUL character")
         except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError: huge ints, surrogates
@@ -395,16 +396,6 @@ class TaskTools:
             others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]
             resolution = Ambiguous(key, (best, *others))
         return resolution, {r.id: r for r in found.rows}
-
-
-def _contains_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_contains_nul(k) or _contains_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_contains_nul(v) for v in value)
-    return False
 
 
 def _conflict(row: TaskRow) -> ToolResult:
