@@ -26,7 +26,7 @@ from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.tasks import TaskRepository, TaskRow
+from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
 from backend.app.tools.resolver import (
@@ -374,23 +374,21 @@ class TaskTools:
         word of the reference that the resolver all turns down make way for the trigram shortlist.
         """
         key = clean_reference(reference)  # as the resolver reads it: no quotes around
-        found = await repo.candidates(key, limit=self.prefilter_limit, all_up_to=self.prefilter_above)
-        resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
+
+        async def look(**steps: bool) -> tuple[Candidates, Resolution]:
+            found = await repo.candidates(key, limit=self.prefilter_limit, all_up_to=self.prefilter_above, **steps)
+            return found, self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
+
+        found, resolution = await look()
         exact = isinstance(resolution, Resolved) and resolution.method == "exact"
         if found.source == "exact" and not (exact or isinstance(resolution, Ambiguous)):
             # Equal in SQL but not to the resolver's casefold (rare Unicode): look again without the shortcut.
-            found = await repo.candidates(
-                key, limit=self.prefilter_limit, all_up_to=self.prefilter_above, exact_first=False
-            )
-            resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
+            found, resolution = await look(exact_first=False)
         if found.source == "words" and isinstance(resolution, NotFound):
             # Titles holding every word, none close enough ("Reading books club" for "read books"): a
             # title with a typo may be ("Read boks"), which only the trigram step finds. (Titles holding
             # all words but one already take in a typo; looking again there costs tens of ms for nothing.)
-            found = await repo.candidates(
-                key, limit=self.prefilter_limit, all_up_to=self.prefilter_above, exact_first=False, words_first=False
-            )
-            resolution = self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
+            found, resolution = await look(exact_first=False, words_first=False)
         if found.cut and isinstance(resolution, Resolved) and resolution.method != "exact":
             best = resolution.candidate
             others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]

@@ -114,7 +114,7 @@ class TaskRepository:
         `trigrams` (similar as a whole or in part).
         """
         if self.session.get_bind().dialect.name != "postgresql":
-            return Candidates(await self._all_rows(), "all", cut=False)
+            return Candidates(await self.rows(), "all", cut=False)
         params = {
             "owner": self.user_id,
             "ref": reference.strip().lower(),
@@ -127,12 +127,6 @@ class TaskRepository:
         rows = [TaskRow(r.id, r.title, r.version) for r in result if r.id is not None]
         source = result[0].source
         return Candidates(rows, source, cut=source not in ("exact", "all") and len(rows) >= limit)
-
-    async def _all_rows(self) -> list[TaskRow]:
-        result = await self.session.execute(
-            sa.select(_T.c.id, _T.c.title, _T.c.version).where(_T.c.user_id == self.user_id)
-        )
-        return [TaskRow(r.id, r.title, r.version) for r in result]
 
     async def update(self, row: TaskRow, values: dict[str, Any]) -> Task | None:
         statement = (
