@@ -39,21 +39,16 @@ _RECENT_MESSAGES = (
     .order_by(_M.c.created_at.desc(), _M.c.id.desc())
     .limit(sa.bindparam("limit", type_=sa.Integer))
 )
-_MESSAGE_COLUMNS = tuple(c.name for c in _M.columns)
 
 
-# Postgres: a turn's assistant message and the conversation's `updated_at` in ONE statement (a
-# data-modifying CTE runs exactly once, atomically), so recording a turn is one round trip with no
-# BEGIN/COMMIT. (The turn's tool executions are already stored, with their effects: `TaskTools`.)
+# Postgres: a turn's assistant message and the conversation's `updated_at` (`_TOUCH`, as a CTE) in ONE
+# statement (a data-modifying CTE runs exactly once, atomically), so recording a turn is one round
+# trip with no BEGIN/COMMIT. (The turn's tool executions are already stored, with their effects:
+# `TaskTools`.) The message's bind parameters are prefixed so they cannot meet `_TOUCH`'s.
 _RECORD_TURN = (
     sa.insert(_M)
     .values({c.name: sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns})
-    .add_cte(
-        sa.update(_C)
-        .where(_C.c.id == sa.bindparam("t_conversation_id"), _C.c.user_id == sa.bindparam("t_owner"))
-        .values(updated_at=sa.bindparam("t_now"))
-        .cte("touch")
-    )
+    .add_cte(_TOUCH.cte("touch"))
 )
 
 
@@ -178,8 +173,8 @@ class ConversationRepository:
             "is_error": False,
             "created_at": now,
         }
-        params = {f"m_{c}": message[c] for c in _MESSAGE_COLUMNS}
-        params.update(t_conversation_id=conversation_id, t_owner=self.user_id, t_now=now)
+        params = {f"m_{column}": value for column, value in message.items()}
+        params.update(conversation_id=conversation_id, owner=self.user_id, now=now)
         await self.session.execute(_RECORD_TURN, params)
 
     async def turn_changed_tasks(self, turn_id: uuid.UUID, *, mutating: Collection[str]) -> bool:
