@@ -186,14 +186,8 @@ class ChatService:
             composer=self.composer,
             compose_when_covered=settings.response_mode == "direct",
         )
-        reply = self._honest_reply(run)
-        findings = list(run.findings)
-        model_wrote_it = run.stop_reason == "final" and reply == run.text
-        if model_wrote_it and run.executed and (claims := unbacked_claims(reply, run.executed, mutating=MUTATING)):
-            # The model's reply claims more than the tools did ("I've added milk and deleted gym" after
-            # one add): the user is told what the results say instead.
-            reply = self.composer.compose(run.executed)
-            findings.append(Finding("UnbackedClaim", {"claims": claims, "model_reply": run.text[:500]}))
+        reply, unbacked = self._honest_reply(run)
+        findings = [*run.findings, *([unbacked] if unbacked else [])]
         if (deviation := plan_deviation(intent, run.executed, read_only=READ_ONLY)) is not None:
             findings.append(deviation)
         actions = action_metadata(run.executed)
@@ -304,15 +298,18 @@ class ChatService:
         await keys.complete(key, status=AppError.status_code, body=body)
         return StoredResponse(status=AppError.status_code, body=body)
 
-    def _honest_reply(self, run: RunResult) -> str:
-        """A failed tool is reported from its result even if the model's text says 'Done'."""
-        if run.stop_reason in ("composed", "tool_not_triggered") or not run.executed:
-            return run.text
-        failed = [e for e in run.executed if not e.result.success and not e.result.model_fixable]
-        if failed or run.stop_reason != "final":
-            composed = self.composer.compose(run.executed)
-            return composed if run.stop_reason == "final" else run.text
-        return run.text
+    def _honest_reply(self, run: RunResult) -> tuple[str, Finding | None]:
+        """The reply the user sees. The model's final text after tools ran is replaced by the one composed
+        from the results when a tool failed (even if the model says 'Done'), or when it claims an action
+        no successful call backs ("I've added milk and deleted gym" after one add: an UnbackedClaim)."""
+        if run.stop_reason != "final" or not run.executed:
+            return run.text, None  # composed already, the guard's message, a stop's explanation, or no tools
+        if any(not e.result.success and not e.result.model_fixable for e in run.executed):
+            return self.composer.compose(run.executed), None
+        if claims := unbacked_claims(run.text, run.executed, mutating=MUTATING):
+            finding = Finding("UnbackedClaim", {"claims": claims, "model_reply": run.text[:500]})
+            return self.composer.compose(run.executed), finding
+        return run.text, None
 
     async def _rate_limit(self, session: AsyncSession, user_id: str) -> None:
         now = self.clock.now().timestamp()
