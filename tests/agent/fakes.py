@@ -55,13 +55,11 @@ class FakeTools:
         self.handlers = handlers or {}
         self.ran: list[tuple[str, dict[str, Any]]] = []
         self.batches: list[list[str]] = []
-        self.steps: list[StepInfo | None] = []
 
     def specs(self) -> Sequence[ToolSpec]:
         return self._specs
 
     async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
-        self.steps.append(step)
         self.batches.append([c.name for c in calls])
         results: list[ToolResult] = []
         for call in calls:

@@ -59,7 +59,7 @@ class Dispatcher:
             if early is None:
                 runnable.append(call)
         started = time.perf_counter()
-        info = StepInfo(step, retried=retried, retry_reason=retry_reason)
+        info = StepInfo(retried=retried, retry_reason=retry_reason)
         batch = await self.executor.execute_batch(runnable, step=info) if runnable else None
         per_call_ms = (time.perf_counter() - started) * 1000 / max(1, len(runnable))
         ran = iter(zip(batch.results, batch.executed_arguments, strict=True)) if batch else iter(())

@@ -94,10 +94,9 @@ class BatchOutcome:
 
 @dataclass(frozen=True, slots=True)
 class StepInfo:
-    """Which step of the turn a batch belongs to, and whether it is the guard's forced retry: what an
-    executor needs to record the calls beside their effects."""
+    """Whether a batch's step is the guard's forced retry, and why: what an executor records with the
+    calls, beside their effects."""
 
-    step: int
     retried: bool = False
     retry_reason: str | None = None
 

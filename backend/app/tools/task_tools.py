@@ -181,7 +181,7 @@ class TaskTools:
         """One `tool_executions` row per call of the batch (refused ones too), in the caller's transaction."""
         if self.audit is None:
             return
-        step = step or StepInfo(0)
+        step = step or StepInfo()
         rows = [
             {
                 "conversation_id": self.audit.conversation_id,
