@@ -9,9 +9,9 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from backend.app.cli import migrate
+from backend.app.db.session import delete_all_rows
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
-TABLES = ("tool_executions", "messages", "conversations", "tasks", "idempotency_keys", "rate_limit_windows")
 
 
 async def reset_postgres(url: str) -> None:
@@ -32,8 +32,4 @@ async def clean(engine: AsyncEngine) -> None:
     # Chat turns commit several short transactions and race each other in some tests, so each test
     # starts from empty tables instead of running inside one rolled-back transaction.
     async with engine.begin() as conn:
-        if engine.dialect.name == "postgresql":
-            await conn.execute(sa.text(f"TRUNCATE {', '.join(TABLES)}"))
-        else:
-            for table in TABLES:
-                await conn.execute(sa.text(f"DELETE FROM {table}"))
+        await delete_all_rows(conn)

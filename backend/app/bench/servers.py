@@ -23,9 +23,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from backend.app.bench.http import Connection, HttpError
+from backend.app.db.session import delete_all_rows
 
 JWT_SECRET = "bench-only-secret-0123456789abcdefghijklmnopqrstuvwxyz"
-TABLES = ("tool_executions", "messages", "conversations", "tasks", "idempotency_keys", "rate_limit_windows")
 
 
 def free_port() -> int:
@@ -190,11 +190,7 @@ async def empty(url: str) -> None:
     engine = create_async_engine(url)
     try:
         async with engine.begin() as conn:
-            if engine.dialect.name == "postgresql":
-                await conn.execute(sa.text(f"TRUNCATE {', '.join(TABLES)}"))
-            else:
-                for table in TABLES:
-                    await conn.execute(sa.text(f"DELETE FROM {table}"))
+            await delete_all_rows(conn)
     finally:
         await engine.dispose()
 

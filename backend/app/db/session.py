@@ -8,10 +8,19 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
+import sqlalchemy as sa
 from sqlalchemy import event, exc
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlmodel import SQLModel
 
 from backend.app.core.config import Settings
+from backend.app.db import models  # noqa: F401  (puts the tables on SQLModel.metadata)
 
 
 def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
@@ -109,3 +118,13 @@ async def unit_of_work(
         except BaseException:
             await session.rollback()
             raise
+
+
+async def delete_all_rows(conn: AsyncConnection) -> None:
+    """Empty every table of the models, children first (the benchmark's and the tests' clean slate)."""
+    tables = [t.name for t in reversed(SQLModel.metadata.sorted_tables)]
+    if conn.dialect.name == "postgresql":
+        await conn.execute(sa.text(f"TRUNCATE {', '.join(tables)}"))
+    else:
+        for table in tables:
+            await conn.execute(sa.text(f"DELETE FROM {table}"))
