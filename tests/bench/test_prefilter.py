@@ -6,6 +6,7 @@ part of a title) and never another owner's task, in one statement (migration 000
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -39,22 +40,25 @@ async def engine(database: str) -> Any:
     await engine.dispose()
 
 
+def tools_for(sessionmaker: Any, user: str, **options: int) -> TaskTools:
+    resolver = ReferenceResolver()
+    return TaskTools(sessionmaker=sessionmaker, user_id=user, clock=SystemClock(), resolver=resolver, **options)
+
+
+async def add_titles(sessionmaker: Any, owner: str, titles: Iterable[str]) -> None:
+    async with unit_of_work(sessionmaker) as session:
+        repo = TaskRepository(session, owner)
+        for title in titles:
+            await repo.add(title=title, description=None, priority="medium", due_date=None, tags=[])
+
+
 async def test_prefilter_resolves_like_the_in_process_resolver(engine) -> None:  # type: ignore[no-untyped-def]
     user = f"many-{uuid.uuid4().hex[:6]}"
     titles = await insert_tasks(engine, user, TITLES)
     await insert_tasks(engine, "someone-else", 200)  # other owners' titles never leak in
     sessionmaker = create_sessionmaker(engine)
-
-    def tools(prefilter_above: int) -> TaskTools:
-        return TaskTools(
-            sessionmaker=sessionmaker,
-            user_id=user,
-            clock=SystemClock(),
-            resolver=ReferenceResolver(),
-            prefilter_above=prefilter_above,
-        )
-
-    shortlisted, in_process = tools(0), tools(10**9)
+    shortlisted = tools_for(sessionmaker, user, prefilter_above=0)
+    in_process = tools_for(sessionmaker, user, prefilter_above=10**9)
     seen: dict[str, set[str]] = {}
     for probe in probes(titles, per_kind=PER_KIND):
         async with unit_of_work(sessionmaker) as session:
@@ -73,20 +77,11 @@ async def test_prefilter_resolves_like_the_in_process_resolver(engine) -> None: 
 async def test_a_cut_shortlist_never_picks_a_fuzzy_winner(engine) -> None:  # type: ignore[no-untyped-def]
     user = f"cut-{uuid.uuid4().hex[:6]}"
     sessionmaker = create_sessionmaker(engine)
-    async with unit_of_work(sessionmaker) as session:
-        repo = TaskRepository(session, user)
-        for title in ("Water the plants", *(f"Water the plants for {n}" for n in ("Ana", "Bo", "Cy", "Di"))):
-            await repo.add(title=title, description=None, priority="medium", due_date=None, tags=[])
+    others = [f"Water the plants for {n}" for n in ("Ana", "Bo", "Cy", "Di")]
+    await add_titles(sessionmaker, user, ["Water the plants", *others])
 
     def tools(prefilter_limit: int) -> TaskTools:
-        return TaskTools(
-            sessionmaker=sessionmaker,
-            user_id=user,
-            clock=SystemClock(),
-            resolver=ReferenceResolver(),
-            prefilter_above=0,
-            prefilter_limit=prefilter_limit,
-        )
+        return tools_for(sessionmaker, user, prefilter_above=0, prefilter_limit=prefilter_limit)
 
     async with unit_of_work(sessionmaker) as session:
         whole, _ = await tools(50).resolve_title(TaskRepository(session, user), "water the plant")
@@ -131,20 +126,8 @@ async def test_the_shortlist_finds_plurals_typos_and_parts_of_the_owners_titles(
     await insert_tasks(engine, user, PREFILTER_ABOVE + 100)
     await insert_tasks(engine, other, PREFILTER_ABOVE + 100)
     sessionmaker = create_sessionmaker(engine)
-    async with unit_of_work(sessionmaker) as session:
-        for owner, titles in ((user, MINE), (other, THEIRS)):
-            repo = TaskRepository(session, owner)
-            for t in titles:
-                await repo.add(title=t, description=None, priority="medium", due_date=None, tags=[])
-
-    def tools(prefilter_above: int) -> TaskTools:
-        return TaskTools(
-            sessionmaker=sessionmaker,
-            user_id=user,
-            clock=SystemClock(),
-            resolver=ReferenceResolver(),
-            prefilter_above=prefilter_above,
-        )
+    await add_titles(sessionmaker, user, MINE)
+    await add_titles(sessionmaker, other, THEIRS)
 
     statements: list[str] = []
     event.listen(engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
@@ -152,8 +135,8 @@ async def test_the_shortlist_finds_plurals_typos_and_parts_of_the_owners_titles(
         repo = TaskRepository(session, user)
         found = await repo.candidates(reference.lower(), limit=PREFILTER_LIMIT, all_up_to=PREFILTER_ABOVE)
         assert len(statements) == 1, statements  # every step in one round trip, whichever finds the title
-        fast, rows = await tools(PREFILTER_ABOVE).resolve_title(repo, reference)
-        slow, _ = await tools(10**9).resolve_title(repo, reference)
+        fast, rows = await tools_for(sessionmaker, user).resolve_title(repo, reference)
+        slow, _ = await tools_for(sessionmaker, user, prefilter_above=10**9).resolve_title(repo, reference)
         owned = {r.id for r in await repo.rows()}
     assert found.source == source and not found.cut, found
     assert title in [r.title for r in found.rows][:3], found.rows
@@ -167,10 +150,7 @@ async def test_the_shortlist_never_offers_another_owners_tasks(engine: Any) -> N
     user, other = f"mine-{uuid.uuid4().hex[:6]}", f"theirs-{uuid.uuid4().hex[:6]}"
     await insert_tasks(engine, user, PREFILTER_ABOVE + 100)
     sessionmaker = create_sessionmaker(engine)
-    async with unit_of_work(sessionmaker) as session:
-        repo = TaskRepository(session, other)
-        for t in THEIRS:
-            await repo.add(title=t, description=None, priority="medium", due_date=None, tags=[])
+    await add_titles(sessionmaker, other, THEIRS)
     async with unit_of_work(sessionmaker) as session:
         repo = TaskRepository(session, user)
         for reference in ("feed the zebra", "feed the zebras", "fede the zebra", "zebra"):
@@ -185,11 +165,8 @@ async def test_titles_that_only_hold_the_words_make_way_for_a_close_typo(engine:
     user = f"typo-{uuid.uuid4().hex[:6]}"
     await insert_tasks(engine, user, PREFILTER_ABOVE + 100)  # none holds both "read" and "book"
     sessionmaker = create_sessionmaker(engine)
-    async with unit_of_work(sessionmaker) as session:
-        repo = TaskRepository(session, user)
-        for title in ("Reading books club", "Read boks"):
-            await repo.add(title=title, description=None, priority="medium", due_date=None, tags=[])
-    tools = TaskTools(sessionmaker=sessionmaker, user_id=user, clock=SystemClock(), resolver=ReferenceResolver())
+    await add_titles(sessionmaker, user, ("Reading books club", "Read boks"))
+    tools = tools_for(sessionmaker, user)
     async with unit_of_work(sessionmaker) as session:
         repo = TaskRepository(session, user)
         words = await repo.candidates("read books", limit=PREFILTER_LIMIT, all_up_to=PREFILTER_ABOVE)
