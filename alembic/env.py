@@ -6,12 +6,12 @@ import asyncio
 from logging.config import fileConfig
 
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
 from sqlmodel import SQLModel
 
 from alembic import context
 from backend.app.core.config import get_settings
 from backend.app.db import models  # noqa: F401  (registers the tables on the metadata)
+from backend.app.db.session import create_engine
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -41,7 +41,10 @@ def _run_sync(connection: Connection) -> None:
 
 
 async def _run_online() -> None:
-    engine = create_async_engine(_url())
+    # The app's engine configuration, so DB_POOLER applies to migrations too, but without the session
+    # limits (0 = none): building an index on a large table may take longer than any request should.
+    unlimited = {"db_statement_timeout_ms": 0, "db_lock_timeout_ms": 0, "db_idle_in_transaction_timeout_ms": 0}
+    engine = create_engine(get_settings().model_copy(update=unlimited), url=_url())
     try:
         async with engine.connect() as connection:
             await connection.run_sync(_run_sync)

@@ -2,8 +2,10 @@
 # Make sure the test Postgres (127.0.0.1:5432, user postgres, trust auth, database `test`) is up.
 # Idempotent and quick when it already is: starts an installed cluster that is down, installs
 # PostgreSQL (+ contrib, for pg_trgm/btree_gin) with apt when it is missing, lets the loopback
-# connect as postgres without a password, creates the database. When TEST_DATABASE_URL names a
-# host other than this machine, it does nothing: that server is someone else's to run.
+# connect as postgres without a password, creates the database, and installs PgBouncer and HAProxy
+# (the suite starts its own). When TEST_DATABASE_URL names a host other than this machine, it does
+# nothing: that server is someone else's to run (the PgBouncer and HAProxy tests then need both
+# packages installed by hand).
 # Best effort, never failing: Debian's docker-compose, so the suite can validate docker-compose.yml.
 set -euo pipefail
 
@@ -100,6 +102,18 @@ if [ "$(extensions)" != 2 ]; then
   say "pg_trgm/btree_gin missing; installing postgresql-contrib"
   apt_install postgresql-contrib || die "could not install postgresql-contrib"
   [ "$(extensions)" = 2 ] || die "pg_trgm and btree_gin are still unavailable"
+fi
+
+# The suite runs its main flows again through a real PgBouncer (transaction pooling), which it starts
+# itself on a free port (tests/support/pgbouncer.py): only the package is needed, not its service.
+# Likewise HAProxy, to run the scale profile's proxy configuration (tests/reliability/test_proxy.py).
+if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then
+  say "pgbouncer missing; installing Debian's pgbouncer"
+  apt_install pgbouncer || die "could not install pgbouncer"
+fi
+if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+  say "haproxy missing; installing Debian's haproxy"
+  apt_install haproxy || die "could not install haproxy"
 fi
 
 # Best effort: lets tests/test_packaging.py run `docker-compose config` (no Docker engine runs here).

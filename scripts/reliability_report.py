@@ -128,6 +128,14 @@ def figures_table(f: Figures) -> str:
             "all beyond 5",
         ),
         (
+            "Three instances on one database, directly and through PgBouncer (`test_scale_out.py`)",
+            f"{_g(f, 'scale_out', 'turns')} concurrent turns, {_g(f, 'scale_out', 'idempotent_requests')} "
+            "requests on one key",
+            f"**{_g(f, 'scale_out', 'server_errors')}** × 5xx, **{_g(f, 'scale_out', 'duplicate_tasks')}** "
+            "duplicate tasks",
+            "0",
+        ),
+        (
             "Burst of simultaneous turns, pool 5 + 5 (`test_retries_and_load.py`)",
             f"{_g(f, 'load', 'turns')} turns",
             f"{_g(f, 'load', 'turns') - _g(f, 'load', 'ok')} not 200, {_g(f, 'load', 'server_errors')} × 5xx, "
@@ -159,7 +167,12 @@ DEFAULTS: list[tuple[str, str, str]] = [
     ("jwt_leeway_s", "s", "exp 60 s past → 401; iat 10 s ahead → accepted (clock skew)"),
     ("db_pool_size", "", "40 simultaneous turns on a smaller pool (5 + 5 connections) all succeed"),
     ("db_max_overflow", "", "peak app sessions ≤ 10 during the burst"),
-    ("db_statement_timeout_ms", "ms", "set per connection (`server_settings`); races finish far inside it"),
+    ("db_statement_timeout_ms", "ms", "set at connect, or per transaction (`SET LOCAL`) behind PgBouncer: "
+     "a longer statement is cancelled either way (tests/db/test_session.py); races finish far inside it"),
+    ("db_pooler", "", "`transaction`: the main flows, idempotency, races and three instances run through a real "
+     "PgBouncer; without it PgBouncer refuses the connection"),
+    ("prune_interval_s", "s", "expired keys, rate-limit events and deleted tasks past retention pruned, one "
+     "instance at a time (tests/services/test_maintenance.py)"),
     ("db_lock_timeout_ms", "ms", "a racer blocked on the winner's row lock waits, then sees 0 rows → CONFLICT"),
     ("db_idle_in_transaction_timeout_ms", "ms", "no app session idle in a transaction across a model call"),
 ]
@@ -173,7 +186,10 @@ def defaults_table() -> str:
     lines = ["| setting (env var) | default | how it is tested |", "|---|---|---|"]
     for name, unit, how in DEFAULTS:
         value: Any = fields[name].default
-        shown = f"{value:,}".replace(",", " ") if isinstance(value, int) else f"{value:g}"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            shown = f"`{value}`"
+        else:
+            shown = f"{value:,}".replace(",", " ") if isinstance(value, int) else f"{value:g}"
         lines.append(f"| `{name.upper()}` | {shown}{' ' + unit if unit else ''} | {how} |")
     return "\n".join(lines)
 

@@ -3,8 +3,9 @@ ASGITransport with its lifespan running, a fixed clock, and a scripted model. On
 
 from __future__ import annotations
 
+import logging
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -14,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from support.api import NOW, make_settings
 from support.db import POSTGRES_URL, clean, migrate_sqlite, reset_postgres
 from support.fake_llm import ScriptedLLM
+from support.pgbouncer import pgbouncer
 
 from backend.app.core.clock import FixedClock
 from backend.app.main import create_app
@@ -51,13 +53,30 @@ async def _engines(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[di
         await engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def _pgbouncer(_engines: dict[str, tuple[str, AsyncEngine]]) -> Iterator[str]:
+    """A real PgBouncer (transaction pooling) in front of the test Postgres, started when first asked for."""
+    with pgbouncer(_engines["postgres"][0]) as url:
+        yield url
+
+
 @pytest.fixture
 async def database(request: pytest.FixtureRequest, _engines: dict[str, tuple[str, AsyncEngine]]) -> str:
-    """The URL of a clean, migrated database: Postgres unless a test parametrizes `database` with 'sqlite'."""
+    """The URL of a clean, migrated database: Postgres unless a test parametrizes `database` with 'sqlite'
+    or 'pgbouncer' (the same Postgres database, reached through PgBouncer in transaction mode)."""
     kind = getattr(request, "param", "postgres")
-    url, engine = _engines[kind]
+    url, engine = _engines["postgres" if kind == "pgbouncer" else kind]
     await clean(engine)
-    return url
+    return request.getfixturevalue("_pgbouncer") if kind == "pgbouncer" else url
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked `through_pgbouncer` run twice: on Postgres directly and through PgBouncer (unless
+    they choose their databases themselves, with a parametrization of `database`)."""
+    marked = metafunc.definition.get_closest_marker("through_pgbouncer") is not None
+    chosen = any("database" in str(m.args[0]) for m in metafunc.definition.iter_markers("parametrize"))
+    if marked and not chosen and "database" in metafunc.fixturenames:
+        metafunc.parametrize("database", ["postgres", "pgbouncer"], indirect=True)
 
 
 ClientFactory = Callable[..., Awaitable[httpx.AsyncClient]]
@@ -91,3 +110,40 @@ async def make_client(database: str) -> AsyncIterator[ClientFactory]:
 
     yield factory
     await stack.aclose()
+
+
+# -- no secret in any log line -------------------------------------------------------------------
+class _LogSink(logging.Handler):
+    """Every record logged during the run, as text with its extra fields (what a JSON log would show)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            fields = " ".join(f"{k}={v}" for k, v in record.__dict__.items() if k not in ("msg", "args"))
+            self.lines.append(f"{record.getMessage()} {fields}")
+        except Exception:  # a record that cannot be formatted is a bug elsewhere, not here
+            self.lines.append(str(record.msg))
+
+
+_SINK = _LogSink()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    root = logging.getLogger()
+    root.addHandler(_SINK)
+    root.setLevel(min(root.level or logging.INFO, logging.INFO))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if any log line of the whole suite printed a secret it used: the JWT secret, the
+    LLM key, or a bearer token (every JWT starts with the same encoded header)."""
+    from support.api import TEST_SECRET
+
+    secrets = (TEST_SECRET, "Bearer test-key", "eyJhbGciOiJIUzI1NiIs")
+    leaks = [line[:200] for line in _SINK.lines if any(secret in line for secret in secrets)]
+    if leaks and session.exitstatus == 0:
+        print("\nsecrets found in log lines:\n" + "\n".join(leaks[:10]))
+        session.exitstatus = 1

@@ -101,3 +101,44 @@ def test_mcp_exit_codes_interrupt_terminate_and_eof(tmp_path: Path, signum: sign
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             if pipe is not None and not pipe.closed:
                 pipe.close()
+
+
+def test_prune_removes_deleted_tasks_past_retention_and_says_how_many(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'prune.db'}"
+    assert run("migrate", "--database-url", url, cwd=tmp_path).returncode == 0
+    with sqlite3.connect(tmp_path / "prune.db") as db:
+        row = "(?, 'alice', 'Gym', NULL, 'pending', 'medium', NULL, '[]', 1, ?, ?, ?)"
+        old, recent = "2020-01-01 00:00:00.000000+00:00", "2999-01-01 00:00:00.000000+00:00"
+        db.execute(f"INSERT INTO deleted_tasks VALUES {row}", ("a" * 32, old, old, old))
+        db.execute(f"INSERT INTO deleted_tasks VALUES {row}", ("b" * 32, old, old, recent))
+
+    result = run("prune", "--database-url", url, cwd=tmp_path, UNDO_RETENTION_DAYS="30")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "deleted tasks past UNDO_RETENTION_DAYS: 1 removed",
+        "idempotency keys past IDEMPOTENCY_TTL_HOURS: 0 removed",
+        "rate-limit events out of the window: 0 removed",
+    ]
+    with sqlite3.connect(tmp_path / "prune.db") as db:
+        assert db.execute("SELECT count(*) FROM deleted_tasks").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("secret", ["a" * 32, " " * 32, "my-super-long-password-for-prod-2026"])
+def test_a_refused_configuration_is_one_clean_line_and_exit_2(tmp_path: Path, secret: str) -> None:
+    key = "sk-or-v1-" + "9f8e7d6c5b4a" * 4
+    result = run(
+        "serve",
+        cwd=tmp_path,
+        ENVIRONMENT="production",
+        JWT_SECRET=secret,
+        LLM_API_KEY=key,
+        DATABASE_URL="sqlite+aiosqlite:///x.db",
+    )
+
+    assert result.returncode == 2
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("taskchat: configuration error: JWT_SECRET ")
+    assert "Traceback" not in result.stderr and key not in result.stderr
+    assert not secret.strip() or secret not in result.stderr  # the value is never echoed

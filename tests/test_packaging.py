@@ -5,8 +5,10 @@ against each other and pyproject.toml, the Makefile's test sequence and the CI e
 
 from __future__ import annotations
 
+import configparser
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -19,6 +21,7 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,15 +129,16 @@ def compose_command() -> list[str] | None:
     return None
 
 
-def compose_config(tmp_path: Path, env_file: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """`docker-compose config` with only `env` and `env_file` as settings (not this shell's, not ./.env)."""
+def compose_config(tmp_path: Path, env_file: str, *options: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`docker-compose [options] config` with only `env` and `env_file` as settings (not this shell's,
+    not ./.env)."""
     command = compose_command()
     assert command is not None
     dotenv = tmp_path / "compose.env"
     dotenv.write_text(env_file)
     clean = {k: v for k, v in os.environ.items() if k not in CONTRACT_SETTINGS and not k.startswith("COMPOSE_")}
     return subprocess.run(
-        [*command, "--env-file", str(dotenv), "-f", str(ROOT / "docker-compose.yml"), "config"],
+        [*command, "--env-file", str(dotenv), "-f", str(ROOT / "docker-compose.yml"), *options, "config"],
         cwd=ROOT,
         env={**clean, **env},
         capture_output=True,
@@ -161,6 +165,35 @@ def test_docker_compose_config_validates(tmp_path: Path) -> None:
     assert environment_of(api)["JWT_SECRET"] == STRONG_SECRET
 
 
+def test_compose_passes_every_setting_of_the_application_through() -> None:
+    from backend.app.core.config import Settings
+
+    env = environment_of(compose()["services"]["api"])
+    every = {name.upper() for name in Settings.model_fields} | {"OPENROUTER_API_KEY"}
+    assert every - set(env) == set()
+
+
+@requires_compose
+def test_the_dev_override_gives_a_development_stack(tmp_path: Path) -> None:
+    command = compose_command()
+    assert command is not None
+    files = ["-f", str(ROOT / "docker-compose.yml"), "-f", str(ROOT / "docker-compose.dev.yml")]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("COMPOSE_")}
+    result = subprocess.run(
+        [*command, *files, "config"],
+        cwd=tmp_path,
+        env={**clean, "JWT_SECRET": "dev"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    services = yaml.safe_load(result.stdout)["services"]
+    assert environment_of(services["api"])["ENVIRONMENT"] == "development"
+    assert environment_of(services["migrate"])["ENVIRONMENT"] == "development"
+
+
 @requires_compose
 def test_docker_compose_config_refuses_a_missing_jwt_secret(tmp_path: Path) -> None:
     result = compose_config(tmp_path, "")
@@ -177,6 +210,65 @@ def test_docker_compose_passes_settings_through_from_the_env_file(tmp_path: Path
     assert env["RESPONSE_MODE"] == "model"
     assert env["ENVIRONMENT"] == "production"  # the stack is production whatever .env says
     assert not env.get("JWT_AUDIENCE")  # unset stays unset: the application's default applies
+
+
+# --- the `scale` profile: replicas behind HAProxy, through PgBouncer -----------------------------
+SCALE = ("pgbouncer", "api-replica", "proxy")
+
+
+def test_the_scale_profile_is_opt_in() -> None:
+    services = compose()["services"]
+    assert all(services[name]["profiles"] == ["scale"] for name in SCALE)
+    assert all("profiles" not in services[name] for name in ("db", "migrate", "api"))  # `up` stays as it was
+
+
+@requires_compose
+def test_the_scale_profile_runs_replicas_behind_haproxy_through_pgbouncer(tmp_path: Path) -> None:
+    result = compose_config(tmp_path, "", "--profile", "scale", JWT_SECRET=STRONG_SECRET)
+    assert result.returncode == 0, result.stderr
+    services = yaml.safe_load(result.stdout)["services"]
+    assert set(SCALE) <= set(services)
+
+    replica = services["api-replica"]
+    env = environment_of(replica)
+    url = make_url(env["DATABASE_URL"])
+    assert (url.host, url.port, env["DB_POOLER"], env["ENVIRONMENT"]) == (
+        "pgbouncer",
+        6432,
+        "transaction",
+        "production",
+    )
+    assert env["JWT_SECRET"] == STRONG_SECRET
+    assert set(environment_of(services["api"])) <= set(env)  # every setting passes through here too
+    assert replica["deploy"]["replicas"] >= 2 and "ports" not in replica  # reached through the proxy only
+    assert replica["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("haproxy:")
+    [port] = proxy["ports"]
+    published = port if isinstance(port, str) else f"{port['host_ip']}:{port['published']}:{port['target']}"
+    assert published.removesuffix("/tcp") == "127.0.0.1:8080:8080"  # loopback only, as the api's
+    [mount] = proxy["volumes"]
+    source = mount["source"] if isinstance(mount, dict) else mount.split(":")[0]
+    assert Path(source).resolve() == (ROOT / "deploy/haproxy/haproxy.cfg").resolve()
+    proxy_env = environment_of(proxy)
+    lines = (ROOT / "deploy/haproxy/haproxy.cfg").read_text().splitlines()
+    used = {name for line in lines if not line.lstrip().startswith("#") for name in re.findall(r"\$\{(\w+)\}", line)}
+    assert used and used <= set(proxy_env)  # every variable the proxy's configuration reads is given
+    assert proxy_env["API_SERVICE"] == "api-replica" and proxy_env["API_PORT"] == "8000"
+
+
+def test_the_scale_profiles_pgbouncer_pools_transactions_for_the_apps_database() -> None:
+    ini = configparser.ConfigParser(comment_prefixes=(";", "#"))
+    ini.read(ROOT / "deploy/pgbouncer/pgbouncer.ini")
+    assert ini["pgbouncer"]["pool_mode"] == "transaction"  # what DB_POOLER=transaction is for
+    url = make_url(environment_of(compose()["services"]["api-replica"])["DATABASE_URL"])
+    target = dict(part.split("=") for part in ini["databases"][url.database or ""].split())
+    assert (target["host"], target["port"], target["dbname"]) == ("db", "5432", url.database)
+    assert int(ini["pgbouncer"]["listen_port"]) == url.port
+    users = (ROOT / "deploy/pgbouncer/userlist.txt").read_text().split()
+    assert users == [f'"{url.username}"', f'"{url.password}"']
+    assert int(ini["pgbouncer"]["default_pool_size"]) <= int(ini["pgbouncer"]["max_db_connections"]) < 100
 
 
 # --- Dockerfile -----------------------------------------------------------------------------------

@@ -75,6 +75,22 @@ def _cmd_token(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_prune(args: argparse.Namespace) -> int:
+    """Remove what is past retention and say what was removed."""
+    import asyncio
+
+    from backend.app.core.config import get_settings
+    from backend.app.services.maintenance import prune
+
+    settings = get_settings()
+    if args.database_url:
+        settings = settings.model_copy(update={"database_url": args.database_url})
+    removed = asyncio.run(prune(settings))
+    for what, count in removed.items():
+        print(f"{what}: {count} removed")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="taskchat", description="Taskchat: a chat backend for a to-do app.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -98,6 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
     token.add_argument("--minutes", type=int, default=60)
     token.set_defaults(func=_cmd_token)
 
+    prune = sub.add_parser("prune", help="remove what is past retention (deleted tasks) and print what was removed")
+    prune.add_argument("--database-url", default=None, help="defaults to DATABASE_URL")
+    prune.set_defaults(func=_cmd_prune)
+
     for extra in _extra_commands():
         extra(sub)
     return parser
@@ -116,9 +136,15 @@ def _extra_commands() -> list[Callable[[Any], None]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from backend.app.core.config import ConfigurationError
+
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except ConfigurationError as exc:
+        for problem in exc.problems:  # one line each, no traceback, no value of any setting
+            print(f"taskchat: configuration error: {problem}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

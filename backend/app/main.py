@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 import httpx
 from fastapi import FastAPI
@@ -18,17 +20,19 @@ from backend.app.api.errors import install_error_handlers
 from backend.app.api.http_metrics import HttpMetrics
 from backend.app.api.middleware import BodyLimit, RequestId
 from backend.app.api.responses import FastJSONResponse
-from backend.app.api.routes import chat, dev, health, metrics, tasks, web
+from backend.app.api.routes import chat, dev, health, metrics, tasks, undo, web
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.logging import configure_logging
 from backend.app.core.metrics import MeteredClient, Metrics
+from backend.app.core.security import KeySet
 from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.mcp.http import PATH as MCP_PATH
 from backend.app.mcp.http import McpHttpEndpoint
-from backend.app.mcp.server import task_tools_factory
 from backend.app.services.chat import ChatService
+from backend.app.services.maintenance import prune_periodically
 from backend.app.services.offline_model import OfflineModel
+from backend.app.services.task_writes import TaskWrites
 from backend.app.tools.task_tools import TOOLS
 
 log = logging.getLogger(__name__)
@@ -53,7 +57,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(settings)
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
-        async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http:
+        async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:
             client: ChatCompletionsClient
             use_offline = settings.uses_offline_model and llm_transport is None
             if use_offline:
@@ -74,6 +78,14 @@ def create_app(
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)
             app.state.http = http
+            if settings.jwt_jwks_url:  # its own client: the LLM's may be a test's scripted transport
+                key_http = await stack.enter_async_context(httpx.AsyncClient(timeout=5.0))
+                app.state.keys = KeySet(
+                    settings.jwt_jwks_url,
+                    key_http,
+                    refresh_s=settings.jwt_jwks_refresh_s,
+                    max_age_s=settings.jwt_jwks_max_age_s,
+                )
             service = ChatService(
                 settings=settings,
                 sessionmaker=app.state.sessionmaker,
@@ -84,13 +96,25 @@ def create_app(
                 metrics=app_metrics,
             )
             app.state.chat_service = service
-            tools_for_user = task_tools_factory(
-                settings=settings, sessionmaker=service.sessionmaker, clock=service.clock, resolver=service.resolver
+            tools_for_user = app.state.tools_for = service.tools_for
+            app.state.task_writes = TaskWrites(
+                tools_for=tools_for_user,
+                sessionmaker=app.state.sessionmaker,
+                settings=settings,
+                clock=service.clock,
+                metrics=app_metrics,
             )
+            pruning = None
+            if settings.prune_interval_s > 0:
+                pruning = asyncio.create_task(prune_periodically(app.state.sessionmaker, settings, clock=clock))
             try:
                 async with mcp_endpoint.run(tools_for_user=tools_for_user, metrics=app_metrics):
                     yield
             finally:
+                if pruning is not None:
+                    pruning.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await pruning
                 await engine.dispose()
 
     app = FastAPI(
@@ -101,10 +125,12 @@ def create_app(
         default_response_class=FastJSONResponse,
     )
     app.state.metrics = app_metrics
+    app.state.keys = None  # the identity provider's keys (JWT_JWKS_URL), set when the lifespan starts
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(chat.router)
     app.include_router(tasks.router)
+    app.include_router(undo.router)
     app.include_router(metrics.router)
     if settings.environment == "development":
         app.include_router(dev.router)
@@ -115,17 +141,26 @@ def create_app(
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "DELETE"],  # DELETE ends an MCP session
+            allow_methods=["GET", "POST", "PATCH", "DELETE"],
             allow_headers=[
                 "Authorization",
                 "Content-Type",
                 "Idempotency-Key",
+                "If-Match",
                 "X-Request-ID",
                 "Mcp-Session-Id",
                 "Mcp-Protocol-Version",
                 "Last-Event-ID",
             ],
-            expose_headers=["X-Request-ID", "Retry-After", "Idempotency-Replayed", "Mcp-Session-Id"],
+            expose_headers=[
+                "X-Request-ID",
+                "Retry-After",
+                "Idempotency-Replayed",
+                "Mcp-Session-Id",
+                "ETag",
+                "Location",
+                "X-Next-Cursor",
+            ],
         )
     app.add_middleware(RequestId)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

@@ -1,4 +1,4 @@
-"""In-memory fakes for the agent layer: a ToolExecutor, a scripted ChatCompletionsClient, a composer.
+"""In-memory fakes for the agent layer: a ToolExecutor and a scripted ChatCompletionsClient.
 
 Imported by the tests in this folder as `agent.fakes` (the `tests` folder is on the path). The
 executor knows three small tools (one mutating, one read-only, one destructive), validates
@@ -18,7 +18,7 @@ from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.runner import AgentRunner, RunOptions, RunResult
-from backend.app.agent.types import BatchOutcome, ExecutedCall, StepInfo, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
     name="add_task",
@@ -156,13 +156,6 @@ class ScriptedClient:
         ]
 
 
-class Composer:
-    """A ReplyComposer that states each tool's outcome (as the real one does, from results only)."""
-
-    def compose(self, executed: Sequence[ExecutedCall]) -> str:
-        return "; ".join(f"{e.call.name}: {'ok' if e.result.success else e.result.code}" for e in executed)
-
-
 PRESET = Preset(name="test", provider="openai")
 USER = [{"role": "system", "content": "You manage tasks."}, {"role": "user", "content": "add milk"}]
 
@@ -185,7 +178,6 @@ async def run(
     **kwargs: Any,
 ) -> RunResult:
     kwargs.setdefault("policy", ToolPolicy.AUTO)
-    kwargs.setdefault("composer", Composer())
     return await runner.run(
         messages=list(USER), executor=tools, expected_tools=expected, use=use or budget_use(), **kwargs
     )

@@ -170,10 +170,11 @@ async def test_forced_intent_falls_back_to_auto_when_every_expected_tool_is_mask
 def test_a_forced_tool_that_is_not_offered_becomes_required() -> None:
     driver = PolicyDriver(policy=ToolPolicy.GUARDED, specs=[LIST_TASKS], expected_tools=(), preset=Preset("p", "x"))
 
-    plan = driver.plan(step=1, forced_tool="add_task")
+    plan = driver.plan(step=1, forcing=True)
 
     assert [t.name for t in plan.tools] == ["list_tasks"]
-    assert plan.tool_choice == "required"
+    assert driver.forced_choice("add_task") == "required"
+    assert driver.forced_choice("list_tasks") == {"type": "function", "function": {"name": "list_tasks"}}
 
 
 # -- two_phase ------------------------------------------------------------------------------------

@@ -17,11 +17,11 @@ from agent.fakes import (
 )
 from support.fake_llm import calls, completion, tool_call
 
-from backend.app.agent.guard import Accept, ForceRetry, GiveUp, GuardVerdict
+from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.runner import TOOL_NOT_TRIGGERED, ToolBindingError
+from backend.app.agent.runner import ToolBindingError
 from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 
@@ -108,7 +108,7 @@ async def test_enforced_without_a_tool_call_stops() -> None:
     result = await run(make_runner(client, tool_use_mode="enforced"), FakeTools())
 
     assert (result.stop_reason, result.ok, result.error_code) == ("no_tool_calls", False, "NO_TOOL_CALLS")
-    assert result.text == TOOL_NOT_TRIGGERED
+    assert result.text == ""  # the runner reports; the service writes "Tool not triggered"
     assert len(client.bodies) == 1
 
 
@@ -121,7 +121,7 @@ async def test_enforced_is_not_satisfied_by_a_refused_call(failure_policy: str) 
 
     assert tools.ran == []
     assert (result.stop_reason, result.ok) == ("no_tool_calls", False)
-    assert result.text.endswith(TOOL_NOT_TRIGGERED)
+    assert [(e.call.name, e.ran) for e in result.executed] == [("add_tasks", False)]
 
 
 async def test_enforced_with_a_successful_tool_is_ok() -> None:
@@ -178,7 +178,7 @@ async def test_fatal_tool_failure_ends_the_run() -> None:
 
     assert len(client.bodies) == 1  # the model never gets to claim success
     assert (result.stop_reason, result.ok, result.error_code) == ("tool_error", False, "TOOL_ERROR")
-    assert result.text == "delete_task: NOT_FOUND"
+    assert [e.result.code for e in result.executed] == ["NOT_FOUND"]
 
 
 async def test_fatal_does_not_count_model_fixable_errors() -> None:
@@ -234,22 +234,22 @@ async def test_empty_final_retry_restores_tools_afterwards() -> None:
     assert client.tool_names(3) == ["add_task", "list_tasks", "delete_task"]
 
 
-async def test_still_empty_after_the_retry_uses_the_composer() -> None:
+async def test_still_empty_after_the_retry_ends_with_no_text() -> None:
     client = ScriptedClient(calls(("add_task", {"title": "milk"})), completion(""), completion("  "))
 
     result = await run(make_runner(client), FakeTools())
 
     assert len(client.bodies) == 3
-    assert (result.text, result.stop_reason, result.ok) == ("add_task: ok", "final", True)
+    assert (result.text, result.stop_reason, result.ok) == ("", "final", True)  # the reply comes from results
 
 
-async def test_fix_empty_final_off_composes_at_once() -> None:
+async def test_fix_empty_final_off_ends_at_once() -> None:
     client = ScriptedClient(calls(("add_task", {"title": "milk"})), completion(""))
 
     result = await run(make_runner(client, fix_empty_final=False), FakeTools())
 
     assert len(client.bodies) == 2
-    assert result.text == "add_task: ok"
+    assert (result.text, result.stop_reason) == ("", "final")
 
 
 async def test_fix_empty_final_may_keep_tools() -> None:
@@ -266,7 +266,7 @@ async def test_empty_answer_without_tools_is_not_retried() -> None:
     result = await run(make_runner(client), FakeTools())
 
     assert len(client.bodies) == 1
-    assert result.text == "(The model returned an empty reply.)"
+    assert (result.text, result.stop_reason) == ("", "final")
 
 
 # -- request overrides ----------------------------------------------------------------------------
@@ -322,8 +322,8 @@ async def test_max_steps_stops_a_model_that_never_answers() -> None:
 
     assert len(client.bodies) == 3 and len(tools.ran) == 3
     assert (result.stop_reason, result.ok, result.error_code) == ("max_steps", False, "MAX_STEPS")
-    assert result.text.startswith("list_tasks: ok")
-    assert result.text.endswith("Stopped after 3 steps without a final answer.")
+    assert [e.call.name for e in result.executed] == ["list_tasks"] * 3
+    assert (result.stop_detail, result.text) == ("3", "")
 
 
 # -- budgets --------------------------------------------------------------------------------------
@@ -342,7 +342,7 @@ async def test_llm_call_budget() -> None:
     assert len(client.bodies) == 2
     assert result.stop_reason == "budget_exceeded" and result.ok is False
     assert result.findings[0].to_dict() == {"kind": "BudgetExceeded", "budget": "llm_calls", "used": 2, "limit": 2}
-    assert "llm calls limit" in result.text
+    assert result.stop_detail == "llm_calls"
 
 
 async def test_token_budget_counts_usage() -> None:
@@ -432,7 +432,7 @@ async def test_llm_error_after_a_tool_ran_keeps_the_results(error: Exception) ->
     assert result.stop_reason == "llm_error" and result.ok is False
     assert result.error is error and result.error_code == error.code  # type: ignore[attr-defined]
     assert [e.result.success for e in result.executed] == [True]
-    assert result.text == "add_task: ok"
+    assert result.text == ""
 
 
 async def test_bad_body_after_a_tool_ran_is_an_llm_error_result() -> None:
@@ -466,14 +466,20 @@ async def test_llm_error_after_only_refused_calls_raises() -> None:
 
 
 class ScriptedGuard:
-    def __init__(self, *final: GuardVerdict, calls_verdicts: Sequence[GuardVerdict] = ()) -> None:
+    """A StepGuard answering from queues; `covered` once any call succeeded."""
+
+    def __init__(self, *final: FinalVerdict, calls_verdicts: Sequence[CallsVerdict] = ()) -> None:
         self.final = list(final)
         self.calls_verdicts = list(calls_verdicts)
+        self.forced_seen: list[bool] = []
 
-    def review_calls(self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall]) -> GuardVerdict:
-        return self.calls_verdicts.pop(0) if self.calls_verdicts else Accept()
+    def review_calls(
+        self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall], *, step: int, forced: bool
+    ) -> CallsVerdict:
+        self.forced_seen.append(forced)
+        return self.calls_verdicts.pop(0) if self.calls_verdicts else ACCEPT_CALLS
 
-    def review_final(self, text: str, executed: Sequence[ExecutedCall]) -> GuardVerdict:
+    def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
         return self.final.pop(0) if self.final else Accept()
 
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
@@ -496,11 +502,8 @@ async def test_guard_force_retry_forces_the_tool_once() -> None:
     ]
     (executed,) = result.executed
     assert (executed.retried, executed.retry_reason) == (True, "no_tool_for_intent")
-    assert (result.guard_outcome, result.trace[0]["retry"], result.text) == (
-        "retried",
-        "no_tool_for_intent",
-        "Added milk.",
-    )
+    assert (result.trace[0]["retry"], result.text) == ("no_tool_for_intent", "Added milk.")
+    assert guard.forced_seen == [True]  # the guard knows the call was made under a forced choice
 
 
 async def test_guard_force_retry_without_a_tool_uses_required() -> None:
@@ -510,50 +513,100 @@ async def test_guard_force_retry_without_a_tool_uses_required() -> None:
     await run(make_runner(client), FakeTools(), guard=guard)
 
     assert client.tool_choice(1) == "required"
+    assert client.tool_names(1) == ["add_task", "list_tasks", "delete_task"]
 
 
-async def test_guard_give_up_stops_without_composing() -> None:
+async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message() -> None:
+    respond = completion(tool_calls=[tool_call("respond", {"message": "Nothing was changed."})])
+    client = ScriptedClient(completion("I deleted it."), respond)
+    guard = ScriptedGuard(ForceRetry(tool=None, instruction="Act or say so.", reason="ghost", offer_respond=True))
+    tools = FakeTools()
+
+    result = await run(make_runner(client), tools, guard=guard)
+
+    assert client.tool_choice(1) == "required"
+    assert client.tool_names(1) == ["add_task", "list_tasks", "delete_task", "respond"]
+    assert (result.stop_reason, result.text, tools.ran) == ("final", "Nothing was changed.", [])
+
+
+async def test_guard_give_up_stops_with_tool_not_triggered() -> None:
     client = ScriptedClient(completion("Added!"))
-    guard = ScriptedGuard(GiveUp(message=TOOL_NOT_TRIGGERED, reason="still_no_tool"))
+    guard = ScriptedGuard(GiveUp(reason="still_no_tool"))
 
     result = await run(make_runner(client), FakeTools(), guard=guard)
 
-    assert (result.stop_reason, result.text, result.guard_outcome) == (
-        "tool_not_triggered",
-        TOOL_NOT_TRIGGERED,
-        "tool_not_triggered",
-    )
+    assert (result.stop_reason, result.text, result.ok) == ("tool_not_triggered", "", False)
 
 
-async def test_guard_can_refuse_calls_before_they_run() -> None:
+async def test_refused_calls_are_recorded_never_run_and_the_retry_follows() -> None:
     client = ScriptedClient(
         calls(("delete_task", {"task_id": "a"})), calls(("add_task", {"title": "a"})), completion("ok")
     )
+    refusal = ToolResult(success=False, code="WRONG_TOOL", error="Not run: the user asked for add_task.")
     guard = ScriptedGuard(
-        calls_verdicts=[ForceRetry(tool="add_task", instruction="Add, do not delete.", reason="wrong_tool")]
+        calls_verdicts=[
+            CallsVerdict(
+                refused={0: refusal}, retry=ForceRetry(tool="add_task", instruction="Add it.", reason="wrong_tool")
+            )
+        ]
     )
     tools = FakeTools()
 
-    await run(make_runner(client), tools, guard=guard)
+    result = await run(make_runner(client), tools, guard=guard)
 
     assert tools.ran_names == ["add_task"]
+    assert [(e.call.name, e.ran, e.result.code) for e in result.executed] == [
+        ("delete_task", False, "WRONG_TOOL"),
+        ("add_task", True, None),
+    ]
+    assert client.tool_choice(1) == {"type": "function", "function": {"name": "add_task"}}
+    assert client.tool_messages(1)[0]["content"]["code"] == "WRONG_TOOL"  # the model is told why
+    assert_every_call_answered(client.bodies[1])
 
 
-async def test_compose_when_covered_skips_the_second_request() -> None:
+async def test_grounded_calls_carry_the_users_words_to_the_executor() -> None:
+    seen: list[str | None] = []
+
+    class Recording(FakeTools):
+        async def execute_batch(self, calls: Sequence[ToolCall], *, step: object = None) -> object:  # type: ignore[override]
+            seen.extend(c.grounding for c in calls)
+            return await super().execute_batch(calls)
+
+    client = ScriptedClient(calls(("delete_task", {"task_id": "a"}), ("list_tasks", {})), completion("ok"))
+    guard = ScriptedGuard(calls_verdicts=[CallsVerdict(grounded=frozenset({0}), grounding="delete a")])
+
+    await run(make_runner(client), Recording(), guard=guard)
+
+    assert seen == ["delete a", None]
+
+
+async def test_stop_when_covered_skips_the_second_request() -> None:
     client = ScriptedClient(calls(("add_task", {"title": "milk"})))
 
-    result = await run(make_runner(client), FakeTools(), guard=ScriptedGuard(), compose_when_covered=True)
+    result = await run(make_runner(client), FakeTools(), guard=ScriptedGuard(), stop_when_covered=True)
 
     assert len(client.bodies) == 1
-    assert (result.stop_reason, result.ok, result.text) == ("composed", True, "add_task: ok")
+    assert (result.stop_reason, result.ok, result.text) == ("composed", True, "")
 
 
-async def test_compose_when_covered_waits_for_fixable_errors() -> None:
+async def test_stop_when_covered_waits_for_fixable_errors() -> None:
     client = ScriptedClient(calls(("add_task", {"title": "milk"}), ("ghost", {})), completion("Added milk."))
 
-    result = await run(make_runner(client), FakeTools(), guard=ScriptedGuard(), compose_when_covered=True)
+    result = await run(make_runner(client), FakeTools(), guard=ScriptedGuard(), stop_when_covered=True)
 
     assert len(client.bodies) == 2 and result.stop_reason == "final"
+
+
+async def test_stop_when_covered_keeps_asking_until_the_guard_is_covered() -> None:
+    class TwoAdds(ScriptedGuard):
+        def covered(self, executed: Sequence[ExecutedCall]) -> bool:
+            return sum(e.result.success for e in executed) >= 2
+
+    client = ScriptedClient(calls(("add_task", {"title": "milk"})), calls(("add_task", {"title": "eggs"})))
+
+    result = await run(make_runner(client), FakeTools(), guard=TwoAdds(), stop_when_covered=True)
+
+    assert len(client.bodies) == 2 and result.stop_reason == "composed"
 
 
 # -- preset message quirks ------------------------------------------------------------------------
@@ -575,13 +628,3 @@ async def test_gemini_gets_the_tool_name_on_tool_results() -> None:
     await run(make_runner(client, preset=preset), FakeTools())
 
     assert client.bodies[1]["messages"][3]["name"] == "list_tasks"
-
-
-async def test_default_composer_is_optional() -> None:
-    client = ScriptedClient(calls(("add_task", {"title": "milk"})), LLMTimeout("slow"))
-
-    result = await make_runner(client).run(
-        messages=list(USER), executor=FakeTools(), policy=ToolPolicy.AUTO, expected_tools=(), use=budget_use()
-    )
-
-    assert result.text == "" and result.stop_reason == "llm_error"

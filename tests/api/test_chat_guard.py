@@ -6,7 +6,7 @@ import pytest
 from support.api import chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
-from backend.app.agent.runner import TOOL_NOT_TRIGGERED
+from backend.app.services.reply import TOOL_NOT_TRIGGERED
 
 BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
 
@@ -41,7 +41,14 @@ async def test_ac001_delete_by_title_runs_delete_task(make_client) -> None:  # t
     assert isinstance(meta["total_latency_ms"], int)
     assert [t["title"] for t in await tasks_of(client)] == ["Call mom"]
     # The model was sent every tool with tool_choice auto.
-    assert llm.tool_names(-1) == ["add_task", "list_tasks", "complete_task", "delete_task", "update_task"]
+    assert llm.tool_names(-1) == [
+        "add_task",
+        "list_tasks",
+        "complete_task",
+        "delete_task",
+        "update_task",
+        "undo_last_change",
+    ]
     assert llm.tool_choice(-1) == "auto"
 
 
@@ -112,8 +119,14 @@ async def test_wrong_tool_is_not_run_and_retried_with_the_right_one(make_client)
 
     body = (await chat(client, "delete Read book")).json()
 
-    assert [c["name"] for c in body["tool_calls"]] == ["delete_task"]
-    assert body["tool_calls"][0]["retry_reason"] == "wrong_tool"
+    # The model's complete_task is recorded as refused (never run); the forced delete_task ran.
+    assert [(c["name"], c["result"].get("code")) for c in body["tool_calls"]] == [
+        ("complete_task", "WRONG_TOOL"),
+        ("delete_task", None),
+    ]
+    assert body["tool_calls"][1]["retry_reason"] == "wrong_tool"
+    assert body["action_metadata"]["action"] == "delete_task", body["action_metadata"]
+    assert body["action_metadata"]["actions"] is None  # one action: the single-action fields only
     assert llm.tool_choice(-1) == {"type": "function", "function": {"name": "delete_task"}}
     assert await tasks_of(client) == []  # deleted, never completed
 
@@ -213,4 +226,4 @@ async def test_every_request_is_logged_with_its_tools_and_tool_choice(make_clien
         await chat(client, "add milk")
 
     logged = [(r.tools, r.tool_choice) for r in caplog.records if r.getMessage() == "llm_request"]  # type: ignore[attr-defined]
-    assert logged == [(5, "auto"), (5, "function:add_task")]
+    assert logged == [(6, "auto"), (6, "function:add_task")]

@@ -17,9 +17,16 @@ async def test_turns_are_persisted_and_replayed_as_history(make_client) -> None:
     second = (await chat(client, "thanks", conversation_id=conversation_id)).json()
     assert second["conversation_id"] == conversation_id
 
-    # The second request carried the first turn, loaded from the database.
+    # The second request carried the first turn, loaded from the database, with one line of its tool
+    # results (what it did to which task, by id) for a model to resolve "it" with.
+    task_id = first["tool_calls"][0]["result"]["data"]["id"]
+    line = f"[tool results: added “Buy milk” (id {task_id})]"
     sent = [(m["role"], m["content"]) for m in llm.requests[1]["messages"] if m["role"] != "system"]
-    assert sent == [("user", "add Buy milk"), ("assistant", first["assistant_message"]), ("user", "thanks")]
+    assert sent == [
+        ("user", "add Buy milk"),
+        ("assistant", f"{first['assistant_message']}\n{line}"),
+        ("user", "thanks"),
+    ]
 
     conversations = (await client.get("/api/alice/conversations", headers=auth())).json()
     assert [c["id"] for c in conversations] == [conversation_id]

@@ -16,6 +16,8 @@ from backend.app.core.exceptions import AppError
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.services.chat import ChatService
 
+pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
+
 
 async def post(client: httpx.AsyncClient, message: str, key: str) -> httpx.Response:
     headers = {**auth(), "Idempotency-Key": key}

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from support.api import auth, chat
 from support.fake_llm import ScriptedLLM, completion
+
+pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 
 
 async def test_oversized_body_is_413(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -69,3 +72,52 @@ async def test_rate_limit_is_shared_across_workers(make_client) -> None:  # type
     assert len(llm.requests) == 3
     other_user = await chat(worker_a, "hi", user="bob")
     assert other_user.status_code == 200
+
+
+async def test_the_window_slides_so_a_minute_boundary_does_not_double_the_limit(make_client) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from support.api import NOW
+
+    from backend.app.core.clock import FixedClock
+
+    clock = FixedClock(NOW + timedelta(seconds=50))
+    client = await make_client(ScriptedLLM(default=completion("hello")), rate_limit_per_minute=3, clock=clock)
+
+    first = [(await chat(client, "hi")).status_code for _ in range(3)]  # at 0:50
+    clock.moment = NOW + timedelta(seconds=70)  # a new minute: a fixed window would let 3 more through
+    refused = await chat(client, "hi")
+    clock.moment = NOW + timedelta(seconds=111)  # the first three are 61 s old
+    again = await chat(client, "hi")
+
+    assert first == [200, 200, 200]
+    assert refused.status_code == 429 and 40 <= int(refused.headers["Retry-After"]) <= 41
+    assert again.status_code == 200
+
+
+async def test_replays_of_a_stored_response_do_not_count(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(default=completion("hello"))
+    client = await make_client(llm, rate_limit_per_minute=2)
+    headers = {**auth(), "Idempotency-Key": "k-1"}
+
+    replays = [await client.post("/api/alice/chat", json={"message": "hi"}, headers=headers) for _ in range(6)]
+    second = await chat(client, "hello again")
+    third = await chat(client, "and again")
+
+    assert [r.status_code for r in replays] == [200] * 6
+    assert [r.headers.get("Idempotency-Replayed") for r in replays[1:]] == ["true"] * 5
+    assert (second.status_code, third.status_code) == (200, 429)
+    assert len(llm.requests) == 2
+
+
+async def test_many_concurrent_turns_of_one_user_get_200_or_429_never_5xx(make_client) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    client = await make_client(ScriptedLLM(default=completion("hello"), delay_s=0.01), rate_limit_per_minute=10)
+
+    responses = await asyncio.gather(*(chat(client, f"hi {n}") for n in range(32)))
+
+    statuses = [r.status_code for r in responses]
+    assert set(statuses) <= {200, 429}, statuses
+    assert 10 <= statuses.count(200) < 32  # concurrent requests may overshoot by those in flight, not run away
+    assert all(r.json()["error"] == "RATE_LIMITED" for r in responses if r.status_code == 429)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from support.api import chat, tasks_of
 
-BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
+# Postgres, SQLite, and Postgres through PgBouncer in transaction mode.
+EVERY_DATABASE = pytest.mark.parametrize("database", ["postgres", "sqlite", "pgbouncer"], indirect=True)
 
 
-@BOTH
+@EVERY_DATABASE
 async def test_offline_model_full_flow(make_client) -> None:  # type: ignore[no-untyped-def]
     client = await make_client(offline=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from support.api import auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion, tool_call
 
-ALL_TOOLS = ["add_task", "list_tasks", "complete_task", "delete_task", "update_task"]
+ALL_TOOLS = ["add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"]
 
 
 async def test_none_sends_no_tools(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -78,7 +78,7 @@ async def test_two_phase_reads_then_writes(make_client) -> None:  # type: ignore
     body = (await chat(client, "delete Read book", tool_policy="two_phase")).json()
 
     assert llm.tool_names(1) == ["list_tasks"]
-    assert llm.tool_names(2) == ["add_task", "complete_task", "delete_task", "update_task"]
+    assert llm.tool_names(2) == ["add_task", "complete_task", "delete_task", "update_task", "undo_last_change"]
     events = body["execution_metadata"]["policy_events"]
     assert any(e["event"] == "phase_switch" and e["to"] == "write" for e in events)
     assert await tasks_of(client) == []

@@ -1,4 +1,5 @@
-"""`taskchat bench --quick` runs end to end in seconds: fake model, servers, load, tokens, resolver."""
+"""`taskchat bench --quick` runs end to end in seconds: fake model, servers, load, tokens, resolver,
+scale-out (instances directly and through PgBouncer)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,15 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     assert direct["add"]["llm_calls"] == 1 and direct["ghost retry"]["llm_calls"] == 2
     assert all(s["all_succeeded"] for s in direct.values())
     assert {r["path"] for r in results["resolver"]} >= {"postgres", "sqlite"}
+    scale = {(r["path"], r["instances"]): r for r in results["scale"]}
+    assert set(scale) == {("direct", 1), ("direct", 2), ("pgbouncer", 1), ("pgbouncer", 2)}
+    assert all(r["turns"] > 0 and r["errors"] == 0 and r["db_connections"] >= 1 for r in scale.values())
+    assert all(r["pooler_cpu_ms_per_turn"] is not None for (path, _), r in scale.items() if path == "pgbouncer")
+    streaming = results["streaming"]
+    assert streaming["first_event_ms"]["p50"] < streaming["done_ms"]["p50"]  # the tool event leaves first
+    assert any(r["path"] == "search (postgres)" for r in results["resolver"])
     markdown = (tmp_path / "results.md").read_text()
-    assert "## Targets" in markdown and "## Resolver time per call" in markdown
+    assert "## Targets" in markdown and "## Resolver time per call" in markdown and "## Scale-out" in markdown
+    assert "## Streaming" in markdown
     assert results["meta"]["cpu_probe_ms_start"] > 0 and results["meta"]["cpu_probe_ms_end"] > 0
     assert "CPU probe" in markdown

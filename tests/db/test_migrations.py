@@ -16,6 +16,7 @@ from support.db import POSTGRES_URL
 
 from alembic import command
 from backend.app.cli import _alembic_config
+from backend.app.core.config import get_settings
 
 SCHEMA_OBJECTS = {
     "tables": "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
@@ -70,6 +71,21 @@ async def test_postgres_migrations_go_down_and_up_again(private_postgres: str) -
 
     await asyncio.to_thread(_run, private_postgres, ("upgrade", "head"))
     assert await _objects(private_postgres) == head
+
+
+async def test_migrations_run_through_pgbouncer_in_transaction_mode(
+    private_postgres: str, _pgbouncer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`taskchat migrate` where DATABASE_URL is the pooler (as on managed Postgres) with DB_POOLER=transaction."""
+    through = make_url(_pgbouncer).set(database=make_url(private_postgres).database)
+    monkeypatch.setenv("DB_POOLER", "transaction")
+    get_settings.cache_clear()
+    try:
+        url = through.render_as_string(hide_password=False)
+        await asyncio.to_thread(_run, url, ("upgrade", "head"), ("downgrade", "base"), ("upgrade", "head"))
+    finally:
+        get_settings.cache_clear()
+    assert {"tasks", "rate_limit_events", "deleted_tasks"} <= (await _objects(private_postgres))["tables"]
 
 
 def test_sqlite_migrations_go_down_and_up_again(tmp_path: Path) -> None:

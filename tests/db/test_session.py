@@ -1,5 +1,6 @@
-"""Engine and unit of work: a connection the server closed is replaced without a per-checkout ping, and a
-single-statement unit of work on Postgres runs in autocommit."""
+"""Engine and unit of work: a connection the server closed is replaced without a per-checkout ping, a
+single-statement unit of work on Postgres runs in autocommit, and the session limits hold directly and
+through PgBouncer in transaction mode."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 from support.api import make_settings
+from support.pgbouncer import POOLED
 
 from backend.app.db import session as session_module
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
@@ -47,5 +49,45 @@ async def test_a_single_statement_unit_of_work_runs_in_autocommit_on_postgres(da
             assert await session.scalar(XID) != await session.scalar(XID)  # each statement its own transaction
         async with unit_of_work(sessionmaker) as session:  # the pooled connection is back to transactions
             assert await session.scalar(XID) == await session.scalar(XID)
+    finally:
+        await engine.dispose()
+
+
+TIMEOUTS = sa.text(
+    "SELECT current_setting('statement_timeout'), current_setting('lock_timeout'), "
+    "current_setting('idle_in_transaction_session_timeout')"
+)
+
+
+@pytest.mark.parametrize("database", ["postgres", "pgbouncer"], indirect=True)
+async def test_the_session_limits_hold_directly_and_through_pgbouncer(database: str) -> None:
+    """Directly they are sent at connect; a transaction pooler refuses that, so there they are set per
+    transaction. Either way every transaction runs under them, and a statement past its limit is stopped."""
+    settings = make_settings(database, db_statement_timeout_ms=300, db_lock_timeout_ms=250)
+    assert settings.db_pooler == ("transaction" if database in POOLED else "none")
+    engine = create_engine(settings)
+    try:
+        sessionmaker = create_sessionmaker(engine)
+        for _ in range(3):  # through the bouncer, each transaction may reach another server connection
+            async with unit_of_work(sessionmaker) as session:
+                assert tuple((await session.execute(TIMEOUTS)).one()) == ("300ms", "250ms", "15s")
+        with pytest.raises(sa.exc.DBAPIError, match="statement timeout"):
+            async with unit_of_work(sessionmaker) as session:
+                await session.execute(sa.text("SELECT pg_sleep(2)"))
+        async with unit_of_work(sessionmaker, single_statement=True) as session:  # no autocommit behind a pooler
+            same = await session.scalar(XID) == await session.scalar(XID)
+            assert same is (database in POOLED)
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.parametrize("database", ["pgbouncer"], indirect=True)
+async def test_without_db_pooler_pgbouncer_refuses_the_connection(database: str) -> None:
+    """Why DB_POOLER exists: the direct configuration sends the limits at connect, which PgBouncer refuses."""
+    engine = create_engine(make_settings(database, db_pooler="none"))
+    try:
+        with pytest.raises(sa.exc.DBAPIError, match="unsupported startup parameter"):
+            async with unit_of_work(create_sessionmaker(engine)) as session:
+                await session.execute(sa.text("SELECT 1"))
     finally:
         await engine.dispose()

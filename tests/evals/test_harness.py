@@ -10,12 +10,12 @@ import orjson
 from support.api import NOW
 from support.fake_llm import ScriptedLLM, completion
 
-from backend.app.agent.runner import TOOL_NOT_TRIGGERED
 from backend.app.core.clock import FixedClock
 from backend.app.evals import report
 from backend.app.evals.harness import EvalConfig, run_eval
 from backend.app.evals.profiles import PROFILES
-from backend.app.evals.scenarios import SCENARIOS
+from backend.app.evals.scenarios import SCENARIOS, Observation, TaskState
+from backend.app.services.reply import TOOL_NOT_TRIGGERED
 
 # The offline model is deterministic rules; it passes every scenario, and long_arguments_guard
 # by retrying with the description cut after ARGUMENTS_TOO_LARGE, as a model should.
@@ -31,7 +31,7 @@ OFFLINE_OUTCOMES = {
 }
 # A limit not even the title fits under: the retry cannot help, the guard gives up honestly.
 IMPOSSIBLE = dataclasses.replace(SCENARIOS["long_arguments_guard"], settings={"max_tool_args_bytes": 20})
-IMPOSSIBLE_FAILS = ["TOOL_ERROR:ARGUMENTS_TOO_LARGE", "TOOL_NOT_TRIGGERED", "ASSERTION_FAILED:task_not_added"]
+IMPOSSIBLE_FAILS = ["TOOL_ERROR:ARGUMENTS_TOO_LARGE", "ASSERTION_FAILED:task_not_added"]
 
 
 def _config(**changes: object) -> EvalConfig:
@@ -77,6 +77,7 @@ async def test_offline_model_over_every_scenario_writes_the_reports(tmp_path: Pa
         "summary.json",
         "summary_by_scenario.json",
         "summary_by_scenario_and_strategy.json",
+        "summary_by_family.json",
         "trials.jsonl",
         "chart.png",
         "summary.md",
@@ -142,7 +143,7 @@ async def test_guard_stops_a_model_that_claims_success_twice() -> None:
     assert llm.tool_choice(1) == {"type": "function", "function": {"name": "add_task"}}
 
 
-async def test_ghost_scenario_fails_a_claimed_success_when_the_guard_is_off() -> None:
+async def test_ghost_scenario_with_the_guard_off_is_rescued_only_by_the_reply() -> None:
     llm = ScriptedLLM(default=completion("Done! I've added 'call mom' to your tasks."))
     unguarded = dataclasses.replace(SCENARIOS["ghost"], settings={"tool_policy": "auto"})
     config = _config(
@@ -156,8 +157,19 @@ async def test_ghost_scenario_fails_a_claimed_success_when_the_guard_is_off() ->
 
     [trial] = await run_eval(config, transport=llm.transport, clock=FixedClock(NOW))
 
-    assert not trial.ok
-    assert trial.reasons == ["NO_TOOL_CALLS", "ASSERTION_FAILED:ghost_success"]
+    # No forced retry (auto has no guard), one LLM call; the claim is still never shown.
+    assert (trial.ok, trial.outcome, trial.llm_calls) == (True, "claim_replaced", 1)
+    assert "added" not in trial.reply.lower()
+
+
+def test_ghost_check_fails_a_claimed_success_that_reached_the_user() -> None:
+    body = {"assistant_message": "Done! I've added 'call mom' to your tasks.", "tool_calls": []}
+    state = (TaskState("Buy milk", None, "pending", "medium", None),)
+    observation = Observation(body=body, before=state, after=state, today=NOW.date())
+
+    check = SCENARIOS["ghost"].check(observation)
+
+    assert check.failures == ("ASSERTION_FAILED:ghost_success",)
 
 
 async def test_sampling_profile_is_sent_as_request_overrides() -> None:

@@ -3,45 +3,28 @@ loopback port, because the official MCP client speaks real HTTP (streamable HTTP
 
 from __future__ import annotations
 
-import asyncio
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 
-import httpx
 import httpx2
 import pytest
-import uvicorn
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from support.api import token_for
-
-
-@dataclass
-class Live:
-    url: str
-    client: httpx.AsyncClient  # the same app in-process, for the REST helpers
+from support.live import Live, serve
 
 
 @pytest.fixture
 async def live(make_client) -> AsyncIterator[Live]:  # type: ignore[no-untyped-def]
-    client = await make_client(offline=True)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    # lifespan="off": make_client already runs the app's lifespan (and with it the MCP session manager).
-    config = uvicorn.Config(client.app, lifespan="off", log_level="warning", timeout_graceful_shutdown=2)  # type: ignore[attr-defined]
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    for _ in range(500):
-        if server.started or task.done():
-            break
-        await asyncio.sleep(0.01)
-    assert server.started, "uvicorn did not start"
-    yield Live(url=f"http://127.0.0.1:{port}", client=client)
-    server.should_exit = True
-    await asyncio.wait_for(task, 10)
+    async with serve(await make_client(offline=True)) as served:
+        yield served
+
+
+@pytest.fixture
+async def two_instances(make_client) -> AsyncIterator[tuple[Live, Live]]:  # type: ignore[no-untyped-def]
+    """Two separate apps (two processes' worth of state) on one database, as behind a load balancer."""
+    async with serve(await make_client(offline=True)) as first, serve(await make_client(offline=True)) as second:
+        yield first, second
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import httpx
 import httpx2
 import pytest
 import sqlalchemy as sa
-from mcp import Client, MCPError
+from mcp import Client, ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 from support.api import auth, tasks_of, token_for
@@ -124,15 +124,11 @@ async def test_missing_or_invalid_token_is_401_in_the_contract_shape(live: Live)
         assert response.headers["www-authenticate"] == "Bearer"
 
 
-async def test_another_users_token_cannot_use_a_session_or_reach_its_tasks(live: Live, mcp_session: Any) -> None:
+async def test_another_users_token_cannot_reach_its_tasks_and_no_session_is_kept(live: Live, mcp_session: Any) -> None:
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
         opened = await http.post("/mcp", json=INIT, headers={**MCP_HEADERS, **auth("alice")})
         assert opened.status_code == 200
-        session_id = opened.headers["mcp-session-id"]
-        hijack = {**MCP_HEADERS, **auth("bob"), "Mcp-Session-Id": session_id, "Mcp-Protocol-Version": "2025-06-18"}
-        refused = await http.post("/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=hijack)
-        assert refused.status_code == 404  # the SDK answers as if alice's session did not exist
-        await http.delete("/mcp", headers={**auth("alice"), "Mcp-Session-Id": session_id})
+        assert "mcp-session-id" not in opened.headers  # stateless: nothing for another request to hijack
 
     async with mcp_session(live.url, "alice") as alice:
         task_id = payload(await alice.call_tool("add_task", {"title": "Alice's secret"}))["data"]["id"]
@@ -193,3 +189,42 @@ async def test_the_2026_protocol_era_serves_the_same_tools(live: Live) -> None:
         added = await client.call_tool("add_task", {"title": "Modern milk"})
         assert not added.is_error
     assert [t["title"] for t in await tasks_of(live.client)] == ["Modern milk"]
+
+
+class _RoundRobin(httpx2.AsyncBaseTransport):
+    """A load balancer without affinity: each request goes to the next instance in turn."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.inner = httpx2.AsyncHTTPTransport()
+        self.ports = ports
+        self.served: list[int] = []
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        port = self.ports[len(self.served) % len(self.ports)]
+        self.served.append(port)
+        request.url = request.url.copy_with(port=port)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_client_is_served_by_any_instance_without_sticky_sessions(two_instances: Any) -> None:
+    first, second = two_instances
+    ports = [int(live.url.rsplit(":", 1)[1]) for live in (first, second)]
+    balancer = _RoundRobin(ports)
+    headers = {"Authorization": f"Bearer {token_for('alice')}"}
+    async with (
+        httpx2.AsyncClient(transport=balancer, headers=headers, timeout=30) as http,
+        streamable_http_client(f"{first.url}/mcp", http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()  # on one instance …
+        added = payload(await session.call_tool("add_task", {"title": "Balanced milk"}))  # … tools on the others
+        listed = payload(await session.call_tool("list_tasks", {}))
+        done = payload(await session.call_tool("complete_task", {"task_id": "balanced milk"}))
+    assert set(balancer.served) == set(ports)  # both instances answered part of the one conversation
+    assert [t["title"] for t in listed["data"]["tasks"]] == ["Balanced milk"]
+    assert done["data"]["id"] == added["data"]["id"] and done["data"]["status"] == "completed"
+    for live in (first, second):  # one database: each instance sees the same result
+        assert [t["status"] for t in await tasks_of(live.client)] == ["completed"]

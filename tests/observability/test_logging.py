@@ -61,3 +61,10 @@ async def test_lines_outside_a_request_have_no_ids(json_lines: io.StringIO) -> N
     logging.getLogger("backend.test").info("outside")
     [line] = [json.loads(x) for x in json_lines.getvalue().splitlines() if '"outside"' in x]
     assert "request_id" not in line and "turn_id" not in line
+
+
+def test_the_suite_watches_every_log_line_for_secrets() -> None:
+    # tests/conftest.py keeps every record of the run and fails the run if one holds a secret it used.
+    [sink] = [h for h in logging.getLogger().handlers if type(h).__name__ == "_LogSink"]
+    logging.getLogger("backend.app.test").info("probe", extra={"turn_id": "t-1"})
+    assert any(line.startswith("probe ") and "turn_id=t-1" in line for line in sink.lines)  # type: ignore[attr-defined]

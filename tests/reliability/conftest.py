@@ -18,6 +18,7 @@ import pytest
 from reliability.rel_support import Figures
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from support.api import make_settings
+from support.pgbouncer import direct
 
 from backend.app.db.session import create_engine, create_sessionmaker
 
@@ -35,7 +36,7 @@ def figures() -> Iterator[Figures]:
 @pytest.fixture
 async def probe(database: str) -> AsyncIterator[AsyncEngine]:
     """A separate engine on the test database (not the app's pool), for looking at the app from outside."""
-    engine = create_async_engine(database)
+    engine = create_async_engine(direct(database))
     yield engine
     await engine.dispose()
 

@@ -156,7 +156,47 @@ UNAUTHORIZED: dict[str, Callable[[], str | None]] = {
     "5 KB token": lambda: "Bearer " + hs(HS256, claims(pad="x" * 5_000)),
     "two tokens": lambda: f"Bearer {token_for('alice')} {token_for('alice')}",
     "token with a NUL in it": lambda: f"Bearer {token_for('alice')[:20]}\x00{token_for('alice')[20:]}",
+    "exp 1e400 (infinity once parsed)": lambda: "Bearer " + hs_raw(b64(HS256), b64(raw_claims("1e400"))),
+    "exp with 400 digits": lambda: "Bearer " + hs_raw(b64(HS256), b64(raw_claims("1" + "0" * 400))),
+    "exp -1": lambda: f"Bearer {hs(HS256, {**claims(), 'exp': -1})}",
+    "exp true": lambda: f"Bearer {hs(HS256, {**claims(), 'exp': True})}",
+    "iat in the year 3000": lambda: f"Bearer {hs(HS256, {**claims(), 'iat': 32_503_680_000})}",
+    "nbf is a string": lambda: f"Bearer {hs(HS256, claims(nbf='soon'))}",
+    "crit header we do not understand": lambda: f"Bearer {hs({**HS256, 'crit': ['exp'], 'exp': 1}, claims())}",
+    "crit header, empty list": lambda: f"Bearer {hs({**HS256, 'crit': []}, claims())}",
+    "signature with = padding": lambda: f"Bearer {padded(token_for('alice'))}",
+    "header with = padding": lambda: "Bearer " + ".".join([b64(HS256) + "==", *token_for("alice").split(".")[1:]]),
+    "signature with non-canonical trailing bits": lambda: f"Bearer {tweak_last_char(token_for('alice'))}",
+    "standard base64 (+/) in the signature": lambda: "Bearer " + standard_base64(),
 }
+
+
+def standard_base64() -> str:
+    """A valid token respelled with + and / (the standard alphabet): one whose signature has - or _."""
+    for minutes in range(1, 60):
+        token = token_for("alice", minutes=minutes)
+        signature = token.rsplit(".", 1)[1]
+        if "-" in signature or "_" in signature:
+            head = token.rsplit(".", 1)[0]
+            return f"{head}.{signature.replace('-', '+').replace('_', '/')}"
+    raise AssertionError("no signature with - or _ in 59 tries")
+
+
+def raw_claims(exp: str) -> str:
+    return f'{{"sub":"alice","iat":{NOW},"exp":{exp}}}'
+
+
+def padded(token: str) -> str:
+    head, signature = token.rsplit(".", 1)
+    return f"{head}.{signature}{'=' * (-len(signature) % 4) or '='}"
+
+
+def tweak_last_char(token: str) -> str:
+    """The same signature bytes spelled another way: a 43-character segment carries 2 unused bits."""
+    head, signature = token.rsplit(".", 1)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    last = alphabet.index(signature[-1])
+    return f"{head}.{signature[:-1]}{alphabet[last ^ 1]}"
 
 
 def hs_raw(header_b64: str, payload_b64: str) -> str:
@@ -283,6 +323,14 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
         "secret",
         "replace-with-a-long-random-secret",
         "please-change-me-0123456789-abcdefghijklmnop",
+        "a" * 32,
+        " " * 32,
+        " " + secrets.token_urlsafe(40),
+        "abababababababababababababababab",
+        "my-super-long-password-for-prod-2026",
+        "0123456789abcdefghijklmnopqrstuvwxyz",
+        "Taskchat2026Taskchat2026Taskchat2026",
+        "xyzzyxyzzyxyzzyxyzzyxyzzyxyzzyxyzzy",
     ],
 )
 def test_production_refuses_weak_secrets(clean_env: None, secret: str | None) -> None:
@@ -319,3 +367,9 @@ async def test_production_app_starts_with_a_strong_secret(clean_env: None, datab
                 forged = hs(HS256, claims(), key=key)
                 response = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {forged}"})
                 assert_error_shape(response, 401, "UNAUTHORIZED")
+
+
+def test_random_secrets_of_the_documented_kind_pass(clean_env: None) -> None:
+    for _ in range(50):
+        for secret in (secrets.token_urlsafe(32), secrets.token_hex(32), secrets.token_urlsafe(48)):
+            Settings(_env_file=None, environment="production", jwt_secret=secret)  # type: ignore[call-arg]

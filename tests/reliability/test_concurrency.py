@@ -30,6 +30,8 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.tools.resolver import ReferenceResolver
 from backend.app.tools.task_tools import TaskTools
 
+pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
+
 RUNS = 20
 USER = "alice"
 LOSERS = {"NOT_FOUND", "CONFLICT"}

@@ -10,10 +10,14 @@ from collections import Counter
 from typing import Any
 
 import httpx
+import pytest
 from reliability.rel_support import Figures, app_sessions
 from sqlalchemy.ext.asyncio import AsyncEngine
 from support.api import auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
+from support.pgbouncer import POOLED
+
+pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 
 KEYS = 10
 RETRIES_PER_KEY = 10  # concurrent, split over two workers
@@ -79,7 +83,9 @@ async def test_retry_after_a_provider_fault_runs_once(make_client, figures: Figu
     assert titles == ["Renew passport"]
 
 
-async def test_burst_larger_than_the_pool_completes(make_client, probe: AsyncEngine, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_burst_larger_than_the_pool_completes(  # type: ignore[no-untyped-def]
+    make_client, database: str, probe: AsyncEngine, figures: Figures
+) -> None:
     turns, delay = 40, 2.0
     peak: list[int] = []
 
@@ -101,7 +107,8 @@ async def test_burst_larger_than_the_pool_completes(make_client, probe: AsyncEng
     figures["load"]["server_errors"] += sum(n for s, n in statuses.items() if s >= 500)
     figures["load"]["peak_connections"] = max(figures["load"]["peak_connections"], *peak)
     assert statuses == Counter({200: turns})
-    assert max(peak) <= 10
+    if database not in POOLED:  # through PgBouncer, the server connections are the bouncer's, not the app's
+        assert 0 < max(peak) <= 10
     # Holding a connection through each 2 s model call would serialize 40 turns on 10 connections
     # (>= 4 rounds: 8 s). Not holding one, all wait on the model together: about 2 s, far under 6 s
     # even on a loaded machine (a margin wide enough that this is not a timing test).

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from backend.app.services.intent import Intent, ToolName, classify
+from backend.app.services.intent import KINDS, Intent, ToolName, classify
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
+UNDO = "undo_last_change"
 
 CASES: list[tuple[str, str, tuple[str, ...]]] = [
     # The plan's keyword table.
@@ -47,12 +48,12 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("address the envelope", "chat", ()),
     ("open the settings", "chat", ()),
     ("reset my password", "chat", ()),
-    ("the task is undone", "chat", ()),
+    ("the task is undone", "report", ()),  # "undone" tells what happened
     ("listen to the podcast", "chat", ()),
     ("call Mark about the report", "chat", ()),  # a name, not the verb
     # A keyword right after a determiner is a noun.
-    ("put milk on my list", "chat", ()),  # the model may still add it; the guard must not force list
-    ("keep the change", "chat", ()),
+    ("put milk on my list", "command", (ADD,)),  # a destination list: an add, not list_tasks
+    ("keep the change", "negated", ()),  # "keep ..." takes back, never asks
     # Questions about using the app are not commands...
     ("how do I delete a task?", "question", ()),
     ("how can I add tasks?", "question", ()),
@@ -76,7 +77,7 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("never mind, don't add it", "negated", ()),
     ("no need to mark it done", "negated", ()),
     ("I don't want to delete Read book", "negated", ()),
-    ("Read book isn't done yet", "negated", ()),
+    ("Read book isn't done yet", "chat", ()),
     ("add milk. actually, don't", "negated", ()),  # a retraction takes back what came before
     ("delete it. never mind", "negated", ()),
     ("don't forget to add milk", "command", (ADD,)),  # not a negation
@@ -86,7 +87,7 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("thanks!", "chat", ()),
     ("how are you?", "chat", ()),
     ("good morning", "chat", ()),
-    ("never mind", "chat", ()),
+    ("never mind", "negated", ()),
     ("", "chat", ()),
     # Several intents keep their order, without duplicates.
     ("delete the gym task and mark laundry done", "command", (DELETE, COMPLETE)),
@@ -102,7 +103,7 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("update laundry as completed", "command", (COMPLETE, UPDATE)),
     ("mark laundry as not done", "command", (UPDATE,)),  # reopening is an update
     ("mark laundry as high priority", "command", (UPDATE,)),
-    ("add a note to Gym", "command", (ADD,)),
+    ("add a note to Gym", "command", (UPDATE,)),  # a field of Gym: an edit, not a new task
     ("show completed tasks", "command", (LIST,)),
     # "done" about the speaker is small talk (decision: even "done with <task>").
     ("I'm done for today", "chat", ()),
@@ -117,6 +118,8 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("remind me to remove the old files", "command", (ADD,)),
     ("delete 'add tests'", "command", (DELETE,)),
     ("mark done 123e4567-e89b-12d3-a456-426614174000", "command", (COMPLETE,)),
+    ("undo that", "command", (UNDO,)),
+    ("oops, put it back", "command", (UNDO,)),
 ]
 
 
@@ -128,7 +131,7 @@ def test_classify(message: str, kind: str, tools: tuple[str, ...]) -> None:
 
 def test_the_table_is_broad() -> None:
     assert len(CASES) >= 40
-    assert {kind for _, kind, _ in CASES} == {"command", "question", "negated", "chat"}
+    assert {kind for _, kind, _ in CASES} <= set(KINDS)
     assert {t for _, _, tools in CASES for t in tools} == set(get_args(ToolName))
 
 
@@ -144,12 +147,12 @@ def test_needs_tool_and_primary() -> None:
 @pytest.mark.parametrize(
     ("message", "fragment"),
     [
-        ("delete Read book", "'delete' matched delete_task"),
+        ("delete Read book", "'delete' asks for delete_task"),
         ("don't delete it", "'delete' is negated by 'don't'"),
-        ("how do I delete a task?", "asks about the app"),
-        ("set gym as done", "complete_task (or update_task)"),
+        ("how do I delete a task?", "asks how the app works"),
+        ("set gym as done", "asks for complete_task"),
         ("add milk. never mind", "takes back add_task"),
-        ("hi", "no command keyword"),
+        ("hi", "no task verb"),
     ],
 )
 def test_reason_says_why(message: str, fragment: str) -> None:
@@ -168,7 +171,7 @@ def test_a_long_message_is_quick_and_its_reason_short() -> None:
 @given(message=st.text(max_size=300))
 def test_classify_never_raises_and_is_consistent(message: str) -> None:
     intent = classify(message)
-    assert intent.kind in ("command", "question", "negated", "chat")
+    assert intent.kind in KINDS
     assert set(intent.tools) <= set(get_args(ToolName))
     assert len(set(intent.tools)) == len(intent.tools)
     assert bool(intent.tools) == (intent.kind == "command") == intent.needs_tool

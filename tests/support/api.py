@@ -9,8 +9,9 @@ import httpx
 
 from backend.app.core.config import Settings
 from backend.app.core.security import create_token
+from support.pgbouncer import POOLED
 
-TEST_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+TEST_SECRET = "tZ4q8Lm2Xv9Rk1Wp7Nc3Hy6Bd0Gs5Fj-uE_aQoTiVeKx"  # random-looking: production accepts it
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 USER = "alice"
 
@@ -25,6 +26,7 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "llm_model": "test/scripted-model",
         "rate_limit_per_minute": 10_000,
         "log_json": False,
+        "db_pooler": "transaction" if database_url in POOLED else "none",
         **overrides,
     }
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
@@ -47,3 +49,21 @@ async def tasks_of(client: httpx.AsyncClient, user: str = USER, status: str = "a
     response = await client.get(f"/api/{user}/tasks", params={"status": status}, headers=auth(user))
     assert response.status_code == 200, response.text
     return list(response.json())
+
+
+async def seed_tasks(client: httpx.AsyncClient, *titles: str, user: str = USER, **fields: Any) -> None:
+    """Tasks written straight through the repository, so no scripted model answer is spent on them."""
+    from backend.app.db.repositories.tasks import TaskRepository
+    from backend.app.db.session import unit_of_work
+
+    app: Any = client.app  # type: ignore[attr-defined]
+    async with unit_of_work(app.state.sessionmaker) as session:
+        repo = TaskRepository(session, user)
+        for title in titles:
+            await repo.add(
+                title=title,
+                description=fields.get("description"),
+                priority=fields.get("priority", "medium"),
+                due_date=fields.get("due_date"),
+                tags=list(fields.get("tags", [])),
+            )

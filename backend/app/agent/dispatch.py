@@ -1,14 +1,15 @@
 """One step's tool calls: the checks that run before anything executes, then the executor.
 
-Order of checks per call: normalization errors (too large, bad JSON), unknown or masked tool,
-repeated call, destructive cap, budget. Model-fixable failures become tool results that tell the
+Order of checks per call: refused by the guard or over the per-step limit (decided by the runner),
+normalization errors (too large, bad JSON), unknown or masked tool, repeated call, destructive cap,
+budget. Model-fixable failures become tool results that tell the
 model what to do; the rest of the calls in the step still run (they are independent).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import orjson
@@ -21,6 +22,7 @@ TOOL_OUTPUT_TOO_LARGE = "TOOL_OUTPUT_TOO_LARGE"
 DESTRUCTIVE_LIMIT = "DESTRUCTIVE_LIMIT"
 REPEATED_CALL = "REPEATED_CALL"
 BUDGET_EXCEEDED = "BUDGET_EXCEEDED"
+IGNORED = "IGNORED"  # over the calls-per-step limit: not run
 
 
 @dataclass(slots=True)
@@ -48,13 +50,17 @@ class Dispatcher:
         retried: bool,
         retry_reason: str | None,
         offered: frozenset[str] | None = None,
+        refused: Mapping[int, ToolResult] | None = None,
     ) -> StepOutcome:
-        """Run one step's calls; `offered` masks execution to the tools this step sent (None: all)."""
+        """Run one step's calls; `offered` masks execution to the tools this step sent (None: all);
+        `refused` calls (by index) are recorded with the result given, never run."""
         outcome = StepOutcome(executed=[])
         slots: list[ToolResult | None] = []
         runnable: list[ToolCall] = []
-        for call in calls:
-            early = self._precheck(call, outcome, offered)
+        for index, call in enumerate(calls):
+            early = refused.get(index) if refused else None
+            if early is None:
+                early = self._precheck(call, outcome, offered)
             slots.append(early)
             if early is None:
                 runnable.append(call)

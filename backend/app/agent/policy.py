@@ -67,15 +67,15 @@ class PolicyDriver:
     def sends_tools(self) -> bool:
         return self.policy is not ToolPolicy.NONE and self.preset.tool_use_mode != "disabled"
 
-    def plan(self, *, step: int, forced_tool: str | None = None) -> StepPlan:
+    def plan(self, *, step: int, forcing: bool = False) -> StepPlan:
+        """The step's tools and tool_choice; a step that forces a tool (the guard's retry) offers
+        every tool whatever the phase, and its tool_choice comes from `forced_choice`."""
         if not self.sends_tools:
             return StepPlan(tools=[], tool_choice=None)
         offered = {s.name for s in self.specs}
-        if forced_tool is not None:
+        if forcing:
             tools = list(self.specs) + ([RESPOND_TOOL] if self.policy is ToolPolicy.REQUIRED else [])
-            # Providers reject a forced function that is not in `tools` (a masked one): ask for any tool.
-            choice = self.preset.forced_choice(forced_tool) if forced_tool in offered else self.preset.required_choice
-            return StepPlan(tools=tools, tool_choice=choice, phase=self.phase)
+            return StepPlan(tools=tools, tool_choice=self.preset.required_choice, phase=self.phase)
         match self.policy:
             case ToolPolicy.AUTO | ToolPolicy.GUARDED:
                 return StepPlan(tools=list(self.specs), tool_choice="auto")
@@ -111,8 +111,11 @@ class PolicyDriver:
             return True
         return False
 
-    def wants_write_phase(self) -> bool:
-        return self.policy is ToolPolicy.TWO_PHASE and self.phase == "write"
+    def forced_choice(self, tool: str) -> ToolChoice:
+        """The tool_choice forcing `tool`; providers reject a forced function that is not in `tools`
+        (one masked by the policy), so then any tool is required instead."""
+        offered = {s.name for s in self.specs}
+        return self.preset.forced_choice(tool) if tool in offered else self.preset.required_choice
 
     def _needs_mutation(self) -> bool:
         read_only = {s.name for s in self.specs if s.read_only}

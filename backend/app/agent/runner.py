@@ -1,43 +1,51 @@
 """AgentRunner: the tool loop. It knows nothing of tasks or the database.
 
-Each step: check the budget, plan tools and tool_choice from the policy, send one request,
-normalize the answer into a typed NextStep, and act on it (run tools, retry, finish, stop).
-The loop always ends: final answer, composed reply, or a recorded stop reason.
+Each step: check the budget, plan tools and tool_choice from the policy (or from the retry the
+last step decided), send one request, normalize the answer, decide the typed NextStep (the guard's
+verdicts included) and act on it: run tools, ask again, finish, stop. The loop always ends: a final
+answer, every asked-for action attempted (`composed`), or a recorded stop reason. It never writes
+what the user reads: the service composes the reply from the run's results.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
-from backend.app.agent.dispatch import Dispatcher
-from backend.app.agent.guard import Accept, ForceRetry, GiveUp, ReplyComposer, StepGuard
+from backend.app.agent.dispatch import IGNORED, Dispatcher
+from backend.app.agent.guard import ACCEPT_CALLS, Accept, ForceRetry, GiveUp, StepGuard
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
 from backend.app.agent.messages import assistant_tool_message, tool_message
 from backend.app.agent.normalize import normalize_response
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
 from backend.app.agent.presets import Preset, merge_request_overrides
 from backend.app.agent.types import (
+    ANSWERED,
     ChatCompletionsClient,
     ExecutedCall,
+    Finding,
+    FindingKind,
     LLMResponse,
     NextStep,
     NextStepFinalOutput,
     NextStepRetry,
     NextStepRunTools,
     NextStepStop,
+    StopReason,
     ToolCall,
     ToolExecutor,
-    ToolSpec,
+    ToolResult,
 )
 from backend.app.core.exceptions import AppError, LLMError
 
 log = logging.getLogger(__name__)
 
-TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
+EMPTY_FINAL = "empty_final"
+PHASE_SWITCH = "phase_switch"
 
 
 class ToolBindingError(AppError):
@@ -61,47 +69,47 @@ class RunOptions:
 
 
 @dataclass(slots=True)
-class Finding:
-    kind: Literal["PlanDeviation", "RepeatedCall", "BudgetExceeded", "UnbackedClaim"]
-    detail: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.detail}
-
-
-@dataclass(slots=True)
 class RunResult:
+    """What a run did. `text` is the model's own final words ("" when it gave none or the run
+    stopped); everything the user reads is composed from these facts by the service."""
+
     text: str
     executed: list[ExecutedCall]
-    stop_reason: str
+    stop_reason: StopReason
     ok: bool
     use: BudgetUse
     trace: list[dict[str, Any]]
     findings: list[Finding]
     policy_events: list[dict[str, object]]
-    guard_outcome: str
-    ignored_tool_calls: int
+    stop_detail: str | None = None
     error: LLMError | None = None
-    error_code: str | None = None
+
+    @property
+    def error_code(self) -> str | None:
+        """The LLM error's code, or the stop reason in capitals for a run that did not answer."""
+        if self.error is not None:
+            return self.error.code
+        return None if self.stop_reason in ANSWERED else self.stop_reason.value.upper()
+
+
+CallsObserver = Callable[[Sequence[ExecutedCall]], Awaitable[None]]
 
 
 @dataclass(slots=True)
 class _Turn:
-    """Mutable state of one run; lives only for the duration of `AgentRunner.run`."""
+    """State of one run; lives only for the duration of `AgentRunner.run`."""
 
     messages: list[dict[str, Any]]
     executed: list[ExecutedCall] = field(default_factory=list)
     trace: list[dict[str, Any]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    forced_tool: str | None = None
-    forced_any: bool = False
-    retry_reason: str | None = None
-    guard_outcome: str = "not_needed"
-    ignored: int = 0
+    retry: NextStepRetry | None = None  # what the next request must do differently (one request only)
+    retry_reason: str | None = None  # the guard's latest reason: calls after it are marked retried
+    forced: bool = False  # the last request forced a tool on the model
     fixable_errors: int = 0
     empty_final_retried: bool = False
-    send_tools: bool = True
     offered: frozenset[str] = frozenset()
+    on_calls: CallsObserver | None = None  # told of each step's calls as soon as they ran (streaming)
 
     @property
     def any_ran(self) -> bool:
@@ -122,16 +130,19 @@ class AgentRunner:
         messages: list[dict[str, Any]],
         executor: ToolExecutor,
         policy: ToolPolicy,
-        expected_tools: Sequence[str],
+        expected_tools: Sequence[str] = (),
         use: BudgetUse,
         guard: StepGuard | None = None,
-        composer: ReplyComposer | None = None,
-        compose_when_covered: bool = False,
+        stop_when_covered: bool = False,
+        on_calls: CallsObserver | None = None,
     ) -> RunResult:
+        """Run the loop. With `stop_when_covered` (direct mode) it ends as soon as every action the
+        guard expects has been attempted, without asking the model to write a reply. `on_calls`
+        hears of each step's calls (run or refused) as soon as the step is done."""
         specs = list(executor.specs())
-        driver = PolicyDriver(policy=policy, specs=specs, expected_tools=expected_tools, preset=self.preset)
         if self.options.tool_use_mode == "disabled":
-            driver = PolicyDriver(policy=ToolPolicy.NONE, specs=specs, expected_tools=(), preset=self.preset)
+            policy, expected_tools = ToolPolicy.NONE, ()
+        driver = PolicyDriver(policy=policy, specs=specs, expected_tools=expected_tools, preset=self.preset)
         dispatcher = Dispatcher(
             executor=executor,
             executable={s.name: s for s in specs},
@@ -139,9 +150,8 @@ class AgentRunner:
             max_output_bytes=self.options.max_tool_output_bytes,
             max_destructive_calls=self.options.max_destructive_calls,
         )
-        turn = _Turn(messages=list(messages))
-        stop: NextStepStop | None = None
-        text = ""
+        turn = _Turn(messages=list(messages), on_calls=on_calls)
+        stop = NextStepStop(StopReason.MAX_STEPS, detail=str(self.options.max_steps))
         for step in range(self.options.max_steps):
             try:
                 use.check_before_request()
@@ -154,73 +164,46 @@ class AgentRunner:
                 if not turn.any_ran:
                     raise
                 # A tool already changed something: its effect stands and is reported from results.
-                return self._result(
-                    turn,
-                    driver,
-                    use,
-                    text=self._compose(composer, turn),
-                    stop_reason="llm_error",
-                    ok=False,
-                    error=exc,
-                    error_code=exc.code,
-                )
+                return self._result(turn, driver, use, stop=NextStepStop(StopReason.LLM_ERROR), error=exc)
             next_step = self._decide(response, turn, driver, guard, step=step)
+            if isinstance(next_step, NextStepRunTools):
+                after = await self._run_tools(next_step, response, turn, driver, dispatcher, step=step)
+                if after is None:
+                    if stop_when_covered and self._covered(guard, turn, step):
+                        return self._result(turn, driver, use, stop=NextStepStop(StopReason.COMPOSED))
+                    continue
+                next_step = after
             match next_step:
-                case NextStepRunTools(calls=calls):
-                    after = await self._run_tools(calls, response, turn, driver, dispatcher, step=step)
-                    if isinstance(after, NextStepFinalOutput):
-                        return self._finish(turn, driver, use, composer, text=after.text)
-                    if after is not None:
-                        stop = after
-                        break
-                    if (
-                        compose_when_covered
-                        and composer is not None
-                        and self._covered(guard, turn)
-                        and not any(e.result.model_fixable for e in turn.executed if e.step == step)
-                    ):
-                        return self._result(
-                            turn, driver, use, text=composer.compose(turn.executed), stop_reason="composed", ok=True
-                        )
-                case NextStepRetry(reason=reason, instruction=instruction, send_tools=send_tools):
-                    turn.messages.append({"role": "assistant", "content": response.content or ""})
-                    if instruction:
-                        turn.messages.append({"role": "system", "content": instruction})
-                    turn.trace[-1]["retry"] = reason
-                    turn.send_tools = send_tools  # the empty-final retry goes without tools (no re-calls)
-                case NextStepFinalOutput(text=final_text):
-                    text = final_text
-                    return self._finish(turn, driver, use, composer, text=text)
+                case NextStepRetry():
+                    self._prepare_retry(next_step, response, turn)
+                case NextStepFinalOutput(text=text):
+                    return self._result(turn, driver, use, stop=NextStepStop(StopReason.FINAL), text=text)
                 case NextStepStop():
                     stop = next_step
                     break
+                case NextStepRunTools():
+                    raise AssertionError("tools are run above")  # pragma: no cover
                 case _:
                     assert_never(next_step)
-        else:
-            stop = NextStepStop(
-                reason="max_steps", message=f"Stopped after {self.options.max_steps} steps without a final answer."
-            )
-        assert stop is not None
-        reply = stop.message
-        if turn.executed and stop.reason != "tool_not_triggered":
-            reply = f"{self._compose(composer, turn)}\n{stop.message}".strip()
-        return self._result(
-            turn, driver, use, text=reply, stop_reason=stop.reason, ok=False, error_code=stop.reason.upper()
-        )
+        return self._result(turn, driver, use, stop=stop)
 
     # -- one request -------------------------------------------------------------------------
     async def _request(self, turn: _Turn, driver: PolicyDriver, *, step: int, use: BudgetUse) -> LLMResponse:
-        plan = driver.plan(step=step, forced_tool=turn.forced_tool)
-        if turn.forced_any and turn.forced_tool is None:
-            plan = type(plan)(tools=plan.tools, tool_choice=self.preset.required_choice, phase=plan.phase)
-        tools = plan.tools if turn.send_tools else []
+        retry, turn.retry = turn.retry, None  # a retry shapes exactly one request: never forced twice
+        plan = driver.plan(step=step, forcing=retry is not None and retry.tool_choice is not None)
+        send_tools = retry is None or retry.send_tools
+        tools = list(plan.tools) if send_tools else []
+        if retry is not None and retry.offer_respond and tools and RESPOND_TOOL not in tools:
+            tools.append(RESPOND_TOOL)
+        choice = retry.tool_choice if retry is not None and retry.tool_choice is not None else plan.tool_choice
         turn.offered = frozenset(t.name for t in tools)
         body: dict[str, Any] = {"model": self.model, "messages": turn.messages}
-        if turn.send_tools and driver.sends_tools:
+        if send_tools and driver.sends_tools:
             if not tools:
                 raise ToolBindingError("Refusing to call the model: the policy needs tools but none are bound")
             body["tools"] = [t.to_openai(self.preset.tool_schema(t.parameters)) for t in tools]
-            body["tool_choice"] = plan.tool_choice
+            body["tool_choice"] = choice
+        turn.forced = isinstance(body.get("tool_choice"), dict) or body.get("tool_choice") in ("required", "any")
         if self.options.max_tokens:
             body["max_tokens"] = self.options.max_tokens
         ignored_keys = merge_request_overrides(
@@ -264,8 +247,6 @@ class AgentRunner:
         if response.normalizations:
             event["normalizations"] = response.normalizations
         turn.trace.append(event)
-        # A forced choice is satisfied by one request; never force twice (no endless forcing).
-        turn.forced_tool, turn.forced_any, turn.send_tools = None, False, True
         return response
 
     # -- deciding ----------------------------------------------------------------------------
@@ -274,128 +255,132 @@ class AgentRunner:
     ) -> NextStep:
         calls = response.tool_calls
         if calls:
-            if guard is not None:
-                verdict = guard.review_calls(calls, turn.executed)
-                if not isinstance(verdict, Accept):
-                    return self._apply_verdict(verdict, turn, step=step)
-            return NextStepRunTools(calls=calls)
+            work = [c for c in calls if c.name != RESPOND_TOOL.name]
+            verdict = guard.review_calls(work, turn.executed, step=step, forced=turn.forced) if guard else ACCEPT_CALLS
+            if verdict.grounded:
+                work = [
+                    dataclasses.replace(c, grounding=verdict.grounding_by_call.get(i, verdict.grounding))
+                    if i in verdict.grounded
+                    else c
+                    for i, c in enumerate(work)
+                ]
+            refused = dict(verdict.refused)
+            limit = self._calls_per_step()
+            if limit is not None:
+                allowed = [i for i in range(len(work)) if i not in refused][:limit]
+                for i in range(len(work)):
+                    if i not in refused and i not in allowed:
+                        refused[i] = ToolResult(
+                            success=False, code=IGNORED, error=f"Ignored: at most {limit} tool calls run per step."
+                        )
+            respond = [c for c in calls if c.name == RESPOND_TOOL.name]
+            retry = self._retry(verdict.retry, turn, driver, step=step) if verdict.retry else None
+            return NextStepRunTools(calls=work + respond, refused=refused, then=retry)
         text = response.content.strip()
         if not text and turn.executed and self.options.fix_empty_final and not turn.empty_final_retried:
             turn.empty_final_retried = True
             return NextStepRetry(
-                reason="empty_final",
+                reason=EMPTY_FINAL,
                 instruction="Reply to the user now, in one or two sentences.",
                 tool_choice=None,
                 send_tools=not self.options.fix_empty_final_disable_tools,
             )
         if driver.observe_final(step=step):
-            return NextStepRetry(reason="phase_switch", instruction=None, tool_choice="auto")
+            return NextStepRetry(reason=PHASE_SWITCH, instruction=None, tool_choice=None)
         if guard is not None:
-            verdict = guard.review_final(text, turn.executed)
-            if not isinstance(verdict, Accept):
-                return self._apply_verdict(verdict, turn, step=step)
+            match guard.review_final(text, turn.executed, step=step):
+                case ForceRetry() as force:
+                    return self._retry(force, turn, driver, step=step)
+                case GiveUp():
+                    return NextStepStop(StopReason.TOOL_NOT_TRIGGERED)
+                case Accept():
+                    pass
         if self.options.tool_use_mode == "enforced" and not turn.any_ran:
-            return NextStepStop(reason="no_tool_calls", message=TOOL_NOT_TRIGGERED)
+            return NextStepStop(StopReason.NO_TOOL_CALLS)
         return NextStepFinalOutput(text=text)
 
-    def _apply_verdict(self, verdict: ForceRetry | GiveUp, turn: _Turn, *, step: int) -> NextStep:
-        if isinstance(verdict, GiveUp):
-            turn.guard_outcome = "tool_not_triggered"
-            return NextStepStop(reason="tool_not_triggered", message=verdict.message)
-        turn.guard_outcome = "retried"
-        turn.retry_reason = verdict.reason
-        turn.forced_tool = verdict.tool
-        turn.forced_any = verdict.tool is None
-        log.warning("execution_guard_retry", extra={"step": step, "tool": verdict.tool, "reason": verdict.reason})
+    def _retry(self, force: ForceRetry, turn: _Turn, driver: PolicyDriver, *, step: int) -> NextStepRetry:
+        turn.retry_reason = force.reason
+        log.warning("execution_guard_retry", extra={"step": step, "tool": force.tool, "reason": force.reason})
+        choice = driver.forced_choice(force.tool) if force.tool else self.preset.required_choice
         return NextStepRetry(
-            reason=verdict.reason,
-            instruction=verdict.instruction,
-            tool_choice=self.preset.forced_choice(verdict.tool) if verdict.tool else "required",
+            reason=force.reason, instruction=force.instruction, tool_choice=choice, offer_respond=force.offer_respond
         )
+
+    def _prepare_retry(self, retry: NextStepRetry, response: LLMResponse, turn: _Turn) -> None:
+        if not turn.trace[-1].get("calls"):  # after tool calls, their messages are already appended
+            turn.messages.append({"role": "assistant", "content": response.content or ""})
+        if retry.instruction:
+            turn.messages.append({"role": "system", "content": retry.instruction})
+        turn.trace[-1]["retry"] = retry.reason
+        turn.retry = retry
 
     # -- running tools -----------------------------------------------------------------------
     async def _run_tools(
         self,
-        calls: list[ToolCall],
+        step_calls: NextStepRunTools,
         response: LLMResponse,
         turn: _Turn,
         driver: PolicyDriver,
         dispatcher: Dispatcher,
         *,
         step: int,
-    ) -> NextStepStop | NextStepFinalOutput | None:
-        limit = self._calls_per_step()
-        respond = [c for c in calls if c.name == RESPOND_TOOL.name]
-        work = [c for c in calls if c.name != RESPOND_TOOL.name]
-        kept, ignored = (work[:limit], work[limit:]) if limit is not None else (work, [])
-        turn.ignored += len(ignored)
+    ) -> NextStepStop | NextStepFinalOutput | NextStepRetry | None:
+        work = [c for c in step_calls.calls if c.name != RESPOND_TOOL.name]
+        respond = [c for c in step_calls.calls if c.name == RESPOND_TOOL.name]
+        ignored = sum(1 for r in step_calls.refused.values() if r.code == IGNORED)
         if ignored:
-            turn.trace[-1]["ignored_tool_calls"] = len(ignored)
+            turn.trace[-1]["ignored_tool_calls"] = ignored
         retried = turn.retry_reason is not None
         outcome = await dispatcher.run_step(
-            kept, step=step, retried=retried, retry_reason=turn.retry_reason, offered=turn.offered
+            work,
+            step=step,
+            retried=retried,
+            retry_reason=turn.retry_reason,
+            offered=turn.offered,
+            refused=step_calls.refused,
         )
         turn.executed.extend(outcome.executed)
+        if turn.on_calls is not None:
+            await turn.on_calls(outcome.executed)
         driver.observe_tools(step=step, executed=outcome.executed)
-        self._append_tool_messages(turn, response, outcome.executed, ignored, respond)
+        self._append_tool_messages(turn, response, outcome.executed, respond)
         errors = [e.result.code for e in outcome.executed if not e.result.success]
         if errors:
             turn.trace[-1]["errors"] = errors
         turn.fixable_errors += sum(1 for e in outcome.executed if e.result.model_fixable)
         if outcome.repeated:
+            repeated = outcome.repeated[0]
             turn.findings.append(
                 Finding(
-                    "RepeatedCall",
-                    {"tool": outcome.repeated[0].name, "arguments": outcome.repeated[0].arguments, "step": step},
+                    FindingKind.REPEATED_CALL, {"tool": repeated.name, "arguments": repeated.arguments, "step": step}
                 )
             )
-            return NextStepStop(
-                reason="repeated_call",
-                message="I stopped because the same action was requested twice without progress.",
-            )
+            return NextStepStop(StopReason.REPEATED_CALL)
         if outcome.budget is not None:
             return self._budget_stop(turn, outcome.budget)
         if turn.fixable_errors > self.options.max_model_fix_retries:
-            return NextStepStop(
-                reason="model_fix_retries_exhausted", message="The model kept sending invalid tool calls, so I stopped."
-            )
+            return NextStepStop(StopReason.MODEL_FIX_RETRIES_EXHAUSTED)
         if self.options.tool_failure_policy == "fatal" and any(
-            not e.result.success and not e.result.model_fixable for e in outcome.executed
+            e.ran and not e.result.success and not e.result.model_fixable for e in outcome.executed
         ):
-            return NextStepStop(reason="tool_error", message="")
+            return NextStepStop(StopReason.TOOL_ERROR)
+        if step_calls.then is not None:
+            return step_calls.then
         if respond:
             args = respond[0].arguments or {}
-            message = args["message"] if isinstance(args.get("message"), str) else ""
             turn.trace[-1]["respond"] = True
-            return NextStepFinalOutput(text=message)
+            return NextStepFinalOutput(text=args["message"] if isinstance(args.get("message"), str) else "")
         return None
 
     def _append_tool_messages(
-        self,
-        turn: _Turn,
-        response: LLMResponse,
-        executed: list[ExecutedCall],
-        ignored: list[ToolCall],
-        respond: list[ToolCall],
+        self, turn: _Turn, response: LLMResponse, executed: list[ExecutedCall], respond: list[ToolCall]
     ) -> None:
-        echoed = [e.call for e in executed] + ignored + respond
-        turn.messages.append(assistant_tool_message(response.content, echoed, self.preset))
+        turn.messages.append(
+            assistant_tool_message(response.content, [e.call for e in executed] + respond, self.preset)
+        )
         for e in executed:
             turn.messages.append(tool_message(e.call, e.result.to_payload(), self.preset))
-        limit = self._calls_per_step()
-        for call in ignored:
-            turn.messages.append(
-                tool_message(
-                    call,
-                    {
-                        "success": False,
-                        "data": None,
-                        "code": "IGNORED",
-                        "error": f"Ignored: at most {limit} tool calls run per step.",
-                    },
-                    self.preset,
-                )
-            )
         for call in respond:
             turn.messages.append(tool_message(call, {"success": True, "data": None, "error": None}, self.preset))
 
@@ -407,34 +392,16 @@ class AgentRunner:
         return limit
 
     # -- finishing ---------------------------------------------------------------------------
-    def _finish(
-        self, turn: _Turn, driver: PolicyDriver, use: BudgetUse, composer: ReplyComposer | None, *, text: str
-    ) -> RunResult:
-        if not text and turn.executed:
-            text = self._compose(composer, turn)
-        if not text:
-            text = "(The model returned an empty reply.)"
-        ok = not (self.options.tool_use_mode == "enforced" and not turn.any_ran)
-        if self.options.tool_use_mode == "enforced" and self.options.tool_failure_policy == "tolerated":
-            ok = ok and any(e.result.success for e in turn.executed)
-        return self._result(turn, driver, use, text=text, stop_reason="final", ok=ok)
-
-    def _compose(self, composer: ReplyComposer | None, turn: _Turn) -> str:
-        if composer is None:
-            return ""
-        return composer.compose(turn.executed)
-
-    def _covered(self, guard: StepGuard | None, turn: _Turn) -> bool:
-        if guard is not None:
-            return guard.covered(turn.executed)
-        return bool(turn.executed)
+    def _covered(self, guard: StepGuard | None, turn: _Turn, step: int) -> bool:
+        if any(e.result.model_fixable for e in turn.executed if e.step == step):
+            return False  # the model gets its chance to fix the call first
+        return guard.covered(turn.executed) if guard is not None else turn.any_ran
 
     def _budget_stop(self, turn: _Turn, exc: BudgetExceeded) -> NextStepStop:
-        turn.findings.append(Finding("BudgetExceeded", {"budget": exc.kind, "used": exc.used, "limit": exc.limit}))
-        return NextStepStop(
-            reason="budget_exceeded",
-            message=f"I stopped because this message reached its {exc.kind.replace('_', ' ')} limit.",
+        turn.findings.append(
+            Finding(FindingKind.BUDGET_EXCEEDED, {"budget": exc.kind, "used": exc.used, "limit": exc.limit})
         )
+        return NextStepStop(StopReason.BUDGET_EXCEEDED, detail=exc.kind)
 
     def _result(
         self,
@@ -442,25 +409,26 @@ class AgentRunner:
         driver: PolicyDriver,
         use: BudgetUse,
         *,
-        text: str,
-        stop_reason: str,
-        ok: bool,
+        stop: NextStepStop,
+        text: str = "",
         error: LLMError | None = None,
-        error_code: str | None = None,
     ) -> RunResult:
+        ok = stop.reason in (StopReason.FINAL, StopReason.COMPOSED)
+        if self.options.tool_use_mode == "enforced":
+            ok = ok and turn.any_ran
+            if self.options.tool_failure_policy == "tolerated":
+                ok = ok and any(e.result.success for e in turn.executed)
         return RunResult(
             text=text,
             executed=turn.executed,
-            stop_reason=stop_reason,
+            stop_reason=stop.reason,
             ok=ok,
             use=use,
             trace=turn.trace,
             findings=turn.findings,
             policy_events=driver.events,
-            guard_outcome=turn.guard_outcome,
-            ignored_tool_calls=turn.ignored,
+            stop_detail=stop.detail,
             error=error,
-            error_code=error_code,
         )
 
 
@@ -470,4 +438,4 @@ def _choice_label(choice: Any) -> str | None:
     return choice if isinstance(choice, str) else None
 
 
-__all__ = ["TOOL_NOT_TRIGGERED", "AgentRunner", "Finding", "RunOptions", "RunResult", "ToolBindingError", "ToolSpec"]
+__all__ = ["AgentRunner", "RunOptions", "RunResult", "ToolBindingError"]

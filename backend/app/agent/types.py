@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 ToolChoice = str | dict[str, Any] | None
@@ -28,7 +29,12 @@ class ToolSpec:
 
 @dataclass(slots=True)
 class ToolCall:
-    """One call the model asked for. `error` is set when normalization already knows it cannot run."""
+    """One call the model asked for. `error` is set when normalization already knows it cannot run.
+
+    `grounding` is set by the guard on a call it does not trust to pick its own target (one made
+    under a forced tool choice, or one the message did not ask for): the executor lets it act only
+    on what this text, the user's own words, names. `expected_version` is set by a REST request's
+    `If-Match`, never by a model: the call changes the task only at that version."""
 
     id: str
     name: str
@@ -36,6 +42,8 @@ class ToolCall:
     raw_arguments: str = ""
     error: ToolError | None = None
     source: Literal["tool_calls", "function_call", "content_tag"] = "tool_calls"
+    grounding: str | None = None
+    expected_version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +137,53 @@ class ExecutedCall:
     ran: bool = True  # False when a check refused the call before it reached the tools
 
 
+class StopReason(StrEnum):
+    """Why a run ended. `final` and `composed` are answers; the rest stop a turn early."""
+
+    FINAL = "final"  # the model answered
+    COMPOSED = "composed"  # every action asked for was attempted: the reply is built from results
+    TOOL_NOT_TRIGGERED = "tool_not_triggered"  # the guard's forced retry still ran no tool
+    NO_TOOL_CALLS = "no_tool_calls"  # an `enforced` preset and no call at all
+    MAX_STEPS = "max_steps"
+    BUDGET_EXCEEDED = "budget_exceeded"
+    REPEATED_CALL = "repeated_call"
+    MODEL_FIX_RETRIES_EXHAUSTED = "model_fix_retries_exhausted"
+    TOOL_ERROR = "tool_error"  # tool_failure_policy "fatal"
+    LLM_ERROR = "llm_error"  # the model server failed after a tool had already changed something
+
+
+ANSWERED = frozenset({StopReason.FINAL, StopReason.COMPOSED})
+
+
+class FindingKind(StrEnum):
+    PLAN_DEVIATION = "PlanDeviation"  # the tools that ran differ from the ones the message asked for
+    REPEATED_CALL = "RepeatedCall"  # the same call twice: no progress, the turn stopped
+    BUDGET_EXCEEDED = "BudgetExceeded"
+    UNBACKED_CLAIM = "UnbackedClaim"  # the model's reply claimed what no successful call did
+    DENIED_SUCCESS = "DeniedSuccess"  # the model's reply said a call failed that succeeded
+    GHOST_CLAIM = "GhostClaim"  # the model claimed a change and no tool ran at all
+    ACTION_NOT_DONE = "ActionNotDone"  # something the user asked for was not attempted
+
+
+@dataclass(slots=True)
+class Finding:
+    """Something worth counting about a turn; `detail` is what a dashboard or a reader needs."""
+
+    kind: FindingKind
+    detail: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, **self.detail}
+
+
 @dataclass(frozen=True, slots=True)
 class NextStepRunTools:
+    """Run these calls; `refused` (by index) are recorded with the result given instead of running
+    them; `then`, when set, is the request to make next (the guard refused a wrong tool)."""
+
     calls: list[ToolCall]
+    refused: dict[int, ToolResult] = field(default_factory=dict)
+    then: NextStepRetry | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,20 +193,23 @@ class NextStepFinalOutput:
 
 @dataclass(frozen=True, slots=True)
 class NextStepRetry:
-    """Ask the model again (guard retry, empty-final fix); `tool_choice` may force a function."""
+    """Ask the model again (guard retry, empty-final fix): with `instruction` appended, `tool_choice`
+    for that one request (None: the policy's), `respond` offered beside the tools when the forced
+    retry needs a way out, and no tools at all when `send_tools` is False."""
 
     reason: str
     instruction: str | None
     tool_choice: ToolChoice
     send_tools: bool = True
+    offer_respond: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class NextStepStop:
-    """End the loop without a model answer; `reason` is recorded and shown to the user."""
+    """End the loop without a model answer; `detail` names what ran out (a budget's kind)."""
 
-    reason: str
-    message: str
+    reason: StopReason
+    detail: str | None = None
 
 
 NextStep = NextStepRunTools | NextStepFinalOutput | NextStepRetry | NextStepStop

@@ -13,6 +13,8 @@ from backend.app.core.config import Settings
 from backend.app.core.security import authenticate, ensure_owner
 from backend.app.db.session import unit_of_work
 from backend.app.services.chat import ChatService
+from backend.app.services.task_writes import TaskWrites
+from backend.app.tools.factory import ToolsFor
 
 
 # The dependencies below are `async def` although they never await: FastAPI runs a plain `def`
@@ -27,6 +29,16 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
+async def get_tools_for(request: Request) -> ToolsFor:
+    tools_for: ToolsFor = request.app.state.tools_for
+    return tools_for
+
+
+async def get_task_writes(request: Request) -> TaskWrites:
+    writes: TaskWrites = request.app.state.task_writes
+    return writes
+
+
 async def get_chat_service(request: Request) -> ChatService:
     service: ChatService = request.app.state.chat_service
     return service
@@ -35,6 +47,8 @@ async def get_chat_service(request: Request) -> ChatService:
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 ChatServiceDep = Annotated[ChatService, Depends(get_chat_service)]
+ToolsForDep = Annotated[ToolsFor, Depends(get_tools_for)]
+TaskWritesDep = Annotated[TaskWrites, Depends(get_task_writes)]
 
 
 # Only documents the scheme in OpenAPI (the "Authorize" button of /docs); `authenticate` does the checking.
@@ -42,13 +56,14 @@ _BEARER_DOC = HTTPBearer(auto_error=False, bearerFormat="JWT", description="HS25
 
 
 async def current_user(
+    request: Request,
     settings: SettingsDep,
     user_id: Annotated[str, Path(min_length=1, max_length=255, description="Must equal the token's `sub`.")],
     authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
     _documented: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER_DOC)] = None,
 ) -> str:
     """The authenticated owner; 401 for a bad token, 403 for another user's path."""
-    subject = authenticate(authorization, settings=settings)
+    subject = await authenticate(authorization, settings=settings, keys=request.app.state.keys)
     ensure_owner(subject, user_id)
     return subject
 

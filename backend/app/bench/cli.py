@@ -4,7 +4,10 @@ Phases (each bounded in time or count; only loopback traffic):
 1. load: Postgres and SQLite, 1 and 2 workers, concurrency 1, 8 and 32;
 2. scenarios: LLM calls and tokens per scenario, RESPONSE_MODE=direct and model;
 3. growth: prompt tokens of one conversation up to 50 turns;
-4. resolver: 1k, 10k and 100k tasks for one user.
+4. resolver: 1k, 10k and 100k tasks for one user;
+5. streaming: time to the first server-sent event and to `done`, against a fake model taking 200 ms;
+6. scale: 1 and 3 one-worker instances on one Postgres, directly and through PgBouncer (transaction
+   pooling), at concurrency 32: turns/s, server and PgBouncer CPU per turn, Postgres connections.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Coroutine
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,6 +33,7 @@ from tqdm import tqdm
 
 from backend.app.bench import load, report, resolver, servers
 from backend.app.core.config import Settings
+from backend.app.db.session import configure_sqlite
 from backend.app.services.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from backend.app.services.prompt import system_prompt
 from backend.app.tools.task_tools import TOOL_SPECS
@@ -59,7 +64,11 @@ def register(sub: Any) -> None:
         help="the fake model's latency (of the one started, or of --fake-url's, to subtract it)",
     )
     bench.add_argument("--sizes", default=None, help="resolver task counts (default 1000,10000,100000; quick 1000)")
-    bench.add_argument("--skip", default="", help="comma-separated phases to skip: load,scenarios,growth,resolver")
+    bench.add_argument("--instances", default=None, help="scale phase: instance counts (default 1,3; quick 1,2)")
+    bench.add_argument("--scale-concurrency", default=None, help="scale phase: concurrency (default 32; quick 8)")
+    bench.add_argument(
+        "--skip", default="", help="comma-separated phases to skip: load,scenarios,growth,resolver,streaming,scale"
+    )
     bench.set_defaults(func=_cmd_bench)
 
 
@@ -114,6 +123,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 results["load"] = _load_phase(urls, workers, concurrency, duration, warmup, fake_url, latency)
             main_url = urls.get("postgres") or next(iter(urls.values()))
             results.update(_token_phases(main_url, fake_url, skip, quick=quick))
+            if "streaming" not in skip:
+                results["streaming"] = _streaming_phase(main_url, quick=quick)
+            if "scale" not in skip and "postgres" in urls:
+                results["scale"] = _scale_phase(
+                    urls["postgres"],
+                    fake_url,
+                    _ints(args.instances or ("1,2" if quick else "1,3")),
+                    _ints(args.scale_concurrency or ("8" if quick else "32")),
+                    max(duration, 1.5),  # a new instance's first turns are slow: a short window can miss them all
+                    warmup,
+                    latency_ms=float(args.fake_latency_ms),
+                )
         if "resolver" not in skip:
             results["resolver"] = []
             for name, url in urls.items():
@@ -165,18 +186,98 @@ def _load_phase(
                     with tqdm(desc=label, unit="turn", leave=True, file=sys.stderr, mininterval=1.0) as bar:
                         result = _run(
                             load.run_load(
-                                server.port,
+                                [server.port],
                                 concurrency=concurrency,
                                 duration_s=duration,
                                 warmup_s=warmup,
                                 tag=f"{database[0]}{workers}c{concurrency}",
                                 on_turn=lambda: bar.update(),
-                                server_pid=server.pid,
+                                server_pids=[server.pid],
                             )
                         )
                     summary = result.summary(fake_latency_ms=fake_latency_ms)
                     rows.append({"database": database, "workers": workers, **summary})
     return rows
+
+
+STREAM_FAKE_LATENCY_MS = 200.0
+
+
+def _streaming_phase(url: str, *, quick: bool) -> dict[str, Any]:
+    """Streamed turns (RESPONSE_MODE=model, two model calls) against a fake model that takes 200 ms."""
+    with servers.fake_model(latency_ms=STREAM_FAKE_LATENCY_MS) as slow_fake:
+        config = servers.AppConfig(database_url=url, workers=1, llm_base_url=slow_fake, response_mode="model")
+        with (
+            servers.taskchat(config) as server,
+            tqdm(desc="streaming", unit="turn", file=sys.stderr, mininterval=1.0) as bar,
+        ):
+            measured = _run(load.run_streaming(server.port, turns=3 if quick else 20, on_turn=bar.update))
+    return {"fake_latency_ms": STREAM_FAKE_LATENCY_MS, **measured}
+
+
+def _scale_phase(
+    postgres_url: str,
+    fake_url: str,
+    instance_counts: list[int],
+    concurrency_list: list[int],
+    duration: float,
+    warmup: float,
+    *,
+    latency_ms: float,
+) -> list[dict[str, Any]]:
+    """N identical one-worker instances on one Postgres, directly and through PgBouncer; the load
+    spreads its users over the instances (a balancer without stickiness)."""
+    rows = []
+    for path in ("direct", "pgbouncer"):
+        with ExitStack() as outer:
+            bouncer = outer.enter_context(servers.pgbouncer(postgres_url)) if path == "pgbouncer" else None
+            url = servers.pooled_url(postgres_url, bouncer) if bouncer else postgres_url
+            extra = {"DB_POOLER": "transaction"} if bouncer else {}
+            for count in instance_counts:
+                with ExitStack() as stack:
+                    config = servers.AppConfig(database_url=url, workers=1, llm_base_url=fake_url, extra_env=extra)
+                    started = [stack.enter_context(servers.taskchat(config)) for _ in range(count)]
+                    for concurrency in concurrency_list:
+                        label = f"scale {path} x{count} c={concurrency}"
+                        with tqdm(desc=label, unit="turn", file=sys.stderr, mininterval=1.0) as bar:
+                            result = _run(
+                                _measured_load(
+                                    postgres_url,
+                                    [s.port for s in started],
+                                    concurrency=concurrency,
+                                    duration_s=duration,
+                                    warmup_s=warmup,
+                                    tag=f"{path[0]}{count}c{concurrency}",
+                                    on_turn=lambda: bar.update(),
+                                    server_pids=[s.pid for s in started],
+                                    pooler_pid=bouncer.pid if bouncer else None,
+                                )
+                            )
+                        rows.append({"path": path, "instances": count, **result.summary(fake_latency_ms=latency_ms)})
+    return rows
+
+
+CONNECTIONS = (
+    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+    "AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+)
+
+
+async def _measured_load(postgres_url: str, ports: list[int], **options: Any) -> load.LoadResult:
+    """`load.run_load`, counting the database's connections from the side (directly, not through the
+    bouncer: these are what Postgres carries)."""
+    import sqlalchemy as sa
+
+    engine = create_async_engine(postgres_url, pool_size=1, max_overflow=0)
+
+    async def connections() -> int:
+        async with engine.connect() as conn:
+            return int(await conn.scalar(sa.text(CONNECTIONS)) or 0)
+
+    try:
+        return await load.run_load(ports, connections=connections, **options)
+    finally:
+        await engine.dispose()
 
 
 def _token_phases(url: str, fake_url: str, skip: set[str], *, quick: bool) -> dict[str, Any]:
@@ -206,6 +307,8 @@ def _resolver_phase(name: str, url: str, sizes: list[int], *, quick: bool) -> li
 
     async def go(bar: tqdm[Any]) -> list[dict[str, Any]]:
         engine = create_async_engine(url)
+        if name == "sqlite":
+            configure_sqlite(engine)  # the search functions Postgres has from migration 0008
         try:
             return await resolver.run_resolver(
                 engine,

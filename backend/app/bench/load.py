@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,7 +78,9 @@ class LoadResult:
     errors: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     server_cpu_s: float | None = None
+    pooler_cpu_s: float | None = None  # PgBouncer's, when the instances reach Postgres through it
     machine_busy: float | None = None  # share of all cores busy (anything on the machine) in the window
+    db_connections: int | None = None  # most Postgres connections to the database seen in the window
 
     def summary(self, *, fake_latency_ms: float) -> dict[str, Any]:
         lat = sorted(self.latencies_ms)
@@ -98,6 +100,10 @@ class LoadResult:
             if self.server_cpu_s is not None and lat
             else None,
             "machine_busy_pct": round(self.machine_busy * 100, 1) if self.machine_busy is not None else None,
+            "pooler_cpu_ms_per_turn": round(self.pooler_cpu_s * 1000 / len(lat), 2)
+            if self.pooler_cpu_s is not None and lat
+            else None,
+            "db_connections": self.db_connections,
         }
 
 
@@ -113,26 +119,31 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
 
 
 async def run_load(
-    port: int,
+    ports: Sequence[int],
     *,
     concurrency: int,
     duration_s: float,
     warmup_s: float,
     tag: str,
     on_turn: Callable[[], object],
-    server_pid: int | None = None,
+    server_pids: Sequence[int] = (),
+    pooler_pid: int | None = None,
+    connections: Callable[[], Awaitable[int]] | None = None,
 ) -> LoadResult:
     """Closed-loop load for warmup_s (not recorded) then duration_s; every loop ends at its deadline.
 
-    With `server_pid`, the server's CPU time (all workers) and the machine's busy share are taken
-    over the measured window: CPU per turn does not depend on what else shares the cores.
+    Virtual user i talks to `ports[i % len(ports)]` (several instances: a balancer without
+    stickiness, on the client's side). With `server_pids`, the servers' CPU time (all workers) and
+    the machine's busy share are taken over the measured window, so CPU per turn does not depend on
+    what else shares the cores; `pooler_pid` is PgBouncer's, counted apart; `connections` is polled
+    for the database's connection count.
     """
     result = LoadResult(concurrency=concurrency, duration_s=duration_s)
     start = time.monotonic() + warmup_s
     stop = start + duration_s
 
     async def user(index: int) -> None:
-        client = Client(port, f"bench-{tag}-{index}")
+        client = Client(ports[index % len(ports)], f"bench-{tag}-{index}")
         next_message = simple_turns(f"{tag}{index}")
         i = 0
         try:
@@ -162,18 +173,35 @@ async def run_load(
         finally:
             await client.close()
 
+    def cpu() -> tuple[float | None, float | None]:
+        servers = [cpu_seconds(pid) for pid in server_pids]
+        known = [c for c in servers if c is not None]
+        pooler = cpu_seconds(pooler_pid) if pooler_pid else None
+        return (sum(known) if known and len(known) == len(servers) else None), pooler
+
     async def sample() -> None:
         await asyncio.sleep(max(0.0, start - time.monotonic()))
-        cpu0, jiffies0 = cpu_seconds(server_pid) if server_pid else None, machine_jiffies()
+        (cpu0, pooler0), jiffies0 = cpu(), machine_jiffies()
         await asyncio.sleep(max(0.0, stop - time.monotonic()))
-        cpu1, jiffies1 = cpu_seconds(server_pid) if server_pid else None, machine_jiffies()
+        (cpu1, pooler1), jiffies1 = cpu(), machine_jiffies()
         if cpu0 is not None and cpu1 is not None:
             result.server_cpu_s = cpu1 - cpu0
+        if pooler0 is not None and pooler1 is not None:
+            result.pooler_cpu_s = pooler1 - pooler0
         if jiffies0 and jiffies1 and jiffies1[1] > jiffies0[1]:
             result.machine_busy = (jiffies1[0] - jiffies0[0]) / (jiffies1[1] - jiffies0[1])
 
+    async def count_connections() -> None:
+        if connections is None:
+            return
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        while time.monotonic() < stop:
+            seen = await connections()
+            result.db_connections = max(result.db_connections or 0, seen)
+            await asyncio.sleep(0.5)
+
     began = time.monotonic()
-    await asyncio.gather(sample(), *(user(i) for i in range(concurrency)))
+    await asyncio.gather(sample(), count_connections(), *(user(i) for i in range(concurrency)))
     result.duration_s = min(duration_s, max(0.0, time.monotonic() - max(start, began)))
     return result
 
@@ -259,3 +287,40 @@ async def run_growth(port: int, *, turns: int, on_turn: Callable[[], object]) ->
     finally:
         await client.close()
     return out
+
+
+# -- streaming ---------------------------------------------------------------------------------
+async def run_streaming(port: int, *, turns: int, on_turn: Callable[[], object]) -> dict[str, Any]:
+    """Time to the first server-sent event and to `done` of streamed turns, beside plain turns.
+
+    Each turn is "add …" in `model` mode against a fake model with latency, so a turn is two model
+    calls: the tool event can leave after the first, the reply only after the second."""
+    import httpx  # the load driver's own client reads no streams; this phase is about latency, not CPU
+
+    first, done, plain = [], [], []
+    user = f"stream-{uuid.uuid4().hex[:8]}"
+    headers = {"Authorization": f"Bearer {token(user)}"}
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S) as http:
+        for i in range(turns):
+            body = {"message": f"add Streamed task {i}"}
+            began = time.perf_counter()
+            stream_headers = {**headers, "Accept": "text/event-stream"}
+            async with http.stream("POST", f"/api/{user}/chat", json=body, headers=stream_headers) as response:
+                seen_first = None
+                async for line in response.aiter_lines():
+                    if line.startswith("event: ") and seen_first is None:
+                        seen_first = (time.perf_counter() - began) * 1000
+                    if line == "event: done":
+                        done.append((time.perf_counter() - began) * 1000)
+                if seen_first is not None:
+                    first.append(seen_first)
+            began = time.perf_counter()
+            await http.post(f"/api/{user}/chat", json={"message": f"add Plain task {i}"}, headers=headers)
+            plain.append((time.perf_counter() - began) * 1000)
+            on_turn()
+    return {
+        "turns": turns,
+        "first_event_ms": percentiles(first),
+        "done_ms": percentiles(done),
+        "plain_response_ms": percentiles(plain),
+    }

@@ -13,6 +13,7 @@ TARGET_OVERHEAD_P95_MS = 15.0
 TARGET_TURNS_PER_S = 300.0
 TARGET_RESOLVER_P95_MS = 5.0
 TARGET_CALLS_PER_SIMPLE_ACTION = 1.1
+TARGET_SEARCH_P95_MS = 10.0  # issue 16
 
 
 def _find(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any] | None:
@@ -66,6 +67,17 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             )
         )
     largest = max((r["tasks"] for r in results.get("resolver", [])), default=None)
+    search = _find(results.get("resolver", []), tasks=largest, path="search (postgres)") if largest else None
+    if search is not None:
+        out.append(
+            _target(
+                f"search p95 (q=), Postgres, {largest:,} tasks",
+                search["all"]["p95"],
+                TARGET_SEARCH_P95_MS,
+                "ms",
+                below=True,
+            )
+        )
     row = _find(results.get("resolver", []), tasks=largest, path="postgres") if largest else None
     if row is not None:
         out.append(
@@ -165,6 +177,51 @@ def markdown(results: dict[str, Any]) -> str:
         ]
         header = ["database", "workers", "concurrency", "turns/s", "p50 ms", "p95 ms", "p99 ms", "LLM calls/turn"]
         lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %"], rows)
+    if results.get("streaming"):
+        streaming = results["streaming"]
+        lines += [
+            "## Streaming: time to the first event",
+            "",
+            f"`Accept: text/event-stream`, RESPONSE_MODE=model (two model calls per turn), a fake model taking "
+            f"{streaming['fake_latency_ms']:g} ms per call; {streaming['turns']} turns of each kind, one at a time.",
+            "",
+        ]
+        rows = [
+            [label, streaming[key]["p50"], streaming[key]["p95"]]
+            for label, key in (
+                ("first event (the tool's)", "first_event_ms"),
+                ("`done`", "done_ms"),
+                ("plain response, for comparison", "plain_response_ms"),
+            )
+        ]
+        lines += _table(["", "p50 ms", "p95 ms"], rows)
+    if results.get("scale"):
+        lines += [
+            "## Scale-out: instances on one Postgres, directly and through PgBouncer",
+            "",
+            "One-worker `taskchat serve` instances, the load's users spread over them; `DB_POOLER=transaction` "
+            "through PgBouncer. `server CPU/turn`: all instances together; `PgBouncer CPU/turn`: the pooler's own; "
+            "`Postgres connections`: the most the database carried during the window.",
+            "",
+        ]
+        rows = [
+            [
+                r["path"],
+                r["instances"],
+                r["concurrency"],
+                r["turns_per_s"],
+                r["overhead_ms"]["p50"],
+                r["overhead_ms"]["p95"],
+                r["errors"],
+                r.get("server_cpu_ms_per_turn"),
+                r.get("pooler_cpu_ms_per_turn"),
+                r.get("db_connections"),
+                r.get("machine_busy_pct"),
+            ]
+            for r in results["scale"]
+        ]
+        header = ["path", "instances", "concurrency", "turns/s", "p50 ms", "p95 ms", "errors", "server CPU/turn ms"]
+        lines += _table([*header, "PgBouncer CPU/turn ms", "Postgres connections", "machine busy %"], rows)
     for mode, scenarios in results.get("scenarios", {}).items():
         lines += [f"## LLM calls and tokens per scenario (RESPONSE_MODE={mode})", ""]
         rows = [

@@ -9,6 +9,9 @@ pays: the queries and the scoring, inside one short transaction. Paths:
 - `postgres, all in process`: every title loaded and scored in Python at any size (for comparison);
 - `sqlite`: SQLite always resolves in process.
 
+Search (`GET /tasks?q=`, `TaskRepository.search`) is timed on the same tasks with the same probes
+as queries: one page of 50 in the shipped order (on SQLite up to SQLITE_SEARCH_UP_TO tasks).
+
 `agreement` compares the prefilter's answers with the in-process answers for the same probes:
 `same`; `decisive` where the prefilter resolves the very task the in-process resolver lists first but
 will not pick (above 2,000 tasks it shortlists 200 titles itself and then only offers a fuzzy
@@ -21,7 +24,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -31,12 +34,15 @@ from backend.app.bench.load import percentiles
 from backend.app.bench.titles import Probe, probes, titles
 from backend.app.core.clock import SystemClock
 from backend.app.db.models import Task
-from backend.app.db.repositories.tasks import TaskRepository
+from backend.app.db.repositories.tasks import TaskFilter, TaskRepository
 from backend.app.db.session import create_sessionmaker, unit_of_work
 from backend.app.tools.resolver import Ambiguous, NotFound, ReferenceResolver, Resolution
 from backend.app.tools.task_tools import PREFILTER_ABOVE, TaskTools
 
 NEVER = 10**9
+# SQLite, the embedded default, searches by calling Python for every row: ~1 s a search at 100k tasks,
+# so the benchmark times it up to this size only (it is for small data; Postgres has the index).
+SQLITE_SEARCH_UP_TO = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +55,13 @@ async def insert_tasks(engine: AsyncEngine, user: str, count: int) -> list[str]:
     """Bulk-insert `count` generated tasks for `user`; returns their titles."""
     generated = titles(count, seed=count)
     now = datetime.now(UTC)
-    rows = [(uuid.uuid4(), user, t, None, "pending", "medium", None, "[]", 1, now, now) for t in generated]
+    # One second apart, as tasks added over time are (one shared timestamp would make "newest first"
+    # a sort of every matching row instead of a walk that stops at the first page).
+    rows = [
+        (uuid.uuid4(), user, t, None, "pending", "medium", None, "[]", 1, at, at)
+        for i, t in enumerate(generated)
+        for at in [now - timedelta(seconds=i)]
+    ]
     columns = [
         "id",
         "user_id",
@@ -172,4 +184,31 @@ async def run_resolver(
             out.append({"tasks": size, **result})
         if len(rows) == 2:
             out[-2]["agreement_with_in_process"] = agreement(*rows.values())
+        if postgres or size <= SQLITE_SEARCH_UP_TO:
+            searched = await time_search(sessionmaker, user=user, probe_list=probe_list, repeat=repeat)
+            out.append({"tasks": size, **searched, "path": f"search ({'postgres' if postgres else 'sqlite'})"})
     return out
+
+
+async def time_search(
+    sessionmaker: async_sessionmaker[Any], *, user: str, probe_list: list[Probe], repeat: int
+) -> dict[str, Any]:
+    """One page (50) of `q=<probe>` per call, as `GET /tasks` runs it, in its own transaction."""
+    by_kind: dict[str, list[float]] = {}
+    found: dict[str, int] = {}
+    for r in range(repeat):
+        for probe in probe_list:
+            began = time.perf_counter()
+            async with unit_of_work(sessionmaker) as session:
+                page = await TaskRepository(session, user).search(TaskFilter(query=probe.reference), limit=50)
+            by_kind.setdefault(probe.kind, []).append((time.perf_counter() - began) * 1000)
+            if r == 0:
+                found[probe.kind] = found.get(probe.kind, 0) + (1 if page.tasks else 0)
+    every = [x for v in by_kind.values() for x in v]
+    return {
+        "path": "search",
+        "calls": len(every),
+        "all": percentiles(every),
+        "by_kind": {k: percentiles(v) for k, v in by_kind.items()},
+        "outcomes": {"probes with a match": sum(found.values()), "probes": len(probe_list)},
+    }

@@ -1,17 +1,20 @@
-"""The processes a benchmark run starts: the fake model and Taskchat itself, both on loopback.
+"""The processes a benchmark run starts: the fake model, Taskchat itself and PgBouncer, on loopback.
 
 Taskchat runs exactly as in production (`taskchat serve --workers N`), pointed at the fake model
 and at a benchmark database that this module creates and empties (never one without "bench" in
-its name).
+its name). PgBouncer (Debian's package) runs in transaction pooling mode; the test suite starts
+its PgBouncer with `pgbouncer()` too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -120,6 +123,94 @@ def taskchat(config: AppConfig) -> Iterator[Server]:
         yield Server(port=port, pid=process.pid)
     finally:
         _stop(process)
+
+
+PGBOUNCER_CONFIG = """\
+[databases]
+* = host={host} port={port}
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {listen}
+unix_socket_dir =
+auth_type = trust
+auth_file = {dir}/users.txt
+pool_mode = transaction
+max_client_conn = 1000
+default_pool_size = {pool_size}
+max_db_connections = {max_connections}
+; Server connections then show as "taskchat - 127.0.0.1:port", apart from an app's direct ones.
+application_name_add_host = 1
+logfile = {dir}/pgbouncer.log
+"""
+
+
+def pgbouncer_binary() -> str:
+    found = shutil.which("pgbouncer") or ("/usr/sbin/pgbouncer" if Path("/usr/sbin/pgbouncer").exists() else None)
+    if not found:
+        raise RuntimeError("pgbouncer is not installed: run `bash scripts/ensure-postgres.sh` (it installs it)")
+    return found
+
+
+@contextmanager
+def pgbouncer(postgres_url: str, *, pool_size: int = 20, max_connections: int = 40) -> Iterator[Server]:
+    """PgBouncer in transaction pooling mode in front of `postgres_url`'s server, trusting the loopback
+    as the test cluster does. It refuses to run as root, so as root it drops to `postgres`."""
+    target = make_url(postgres_url)
+    listen = free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="taskchat-pgbouncer-"))
+    workdir.chmod(0o755)  # readable by `postgres` when the bouncer drops root
+    config = workdir / "pgbouncer.ini"
+    config.write_text(
+        PGBOUNCER_CONFIG.format(
+            host=target.host or "127.0.0.1",
+            port=target.port or 5432,
+            listen=listen,
+            dir=workdir,
+            pool_size=pool_size,
+            max_connections=max_connections,
+        )
+    )
+    (workdir / "users.txt").write_text(f'"{target.username or "postgres"}" ""\n')
+    command = [pgbouncer_binary(), str(config)]
+    if os.geteuid() == 0:
+        command[1:1] = ["-u", "postgres"]
+        shutil.chown(workdir, "postgres")
+    # Its log goes to the logfile only (`-q`); stderr goes to a file, never to a pipe: nobody reads
+    # a pipe while the bouncer runs, and once its buffer is full every write, and so the bouncer and
+    # every connection through it, blocks.
+    stderr = (workdir / "stderr.log").open("wb")
+    process = subprocess.Popen([*command[:-1], "-q", command[-1]], stdout=subprocess.DEVNULL, stderr=stderr)
+    stderr.close()
+    try:
+        _wait_listening(listen, process, workdir / "pgbouncer.log")
+        yield Server(port=listen, pid=process.pid)
+    finally:
+        _stop(process)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def pooled_url(postgres_url: str, bouncer: Server) -> str:
+    """`postgres_url` reached through `bouncer` instead."""
+    return make_url(postgres_url).set(host="127.0.0.1", port=bouncer.port).render_as_string(hide_password=False)
+
+
+def _wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            stderr = _tail(log.with_name("stderr.log"))
+            raise RuntimeError(f"pgbouncer exited with {process.returncode}: {stderr}{_tail(log)}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"pgbouncer did not listen on 127.0.0.1:{port} within 15 s")
+
+
+def _tail(log: Path) -> str:
+    return log.read_text()[-2000:] if log.exists() else ""
 
 
 # -- CPU accounting (Linux /proc; None elsewhere) ----------------------------------------------

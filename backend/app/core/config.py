@@ -6,12 +6,17 @@ This module imports nothing else from the app so that every layer may depend on 
 from __future__ import annotations
 
 import json
+import math
+import re
+from collections import Counter
 from functools import lru_cache
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+JwtAlgorithm = Literal["HS256", "RS256", "ES256"]
+HS256: JwtAlgorithm = "HS256"
 ToolPolicyName = Literal["none", "auto", "guarded", "required", "forced_intent", "two_phase"]
 
 # Used only when ENVIRONMENT=development and no JWT_SECRET is set, so that `make run` and
@@ -26,7 +31,55 @@ _PLACEHOLDER_SECRETS = {
     "replace-with-a-long-random-secret",
 }
 
+# Words that make a secret guessable wherever they stand in it.
+_GUESSABLE_WORDS = ("password", "passwd", "secret", "changeme", "qwerty", "letmein", "admin", "taskchat", "default")
+_MIN_SECRET_BITS = 128  # estimated from the secret's own character frequencies
+_MIN_DISTINCT = 10
+_RUN = re.compile(r"(.)\1{5,}")  # the same character six times in a row
+_SEQUENCES = ("0123456789", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop")
+
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
+# The task tools' names (tools/task_tools.py), for TOOLS_ALLOW / TOOLS_DENY; config imports nothing else.
+KNOWN_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
+
+
+class ConfigurationError(Exception):
+    """Settings that cannot run: one clean line per problem, naming the setting and the rule, and
+    never any setting's value (pydantic's own message would echo the input, secrets included)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+    @classmethod
+    def from_validation(cls, error: ValidationError) -> ConfigurationError:
+        problems = []
+        for item in error.errors(include_input=False, include_url=False):
+            where = ".".join(str(p) for p in item["loc"]).upper()
+            message = str(item["msg"]).removeprefix("Value error, ")
+            problems.append(f"{where}: {message}" if where else message)
+        return cls(problems)
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why `secret` is too weak for production, or None: length, whitespace, repeats, sequences,
+    guessable words, too few distinct characters, too little entropy."""
+    if len(secret.encode()) < 32:
+        return "must be at least 32 bytes"
+    if secret != secret.strip() or not secret.strip() or any(c.isspace() for c in secret):
+        return "must not contain whitespace"
+    lowered = secret.lower()
+    if lowered in _PLACEHOLDER_SECRETS or "change" in lowered or any(w in lowered for w in _GUESSABLE_WORDS):
+        return "is a placeholder or contains a guessable word; use a random secret (e.g. openssl rand -base64 48)"
+    if _RUN.search(secret) or any(s[i : i + 8] in lowered for s in _SEQUENCES for i in range(len(s) - 7)):
+        return "contains a repeated character or a keyboard sequence; use a random secret"
+    counts = Counter(secret)
+    if len(counts) < _MIN_DISTINCT:
+        return f"has fewer than {_MIN_DISTINCT} distinct characters; use a random secret"
+    bits = -sum(n * math.log2(n / len(secret)) for n in counts.values())
+    if bits < _MIN_SECRET_BITS:
+        return f"is too predictable (about {int(bits)} bits, {_MIN_SECRET_BITS} needed); use a longer random secret"
+    return None
 
 
 class Settings(BaseSettings):
@@ -45,6 +98,11 @@ class Settings(BaseSettings):
     db_statement_timeout_ms: int = 5_000
     db_lock_timeout_ms: int = 2_000
     db_idle_in_transaction_timeout_ms: int = 15_000
+    # "transaction": DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction), which
+    # refuses session settings at connect and may hand each transaction another server connection: the
+    # timeouts are set per transaction (SET LOCAL), every statement runs in a transaction, and asyncpg keeps
+    # no prepared-statement cache (see "Behind PgBouncer" in the README).
+    db_pooler: Literal["none", "transaction"] = "none"
 
     llm_base_url: str = OPENROUTER_BASE_URL
     llm_api_key: str | None = Field(
@@ -62,6 +120,11 @@ class Settings(BaseSettings):
     jwt_issuer: str | None = None
     jwt_leeway_s: int = 30
     jwt_max_lifetime_minutes: int = 60
+    # HS256 is verified with JWT_SECRET; RS256 and ES256 with the identity provider's keys at JWT_JWKS_URL.
+    jwt_algorithms: Annotated[list[JwtAlgorithm], NoDecode] = Field(default_factory=lambda: [HS256])
+    jwt_jwks_url: str | None = None
+    jwt_jwks_refresh_s: float = Field(default=60, ge=1)  # an unknown `kid` refetches the keys at most this often
+    jwt_jwks_max_age_s: float = Field(default=3600, ge=1)  # keys older than this are refetched (in the background)
 
     tool_policy: ToolPolicyName = "guarded"
     response_mode: Literal["direct", "model"] = "direct"
@@ -86,14 +149,49 @@ class Settings(BaseSettings):
     history_max_messages: int = 40
 
     max_body_bytes: int = 16_384
-    max_message_chars: int = 4_000
+    max_message_chars: int = Field(default=4_000, ge=1)
+    # How the loop treats a tool that failed, and which tools this deployment offers at all.
+    tool_failure_policy: Literal["tolerated", "fatal"] = "tolerated"
+    parallel_tool_calls: bool = True  # false: the model is asked for one call per step, and held to it
+    tools_allow: Annotated[list[str], NoDecode] = Field(default_factory=list)  # empty: every tool
+    tools_deny: Annotated[list[str], NoDecode] = Field(default_factory=list)
     rate_limit_per_minute: int = 20
     idempotency_ttl_hours: int = 24
+    undo_retention_days: int = Field(default=30, ge=0)  # deleted tasks can be restored this long
+    confirmation_ttl_minutes: int = Field(default=5, ge=1)  # a pending "yes?" question expires after
+    prune_interval_s: float = Field(default=3600, ge=0)  # the service forgets what is past retention; 0: never
 
     # NoDecode: pydantic-settings would json.loads the variable and fail on the documented comma form.
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     log_level: str = "INFO"
     log_json: bool = True
+
+    @field_validator("tools_allow", "tools_deny", mode="before")
+    @classmethod
+    def _split_tools(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [t.strip() for t in value.split(",") if t.strip()]
+        if isinstance(value, list) and (unknown := sorted(set(value) - KNOWN_TOOLS)):
+            raise ValueError(f"unknown tool {unknown[0]!r}; known: {', '.join(sorted(KNOWN_TOOLS))}")
+        return value
+
+    @field_validator("jwt_algorithms", mode="before")
+    @classmethod
+    def _split_algorithms(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [a.strip().upper() for a in value.split(",") if a.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _keys_for_the_algorithms(self) -> Settings:
+        if not self.jwt_algorithms:
+            raise ValueError("JWT_ALGORITHMS allows no algorithm")
+        asymmetric = {"RS256", "ES256"} & set(self.jwt_algorithms)
+        if asymmetric and not self.jwt_jwks_url:
+            raise ValueError(f"JWT_ALGORITHMS allows {', '.join(sorted(asymmetric))}: JWT_JWKS_URL is required")
+        if self.jwt_jwks_url and not asymmetric:
+            raise ValueError("JWT_JWKS_URL is set but JWT_ALGORITHMS allows neither RS256 nor ES256")
+        return self
 
     @field_validator("cors_origins", mode="before")
     @classmethod
@@ -106,15 +204,13 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_weak_production_secrets(self) -> Settings:
-        if self.environment != "production":
+        if self.environment != "production" or "HS256" not in self.jwt_algorithms:
             return self
         secret = self.jwt_secret
         if not secret:
             raise ValueError("JWT_SECRET is required when ENVIRONMENT=production")
-        if secret.lower() in _PLACEHOLDER_SECRETS or "change" in secret.lower():
-            raise ValueError("JWT_SECRET is a placeholder; set a random secret of at least 32 bytes")
-        if len(secret.encode()) < 32:
-            raise ValueError("JWT_SECRET must be at least 32 bytes")
+        if (problem := secret_problem(secret)) is not None:
+            raise ValueError(f"JWT_SECRET {problem}")
         return self
 
     @property
@@ -133,4 +229,8 @@ class Settings(BaseSettings):
 
 @lru_cache
 def get_settings() -> Settings:
-    return Settings()
+    """The settings, or ConfigurationError with clean lines (no values) when they cannot run."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise ConfigurationError.from_validation(exc) from None

@@ -5,6 +5,9 @@
     ├── Forbidden                 (403 FORBIDDEN)
     ├── NotFound                  (404 NOT_FOUND)
     ├── IdempotencyInFlight       (409 IDEMPOTENCY_KEY_IN_FLIGHT)
+    ├── NothingToUndo             (409 NOTHING_TO_UNDO)
+    ├── UndoConflict              (409 UNDO_CONFLICT: a later change touched the task)
+    ├── ConfirmationNotPending    (409 CONFIRMATION_NOT_PENDING: expired, answered or unknown)
     ├── PayloadTooLarge           (413 PAYLOAD_TOO_LARGE)
     ├── InvalidRequest            (422 VALIDATION_ERROR)
     │   └── IdempotencyKeyReused  (422 IDEMPOTENCY_KEY_REUSED)
@@ -52,6 +55,31 @@ class NotFound(AppError):
 class IdempotencyInFlight(AppError):
     status_code = 409
     code = "IDEMPOTENCY_KEY_IN_FLIGHT"
+
+
+class NothingToUndo(AppError):
+    status_code = 409
+    code = "NOTHING_TO_UNDO"
+
+
+class UndoConflict(AppError):
+    status_code = 409
+    code = "UNDO_CONFLICT"
+
+
+class ConfirmationNotPending(AppError):
+    status_code = 409
+    code = "CONFIRMATION_NOT_PENDING"
+
+
+class Conflict(AppError):
+    status_code = 409
+    code = "CONFLICT"
+
+
+class PreconditionFailed(AppError):
+    status_code = 412
+    code = "PRECONDITION_FAILED"
 
 
 class PayloadTooLarge(AppError):

@@ -69,9 +69,28 @@ class Metrics:
         )
         self.ghost_prevented = Counter(
             "taskchat_ghost_success_prevented",
-            "Turns where the model answered without the tool the message needed and the guard stepped in "
-            "(resolution: retried = the forced retry ran the tool, gave_up = 'Tool not triggered').",
+            "Turns where the model answered without the tool the message needed, or claimed a change none "
+            "made, and the guard stepped in (resolution: retried = a forced retry, gave_up = 'Tool not "
+            "triggered', replaced = the claim was not shown).",
             ["reason", "resolution"],
+            registry=r,
+        )
+        self.guard_decisions = Counter(
+            "taskchat_guard_decisions",
+            "Execution guard decisions (forced, trusted, refused, grounded, gave_up, claim_caught) by reason.",
+            ["decision", "reason"],
+            registry=r,
+        )
+        self.replies_replaced = Counter(
+            "taskchat_replies_replaced",
+            "Model replies not shown because the results contradict them, by reason.",
+            ["reason"],
+            registry=r,
+        )
+        self.actions_not_done = Counter(
+            "taskchat_actions_not_done",
+            "Actions the user asked for (or the model called) that were not done, by reason.",
+            ["reason"],
             registry=r,
         )
         self.tool_results = Counter(
@@ -101,11 +120,14 @@ class Metrics:
         *,
         stop_reason: str,
         guard_outcome: str,
-        guard_events: Sequence[str],
+        guard_events: Sequence[tuple[str, str]],
         tool_results: Iterable[tuple[str, bool]],
         findings: Iterable[tuple[str, str | None]],
+        replaced: Sequence[str] = (),
+        not_done: Sequence[str] = (),
     ) -> None:
-        """One finished turn. `findings` are (kind, budget name or None)."""
+        """One finished turn. `guard_events` are (decision, reason); `findings` are (kind, budget name
+        or None); `replaced` and `not_done` the reasons of model replies not shown and actions not done."""
         results = list(tool_results)
         for tool, success in results:
             self.observe_tool_result(tool, success=success, source="chat")
@@ -113,19 +135,26 @@ class Metrics:
             outcome = "tool_not_triggered"
         elif stop_reason not in _ANSWERED:
             outcome = "stopped"  # a budget, the step limit or an LLM failure after tools ran
-        elif any(not ok for _tool, ok in results):
+        elif any(not ok for _tool, ok in results) or not_done:
             outcome = "tool_failed"
         else:
             outcome = "ok"
         self.chat_turns.labels(outcome, _label(stop_reason)).inc()
         self.guard_outcomes.labels(_label(guard_outcome)).inc()
-        retries = [e.partition(":")[2] for e in guard_events if e.startswith("retry:")]
-        gave_up = [e.partition(":")[2] for e in guard_events if e.startswith("gave_up:")]
-        for reason in retries:
-            self.guard_retries.labels(_label(reason)).inc()
-        if retries or gave_up:
-            reason = (retries or gave_up)[0]
-            self.ghost_prevented.labels(_label(reason), "gave_up" if gave_up else "retried").inc()
+        for decision, reason in guard_events:
+            self.guard_decisions.labels(_label(decision), _label(reason)).inc()
+            if decision == "forced":
+                self.guard_retries.labels(_label(reason)).inc()
+        forced = [reason for decision, reason in guard_events if decision == "forced"]
+        if forced:
+            resolution = "gave_up" if guard_outcome == "tool_not_triggered" else "retried"
+            self.ghost_prevented.labels(_label(forced[0]), resolution).inc()
+        elif "ghost_claim" in replaced:
+            self.ghost_prevented.labels("ghost_claim", "replaced").inc()
+        for reason in replaced:
+            self.replies_replaced.labels(_label(reason)).inc()
+        for reason in not_done:
+            self.actions_not_done.labels(_label(reason)).inc()
         for kind, budget in findings:
             self.findings.labels(_label(kind)).inc()
             if kind == "BudgetExceeded":

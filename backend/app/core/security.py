@@ -1,4 +1,10 @@
-"""JWT encode/decode (HS256 only) and the owner check.
+"""JWT encode/decode and the owner check.
+
+HS256 tokens are verified with JWT_SECRET; RS256 and ES256 tokens (an identity provider's) with the
+public keys its JWKS document publishes at JWT_JWKS_URL (`KeySet`: fetched with httpx, cached,
+refetched for an unknown `kid` at most every JWT_JWKS_REFRESH_S, never per request). An algorithm
+is accepted only when JWT_ALGORITHMS lists it, and each kind of key only for its own algorithm: an
+HS256 token is never checked against a public key, an RS256 one never against an EC key.
 
 python-jose's defaults are weak (no algorithm allow-list when `algorithms` is None, a substring
 test when it is a string, no claim required), so every option is set explicitly here.
@@ -6,19 +12,35 @@ test when it is a string, no claim required), so every option is set explicitly 
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import binascii
+import logging
+import math
+import re
 import time
+from collections.abc import Callable
 from typing import Any
 
+import httpx
+import orjson
 from jose import jwt
 from jose.exceptions import JOSEError
 
 from backend.app.core.config import Settings
-from backend.app.core.exceptions import Forbidden, Unauthorized
+from backend.app.core.exceptions import AppError, Forbidden, Unauthorized
+
+log = logging.getLogger(__name__)
 
 ALGORITHM = "HS256"
 # A real HS256 token with a few claims is ~200-400 bytes; anything far larger is garbage or abuse
 # and is refused before any parsing work.
 MAX_TOKEN_CHARS = 4_096
+# A time claim outside this range is no real time (year 2286 at most): refused before any arithmetic,
+# so an `exp` of 1e400 (infinity once parsed) or 10**400 cannot overflow anything.
+MAX_TIME = 10**10
+_SEGMENT = re.compile(r"[A-Za-z0-9_-]+")
+_TIME_CLAIMS = ("exp", "iat", "nbf")
 
 
 def create_token(*, settings: Settings, user_id: str, minutes: int = 60, now: float | None = None) -> str:
@@ -43,6 +65,7 @@ def decode_token(token: str, *, settings: Settings) -> dict[str, Any]:
     """Return the verified claims or raise Unauthorized; never lets a library error escape."""
     if not token or len(token) > MAX_TOKEN_CHARS or token.count(".") != 2:
         raise Unauthorized("Malformed bearer token")
+    _check_structure(token)
     key = (
         token,
         settings.effective_jwt_secret,
@@ -51,14 +74,83 @@ def decode_token(token: str, *, settings: Settings) -> dict[str, Any]:
         settings.jwt_leeway_s,
         settings.jwt_max_lifetime_minutes,
     )
+    return _verified_claims(key, lambda: _decode_and_verify(token, settings=settings), settings)
+
+
+def _verified_claims(
+    key: tuple[str, str, str | None, str | None, int, int], verify: Callable[[], dict[str, Any]], settings: Settings
+) -> dict[str, Any]:
     cached = _verified.get(key)
     if cached is not None and _still_valid(cached, leeway_s=settings.jwt_leeway_s):
         return dict(cached)
-    claims = _decode_and_verify(token, settings=settings)
+    claims = verify()
     if len(_verified) >= _VERIFIED_MAX:
         _verified.pop(next(iter(_verified)))  # the oldest entry
     _verified[key] = dict(claims)
     return claims
+
+
+async def decode_any_token(token: str, *, settings: Settings, keys: KeySet | None) -> dict[str, Any]:
+    """Verified claims of an HS256 token or, with `keys`, an RS256/ES256 one; else Unauthorized."""
+    if not token or len(token) > MAX_TOKEN_CHARS or token.count(".") != 2:
+        raise Unauthorized("Malformed bearer token")
+    _check_structure(token)
+    header = orjson.loads(base64.urlsafe_b64decode(token.split(".")[0] + "=" * (-len(token.split(".")[0]) % 4)))
+    algorithm = header.get("alg")
+    if algorithm not in settings.jwt_algorithms:
+        raise Unauthorized("Token algorithm not allowed")
+    if algorithm == ALGORITHM:
+        return decode_token(token, settings=settings)
+    if keys is None:  # settings refuse RS256/ES256 without JWT_JWKS_URL; this is only a safeguard
+        raise Unauthorized("Token algorithm not allowed")
+    kid = header.get("kid")
+    jwk = await keys.key(kid if isinstance(kid, str) else None, algorithm)
+    fingerprint = orjson.dumps(jwk, option=orjson.OPT_SORT_KEYS).decode()
+    key = (
+        token,
+        fingerprint,
+        settings.jwt_audience,
+        settings.jwt_issuer,
+        settings.jwt_leeway_s,
+        settings.jwt_max_lifetime_minutes,
+    )
+    return _verified_claims(
+        key, lambda: _decode_and_verify(token, settings=settings, key=jwk, algorithm=algorithm), settings
+    )
+
+
+def _check_structure(token: str) -> None:
+    """What python-jose lets through: padding or stray bits in base64url (one token, several
+    spellings), a header naming critical extensions we do not implement (RFC 7515 §4.1.11: refuse),
+    and time claims that are not finite numbers of a sane size."""
+    header_b64, payload_b64, signature_b64 = token.split(".")
+    parts = []
+    for segment in (header_b64, payload_b64, signature_b64):
+        if not _SEGMENT.fullmatch(segment):
+            raise Unauthorized("Malformed bearer token")
+        try:
+            raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+        except (binascii.Error, ValueError):
+            raise Unauthorized("Malformed bearer token") from None
+        if base64.urlsafe_b64encode(raw).rstrip(b"=").decode() != segment:
+            raise Unauthorized("Token is not canonically encoded")
+        parts.append(raw)
+    try:
+        header, payload = orjson.loads(parts[0]), orjson.loads(parts[1])
+    except orjson.JSONDecodeError:
+        raise Unauthorized("Malformed bearer token") from None
+    if not isinstance(header, dict) or not isinstance(payload, dict):
+        raise Unauthorized("Malformed bearer token")
+    if "crit" in header:
+        raise Unauthorized("Token names critical extensions this server does not understand")
+    for name in _TIME_CLAIMS:
+        value = payload.get(name)
+        if value is None and name == "nbf":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise Unauthorized("Token times invalid")
+        if not 0 <= value <= MAX_TIME:
+            raise Unauthorized("Token times out of range")
 
 
 def _still_valid(claims: dict[str, Any], *, leeway_s: int) -> bool:
@@ -72,15 +164,17 @@ def _still_valid(claims: dict[str, Any], *, leeway_s: int) -> bool:
     )
 
 
-def _decode_and_verify(token: str, *, settings: Settings) -> dict[str, Any]:
+def _decode_and_verify(
+    token: str, *, settings: Settings, key: str | dict[str, Any] | None = None, algorithm: str = ALGORITHM
+) -> dict[str, Any]:
     try:
         header = jwt.get_unverified_header(token)
-        if header.get("alg") != ALGORITHM:
+        if header.get("alg") != algorithm:
             raise Unauthorized("Token algorithm not allowed")
         claims = jwt.decode(
             token,
-            settings.effective_jwt_secret,
-            algorithms=[ALGORITHM],
+            settings.effective_jwt_secret if key is None else key,
+            algorithms=[algorithm],
             audience=settings.jwt_audience,
             issuer=settings.jwt_issuer,
             options={
@@ -95,7 +189,7 @@ def _decode_and_verify(token: str, *, settings: Settings) -> dict[str, Any]:
         )
     except Unauthorized:
         raise
-    except (JOSEError, ValueError, TypeError, KeyError, UnicodeError) as exc:
+    except (JOSEError, ValueError, TypeError, KeyError, UnicodeError, ArithmeticError) as exc:
         raise Unauthorized("Invalid or expired token") from exc
     sub = claims.get("sub")
     if not isinstance(sub, str) or not sub:
@@ -113,14 +207,101 @@ def _decode_and_verify(token: str, *, settings: Settings) -> dict[str, Any]:
     return claims
 
 
-def authenticate(authorization: str | None, *, settings: Settings) -> str:
+async def authenticate(authorization: str | None, *, settings: Settings, keys: KeySet | None = None) -> str:
     """Turn an Authorization header into the user id it proves."""
     if not authorization:
         raise Unauthorized("Missing Authorization header")
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("Authorization must be 'Bearer <token>'")
-    return str(decode_token(token.strip(), settings=settings)["sub"])
+    return str((await decode_any_token(token.strip(), settings=settings, keys=keys))["sub"])
+
+
+class KeysUnavailable(AppError):
+    status_code = 503
+    code = "AUTH_KEYS_UNAVAILABLE"
+
+
+_KTY = {"RS256": "RSA", "ES256": "EC"}
+
+
+class KeySet:
+    """An identity provider's public keys (its JWKS document), fetched when first needed and kept.
+
+    Refetched when older than `max_age_s`, and when a token names a `kid` it does not hold, but then
+    at most once every `refresh_s`: a flood of tokens with made-up key ids costs one fetch a minute,
+    not one per request. When a refetch fails, the keys already held stay in use; with none held, a
+    token cannot be checked (503, not a 401: the client did nothing wrong).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        http: httpx.AsyncClient,
+        *,
+        refresh_s: float = 60,
+        max_age_s: float = 3600,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.url, self.http = url, http
+        self.refresh_s, self.max_age_s, self.clock = refresh_s, max_age_s, clock
+        self.keys: dict[str | None, dict[str, Any]] = {}
+        self.fetched_at: float | None = None
+        self.fetches = 0
+        self._lock = asyncio.Lock()
+
+    async def key(self, kid: str | None, algorithm: str) -> dict[str, Any]:
+        """The public key (a JWK) that verifies a token of `algorithm` with this `kid`."""
+        seen = self.fetched_at
+        may_refetch = seen is None or self.clock() - seen >= self.refresh_s
+        stale = seen is None or self.clock() - seen > self.max_age_s
+        if stale or (not self.keys and may_refetch):
+            await self._refresh(seen)
+        found = self._find(kid, algorithm)
+        if found is None and may_refetch and self.fetched_at == seen:  # not refetched just now
+            await self._refresh(seen)
+            found = self._find(kid, algorithm)
+        if not self.keys:
+            raise KeysUnavailable("The identity provider's keys could not be fetched")
+        if found is None:
+            raise Unauthorized("Token signed with an unknown key")
+        return found
+
+    def _find(self, kid: str | None, algorithm: str) -> dict[str, Any] | None:
+        if kid is not None:
+            jwk = self.keys.get(kid)
+        else:  # no kid: only when exactly one key could verify this algorithm
+            fitting = [k for k in self.keys.values() if _fits(k, algorithm)]
+            jwk = fitting[0] if len(fitting) == 1 else None
+        return jwk if jwk is not None and _fits(jwk, algorithm) else None
+
+    async def _refresh(self, seen: float | None) -> None:
+        """Fetch the document, unless another request did since `seen` (then its keys are used)."""
+        async with self._lock:
+            if self.fetched_at != seen:
+                return
+            try:
+                response = await self.http.get(self.url, timeout=5.0)
+                response.raise_for_status()
+                document = response.json()
+                keys = {k.get("kid"): k for k in document["keys"] if isinstance(k, dict) and k.get("kty")}
+            except (httpx.HTTPError, ValueError, KeyError, TypeError) as error:
+                # The keys held stay in use; the next try waits for the refresh interval.
+                log.warning("jwks_fetch_failed", extra={"url": self.url, "error": type(error).__name__})
+                self.fetched_at = self.clock()
+                return
+            self.keys, self.fetched_at = keys, self.clock()
+            self.fetches += 1
+
+
+def _fits(jwk: dict[str, Any], algorithm: str) -> bool:
+    """A key verifies only its own kind of signature, and only signatures."""
+    return (
+        jwk.get("kty") == _KTY.get(algorithm)
+        and jwk.get("alg", algorithm) == algorithm
+        and jwk.get("use", "sig") == "sig"
+        and (algorithm != "ES256" or jwk.get("crv") == "P-256")
+    )
 
 
 def ensure_owner(authenticated_user: str, path_user: str) -> None:

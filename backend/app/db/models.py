@@ -26,6 +26,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(value: datetime) -> datetime:
+    """A stored timestamp as an aware UTC datetime (SQLite hands them back naive; all are stored UTC)."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
 def _ts() -> Any:
     return Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True), nullable=False)
 
@@ -47,6 +52,26 @@ class Task(SQLModel, table=True):
     version: int = Field(default=1, nullable=False)
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
+
+
+class DeletedTask(SQLModel, table=True):
+    """A deleted task, kept for undo until UNDO_RETENTION_DAYS have passed (migration 0006). `tasks`
+    holds only live tasks, so nothing that reads tasks has to skip deleted ones."""
+
+    __tablename__ = "deleted_tasks"
+
+    id: uuid.UUID = Field(primary_key=True)
+    user_id: str = Field(max_length=255, nullable=False, index=True)
+    title: str = Field(max_length=500, nullable=False)
+    description: str | None = Field(default=None, sa_type=sa.Text)
+    status: str = Field(max_length=16, nullable=False)
+    priority: str = Field(max_length=16, nullable=False)
+    due_date: date | None = Field(default=None)
+    tags: list[str] = Field(default_factory=list, sa_type=JSONType, nullable=False)
+    version: int = Field(nullable=False)
+    created_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
+    updated_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
+    deleted_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False, index=True)
 
 
 class Conversation(SQLModel, table=True):
@@ -74,6 +99,8 @@ class Message(SQLModel, table=True):
     tool_call_metadata: list[dict[str, Any]] | None = Field(default=None, sa_type=JSONType)
     action_metadata: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
     execution_metadata: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    # An assistant turn's compact account (services/context.py): the tasks it acted on and showed.
+    context: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
     # Messages with an error (the LLM server failed) are kept for the record but are not
     # replayed to the model as history.
     is_error: bool = Field(default=False, nullable=False)
@@ -104,7 +131,33 @@ class ToolExecution(SQLModel, table=True):
     retried: bool = Field(default=False, nullable=False)
     retry_reason: str | None = Field(default=None, max_length=64)
     duration_ms: float = Field(default=0.0, nullable=False)
+    # What the change did, so it can be undone: the task, and its fields before and after.
+    task_id: uuid.UUID | None = Field(default=None)
+    before: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    after: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
+    source: str = Field(default="chat", max_length=16, nullable=False)  # chat | mcp | rest | undo
+    undone_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
     created_at: datetime = _ts()
+
+
+class PendingConfirmation(SQLModel, table=True):
+    """A question waiting for the user's answer in one conversation: a yes runs exactly `actions`
+    (kind `confirm`), or the user picks one of the tasks listed (kind `choose`)."""
+
+    __tablename__ = "pending_confirmations"
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    user_id: str = Field(max_length=255, nullable=False)
+    conversation_id: uuid.UUID = Field(
+        sa_column=sa.Column(sa.Uuid, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    kind: str = Field(max_length=16, nullable=False)  # confirm | choose
+    question: str = Field(sa_type=sa.Text, nullable=False)
+    actions: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONType, nullable=False)
+    state: str = Field(default="pending", max_length=16, nullable=False)  # pending | done | cancelled
+    turn_id: uuid.UUID = Field(nullable=False)  # the turn that asked
+    created_at: datetime = _ts()
+    expires_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
 
 
 class IdempotencyRecord(SQLModel, table=True):
@@ -121,11 +174,12 @@ class IdempotencyRecord(SQLModel, table=True):
     expires_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
 
 
-class RateLimitWindow(SQLModel, table=True):
-    """A fixed one-minute window per user, shared by every worker through the database."""
+class RateLimitEvent(SQLModel, table=True):
+    """One accepted chat request: a user's count is the rows of their last 60 seconds (migration 0007)."""
 
-    __tablename__ = "rate_limit_windows"
+    __tablename__ = "rate_limit_events"
+    __table_args__ = (sa.Index("ix_rate_limit_events_user_at", "user_id", "at"),)
 
-    user_id: str = Field(max_length=255, primary_key=True)
-    window_start: int = Field(primary_key=True, sa_type=sa.BigInteger)
-    count: int = Field(default=0, nullable=False)
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    user_id: str = Field(max_length=255, nullable=False)
+    at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)

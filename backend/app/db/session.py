@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
 import sqlalchemy as sa
+from rapidfuzz import fuzz
 from sqlalchemy import event, exc
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -21,22 +23,32 @@ from sqlmodel import SQLModel
 
 from backend.app.core.config import Settings
 from backend.app.db import models  # noqa: F401  (puts the tables on SQLModel.metadata)
+from backend.app.language.lexicon import fold
 
 
 def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
     url = url or settings.database_url
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 15})
-        _configure_sqlite(engine)
+        configure_sqlite(engine)
         return engine
-    connect_args: dict[str, Any] = {
-        "server_settings": {
-            "statement_timeout": str(settings.db_statement_timeout_ms),
-            "lock_timeout": str(settings.db_lock_timeout_ms),
-            "idle_in_transaction_session_timeout": str(settings.db_idle_in_transaction_timeout_ms),
-            "application_name": "taskchat",
-        }
+    timeouts = {
+        "statement_timeout": settings.db_statement_timeout_ms,
+        "lock_timeout": settings.db_lock_timeout_ms,
+        "idle_in_transaction_session_timeout": settings.db_idle_in_transaction_timeout_ms,
     }
+    behind_pooler = settings.db_pooler == "transaction"
+    connect_args: dict[str, Any] = {"server_settings": {"application_name": "taskchat"}}
+    if behind_pooler:
+        # A transaction pooler may run each transaction on another server connection: a prepared
+        # statement must not outlive its transaction, nor share a name with another client's.
+        connect_args |= {
+            "statement_cache_size": 0,
+            "prepared_statement_cache_size": 0,
+            "prepared_statement_name_func": _unique_statement_name,
+        }
+    else:
+        connect_args["server_settings"] |= {name: str(value) for name, value in timeouts.items()}
     engine = create_async_engine(
         url,
         pool_size=settings.db_pool_size,
@@ -44,9 +56,34 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
         connect_args=connect_args,
         json_serializer=_json_dumps,
         json_deserializer=orjson.loads,
+        # Read by `unit_of_work`: only a direct connection may run a lone statement in autocommit.
+        execution_options={AUTOCOMMIT_SINGLE_STATEMENTS: not behind_pooler},
     )
+    if behind_pooler:
+        _set_timeouts_per_transaction(engine, timeouts)
     _drop_closed_connections(engine)
     return engine
+
+
+AUTOCOMMIT_SINGLE_STATEMENTS = "taskchat_autocommit_single_statements"
+
+
+def _unique_statement_name() -> str:
+    return f"__asyncpg_{uuid.uuid4().hex}__"
+
+
+def _set_timeouts_per_transaction(engine: AsyncEngine, timeouts: dict[str, int]) -> None:
+    """`SET LOCAL` the session limits as each transaction begins: a pooler refuses them at connect.
+
+    One round trip per transaction (a `set_config(…, true)` for each, which is `SET LOCAL`); the
+    values are the integers of the settings, so they are written into the statement as they are.
+    """
+    calls = ", ".join(f"set_config('{name}', '{int(value)}', true)" for name, value in timeouts.items())
+    statement = f"SELECT {calls}"
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _begin(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(statement)
 
 
 def _json_dumps(value: Any) -> str:
@@ -84,7 +121,7 @@ def _drop_closed_connections(engine: AsyncEngine) -> None:
                 raise exc.DisconnectionError("connection did not answer a ping") from error
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def configure_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
@@ -92,6 +129,29 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA busy_timeout=15000")
         cursor.close()
+        # What migration 0008 defines in Postgres for search, here in Python.
+        dbapi_connection.create_function("task_search_fold", 1, _fold, deterministic=True)
+        dbapi_connection.create_function("task_search_doc", 2, _search_doc, deterministic=True)
+        dbapi_connection.create_function("task_search_similar", 2, _similar, deterministic=True)
+
+
+def _fold(value: str | None) -> str | None:
+    return None if value is None else fold(value)
+
+
+def _search_doc(title: str | None, description: str | None) -> str:
+    return fold(f"{title or ''} {description or ''}")
+
+
+def _similar(query: str | None, doc: str | None) -> int:
+    """1 when every word of the (folded) query is close to a word of the (folded) text: Postgres's
+    trigram word similarity, approximated for SQLite's small data."""
+    words = (doc or "").split()
+    wanted = (query or "").split()
+    return int(bool(wanted) and all(any(fuzz.ratio(w, d) >= SIMILAR_WORD for d in words) for w in wanted))
+
+
+SIMILAR_WORD = 80  # rapidfuzz ratio: "dentst" ~ "dentist" (92), "taxs" ~ "taxes" (89), "mlik" !~ "milk" (75)
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
@@ -107,10 +167,16 @@ async def unit_of_work(
     Chat turns open several of these (never one across an LLM call); request handlers get one
     through the session dependency. `single_statement=True` promises that the block runs at most
     one statement on Postgres, which is atomic by itself: it then runs in autocommit, sparing the
-    BEGIN and COMMIT round trips (other databases keep the transaction).
+    BEGIN and COMMIT round trips (other databases, and Postgres behind a transaction pooler, where a
+    statement's prepare and execute could reach different server connections, keep the transaction).
     """
     async with sessionmaker() as session:
-        if single_statement and session.get_bind().dialect.name == "postgresql":
+        bind = session.get_bind()
+        if (
+            single_statement
+            and bind.dialect.name == "postgresql"
+            and bind.get_execution_options().get(AUTOCOMMIT_SINGLE_STATEMENTS, False)
+        ):
             await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
         try:
             yield session

@@ -20,11 +20,11 @@ def draw(trials: Sequence[TrialResult], path: Path) -> Path | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    scenarios = sorted({t.scenario for t in trials})
+    scenarios = sorted({t.family or t.scenario for t in trials})
     series = sorted({(t.model, t.strategy) for t in trials})
     cells: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for t in trials:
-        cells[(t.model, t.strategy, t.scenario)].append(t.ok)
+        cells[(t.model, t.strategy, t.family or t.scenario)].append(t.ok)
     width = 0.8 / max(1, len(series))
     fig, ax = plt.subplots(figsize=(max(7.0, 1.1 * len(scenarios) + 2), 4.2), dpi=90)
     try:
@@ -39,7 +39,7 @@ def draw(trials: Sequence[TrialResult], path: Path) -> Path | None:
         ax.set_xticks(range(len(scenarios)), scenarios, rotation=25, ha="right", fontsize=8)
         ax.set_ylim(0, 105)
         ax.set_ylabel("trials passed (%)")
-        ax.set_title("Success rate per scenario (sampling profiles pooled)", fontsize=10)
+        ax.set_title("Success rate per scenario or family (sampling profiles pooled)", fontsize=10)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=2, frameon=False)
         ax.grid(axis="y", alpha=0.3)
         fig.savefig(path, bbox_inches="tight")

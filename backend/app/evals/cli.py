@@ -26,9 +26,9 @@ from tqdm import tqdm
 from backend.app.agent.presets import PROVIDER_DEFAULTS, Preset
 from backend.app.core.config import Settings
 from backend.app.evals import local_model, report
+from backend.app.evals.families import ALL_SCENARIOS, FAMILIES
 from backend.app.evals.harness import STRATEGIES, EvalConfig, Strategy, TrialResult, run_eval
 from backend.app.evals.profiles import PROFILES
-from backend.app.evals.scenarios import SCENARIOS
 from backend.app.services.offline_model import MODEL_NAME as OFFLINE_MODEL
 
 PROVIDERS = tuple(PROVIDER_DEFAULTS)
@@ -63,7 +63,11 @@ def register(sub: Any) -> None:
         help="set a Preset field for both strategies, e.g. assistant_tool_call_content=empty_string",
     )
     grid = ev.add_argument_group("grid")
-    grid.add_argument("--scenarios", default="all", help=f"comma list or all: {', '.join(SCENARIOS)}")
+    grid.add_argument(
+        "--scenarios",
+        default="all",
+        help=f"comma list of scenarios or families ({', '.join(FAMILIES)}), or all",
+    )
     grid.add_argument("--profiles", default="default", help=f"comma list or all: {', '.join(PROFILES)}")
     grid.add_argument("--strategies", default="production", help="comma list: production, baseline")
     grid.add_argument("--strategy-matrix", action="store_true", help="run both strategies")
@@ -85,6 +89,12 @@ def _names(text: str, known: dict[str, Any] | tuple[str, ...], what: str) -> lis
     if unknown or not names:
         raise UsageError(f"unknown {what}: {', '.join(unknown) or '(none given)'}; known: {', '.join(known)}")
     return list(dict.fromkeys(names))
+
+
+def _scenario_names(text: str) -> list[str]:
+    """Scenario names, a family name standing for all of its scenarios."""
+    expanded = ",".join(",".join(FAMILIES[n.strip()]) if n.strip() in FAMILIES else n for n in text.split(","))
+    return _names(expanded, ALL_SCENARIOS, "scenario")
 
 
 def build_config(args: argparse.Namespace) -> EvalConfig:
@@ -115,7 +125,7 @@ def build_config(args: argparse.Namespace) -> EvalConfig:
         raise UsageError("--provider offline is the built-in model: leave out --base-url")
     return EvalConfig(
         preset_overrides=_preset_overrides(args.preset_override),
-        scenarios=tuple(SCENARIOS[n] for n in _names(args.scenarios, SCENARIOS, "scenario")),
+        scenarios=tuple(ALL_SCENARIOS[n] for n in _scenario_names(args.scenarios)),
         models=tuple(dict.fromkeys(m.strip() for m in models.split(",") if m.strip())),
         profiles=tuple(PROFILES[n] for n in _names(args.profiles, PROFILES, "sampling profile")),
         strategies=tuple(s for s in get_args(Strategy) if s in strategies),

@@ -23,7 +23,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.runner import TOOL_NOT_TRIGGERED
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.cli import migrate
 from backend.app.core.clock import Clock, SystemClock
@@ -37,6 +36,7 @@ from backend.app.evals.scenarios import Observation, Scenario, TaskState
 from backend.app.schemas.chat import ChatRequest
 from backend.app.services.chat import ChatService
 from backend.app.services.offline_model import OfflineModel
+from backend.app.services.reply import TOOL_NOT_TRIGGERED
 
 Strategy = Literal["production", "baseline"]
 STRATEGIES: tuple[Strategy, ...] = ("production", "baseline")
@@ -87,6 +87,7 @@ class TrialResult:
     preset: str = ""
     reply: str = ""
     error_detail: str | None = None
+    family: str = ""  # the scenario's family, or its own name
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -199,6 +200,7 @@ async def _trial(
         strategy=job.strategy,
         trial=job.trial,
         control=scenario.control,
+        family=scenario.group,
         ok=False,
         outcome="error",
         reason=None,

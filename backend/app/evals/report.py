@@ -90,6 +90,9 @@ def summaries(trials: Sequence[TrialResult], meta: dict[str, Any]) -> dict[str, 
     by_strategy: dict[str, dict[str, Any]] = defaultdict(dict)
     for (scenario, strategy), group in sorted(_group(trials, lambda t: (t.scenario, t.strategy)).items()):
         by_strategy[scenario][strategy] = stats(group)
+    by_family: dict[str, dict[str, Any]] = defaultdict(dict)
+    for (family, model, strategy), group in sorted(_group(trials, lambda t: (t.family, t.model, t.strategy)).items()):
+        by_family[family][f"{model} / {strategy}"] = stats(group)
     summary = {
         "meta": meta,
         "overall": {**stats(trials), "tool": stats(tool), "control": stats(control)},
@@ -100,6 +103,7 @@ def summaries(trials: Sequence[TrialResult], meta: dict[str, Any]) -> dict[str, 
         "summary.json": summary,
         "summary_by_scenario.json": by_scenario,
         "summary_by_scenario_and_strategy.json": dict(by_strategy),
+        "summary_by_family.json": dict(by_family),
     }
 
 
@@ -140,6 +144,26 @@ def scenario_table(by_scenario: dict[str, Any], by_strategy: dict[str, dict[str,
     return "\n".join(lines)
 
 
+def family_table(by_family: dict[str, dict[str, Any]]) -> str:
+    """Each family's pass rate per model and strategy: a scenario family tests one promise."""
+    columns = sorted({c for per in by_family.values() for c in per})
+    lines = [
+        "| family | " + " | ".join(f"`{c}`" for c in columns) + " | outcomes | failures |",
+        "|---|" + "---:|" * len(columns) + "---|---|",
+    ]
+    for family, per in by_family.items():
+        cells = [_pct(per[c]["ok"], per[c]["runs"]) if c in per else "-" for c in columns]
+        outcomes: Counter[str] = Counter()
+        failures: Counter[str] = Counter()
+        for s in per.values():
+            outcomes.update({k: v for k, v in s["outcomes"].items() if k not in ("failed", "error")})
+            failures.update(s["failures"])
+        shown = ", ".join(f"{k} x{n}" for k, n in outcomes.most_common()) or "-"
+        failed = ", ".join(f"{k} x{n}" for k, n in failures.most_common(TOP_FAILURES)) or "-"
+        lines.append(f"| {family} | {' | '.join(cells)} | {shown} | {failed} |")
+    return "\n".join(lines)
+
+
 def markdown(files: dict[str, Any], *, chart: str | None) -> str:
     summary = files["summary.json"]
     meta, overall = summary["meta"], summary["overall"]
@@ -163,6 +187,10 @@ def markdown(files: dict[str, Any], *, chart: str | None) -> str:
         "## Model x sampling profile",
         "",
         matrix_table(summary["by_model_profile_strategy"]),
+        "",
+        "## By family",
+        "",
+        family_table(files["summary_by_family.json"]),
         "",
         "## By scenario",
         "",

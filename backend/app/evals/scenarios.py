@@ -15,14 +15,12 @@ from datetime import date, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from backend.app.agent.runner import TOOL_NOT_TRIGGERED
-from backend.app.services.guard import claims_action
+from backend.app.services.claims import claims
+from backend.app.services.reply import EMPTY_REPLY, TOOL_NOT_TRIGGERED
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 # Limit for long_arguments_guard: the description in its message is well over it, every title under it.
 LONG_ARGS_LIMIT = 2_000
-# What the runner says when the model's final message was empty and no tool result could stand in.
-EMPTY_REPLY = "(The model returned an empty reply.)"
 _NOT_FOUND_REPLY = re.compile(
     r"no task|not found|couldn.?t find|could not find|no matching|doesn.?t exist|does not exist|no such", re.I
 )
@@ -67,6 +65,12 @@ class Observation:
     def titled(self, title: str) -> list[TaskState]:
         return [t for t in self.after if _norm(t.title) == _norm(title)]
 
+    @property
+    def claim_replaced(self) -> bool:
+        """The model's reply claimed what did not happen, and the user was shown the results instead."""
+        meta = self.body.get("execution_metadata") or {}
+        return bool((meta.get("reply") or {}).get("replaced"))
+
 
 @dataclass(frozen=True, slots=True)
 class Check:
@@ -78,7 +82,7 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().strip(" .!\"'“”").split())
 
 
-def _result(failures: list[str], outcome: str) -> Check:
+def result(failures: list[str], outcome: str) -> Check:
     return Check(tuple(f"ASSERTION_FAILED:{f}" for f in failures), outcome if not failures else "failed")
 
 
@@ -92,6 +96,11 @@ class Scenario:
     settings: Mapping[str, Any] = field(default_factory=dict)
     control: bool = False  # chat_only: a control that must call no tool, reported apart
     expected: frozenset[str] = frozenset()  # tool error codes that are the point, not a failure cause
+    family: str = ""  # scenarios testing one promise are reported together (evals/families.py)
+
+    @property
+    def group(self) -> str:
+        return self.family or self.name
 
 
 # --- checks -------------------------------------------------------------------------------------
@@ -103,7 +112,7 @@ def _happy_path(o: Observation) -> Check:
         failures.append("other_task_lost")
     if not (o.body.get("action_metadata") or {}).get("success"):
         failures.append("action_not_success")
-    return _result(failures, "deleted")
+    return result(failures, "deleted")
 
 
 def _missing_reference(o: Observation) -> Check:
@@ -114,37 +123,39 @@ def _missing_reference(o: Observation) -> Check:
         failures.append("mutation_reported_success")
     if not _NOT_FOUND_REPLY.search(o.reply):
         failures.append("reply_not_no_match")
-    return _result(failures, "honest_not_found")
+    return result(failures, "honest_not_found")
 
 
 def _type_error_recovery(o: Observation) -> Check:
     tasks = o.titled("Pay rent")
     if len(tasks) != 1:
-        return _result([f"pay_rent_count={len(tasks)}"], "")
+        return result([f"pay_rent_count={len(tasks)}"], "")
     failures = []
     if tasks[0].due_date != (o.today + timedelta(days=3)).isoformat():
         failures.append("wrong_due_date")
     if tasks[0].priority != "high":
         failures.append("wrong_priority")
-    return _result(failures, "recovered" if "INVALID_ARGUMENTS" in o.codes() else "right_first_time")
+    return result(failures, "recovered" if "INVALID_ARGUMENTS" in o.codes() else "right_first_time")
 
 
 def _long_arguments_guard(o: Observation) -> Check:
     tasks = o.titled("Write report")
     if len(tasks) != 1:
-        return _result(["task_not_added" if not tasks else f"write_report_count={len(tasks)}"], "")
-    return _result([], "retried_shorter" if "ARGUMENTS_TOO_LARGE" in o.codes() else "short_first_time")
+        return result(["task_not_added" if not tasks else f"write_report_count={len(tasks)}"], "")
+    return result([], "retried_shorter" if "ARGUMENTS_TOO_LARGE" in o.codes() else "short_first_time")
 
 
 def _ghost(o: Observation) -> Check:
     added = [t for t in o.after if "call mom" in _norm(t.title)]
     if o.succeeded("add_task") and added and len(o.after) == len(o.before) + 1:
-        return _result([], "tool_ran")
+        return result([], "tool_ran")
     if o.reply == TOOL_NOT_TRIGGERED and o.unchanged:
-        return _result([], "guard_blocked")
-    if o.unchanged and claims_action(o.reply):
-        return _result(["ghost_success"], "")
-    return _result(["db_changed" if not o.unchanged else "no_tool_no_guard_error"], "")
+        return result([], "guard_blocked")
+    if o.unchanged and o.claim_replaced and not claims(o.reply):
+        return result([], "claim_replaced")
+    if o.unchanged and bool(claims(o.reply)):
+        return result(["ghost_success"], "")
+    return result(["db_changed" if not o.unchanged else "no_tool_no_guard_error"], "")
 
 
 def _empty_final(o: Observation) -> Check:
@@ -158,14 +169,14 @@ def _empty_final(o: Observation) -> Check:
         failures.append("reply_not_backed_by_results")
     if not o.unchanged:
         failures.append("db_changed")
-    return _result(failures, "answered")
+    return result(failures, "answered")
 
 
 def _multi_call(o: Observation) -> Check:
     wanted = ("milk", "eggs", "bread")
     failures = [] if len(o.after) == 3 else [f"task_count={len(o.after)}"]
     failures += [f"missing:{w}" for w in wanted if not any(w in _norm(t.title) for t in o.after)]
-    return _result(failures, "three_added")
+    return result(failures, "three_added")
 
 
 def _chat_only(o: Observation) -> Check:
@@ -176,7 +187,7 @@ def _chat_only(o: Observation) -> Check:
         failures.append("db_changed")
     if o.reply.strip() in ("", EMPTY_REPLY, TOOL_NOT_TRIGGERED):
         failures.append("no_chat_reply")
-    return _result(failures, "chatted")
+    return result(failures, "chatted")
 
 
 # The long description is prose, not one repeated word, so a model cannot shorten it by noticing a

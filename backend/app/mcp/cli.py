@@ -64,7 +64,8 @@ async def _serve(settings: Settings, user_id: str) -> int | None:
 
     from backend.app.core.clock import SystemClock
     from backend.app.db.session import create_engine, create_sessionmaker
-    from backend.app.mcp.server import Caller, build_server, task_tools_factory
+    from backend.app.mcp.server import Caller, build_server
+    from backend.app.tools.factory import task_tools_factory
 
     engine = create_engine(settings)
     try:

@@ -5,10 +5,9 @@
                                ▼                                                       ▼
                          (never reaches the SDK)                            TaskTools.execute_batch
 
-Authentication happens here, before the SDK parses anything. The user then rides into the SDK as an
-`AuthenticatedUser` in `scope["user"]`, which does two things: the SDK binds each MCP session to the
-principal that opened it (a request for that session with another user's token is answered 404, as if
-the session did not exist), and the tool handlers read the owner from it.
+Authentication happens here, before the SDK parses anything, on every request. The user then rides
+into the SDK as an `AuthenticatedUser` in `scope["user"]`, where the tool handlers read the owner
+from it. The transport is stateless: no MCP session lives in a process, so no sticky sessions.
 """
 
 from __future__ import annotations
@@ -58,9 +57,10 @@ class McpHttpEndpoint:
     @asynccontextmanager
     async def run(self, *, tools_for_user: ToolsForUser, metrics: Metrics | None = None) -> AsyncIterator[None]:
         server = build_server(identify=http_caller, tools_for_user=tools_for_user, metrics=metrics)
-        # Stateful sessions (the SDK default) so clients get server notifications on their session;
-        # they live in this process, so several workers need sticky sessions (see docs/mcp.md).
-        manager = StreamableHTTPSessionManager(app=server)
+        # Stateless: every request stands alone (no session kept in this process), so any worker of
+        # any instance behind a load balancer serves any request, with no sticky sessions. The tools
+        # need no session: each call is authenticated by its own token and runs in its own transaction.
+        manager = StreamableHTTPSessionManager(app=server, stateless=True)
         # The manager's anyio task group must be exited by the task that entered it, but an app's
         # lifespan may start and end in different tasks (pytest fixtures do), so one task of its
         # own holds the manager open for the lifespan's duration.
@@ -94,7 +94,8 @@ class McpHttpEndpoint:
             )
             return
         try:
-            user_id = authenticate(Headers(scope=scope).get("authorization"), settings=self.settings)
+            keys = scope["app"].state.keys if "app" in scope else None
+            user_id = await authenticate(Headers(scope=scope).get("authorization"), settings=self.settings, keys=keys)
         except AppError as exc:
             await _send_json(send, exc.status_code, {"error": exc.code, "detail": exc.detail}, exc.headers)
             return

@@ -10,8 +10,7 @@ over HTTP, `--user` over stdio), never an argument.
 from __future__ import annotations
 
 import logging
-import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,15 +19,11 @@ import orjson
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.types import ToolCall, ToolResult
-from backend.app.core.clock import Clock
-from backend.app.core.config import Settings
+from backend.app.agent.types import ToolCall, ToolResult, ToolSpec
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
-from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOLS, TaskTools, ToolAudit
+from backend.app.tools.task_tools import TOOLS, TaskTools
 
 log = logging.getLogger(__name__)
 
@@ -50,34 +45,12 @@ class Caller:
 
 
 Identify = Callable[[Context], Caller]
-ToolsForUser = Callable[[str], TaskTools]
+ToolsForUser = Callable[[str], TaskTools]  # a `ToolsFor` (tools/factory.py): MCP calls use its defaults
 
 
-def task_tools_factory(
-    *,
-    settings: Settings,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    clock: Clock,
-    resolver: ReferenceResolver | None = None,
-) -> ToolsForUser:
-    """`TaskTools` for one call of a user, configured exactly as a chat turn configures them, and
-    recording the call in `tool_executions` as a chat turn does (no conversation; its own turn id)."""
-    shared = resolver or ReferenceResolver(threshold=settings.resolver_threshold)
-
-    def tools_for(user_id: str) -> TaskTools:
-        return TaskTools(
-            sessionmaker=sessionmaker,
-            user_id=user_id,
-            clock=clock,
-            resolver=shared,
-            apply_mode=settings.apply_mode,
-            audit=ToolAudit(conversation_id=None, turn_id=uuid.uuid4()),
-        )
-
-    return tools_for
-
-
-def mcp_tools() -> list[types.Tool]:
+def mcp_tools(specs: Sequence[ToolSpec] | None = None) -> list[types.Tool]:
+    """The tools as MCP lists them: those this deployment offers (all by default)."""
+    names = {s.name for s in specs} if specs is not None else set(TOOLS)
     return [
         types.Tool(
             name=d.spec.name,
@@ -88,11 +61,13 @@ def mcp_tools() -> list[types.Tool]:
             ),
         )
         for d in TOOLS.values()
+        if d.spec.name in names
     ]
 
 
 def build_server(*, identify: Identify, tools_for_user: ToolsForUser, metrics: Metrics | None = None) -> Server[Any]:
-    listing = types.ListToolsResult(tools=mcp_tools())
+    # The deployment's tools (TOOLS_ALLOW / TOOLS_DENY): what any user's TaskTools offers.
+    listing = types.ListToolsResult(tools=mcp_tools(tools_for_user("").specs()))
 
     async def list_tools(_ctx: Context, _params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return listing

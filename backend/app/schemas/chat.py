@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -30,10 +31,17 @@ class ChatRequest(BaseModel):
         extra="forbid",
         json_schema_extra={"examples": [{"message": "delete Read book", "conversation_id": None}]},
     )
-    message: str = Field(min_length=1, max_length=4000, description="What the user typed.")
+    # The limit is MAX_MESSAGE_CHARS (4,000 by default), checked by the service; this bound only keeps
+    # the schema honest about the most any deployment can accept within MAX_BODY_BYTES.
+    message: str = Field(min_length=1, max_length=100_000, description="What the user typed (MAX_MESSAGE_CHARS).")
     conversation_id: uuid.UUID | None = Field(default=None, description="Continue this conversation; null starts one.")
     tool_policy: ToolPolicyName | None = Field(default=None, description="Overrides TOOL_POLICY for this turn.")
     budget: BudgetOverride | None = Field(default=None, description="Lower the per-turn budgets for this turn.")
+    confirm: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Answer yes to the conversation's pending confirmation with this id (its `confirmation.id`).",
+    )
 
     @field_validator("message")
     @classmethod
@@ -60,13 +68,45 @@ class ToolCallRecord(BaseModel):
     retry_reason: str | None = None
 
 
-class ActionMetadata(BaseModel):
+class ActionRecord(BaseModel):
+    """One action of the turn with its real outcome."""
+
     action: str
     success: bool
     task_id: str | None = None
     task_title: str | None = None
     message: str
-    actions: list[dict[str, Any]] | None = None
+    status: Literal["done", "failed", "not_done", "asked"] = Field(
+        description="done; failed (the tool said why); not_done (ignored, over a cap, out of budget, refused, "
+        "never called); asked (the user is asked which task they meant)"
+    )
+
+
+class ActionMetadata(BaseModel):
+    """The turn's first action (the contract's single-action fields) and, when there are several,
+    every action in `actions`. Built from tool results only, never from the model's words."""
+
+    action: str
+    success: bool
+    task_id: str | None = None
+    task_title: str | None = None
+    message: str
+    actions: list[ActionRecord] | None = None
+
+
+class ConfirmationAction(BaseModel):
+    name: str
+    arguments: dict[str, Any]
+
+
+class Confirmation(BaseModel):
+    """A question the turn asks before acting: the next message answers it (a yes in any covered
+    language, or `"confirm": id`, runs exactly `actions`; a no cancels; anything else cancels it)."""
+
+    id: str
+    question: str
+    actions: list[ConfirmationAction]
+    expires_at: datetime
 
 
 class ChatResponse(BaseModel):
@@ -110,6 +150,7 @@ class ChatResponse(BaseModel):
     assistant_message: str
     tool_calls: list[ToolCallRecord]
     action_metadata: ActionMetadata | None
+    confirmation: Confirmation | None = None
     execution_metadata: dict[str, Any] = Field(
         description="Always has tool_calls_executed, tool_calls_retried, llm_calls, total_latency_ms; "
         "also the guard outcome, policy, plan, findings, budget use, tokens, cost and a compact trace."

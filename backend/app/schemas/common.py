@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -40,13 +41,18 @@ _EXAMPLES = {
 }
 
 
-def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI `responses` for these statuses: the error model, a description and an example body."""
+def error_responses(
+    *codes: int, own: Mapping[int, tuple[str, str, str]] | None = None
+) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for these statuses: the error model, a description and an example body;
+    `own` gives a route's own meaning of a status: (description, error code, detail)."""
+    described = {code: (_DESCRIPTIONS[code], *_EXAMPLES[code]) for code in codes if code in _DESCRIPTIONS}
+    described.update(own or {})
     return {
         code: {
             "model": ErrorResponse,
-            "description": _DESCRIPTIONS[code],
-            "content": {"application/json": {"example": {"error": _EXAMPLES[code][0], "detail": _EXAMPLES[code][1]}}},
+            "description": described[code][0],
+            "content": {"application/json": {"example": {"error": described[code][1], "detail": described[code][2]}}},
         }
         for code in codes
     }

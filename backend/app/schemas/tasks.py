@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 _TASK_EXAMPLE: dict[str, Any] = {
     "id": "5f0c1c2e-8a4b-4f7e-9a8e-0d4c2b1a9e11",
@@ -18,6 +18,7 @@ _TASK_EXAMPLE: dict[str, Any] = {
     "tags": ["shopping"],
     "created_at": "2026-11-22T12:00:00+00:00",
     "updated_at": "2026-11-22T12:00:00+00:00",
+    "version": 1,
 }
 
 
@@ -44,6 +45,35 @@ class TaskOut(_Timestamped):
     tags: list[str]
     created_at: datetime
     updated_at: datetime
+    version: int = Field(description='Changes with every write; the task\'s `ETag` is it in quotes (`"1"`).')
+
+
+class UndoneItem(BaseModel):
+    action: Literal["restored", "removed", "reverted"] = Field(
+        description="restored: a deleted task is back; removed: an added task is gone; reverted: fields put back"
+    )
+    task_id: uuid.UUID
+    title: str
+    fields: list[str] | None = Field(default=None, description="The fields put back (reverted only).")
+
+
+class UndoOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "undone": [
+                        {"action": "restored", "task_id": "5f0c8a52-1c1e-4a0e-9a5e-3d1f6e2b7c90", "title": "Gym"}
+                    ],
+                    "source": "chat",
+                    "turn_id": "0b7f3c1e-2f1a-4a57-9a53-6f1f2d0c9a11",
+                }
+            ]
+        }
+    )
+    undone: list[UndoneItem]
+    source: str = Field(description="What made the change set: chat, mcp or rest.")
+    turn_id: uuid.UUID = Field(description="The change set undone (a chat turn's assistant message id, or a call's).")
 
 
 class ConversationOut(_Timestamped):

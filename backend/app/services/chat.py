@@ -10,7 +10,6 @@ A turn that fails before any tool ran leaves only the user message and the error
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import time
 import uuid
@@ -18,39 +17,37 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.limits import Budget, BudgetUse
-from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import AgentRunner, Finding, RunOptions, RunResult
-from backend.app.agent.types import ChatCompletionsClient
+from backend.app.agent.runner import AgentRunner, CallsObserver, RunOptions, RunResult
+from backend.app.agent.types import ChatCompletionsClient, ExecutedCall, StopReason, ToolCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
-from backend.app.core.exceptions import AppError, NotFound, RateLimited
+from backend.app.core.exceptions import AppError, ConfirmationNotPending, InvalidRequest, NotFound, RateLimited
 from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
+from backend.app.db.models import as_utc
 from backend.app.db.repositories import rate_limit
+from backend.app.db.repositories.confirmations import ConfirmationRepository
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.idempotency import Abandoned, IdempotencyRepository, StoredResponse
+from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
 from backend.app.db.session import unit_of_work
-from backend.app.schemas.chat import ChatRequest, ChatResponse
-from backend.app.services import prompt
-from backend.app.services.guard import ExecutionGuard, unbacked_claims
+from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, ConfirmationAction
+from backend.app.services import idempotency, prompt
+from backend.app.services.confirmations import Answer, answer, propose
 from backend.app.services.history import fit_history
-from backend.app.services.intent import classify
 from backend.app.services.plan import declared_plan, plan_deviation
-from backend.app.services.records import execution_metadata, tool_call_records
-from backend.app.services.reply import ResultComposer, action_metadata, apply_report
+from backend.app.services.records import execution_metadata, reply_findings, tool_call_records
+from backend.app.services.reply import action_metadata, apply_report, compose, final_calls
+from backend.app.services.turn import DECLINED, MUTATING, READ_ONLY, Step, Turn, no_calls
+from backend.app.tools.context import ConversationContext, turn_context
+from backend.app.tools.factory import task_tools_factory
 from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOL_SPECS, TaskTools, ToolAudit
+from backend.app.tools.task_tools import TaskTools
 
 log = logging.getLogger(__name__)
-
-READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
-MUTATING = frozenset(s.name for s in TOOL_SPECS if not s.read_only)
-GUARDED_POLICIES = {ToolPolicy.GUARDED, ToolPolicy.REQUIRED, ToolPolicy.FORCED_INTENT, ToolPolicy.TWO_PHASE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +55,13 @@ class TurnOutcome:
     status: int
     body: dict[str, Any]
     replayed: bool = False
+
+
+def _uuid(value: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise ConfirmationNotPending("Unknown confirmation id; nothing was run.") from None
 
 
 class ChatService:
@@ -80,84 +84,104 @@ class ChatService:
         self.preset = preset
         self.clock = clock
         self.resolver = ReferenceResolver(threshold=settings.resolver_threshold)
-        self.composer = ResultComposer()
+        self.tools_for = task_tools_factory(
+            settings=settings, sessionmaker=sessionmaker, clock=clock, resolver=self.resolver
+        )
 
-    async def chat(self, *, user_id: str, request: ChatRequest, idempotency_key: str | None) -> TurnOutcome:
+    async def chat(
+        self,
+        *,
+        user_id: str,
+        request: ChatRequest,
+        idempotency_key: str | None,
+        on_calls: CallsObserver | None = None,
+    ) -> TurnOutcome:
+        """One turn. `on_calls` (a streamed turn) hears of each step's calls as soon as they ran."""
         # The turn id is on the logging context for the whole turn, so every line it logs carries it.
+        if len(request.message) > self.settings.max_message_chars:
+            raise InvalidRequest(f"message: at most {self.settings.max_message_chars} characters (MAX_MESSAGE_CHARS)")
         turn_id = uuid.uuid4()
         token = turn_id_var.set(str(turn_id))
         try:
-            return await self._chat(user_id=user_id, request=request, idempotency_key=idempotency_key, turn_id=turn_id)
+            turn = Turn(user_id, request, turn_id, time.monotonic(), idempotency_key, on_calls=on_calls)
+            return await self._chat(turn)
         finally:
             turn_id_var.reset(token)
 
-    async def _chat(
-        self, *, user_id: str, request: ChatRequest, idempotency_key: str | None, turn_id: uuid.UUID
-    ) -> TurnOutcome:
-        started = time.monotonic()
+    async def _chat(self, turn: Turn) -> TurnOutcome:
+        user_id, request, idempotency_key, turn_id = turn.user_id, turn.request, turn.idempotency_key, turn.turn_id
         async with unit_of_work(self.sessionmaker) as session:
-            await self._rate_limit(session, user_id)
             if idempotency_key is not None:
                 stored = await self._claim(session, user_id, idempotency_key, request, turn_id)
-                if stored is not None:
+                if stored is not None:  # a replay runs nothing, so it costs nothing of the rate limit
                     return TurnOutcome(status=stored.status, body=stored.body, replayed=True)
-            conversations = ConversationRepository(session, user_id)
-            if request.conversation_id is None:
-                conversation_id = await conversations.create(title=request.message)
-                history: list[tuple[str, str]] = []
-            else:
-                conversation_id = request.conversation_id
-                history = await conversations.recent_messages(conversation_id, limit=self.settings.history_max_messages)
-                # Every conversation starts with a stored user message, so history found (it is filtered
-                # by owner) proves the conversation is this user's: the existence query runs only if not.
-                if not history and not await conversations.exists(conversation_id):
-                    raise NotFound("Conversation not found")
-            await conversations.add_message(conversation_id=conversation_id, role="user", content=request.message)
-
+            await self._rate_limit(session, user_id)  # refused: the claim above rolls back with it
+            await self._open(session, turn)
         try:
-            body = await self._run(
-                user_id=user_id,
-                request=request,
-                history=history,
-                conversation_id=conversation_id,
-                turn_id=turn_id,
-                started=started,
-                idempotency_key=idempotency_key,
-            )
+            if turn.answer is not None and turn.answer.verdict == "run":
+                body = await self._answered(turn)
+            elif turn.answer is not None and turn.answer.verdict == "cancel":
+                body = await self._finish(turn, no_calls(DECLINED), Step.quiet(turn, self.settings))
+            else:
+                body = await self._run(turn)
         except Exception as exc:
             # The user's message stays; the error is recorded beside it; nothing else was written
             # (a tool that ran has already reported through a 200 with stop_reason llm_error).
             error = exc if isinstance(exc, AppError) else AppError("An unexpected error occurred")
             self.metrics.observe_failed_turn(error.code)
-            await self._record_failure(user_id, conversation_id, turn_id, error, idempotency_key)
+            await self._record_failure(user_id, turn.conversation_id, turn_id, error, idempotency_key)
             raise
         return TurnOutcome(status=200, body=body)
 
-    async def _run(
-        self,
-        *,
-        user_id: str,
-        request: ChatRequest,
-        history: list[tuple[str, str]],
-        conversation_id: uuid.UUID,
-        turn_id: uuid.UUID,
-        started: float,
-        idempotency_key: str | None,
-    ) -> dict[str, Any]:
-        settings = self.settings
-        intent = classify(request.message)
-        requested = ToolPolicy(request.tool_policy or settings.tool_policy)
-        applied = ToolPolicy(self.preset.policy_downgrades.get(requested.value, requested.value))
-        today = self.clock.today()
-        guard = ExecutionGuard(
-            intent=intent,
-            mutating_tools=MUTATING,
-            enabled=applied in GUARDED_POLICIES,
-            instruction=lambda tool: prompt.forced_instruction(tool, today),
-        )
+    async def _open(self, session: AsyncSession, turn: Turn) -> None:
+        """The conversation (new, or this user's), its history, the answer to its pending question if
+        this message is one, and the user's message."""
+        conversations = ConversationRepository(session, turn.user_id)
+        request = turn.request
+        if request.conversation_id is None:
+            if request.confirm is not None:
+                raise ConfirmationNotPending("A new conversation has no pending confirmation.")
+            turn.conversation_id = await conversations.create(title=request.message)
+        else:
+            turn.conversation_id = request.conversation_id
+            turn.history = await conversations.recent_messages(
+                turn.conversation_id, limit=self.settings.history_max_messages
+            )
+            # Every conversation starts with a stored user message, so history found (it is filtered
+            # by owner) proves the conversation is this user's: the existence query runs only if not.
+            if not turn.history and not await conversations.exists(turn.conversation_id):
+                raise NotFound("Conversation not found")
+            await self._pending(session, turn)
+        await conversations.add_message(conversation_id=turn.conversation_id, role="user", content=request.message)
+
+    async def _pending(self, session: AsyncSession, turn: Turn) -> None:
+        """Read the message as the answer to the question the previous turn asked, if it asked one:
+        only then is the table read (the previous turn's context names the question)."""
+        asked = next((r.context for r in reversed(turn.history) if r.role == "assistant"), None) or {}
+        wanted = turn.request.confirm or asked.get("confirmation")
+        if wanted is None:
+            return
+        confirmations = ConfirmationRepository(session, turn.user_id)
+        pending = await confirmations.get(_uuid(wanted), conversation_id=turn.conversation_id)
+        now = self.clock.now()
+        open_ = pending is not None and pending.state == "pending" and as_utc(pending.expires_at) > now
+        if turn.request.confirm is not None and not open_:
+            raise ConfirmationNotPending("That confirmation has expired or was already answered; nothing was run.")
+        if pending is None or not open_:
+            return
+        turn.answer = answer(pending, turn.request.message, confirm=turn.request.confirm)
+        if turn.answer.verdict != "run" or not await confirmations.take(pending.id, now=now):
+            await confirmations.close(turn.conversation_id, state="cancelled")
+            if turn.answer.verdict == "run":  # another request answered it first: this one is new
+                turn.answer = Answer("new")
+
+    async def _run(self, turn: Turn) -> dict[str, Any]:
+        """A turn through the model: the reader, the guard, the loop."""
+        settings, request = self.settings, turn.request
+        step = Step.guarded(turn, settings, self.preset, self.clock)
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": prompt.system_prompt(today)},
-            *fit_history(history, token_budget=settings.history_token_budget),
+            {"role": "system", "content": prompt.system_prompt(self.clock.today())},
+            *fit_history(turn.history, token_budget=settings.history_token_budget),
             {"role": "user", "content": request.message},
         ]
         use = BudgetUse(
@@ -165,51 +189,62 @@ class ChatService:
             price_in_per_mtok=self.preset.price_in_per_mtok,
             price_out_per_mtok=self.preset.price_out_per_mtok,
         )
-        use.started = started
-        tools = TaskTools(
-            sessionmaker=self.sessionmaker,
-            user_id=user_id,
-            clock=self.clock,
-            resolver=self.resolver,
-            apply_mode=settings.apply_mode,
-            audit=ToolAudit(conversation_id=conversation_id, turn_id=turn_id),
-        )
+        use.started = turn.started
         runner = AgentRunner(client=self.client, model=self.model, preset=self.preset, options=self._options())
-        plan = declared_plan(intent, policy=applied.value)
         run = await runner.run(
             messages=messages,
-            executor=tools,
-            policy=applied,
-            expected_tools=intent.tools,
+            executor=self._tools(turn),
+            policy=step.policy,
+            expected_tools=step.intent.tools,
             use=use,
-            guard=guard,
-            composer=self.composer,
-            compose_when_covered=settings.response_mode == "direct",
+            guard=step.guard,
+            stop_when_covered=settings.response_mode == "direct",
+            on_calls=turn.on_calls,
         )
-        reply, unbacked = self._honest_reply(run)
-        findings = [*run.findings, *([unbacked] if unbacked else [])]
-        if (deviation := plan_deviation(intent, run.executed, read_only=READ_ONLY)) is not None:
-            findings.append(deviation)
-        actions = action_metadata(run.executed)
-        if run.stop_reason == "tool_not_triggered":
-            actions = {
-                "action": intent.primary or "unknown",
-                "success": False,
-                "task_id": None,
-                "task_title": None,
-                "message": "Tool not triggered",
-            }
+        return await self._finish(turn, run, step, ask=True)
+
+    async def _answered(self, turn: Turn) -> dict[str, Any]:
+        """A yes (or a pick) to the pending question: exactly its stored calls run, with no LLM call."""
+        assert turn.answer is not None
+        calls = [ToolCall(f"confirm-{i}", a["name"], dict(a["arguments"])) for i, a in enumerate(turn.answer.actions)]
+        outcome = await self._tools(turn).execute_batch(calls)
+        executed = [
+            ExecutedCall(call=c, arguments=args, result=result, step=0, duration_ms=0.0)
+            for c, result, args in zip(calls, outcome.results, outcome.executed_arguments, strict=True)
+        ]
+        if turn.on_calls is not None:
+            await turn.on_calls(executed)
+        run = no_calls("")
+        run.executed, run.stop_reason = executed, StopReason.COMPOSED
+        return await self._finish(turn, run, Step.quiet(turn, self.settings))
+
+    def _tools(self, turn: Turn) -> TaskTools:
+        return self.tools_for(
+            turn.user_id,
+            source="chat",
+            conversation_id=turn.conversation_id,
+            turn_id=turn.turn_id,
+            context=ConversationContext.from_history(turn.history),
+        )
+
+    async def _finish(self, turn: Turn, run: RunResult, step: Step, *, ask: bool = False) -> dict[str, Any]:
+        """The reply, the metadata, the question to ask (if any), the record, the metrics."""
+        settings = self.settings
+        calls = final_calls(run.executed)
+        proposal = propose(calls, ask_unasked=step.intent.kind != "negated", extra=step.guard.unasked) if ask else None
+        reply = compose(
+            run=run, intent=step.intent, guard=step.guard, response_mode=settings.response_mode, question=proposal
+        )
+        deviation = plan_deviation(step.intent, run.executed, read_only=READ_ONLY)
+        findings = [*run.findings, *([deviation] if deviation else []), *reply_findings(reply)]
         metadata = execution_metadata(
             run=run,
-            intent=intent,
-            guard=guard,
-            plan=plan,
+            intent=step.intent,
+            guard=step.guard,
+            reply=reply,
+            plan=declared_plan(step.intent, policy=step.policy.value),
             findings=findings,
-            policy={
-                "requested": requested.value,
-                "applied": applied.value,
-                "downgraded_by": self.preset.name if applied is not requested else None,
-            },
+            policy=step.policy_info,
             model={
                 "name": self.model,
                 "client": self.client.label,
@@ -219,44 +254,72 @@ class ChatService:
             },
             apply={**apply_report(run.executed), "apply_mode": settings.apply_mode},
             response_mode=settings.response_mode,
-            total_latency_ms=round((time.monotonic() - started) * 1000),
+            total_latency_ms=round((time.monotonic() - turn.started) * 1000),
         )
-        if run.error is not None:
-            metadata["provider_error"] = {"code": run.error.code, "detail": run.error.detail}
+        if turn.answer is not None and turn.answer.verdict != "new":
+            metadata["confirmation_answer"] = {"verdict": turn.answer.verdict, "how": turn.answer.how}
+        now = self.clock.now()
+        confirmation = None
+        if proposal is not None:
+            confirmation = Confirmation(
+                id=str(uuid.uuid4()),
+                question=proposal.question,
+                actions=[ConfirmationAction(name=a["name"], arguments=a["arguments"]) for a in proposal.actions],
+                expires_at=now + timedelta(minutes=settings.confirmation_ttl_minutes),
+            )
         response = ChatResponse(
-            conversation_id=conversation_id,
-            assistant_message=reply,
+            conversation_id=turn.conversation_id,
+            assistant_message=reply.text,
             tool_calls=tool_call_records(run.executed),
-            action_metadata=actions,
+            action_metadata=action_metadata(reply, step.intent),
+            confirmation=confirmation,
             execution_metadata=metadata,
         )
         body = response.model_dump(mode="json")
-        # Without an idempotency key to complete, the record is one statement (on Postgres).
-        async with unit_of_work(self.sessionmaker, single_statement=idempotency_key is None) as session:
-            await ConversationRepository(session, user_id).record_turn(
-                conversation_id=conversation_id,
-                message_id=turn_id,
-                content=reply,
+        context = turn_context(calls) or {}
+        if confirmation is not None:
+            context["confirmation"] = confirmation.id
+        # Without an idempotency key to complete or a question to keep, the record is one statement (Postgres).
+        single = turn.idempotency_key is None and confirmation is None
+        async with unit_of_work(self.sessionmaker, single_statement=single) as session:
+            if confirmation is not None and proposal is not None:
+                await ConfirmationRepository(session, turn.user_id).ask(
+                    conversation_id=turn.conversation_id,
+                    turn_id=turn.turn_id,
+                    kind=proposal.kind,
+                    question=proposal.question,
+                    actions=proposal.actions,
+                    now=now,
+                    expires_at=confirmation.expires_at,
+                    confirmation_id=uuid.UUID(confirmation.id),
+                )
+            await ConversationRepository(session, turn.user_id).record_turn(
+                conversation_id=turn.conversation_id,
+                message_id=turn.turn_id,
+                content=reply.text,
                 tool_call_metadata=body["tool_calls"],
                 action_metadata=body["action_metadata"],
                 execution_metadata=metadata,
+                context=context or None,
             )
-            if idempotency_key is not None:
-                await IdempotencyRepository(session, user_id).complete(idempotency_key, status=200, body=body)
+            if turn.idempotency_key is not None:
+                await IdempotencyRepository(session, turn.user_id).complete(turn.idempotency_key, status=200, body=body)
         self.metrics.observe_turn(
             stop_reason=run.stop_reason,
-            guard_outcome=metadata["guard"]["outcome"],
-            guard_events=guard.events,
+            guard_outcome=step.guard.outcome,
+            guard_events=[(e.decision.value, e.reason.value) for e in step.guard.events],
             tool_results=[(e.call.name, e.result.success) for e in run.executed if e.ran],
-            findings=[(f.kind, f.detail.get("budget")) for f in findings],
+            findings=[(f.kind.value, f.detail.get("budget")) for f in findings],
+            replaced=[r["reason"] for r in reply.replaced],
+            not_done=[o.reason.value for o in reply.not_done if o.reason is not None],
         )
         log.info(
             "chat_turn",
             extra={
-                "turn_id": str(turn_id),
-                "stop_reason": run.stop_reason,
+                "turn_id": str(turn.turn_id),
+                "stop_reason": run.stop_reason.value,
                 "llm_calls": run.use.llm_calls,
-                "guard": metadata["guard"]["outcome"],
+                "guard": step.guard.outcome,
             },
         )
         return body
@@ -264,62 +327,23 @@ class ChatService:
     async def _claim(
         self, session: AsyncSession, user_id: str, key: str, request: ChatRequest, turn_id: uuid.UUID
     ) -> StoredResponse | None:
-        """Claim the idempotency key for this turn; a stored response when the request must not run.
-
-        A claim abandoned by a crashed worker is taken over, unless its turn already committed a change
-        (a successful mutating call in `tool_executions`): running it again would repeat the change, so
-        the key answers with an error that says so, from now on."""
-        keys = IdempotencyRepository(session, user_id)
-        request_hash = hashlib.sha256(
-            orjson.dumps(request.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
-        ).hexdigest()
-        now, ttl = self.clock.now(), timedelta(hours=self.settings.idempotency_ttl_hours)
-        claim = await keys.claim(
-            key,
-            request_hash=request_hash,
-            now=now,
-            ttl=ttl,
-            stale_after=timedelta(milliseconds=2 * self.settings.budget_max_latency_ms),
+        """Claim the idempotency key for this turn (services/idempotency.py)."""
+        payload = request.model_dump(mode="json")
+        return await idempotency.claim(
+            session,
+            user_id=user_id,
+            key=key,
+            payload=payload,
             turn_id=turn_id,
+            settings=self.settings,
+            clock=self.clock,
         )
-        if not isinstance(claim, Abandoned):
-            return claim
-        changed = claim.turn_id is not None and await ConversationRepository(session, user_id).turn_changed_tasks(
-            claim.turn_id, mutating=MUTATING
-        )
-        if not changed:
-            await keys.take_over(key, request_hash=request_hash, now=now, ttl=ttl, turn_id=turn_id)
-            return None
-        body = {
-            "error": AppError.code,
-            "detail": "An earlier request with this Idempotency-Key changed tasks but did not finish; "
-            "it is not run again (the conversation shows what was done).",
-        }
-        await keys.complete(key, status=AppError.status_code, body=body)
-        return StoredResponse(status=AppError.status_code, body=body)
-
-    def _honest_reply(self, run: RunResult) -> tuple[str, Finding | None]:
-        """The reply the user sees. The model's final text after tools ran is replaced by the one composed
-        from the results when a tool failed (even if the model says 'Done'), or when it claims an action
-        no successful call backs ("I've added milk and deleted gym" after one add: an UnbackedClaim)."""
-        if run.stop_reason != "final" or not run.executed:
-            return run.text, None  # composed already, the guard's message, a stop's explanation, or no tools
-        if any(not e.result.success and not e.result.model_fixable for e in run.executed):
-            return self.composer.compose(run.executed), None
-        if claims := unbacked_claims(run.text, run.executed, mutating=MUTATING):
-            finding = Finding("UnbackedClaim", {"claims": claims, "model_reply": run.text[:500]})
-            return self.composer.compose(run.executed), finding
-        return run.text, None
 
     async def _rate_limit(self, session: AsyncSession, user_id: str) -> None:
-        now = self.clock.now().timestamp()
-        window = int(now // 60)
-        count = await rate_limit.hit(session, user_id=user_id, window_start=window)
-        if count > self.settings.rate_limit_per_minute:
-            raise RateLimited(
-                f"More than {self.settings.rate_limit_per_minute} chat requests per minute",
-                retry_after_s=int((window + 1) * 60 - now) + 1,
-            )
+        limit = self.settings.rate_limit_per_minute
+        verdict = await rate_limit.take(session, user_id=user_id, limit=limit, now=self.clock.now())
+        if not verdict.allowed:
+            raise RateLimited(f"More than {limit} chat requests per minute", retry_after_s=verdict.retry_after_s)
 
     async def _record_failure(
         self, user_id: str, conversation_id: uuid.UUID, turn_id: uuid.UUID, exc: AppError, idempotency_key: str | None
@@ -364,13 +388,15 @@ class ChatService:
         return RunOptions(
             max_steps=s.max_steps,
             tool_use_mode=self.preset.tool_use_mode,
-            max_tool_calls_per_step=s.max_tool_calls_per_step,
+            max_tool_calls_per_step=s.max_tool_calls_per_step if s.parallel_tool_calls else 1,
             max_tool_args_bytes=s.max_tool_args_bytes,
             max_tool_output_bytes=s.max_tool_output_bytes,
             max_model_fix_retries=s.max_model_fix_retries,
             max_destructive_calls=s.max_destructive_calls_per_turn,
             fix_empty_final=s.fix_empty_final,
             max_tokens=s.llm_max_tokens,
+            tool_failure_policy=s.tool_failure_policy,
+            request_overrides={} if s.parallel_tool_calls else {"parallel_tool_calls": False},
         )
 
     def _options_summary(self) -> dict[str, Any]:

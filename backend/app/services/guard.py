@@ -1,127 +1,276 @@
-"""The execution guard: no success without a tool result behind it.
+"""The execution guard: no success without a tool result behind it, no action nobody asked for.
 
-When the message needs a tool (by its intent) and the model answered without it, or reached for
-a different mutating tool, the guard asks exactly once more with the tool forced. If that fails
-too, the turn ends with "Technical error: Tool not triggered." and nothing changed.
-A first-person success claim with no tool behind it ("I've deleted it") on a message the
-classifier did not understand gets the same single retry with any tool required. After tools ran,
-a final text that claims an action no successful call backs (`unbacked_claims`) is not shown.
+Forcing a tool is a way to recover an action the user clearly asked for, nothing more. The decision
+table (README, "The execution guard"):
+
+- A clear command whose tool the model calls: it runs; an add's title must share a word with the
+  message or the conversation before it (a title the user never said is not their task).
+- A clear command (`intent.kind == "command"`) answered without its tool: one forced retry of that
+  tool, per action kind. A forced call that changes a task may act only on a task the user's own
+  words name (`grounded`); otherwise it is not run and the user is asked which task they mean.
+  A forced retry that still runs no tool: "Technical error: Tool not triggered." when nothing at all
+  was done; otherwise the reply says which action was not done.
+- The model chose a read (list_tasks) or an edit (update_task) instead of the command's tool: its
+  choice stands; a destructive tool (delete, complete) is never forced over it.
+- The model chose another add, delete or complete than the command's: not run, and the command's
+  tool is forced instead (once), unless the same step also did what was asked: then the extra call
+  runs only on what the user's words name.
+- A question, advice-seeking, a report, a hypothetical, small talk, a negation or a retraction: never
+  forced, and no change the model calls anyway is run: a delete or complete is asked about (never
+  after a negation: they said no); an add or an edit is reported as not done. Only a message read as
+  nothing (`chat`: other wording, another language) may still be a request: there an add or an edit
+  acts only on what the user's words name.
+- A reply claiming a change when no change succeeded: never shown. When the message was read as
+  nothing at all (`chat`: other wording, another language), the model gets one retry with the tools
+  required and a `respond` tool as the way out, every change it makes grounded; on a question, a
+  report or a negation the claim is simply not shown.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
-from backend.app.agent.guard import Accept, ForceRetry, GiveUp, GuardVerdict
-from backend.app.agent.runner import TOOL_NOT_TRIGGERED
-from backend.app.agent.types import ExecutedCall, ToolCall
-from backend.app.services.intent import Intent
+from backend.app.agent.dispatch import IGNORED
+from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp
+from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
+from backend.app.services.claims import Claim, claims
+from backend.app.services.intent import Action, Intent
 
-_CLAIM = re.compile(
-    r"\b(i|i've|i have|i just|i've just|we've)\s+(?:\w+\s+)?"
-    r"(added|created|deleted|removed|marked|completed|updated|changed|renamed)\b"
-    r"|^\s*(done|task (added|created|deleted|removed|updated|completed))\b",
-    re.IGNORECASE,
-)
-
-
-_VERB = re.compile(r"\b(added|created|deleted|removed|marked|completed|updated|changed|renamed)\b", re.IGNORECASE)
-# The tools that back a claimed verb ("I've marked it high priority" may be an update).
-_BACKING: dict[str, frozenset[str]] = {
-    "added": frozenset({"add_task"}),
-    "created": frozenset({"add_task"}),
-    "deleted": frozenset({"delete_task"}),
-    "removed": frozenset({"delete_task"}),
-    "marked": frozenset({"complete_task", "update_task"}),
-    "completed": frozenset({"complete_task", "update_task"}),
-    "updated": frozenset({"update_task"}),
-    "changed": frozenset({"update_task"}),
-    "renamed": frozenset({"update_task"}),
-}
+NOT_REQUESTED = "NOT_REQUESTED"
+WRONG_TOOL = "WRONG_TOOL"
+READ_TOOLS = frozenset({"list_tasks"})
+EDIT_TOOL = "update_task"
+ADD_TOOL = "add_task"
+DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
+CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
 
 
-def claims_action(text: str) -> bool:
-    return bool(_CLAIM.search(text))
+class GuardDecision(StrEnum):
+    FORCED = "forced"  # asked the model again with a tool forced (or required, with a way out)
+    TRUSTED = "trusted"  # the model's own choice (a read, an edit) stands over the command's tool
+    REFUSED = "refused"  # a call was not run
+    GROUNDED = "grounded"  # calls may act only on what the user's words name
+    GAVE_UP = "gave_up"  # the forced retry ran no tool either
+    CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
 
 
-def unbacked_claims(text: str, executed: Sequence[ExecutedCall], *, mutating: frozenset[str]) -> list[str]:
-    """The success verbs of a text that claims success ("I've added milk and deleted gym", "Task
-    added", "Done") that no successful call of the turn backs: "deleted" needs a delete_task that
-    succeeded, "done" any successful change. Over-reading ("completed" in a title) only costs the
-    model's wording: the caller then tells the results instead."""
-    if not claims_action(text):
-        return []
-    succeeded = {e.call.name for e in executed if e.ran and e.result.success}
-    verbs = [m.group(1).lower() for m in _VERB.finditer(text)]
-    if not verbs:
-        verbs = ["done"]
-    unbacked: list[str] = []
-    for verb in verbs:
-        if not _BACKING.get(verb, mutating) & succeeded and verb not in unbacked:
-            unbacked.append(verb)
-    return unbacked
+class GuardReason(StrEnum):
+    MISSING_TOOL = "missing_tool"  # a clear command answered without its tool
+    WRONG_TOOL = "wrong_tool"  # another add/delete/complete than the command's
+    GHOST_CLAIM = "ghost_claim"  # a change claimed, none made
+    NOT_ASKED = "not_asked"  # the message asks for no change, the model changed anyway
+    MODEL_CHOSE_READ = "model_chose_read"
+    MODEL_CHOSE_EDIT = "model_chose_edit"
+    FORCED_CALL = "forced_call"  # made under a forced tool choice
+    EXTRA_CALL = "extra_call"  # a change beside the ones the message was read to ask for
+
+
+@dataclass(frozen=True, slots=True)
+class GuardEvent:
+    step: int
+    decision: GuardDecision
+    reason: GuardReason
+    tool: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "decision": self.decision.value, "reason": self.reason.value, "tool": self.tool}
+
+
+def _refusal(code: str, message: str) -> ToolResult:
+    return ToolResult(success=False, code=code, error=message)
+
+
+def satisfies(call: ExecutedCall, action: Action) -> bool:
+    """Whether a call attempted the action: one of its tools, or an edit standing in for a change."""
+    if call.result.code == WRONG_TOOL:
+        return False
+    return call.call.name in action.tools or (call.call.name == EDIT_TOOL and action.tool in CHANGING)
 
 
 @dataclass(slots=True)
 class ExecutionGuard:
     intent: Intent
+    message: str  # the user's words: what grounded calls must name
     mutating_tools: frozenset[str]
-    instruction: Callable[[str | None], str]
+    instruction: Callable[[str], str]
+    ghost_instruction: str
     enabled: bool = True
-    retried: bool = False
-    retry_reason: str | None = None
-    events: list[str] = field(default_factory=list)
+    context: str = ""  # the conversation before the message (what an asked add may also take its title from)
+    forced: set[str] = field(default_factory=set)  # tools already forced this turn (at most once each)
+    ghost_retried: bool = False
+    events: list[GuardEvent] = field(default_factory=list)
 
-    @property
-    def outcome(self) -> str:
+    # -- the verdicts the loop acts on --------------------------------------------------------------
+    def review_calls(
+        self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall], *, step: int, forced: bool
+    ) -> CallsVerdict:
         if not self.enabled:
-            return "disabled"
-        if not self.intent.needs_tool and not self.retried:
-            return "not_needed"
-        return "retried" if self.retried else "passed"
-
-    def review_calls(self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall]) -> GuardVerdict:
-        if not self.enabled or not self.intent.needs_tool:
-            return Accept()
+            return ACCEPT_CALLS
+        changes = [(i, c) for i, c in enumerate(calls) if c.name in self.mutating_tools]
+        if not changes:
+            return ACCEPT_CALLS
+        if not self.intent.needs_tool:
+            if forced:  # the way-out retry after a claimed change: it acts only on what the user named
+                return self._grounded(step, [i for i, _ in changes], calls, GuardReason.FORCED_CALL)
+            # The message asks for no change (a question, advice, a report, a negation): nothing is
+            # changed; a delete or complete waits for the user's yes. Read as nothing at all (`chat`: other
+            # wording, another language), it may still be a request: an add or an edit then acts only
+            # on what the user's words name, and a delete or complete waits for the yes.
+            refused = {
+                i: _refusal(NOT_REQUESTED, "Not run: the user's message asks for no change. Answer without changing.")
+                for i, c in changes
+                if c.name in DESTRUCTIVE or self.intent.kind != "chat"
+            }
+            for i in refused:
+                self._event(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, calls[i].name)
+            others = [i for i, _ in changes if i not in refused]
+            verdict = self._grounded(step, others, calls, GuardReason.EXTRA_CALL)
+            return CallsVerdict(refused=refused, grounded=verdict.grounded, grounding=verdict.grounding)
         expected = set(self.intent.tools)
-        names = {c.name for c in calls}
-        wrong = sorted(n for n in names if n in self.mutating_tools and n not in expected)
-        if not wrong or names & expected:
-            return Accept()
-        # A different mutating tool (e.g. complete when the user said delete) is never run.
-        return self._retry(self._missing(executed), reason="wrong_tool")
+        asked = [i for i, c in changes if c.name in expected]
+        edits = [i for i, c in changes if c.name == EDIT_TOOL and c.name not in expected]
+        others = [i for i, c in changes if c.name not in expected and c.name != EDIT_TOOL]
+        for i in edits:
+            self._event(step, GuardDecision.TRUSTED, GuardReason.MODEL_CHOSE_EDIT, calls[i].name)
+        missing = self._missing(executed)
+        if others and not asked and missing is not None:
+            # Another change than the one asked for, and nothing asked for in this step: not run.
+            refused = {
+                i: _refusal(WRONG_TOOL, f"Not run: the user asked for {missing}, not {calls[i].name}.") for i in others
+            }
+            for i in others:
+                self._event(step, GuardDecision.REFUSED, GuardReason.WRONG_TOOL, calls[i].name)
+            retry = self._force(step, missing, GuardReason.WRONG_TOOL) if missing not in self.forced else None
+            grounded = frozenset(edits)
+            return CallsVerdict(refused=refused, grounded=grounded, grounding=self.message, retry=retry)
+        # Beside what was asked, or after it: the extra changes act only on what the user named.
+        adds = [i for i in asked if calls[i].name == ADD_TOOL]
+        forced_changes = [i for i in asked if calls[i].name not in READ_TOOLS and i not in adds] if forced else []
+        reason = GuardReason.FORCED_CALL if forced else GuardReason.EXTRA_CALL
+        verdict = self._grounded(step, others + edits + forced_changes, calls, reason)
+        # The asked add, forced or the model's own choice: its title shares a word with the message or
+        # the conversation before it ("add it again"), or it is not the user's task at all.
+        if not adds:
+            return verdict
+        wider = f"{self.message}\n{self.context}"
+        return dataclasses.replace(
+            verdict,
+            grounded=verdict.grounded | frozenset(adds),
+            grounding=verdict.grounding or self.message,
+            grounding_by_call=dict.fromkeys(adds, wider),
+        )
 
-    def review_final(self, text: str, executed: Sequence[ExecutedCall]) -> GuardVerdict:
+    def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
         if not self.enabled:
             return Accept()
-        if self.intent.needs_tool and self._missing(executed) is not None and not self._any_expected_ran(executed):
-            return self._retry(self._missing(executed), reason="missing_tool")
-        if self.intent.kind == "chat" and not executed and claims_action(text):
-            return self._retry(None, reason="ghost_claim")
+        if self.intent.needs_tool:
+            missing = self._missing(executed)
+            if missing is not None:
+                if missing in DESTRUCTIVE and (chosen := self._model_chose_other(executed)) is not None:
+                    self._event(step, GuardDecision.TRUSTED, chosen, missing)
+                    return Accept()
+                if missing not in self.forced:
+                    return self._force(step, missing, GuardReason.MISSING_TOOL)
+                if not any(e.ran for e in executed):
+                    self._event(step, GuardDecision.GAVE_UP, GuardReason.MISSING_TOOL, missing)
+                    return GiveUp(reason=GuardReason.MISSING_TOOL)
+            return Accept()
+        if self.ghost_claims(text, executed):
+            if self.intent.kind == "chat" and not self.ghost_retried:
+                self.ghost_retried = True
+                self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM)
+                return ForceRetry(
+                    tool=None, instruction=self.ghost_instruction, reason=GuardReason.GHOST_CLAIM, offer_respond=True
+                )
+            self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason.GHOST_CLAIM)
         return Accept()
 
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
-        # Any expected tool having run is enough: a classifier that over-detects ("add Book list")
-        # must not cost a second LLM call, and the reply only ever describes what really ran.
-        ran = {e.call.name for e in executed if e.ran and not e.result.model_fixable}
-        if self.enabled and self.intent.needs_tool:
-            return bool(ran & set(self.intent.tools))
-        return bool(ran)
+        """Every action asked for was attempted, and as many calls as the message has items were made
+        (a model making one call per step is asked again until then, within the budgets)."""
+        # A call ignored over the per-step limit was not attempted: the model gets to send it again.
+        attempted = [e for e in executed if e.result.code not in (WRONG_TOOL, IGNORED) and not e.result.model_fixable]
+        if not self.enabled or not self.intent.needs_tool:
+            return any(e.ran for e in attempted)
+        if self._missing(executed) is not None:
+            return False
+        for tool in {a.tool for a in self.intent.actions}:
+            wanted = [a for a in self.intent.actions if a.tool == tool]
+            if sum(1 for e in attempted if satisfies(e, wanted[0])) < len(wanted):
+                return False
+        return True
 
-    def _retry(self, tool: str | None, *, reason: str) -> GuardVerdict:
-        if self.retried:
-            self.events.append(f"gave_up:{reason}")
-            return GiveUp(message=TOOL_NOT_TRIGGERED, reason=reason)
-        self.retried = True
-        self.retry_reason = reason
-        self.events.append(f"retry:{reason}")
+    # -- facts the reply needs ---------------------------------------------------------------------
+    def ghost_claims(self, text: str, executed: Sequence[ExecutedCall]) -> list[Claim]:
+        """Claims of a change in `text` when no change succeeded. On a message that asks for none
+        (a question, a report), only the assistant's own claims count: "Taxes is completed" there is
+        an answer, "I've completed Taxes" is not."""
+        if any(e.ran and e.result.success and e.call.name in self.mutating_tools for e in executed):
+            return []
+        return self.claims_in(text)
+
+    def claims_in(self, text: str) -> list[Claim]:
+        """The changes `text` claims, as this message makes them count (see `ghost_claims`)."""
+        found = claims(text)
+        if self.intent.kind not in ("command", "chat"):
+            found = [c for c in found if c.first_person]
+        return found
+
+    @property
+    def outcome(self) -> str:
+        """One word for dashboards: disabled, not_needed, passed, retried or tool_not_triggered."""
+        if not self.enabled:
+            return "disabled"
+        if any(e.decision is GuardDecision.GAVE_UP for e in self.events):
+            return "tool_not_triggered"
+        if any(e.decision is GuardDecision.FORCED for e in self.events):
+            return "retried"
+        return "passed" if self.intent.needs_tool else "not_needed"
+
+    @property
+    def unasked(self) -> frozenset[tuple[int, str]]:
+        """(step, tool) of the changes beside what the message asked for, let run only on what the
+        user named: when the user's words name nothing, they are simply not done (never asked about:
+        an injected "delete everything" must not become a question to the user)."""
+        return frozenset(
+            (e.step, e.tool or "")
+            for e in self.events
+            if e.decision is GuardDecision.GROUNDED and e.reason is GuardReason.EXTRA_CALL
+        )
+
+    @property
+    def retry_reason(self) -> str | None:
+        return next((e.reason.value for e in self.events if e.decision is GuardDecision.FORCED), None)
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def _missing(self, executed: Sequence[ExecutedCall]) -> str | None:
+        """The tool of the first explicit action no call has attempted yet."""
+        for action in self.intent.actions:
+            if action.explicit and not any(satisfies(e, action) for e in executed):
+                return action.tool
+        return None
+
+    def _model_chose_other(self, executed: Sequence[ExecutedCall]) -> GuardReason | None:
+        names = {e.call.name for e in executed if e.result.code != WRONG_TOOL}
+        if names & READ_TOOLS:
+            return GuardReason.MODEL_CHOSE_READ
+        if EDIT_TOOL in names:
+            return GuardReason.MODEL_CHOSE_EDIT
+        return None
+
+    def _force(self, step: int, tool: str, reason: GuardReason) -> ForceRetry:
+        self.forced.add(tool)
+        self._event(step, GuardDecision.FORCED, reason, tool)
         return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=reason)
 
-    def _missing(self, executed: Sequence[ExecutedCall]) -> str | None:
-        ran = {e.call.name for e in executed if e.ran}
-        return next((t for t in self.intent.tools if t not in ran), self.intent.primary)
+    def _grounded(self, step: int, indexes: list[int], calls: Sequence[ToolCall], reason: GuardReason) -> CallsVerdict:
+        for i in indexes:
+            self._event(step, GuardDecision.GROUNDED, reason, calls[i].name)
+        return CallsVerdict(grounded=frozenset(indexes), grounding=self.message) if indexes else ACCEPT_CALLS
 
-    def _any_expected_ran(self, executed: Sequence[ExecutedCall]) -> bool:
-        return any(e.ran and e.call.name in self.intent.tools for e in executed)
+    def _event(self, step: int, decision: GuardDecision, reason: GuardReason, tool: str | None = None) -> None:
+        self.events.append(GuardEvent(step, decision, reason, tool))

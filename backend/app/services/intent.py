@@ -1,212 +1,291 @@
-"""Intent classification: which task tools a chat message needs (the plan's Decision 2 table).
+"""Reading a chat message: which task actions it asks for, if any.
 
-The execution guard forces a retry when the intent needs a tool and none ran, so a false "command"
-can push the model into a mutation the user never asked for, while a false "chat" only loses the
-forced retry (and the guard's ghost-claim check still applies). Every rule here therefore leans
-towards "not a command" when unsure.
+The execution guard forces a tool only for a clear command, so the reader leans towards "not a
+command" whenever a message could be anything else. A question of any form, advice-seeking, a
+report or a hypothetical, a negation and a retraction never ask for a change, whatever verb they
+contain ("did I already finish the taxes?", "should I delete the old invoices?", "I nearly removed
+the gym task", "wait, leave that one").
 
-How a message is read:
-1. Quoted text ('...' or "...") is a title, never scanned for verbs.
-2. Sentences (split on . ! ? ; and newlines) that ask how the app works are questions, not commands.
-3. Each sentence is split into clauses on commas and "and/then/also/plus/but". In a clause the
-   first command keyword governs and the rest is its object: "add delete old files" adds a task.
-4. A negation before the governing keyword ("don't delete it") cancels that clause; a bare
-   retraction ("never mind", "actually, don't") cancels the clauses before it.
+The words come from the language files (`language/data/*.toml`); the rules here are the
+same for every language:
+
+1. Quoted text ('...' or "...") is a title, never scanned.
+2. The message is cut into sentences and clauses. In each clause the leftmost verb form, in any
+   covered language, names the tool; the words around it say whether the clause asks for it
+   (`en.toml` explains the forms). When languages disagree, a reading that does not ask wins.
+3. A clause without a verb after a command in the same sentence is another item of it ("add milk,
+   eggs and bread"), unless it only qualifies ("add call mom tomorrow, high priority").
+4. "remove the tag from X" and "add a note to X" are edits of X (update_task), not deletes or adds.
+5. A retraction takes back the commands before it in the message.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
-ToolName = Literal["add_task", "list_tasks", "complete_task", "delete_task", "update_task"]
-Kind = Literal["command", "question", "negated", "chat"]
+from backend.app.language.lexicon import Lexicon, ToolName, VerbPattern, conjunctions, fold, lexicons
+from backend.app.language.lexicon import modifiers as _modifiers
+
+Kind = Literal["command", "question", "advice", "report", "negated", "chat"]
+KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "chat")
+# Items of a list ("add milk, eggs and bread") are counted for these tools only.
+_ITEM_TOOLS = frozenset({"add_task", "delete_task", "complete_task"})
+# When two languages read one clause differently, the most cautious reading wins.
+_CAUTION: dict[Kind, int] = {"negated": 0, "advice": 1, "report": 2, "question": 3, "chat": 4, "command": 5}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing the message asks for: the tools that would do it (the first is the one to force),
+    the clause that asks, and whether it has a verb of its own (an item of a list has not)."""
+
+    tools: tuple[ToolName, ...]
+    text: str
+    explicit: bool = True
+    object: str = ""  # the clause without its verb: what the action is about ("milk" of "add milk")
+
+    @property
+    def tool(self) -> ToolName:
+        return self.tools[0]
 
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """What a message asks for: `tools` in order of appearance, empty unless `kind == "command"`."""
+    """What a message asks for: `actions` in order, empty unless `kind == "command"`."""
 
     kind: Kind
-    tools: tuple[ToolName, ...]
+    actions: tuple[Action, ...]
     reason: str
+    languages: tuple[str, ...] = ()
+
+    @property
+    def tools(self) -> tuple[ToolName, ...]:
+        return tuple(dict.fromkeys(t for a in self.actions for t in a.tools))
 
     @property
     def needs_tool(self) -> bool:
-        return self.kind == "command" and bool(self.tools)
+        return self.kind == "command" and bool(self.actions)
 
     @property
     def primary(self) -> ToolName | None:
-        return self.tools[0] if self.tools else None
+        return self.actions[0].tool if self.actions else None
 
 
-def _words(*alternatives: str) -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b")
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    kind: Kind
+    tools: tuple[ToolName, ...]
+    why: str
+    start: int
+    language: str
+    length: int = 0  # of the verb match: a longer one is the more specific reading
+    requested: bool = False  # the clause opens with a request frame of its own ("can you ...")
+    sets_mood: bool = False  # a question, advice or supposition that governs the verbs coordinated with it
+    weak: bool = False  # only "the verb is not where a command's is": another language may know better
 
 
-# Right after a determiner a keyword is a noun, not a command: "put milk on my list", "keep the
-# change", "a set of keys". Without this, "my list" would expect list_tasks and the guard would
-# refuse the add_task the user wanted.
-_DETERMINERS = ("a", "an", "the", "my", "your", "our", "this", "that", "shopping", "grocery", "to-do", "todo")
-_NOT_A_NOUN = "".join(rf"(?<!\b{d} )" for d in _DETERMINERS)
-
-
-def _verbs(*alternatives: str) -> re.Pattern[str]:
-    return re.compile(r"\b" + _NOT_A_NOUN + r"(?:" + "|".join(alternatives) + r")\b")
-
-
-# Only words that are sure signs of the tool; "cancel" and "drop" are left out on purpose ("cancel
-# that" means never mind, "drop off the parcel" is an errand). Matching is on lowercased text.
-_KEYWORDS: tuple[tuple[ToolName, re.Pattern[str]], ...] = (
-    ("delete_task", _verbs("delete", "remove", "erase", r"get rid of")),
-    (
-        "list_tasks",
-        _verbs(
-            "list",
-            "show",
-            "display",
-            r"what are(?! you\b)",
-            r"what(?:'s|s| is) (?:left|due|remaining|pending|on (?:my|the))",
-            r"what do i (?:have|need to do|still need)",
-            r"(?:do i have|are there) any (?:tasks|to-?dos)",
-            r"how many tasks",
-            r"(?:see|view) (?:my|all|the) (?:tasks|to-?dos|list)",
-            r"^(?:all (?:of )?)?my (?:tasks|to-?dos|list)",  # only as the whole request: "my tasks?"
-        ),
-    ),
-    (
-        "add_task",
-        _verbs(
-            "add",
-            "create",
-            r"new (?:task|to-?do|reminder)",
-            r"remind me",
-            r"set (?:up )?an? (?:new )?(?:reminder|task|to-?do)",
-        ),
-    ),
-    (
-        "complete_task",
-        _verbs(
-            # "mark" is also a name ("call Mark"): a command only to open a request or with a state.
-            r"(?:^|(?<=please )|(?<=you )|(?<=to ))mark",
-            r"mark(?=.{0,80}?\b(?:as|done|complete|completed|finished|off)\b)",
-            "done",
-            "complete",
-            "completed",
-            "finish",
-            "finished",
-            r"(?:check|tick|cross) off",
-        ),
-    ),
-    (
-        "update_task",
-        _verbs("update", "change", r"set(?! up\b)", "rename", "move", "edit", "reschedule", "postpone", "reopen"),
-    ),
-)
-_UPDATE_VERBS = _words("update", "change", "set", "edit")
-_DONE_STATE = _words(r"(?:as|to|into) (?:done|complete|completed|finished)")
-_OPEN_STATE = _words(
-    r"not (?:yet )?(?:done|complete|completed|finished)", "undone", "incomplete", "unfinished", "pending", "uncompleted"
-)
-_MARK_AS_OTHER = re.compile(r"\bas (?!(?:done|complete|completed|finished)\b)\w")
-# "done" about the speaker, not a task ("I'm done for today"). Decision: never a command, even
-# "I'm done with the laundry": forcing complete_task on a maybe is worse than letting the model ask.
-_DONE_ABOUT_SPEAKER = re.compile(
-    r"\b(?:i'?m|i am|we'?re|we are|you'?re|you are)(?: \w+)? done\b|^(?:all|ok|okay)? ?done$"
-)
-
-_NEGATION = _words(
-    r"don'?t(?! forget)",
-    r"do not(?! forget)",
-    r"never(?! forget)",
-    "no need to",
-    r"not(?! only)",
-    "won'?t",
-    "can'?t",
-    "cannot",
-    "shouldn'?t",
-    "didn'?t",
-    "doesn'?t",
-    "isn'?t",
-    "haven'?t",
-)
-_RETRACTION = re.compile(
-    r"^(?:(?:no|nope|wait|actually|oh|hmm)\W+)*(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel that"
-    r"|don'?t|do not)\W*$"
-)
-_INTERJECTIONS = r"^(?:(?:hi|hey|hello|ok|okay|so|um|uh|well|btw|quick question|question)\b\W*)*"
-# Asking how the app works or whether something is possible. Polite requests ("can you delete X",
-# "could you add milk") are commands, so "can/could you" is not here; "can I <verb>" is.
-_USAGE_QUESTION = re.compile(
-    _INTERJECTIONS + r"(?:how (?:do|can|could|should|would|does|did) (?:i|we|you|one|it)\b|how to\b|what does\b|why\b"
-    r"|what (?:is|'s) (?:a|an)\b|what happens (?:if|when)\b|(?:can|could|may) (?:i|we)\b(?! (?:see|view|get|have)\b)"
-    r"|is (?:it|there (?:a|any) way)\b|are (?:we|you) able\b|am i able\b|do(?:es)? (?:you|it|this|the app) "
-    r"(?:support|allow|let)\b|(?:(?:can|could|would|will) you |please )*(?:explain|tell me how|show me how|teach me)\b)"
-)
-_TASK_WORD = _words("tasks?", "to-?dos?")
-_QUOTED = re.compile(r"\"[^\"]*\"|(?<!\w)'[^']*'(?!\w)")
-_SENTENCES = re.compile(r"[.!?;\n]+")
-_CLAUSES = re.compile(r",|&|\b(?:and|then|also|plus|but)\b")
+_QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
+_SENTENCE = re.compile(r"[^.!?;\n¿¡]*[.!?;\n]*")
+_SPACES = re.compile(r"[ \t\u00a0]+")
+_PUNCT = re.compile(r"^\W+|\W+$")
+_ITEM_NOISE = re.compile(r"\d+(?:[:./-]\d+)*(?:st|nd|rd|th|am|pm)?|#[\w-]+|\"\"|[^\w\s]")
 
 
 def _short(text: str) -> str:
-    return text if len(text) <= 60 else text[:57] + "..."
+    text = " ".join(text.split())
+    return text if len(text) <= 50 else text[:47] + "..."
 
 
-def _governing(clause: str) -> tuple[ToolName, re.Match[str]] | None:
-    """The first keyword of the clause (longest on a tie: "set a reminder" over "set")."""
-    found = [(tool, m) for tool, pattern in _KEYWORDS if (m := pattern.search(clause))]
-    return min(found, key=lambda f: (f[1].start(), -f[1].end()), default=None)
+def _first_verb(lex: Lexicon, clause: str) -> tuple[VerbPattern, re.Match[str]] | None:
+    found = [(v, m) for v in lex.verbs if (m := v.pattern.search(clause))]
+    return min(found, key=lambda f: (f[1].start(), -len(f[1].group()), f[0].order), default=None)
 
 
-def _refine(tool: ToolName, word: str, rest: str) -> tuple[tuple[ToolName, ...], str]:
-    """Tools (and why) for a clause governed by keyword `word` with object `rest`."""
-    if word == "mark":  # "mark X done" completes; "mark X as pending/important" is an update
-        if _OPEN_STATE.search(rest) or _MARK_AS_OTHER.search(rest):
-            return ("update_task",), "'mark ... as <not done>' matched update_task"
-        return ("complete_task",), "'mark' matched complete_task"
-    if _UPDATE_VERBS.fullmatch(word) and _DONE_STATE.search(rest) and not _OPEN_STATE.search(rest):
-        # "set X as done", "change X to completed": completing is what is asked (first), and
-        # update_task with status=completed does the same, so the guard must not refuse it as a
-        # wrong tool (tests/api/test_best_effort.py sends "update laundry as completed" that way).
-        return ("complete_task", "update_task"), f"'{word} ... to done' matched complete_task (or update_task)"
-    return (tool,), f"'{word}' matched {tool}"
+def _head(lex: Lexicon, clause: str) -> tuple[int, bool]:
+    """Where the clause's own words start once fillers and request frames are stripped, and whether
+    a request frame was stripped ("please can you just ...")."""
+    pos, requested = 0, False
+    while True:
+        if (end := lex.skip("fillers", clause, pos)) is not None:
+            pos = end
+        elif (end := lex.skip("request", clause, pos)) is not None:
+            pos, requested = end, True
+        else:
+            return pos, requested
+
+
+def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
+    return pattern.search(text) if pattern is not None else None
+
+
+def _is_question_opening(lex: Lexicon, clause: str) -> bool:
+    opener = lex.word("question")
+    return opener is not None and opener.match(clause, lex.after_fillers(clause)) is not None
+
+
+def _field_edit(lex: Lexicon, after: str) -> bool:
+    """'remove the tag from X', 'add a due date to X': a field of a task within three words."""
+    fields = lex.word("fields")
+    if fields is None:
+        return False
+    window = " ".join(after.split()[:4])
+    return bool(fields.search(window)) and bool(_search(lex.word("field_links"), after))
+
+
+def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> _Reading | None:
+    """How one language reads a clause, if it finds one of its verbs in it."""
+    found = _first_verb(lex, clause)
+    if found is None:
+        return None
+    verb, match = found
+    start, word = match.start(), _short(match.group())
+    before, after = clause[:start], clause[match.end() :]
+    question = asked or _is_question_opening(lex, clause)
+
+    head, requested = _head(lex, clause)
+
+    def reading(kind: Kind, why: str, tools: tuple[ToolName, ...] = (), *, mood: bool = True) -> _Reading:
+        sets_mood = mood and kind in ("question", "advice", "report")
+        return _Reading(kind, tools, why, start, lex.code, len(match.group()), requested, sets_mood)
+
+    negation = lex.word("negation")
+    if neg := _search(negation, before) or (lex.flag("negation_anywhere") and _search(negation, after)):
+        return reading("negated", f"'{word}' is negated by '{neg.group()}'")
+    advice = lex.word("advice")
+    if adv := _search(advice, before) or (lex.flag("advice_anywhere") and _search(advice, after)):
+        return reading("advice", f"'{_short(adv.group())}' asks for advice about '{word}'")
+    usage = _search(lex.word("usage"), clause)
+    if usage is not None and (usage.start() <= start or lex.flag("usage_anywhere")):
+        return reading("question", f"'{_short(usage.group())}' asks how the app works")
+    not_asking: Kind = "question" if question else "report"
+    if verb.form == "past":  # "I deleted gym yesterday, can you add it back?": the past governs only itself
+        return reading(not_asking, f"'{word}' tells what happened", mood=False)
+    if rep := _search(lex.word("report"), before) or (
+        lex.flag("report_anywhere") and _search(lex.word("report"), after)
+    ):
+        return reading(not_asking, f"'{_short(rep.group())}' reports or supposes '{word}'")
+    tools = verb.tools
+    if set(tools) & {"add_task", "delete_task"} and _field_edit(lex, after):
+        tools = ("update_task",)
+    command = f"'{word}' asks for {tools[0]}"
+    if verb.form == "declarative":
+        if question and "list_tasks" not in tools:  # "is the report done?"; but "what's left?" asks for the list
+            return reading("question", f"'{word}' is asked about")
+        return reading("command", command, tools)
+    # "time to clean up: delete gym": what follows a colon with no verb before it starts afresh.
+    colon = clause.rfind(":", 0, start)
+    after_colon = colon + 1 + len(clause[colon + 1 :]) - len(clause[colon + 1 :].lstrip()) if colon >= 0 else -1
+    at_head = start == head or (colon >= 0 and lex.after_fillers(clause, after_colon) == start)
+    if verb.form == "imperative" and (at_head or lex.flag("imperative_anywhere")):
+        return reading("command", command, tools)
+    if verb.form == "infinitive" and (
+        requested
+        or (at_head and not question and lex.flag("infinitive_at_head"))
+        or (lex.flag("infinitive_at_end") and not question and not _PUNCT.sub("", after))
+    ):
+        return reading("command", command, tools)
+    fallback = reading("question" if question else "chat", f"'{word}' is not in a command position")
+    return dataclasses.replace(fallback, weak=True)
+
+
+def _read_clause(clause: str, *, asked: bool) -> _Reading | None:
+    """The most cautious reading any language gives the clause. A reading that only found a verb
+    out of a command's place is weaker than another language's command: "milk add karo" is Urdu
+    word order, not an English statement."""
+    readings = [r for lex in lexicons() if (r := _read_in(lex, clause, asked=asked)) is not None]
+    if not readings:
+        return None
+    if any(r.kind == "command" for r in readings):
+        readings = [r for r in readings if not r.weak]
+    # Between commands, the longer verb match is the more specific one ("marque ... comme urgente").
+    return min(readings, key=lambda r: (_CAUTION[r.kind], r.start, -r.length))
+
+
+def _whole(kind: str, clause: str) -> bool:
+    """The clause, without fillers and punctuation, is one of the language's `kind` phrases."""
+    for lex in lexicons():
+        pattern = lex.word(kind)
+        if pattern is None:
+            continue
+        rest = _PUNCT.sub("", clause[lex.after_fillers(clause) :])
+        if rest and pattern.fullmatch(rest):
+            return True
+    return False
+
+
+def _is_item(clause: str) -> bool:
+    """A verbless clause that names something ("eggs"), not one that only qualifies ("high priority")."""
+    rest = _modifiers().sub(" ", _ITEM_NOISE.sub(" ", clause))
+    return any(c.isalpha() for c in rest)
+
+
+@cache
+def _clause_split() -> re.Pattern[str]:
+    return conjunctions()
+
+
+def _sentences(text: str) -> list[tuple[str, bool]]:
+    """(sentence, asked): asked when it ends with '?' or opens with '¿'."""
+    found = []
+    for m in _SENTENCE.finditer(text):
+        sentence = m.group()
+        if not sentence.strip(" .!?;\n"):
+            continue
+        opened = m.start() > 0 and text[m.start() - 1] == "¿"
+        found.append((sentence.strip(" .!?;\n"), "?" in sentence or opened))
+    return found
 
 
 def classify(message: str) -> Intent:
-    """Classify one chat message; never raises."""
-    text = _QUOTED.sub(" ", message.lower().replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"'))
-    tools: list[ToolName] = []
+    """Read one chat message; never raises."""
+    text = _SPACES.sub(" ", _QUOTED.sub(' "" ', fold(message)))
+    actions: list[Action] = []
     reasons: list[str] = []
-    other: tuple[Kind, str] | None = None  # the first question or negation, if nothing else is asked
-    for sentence in filter(None, (s.strip() for s in _SENTENCES.split(text))):
-        if _USAGE_QUESTION.match(sentence):
-            if other is None and (_governing(sentence) or _TASK_WORD.search(sentence)):
-                other = ("question", f"'{_short(sentence)}' asks about the app rather than for an action")
-            continue
-        for clause in filter(None, (c.strip() for c in _CLAUSES.split(sentence))):
-            if _RETRACTION.match(clause):
-                if tools:
-                    other = ("negated", f"'{_short(clause)}' takes back {', '.join(tools)}")
-                    tools.clear()
+    other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
+    languages: list[str] = []
+    for sentence, asked in _sentences(text):
+        previous: _Reading | None = None
+        mood: _Reading | None = None  # a question, advice or report governs the verbs coordinated with it
+        for raw in _clause_split().split(sentence):
+            clause = raw.strip(" \t\"'")
+            if not clause or _whole("small_talk", clause):
+                previous = None
+                continue
+            if _whole("retraction", clause):
+                if actions:
+                    taken = ", ".join(dict.fromkeys(a.tool for a in actions))
+                    other = ("negated", f"'{_short(clause)}' takes back {taken}")
+                    actions.clear()
                     reasons.clear()
+                else:
+                    other = other or ("negated", f"'{_short(clause)}' retracts")
+                previous = None
                 continue
-            governing = _governing(clause)
-            if governing is None:
+            reading = _read_clause(clause, asked=asked)
+            if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
+                reading = _Reading(mood.kind, (), f"{mood.why} (and '{_short(clause)}' with it)", 0, mood.language)
+            if reading is None:
+                if previous is not None and set(previous.tools) & _ITEM_TOOLS and _is_item(clause):
+                    actions.append(Action(previous.tools, _short(clause), explicit=False, object=clause))
                 continue
-            tool, match = governing
-            if negation := _NEGATION.search(clause, 0, match.start()):
-                other = other or ("negated", f"'{match.group()}' is negated by '{negation.group()}'")
-                continue
-            if match.group() == "done" and _DONE_ABOUT_SPEAKER.search(clause):
-                continue
-            found, why = _refine(tool, match.group(), clause[match.end() :])
-            if new := [t for t in found if t not in tools]:
-                tools.extend(new)
-                reasons.append(why)
-    if tools:
-        return Intent("command", tuple(tools), "; ".join(reasons))
+            if reading.language not in languages:
+                languages.append(reading.language)
+            if reading.kind == "command":
+                rest = clause[: reading.start] + " " + clause[reading.start + reading.length :]
+                actions.append(Action(reading.tools, _short(clause), object=" ".join(rest.split())))
+                reasons.append(reading.why)
+                previous = reading
+            else:
+                other = other or (reading.kind, reading.why)
+                previous = None
+                if reading.sets_mood:
+                    mood = mood or reading
+    if actions:
+        return Intent("command", tuple(actions), "; ".join(reasons[:3]) or "items of a command", tuple(languages))
     if other is not None:
-        return Intent(other[0], (), other[1])
-    return Intent("chat", (), "no command keyword")
+        return Intent(other[0], (), other[1], tuple(languages))
+    return Intent("chat", (), "no task verb", tuple(languages))

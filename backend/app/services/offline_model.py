@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from backend.app.services.intent import classify
+
 MODEL_NAME = "taskchat-offline"
 IDENTITY = "I'm Taskchat's offline rule-based model, not an LLM (no API key is configured)"
 EXAMPLES = '"add buy milk tomorrow", "show my tasks" or "mark buy milk done"'
@@ -404,6 +406,11 @@ def _rule(pattern: str, build: Builder) -> tuple[re.Pattern[str], Builder]:
 _DONE = r"(?:done|complete|completed|finished)"
 # First match wins, so specific shapes come before general ones (updates before "X is done").
 _RULES: tuple[tuple[re.Pattern[str], Builder], ...] = (
+    _rule(
+        r"^(?:undo|revert|roll\s+back|take\s+(?:that|it)\s+back|put\s+(?:it|that|them)\s+back)"
+        r"(?:\s+(?:that|it|this|the\s+last\s+(?:change|action|one)|my\s+last\s+(?:change|action)))?$",
+        lambda m, today: Parsed([Command("undo_last_change", {})]),
+    ),
     (_ADD, _build_add),
     _rule(r"^rename\s+(?P<ref>.+?)\s+(?:to|as|into)\s+(?P<val>.+)$", _update("title")),
     _rule(
@@ -572,6 +579,10 @@ def _summarize(name: str, args: dict[str, Any], payload: Any) -> str:
     data = payload.get("data")
     if name == "list_tasks":
         return _summarize_list(data, str(args.get("status") or "all"))
+    if name == "undo_last_change":
+        undone = data.get("undone") if isinstance(data, dict) else None
+        titles = ", ".join(f'"{u.get("title")}"' for u in undone or [] if isinstance(u, dict))
+        return f"Undone ({titles})." if titles else "Undone."
     task = _find_task(data)
     title = task.get("title") or args.get("title") or args.get("task_id") or "the task"
     if name == "add_task":
@@ -702,6 +713,8 @@ def _decide(body: Mapping[str, Any], messages: list[Mapping[str, Any]]) -> tuple
         wants_respond = mode == "forced" or (mode == "required" and "respond" in offered)
         return reply, [Command("respond", {"message": reply})] if wants_respond else []
     parsed = parse_message(user_text, today)
+    if not parsed.commands and any(a.tool == "undo_last_change" for a in classify(user_text).actions):
+        parsed = Parsed([Command("undo_last_change", {})])  # "deshaz eso", "mach das rückgängig": any language
     usable = [c for c in parsed.commands if c.name in offered]
     if parsed.commands and not usable:
         reply = _missing_tools_reply(parsed.commands)

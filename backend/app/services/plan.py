@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from backend.app.agent.runner import Finding
-from backend.app.agent.types import ExecutedCall
+from backend.app.agent.types import ExecutedCall, Finding, FindingKind
 from backend.app.services.intent import Intent
 
 
@@ -29,6 +28,6 @@ def plan_deviation(intent: Intent, executed: Sequence[ExecutedCall], *, read_onl
     if not unexpected and not missing:
         return None
     return Finding(
-        "PlanDeviation",
+        FindingKind.PLAN_DEVIATION,
         {"expected": sorted(expected), "executed": sorted(ran), "unexpected": unexpected, "missing": missing},
     )

@@ -16,6 +16,15 @@ def system_prompt(today: date) -> str:
     )
 
 
+# The ghost-claim retry offers the tools and a `respond` tool: a way out for a model that was wrong
+# to claim a change, so forcing can never invent one the user did not ask for.
+GHOST_INSTRUCTION = (
+    "Your last reply said a task was changed, but no tool ran, so nothing changed. If the user asked "
+    "for a change, call the tool for it now, naming the task as the user did. If they did not, call "
+    "respond and tell them that nothing was changed."
+)
+
+
 def forced_instruction(tool: str | None, today: date) -> str:
     target = f"the {tool} tool" if tool else "the tool this request needs"
     return (

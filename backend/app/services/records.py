@@ -1,14 +1,22 @@
-"""Turning a finished run into the response, the persisted rows and the execution metadata."""
+"""Turning a finished run into the response's records and the execution metadata."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from backend.app.agent.runner import Finding, RunResult
-from backend.app.agent.types import ExecutedCall
+from backend.app.agent.dispatch import IGNORED
+from backend.app.agent.runner import RunResult
+from backend.app.agent.types import ExecutedCall, Finding, FindingKind
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent
+from backend.app.services.reply import ReplacedReason, Reply
+
+_REPLACED_FINDING = {
+    ReplacedReason.GHOST_CLAIM.value: FindingKind.GHOST_CLAIM,
+    ReplacedReason.UNBACKED_CLAIM.value: FindingKind.UNBACKED_CLAIM,
+    ReplacedReason.DENIED_SUCCESS.value: FindingKind.DENIED_SUCCESS,
+}
 
 
 def tool_call_records(executed: Sequence[ExecutedCall]) -> list[dict[str, Any]]:
@@ -24,11 +32,27 @@ def tool_call_records(executed: Sequence[ExecutedCall]) -> list[dict[str, Any]]:
     ]
 
 
+def reply_findings(reply: Reply) -> list[Finding]:
+    """A finding for each model reply that was not shown (by why) and each action not done."""
+    findings = [
+        Finding(_REPLACED_FINDING[r["reason"]], {"claims": r["claims"], "model_reply": r["model_reply"]})
+        for r in reply.replaced
+        if r["reason"] in _REPLACED_FINDING
+    ]
+    findings += [
+        Finding(FindingKind.ACTION_NOT_DONE, {"action": o.action, "reason": o.reason.value, "message": o.message})
+        for o in reply.not_done
+        if o.reason is not None
+    ]
+    return findings
+
+
 def execution_metadata(
     *,
     run: RunResult,
     intent: Intent,
     guard: ExecutionGuard,
+    reply: Reply,
     plan: dict[str, Any],
     findings: list[Finding],
     policy: dict[str, Any],
@@ -38,25 +62,39 @@ def execution_metadata(
     total_latency_ms: int,
 ) -> dict[str, Any]:
     use = run.use
-    return {
+    metadata = {
         "tool_calls_executed": sum(1 for e in run.executed if e.ran),
         "tool_calls_retried": sum(1 for e in run.executed if e.retried),
         "llm_calls": use.llm_calls,
         "total_latency_ms": total_latency_ms,
         "tool_calls_succeeded": sum(1 for e in run.executed if e.result.success),
-        "tool_calls_ignored": run.ignored_tool_calls,
+        "tool_calls_ignored": sum(1 for e in run.executed if e.result.code == IGNORED),
         "prompt_tokens": use.prompt_tokens,
         "completion_tokens": use.completion_tokens,
         "estimated_cost_usd": round(use.cost_usd, 6),
         "guard": {
-            "outcome": "tool_not_triggered" if run.stop_reason == "tool_not_triggered" else guard.outcome,
+            "outcome": guard.outcome,
             "retry_reason": guard.retry_reason,
-            "events": guard.events,
+            "decisions": [e.to_dict() for e in guard.events],
         },
-        "intent": {"kind": intent.kind, "tools": list(intent.tools), "reason": intent.reason},
+        "intent": {
+            "kind": intent.kind,
+            "tools": list(intent.tools),
+            "actions": [{"tools": list(a.tools), "text": a.text, "explicit": a.explicit} for a in intent.actions],
+            "reason": intent.reason,
+            "languages": list(intent.languages),
+        },
+        "reply": {
+            "source": reply.source,
+            "replaced": reply.replaced,
+            "not_done": [
+                {"action": o.action, "reason": o.reason.value if o.reason else None, "message": o.message}
+                for o in reply.not_done
+            ],
+        },
         "policy": policy,
         "response_mode": response_mode,
-        "stop_reason": run.stop_reason,
+        "stop_reason": run.stop_reason.value,
         "plan": plan,
         "findings": [f.to_dict() for f in findings],
         "budget": use.summary(),
@@ -65,3 +103,6 @@ def execution_metadata(
         "policy_events": run.policy_events,
         "trace": run.trace,
     }
+    if run.error is not None:
+        metadata["provider_error"] = {"code": run.error.code, "detail": run.error.detail}
+    return metadata

@@ -25,6 +25,8 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from backend.app.language.lexicon import add_verbs, fold, task_nouns
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -159,6 +161,32 @@ def _words_fit(reference: str, title: str) -> bool:
     words = title.split()
     wanted = [w for w in reference.split() if w not in _FILLER] or reference.split()
     return all(any(_same_word(w, t) for t in words) for w in wanted)
+
+
+def _meaningful(text: str) -> list[str]:
+    words = normalize_title(text).split()
+    return [w for w in words if w not in _FILLER] or words
+
+
+def named_in(text: str, title: str) -> bool:
+    """Whether `text` (the user's own words) names the task `title`: every meaningful word of the
+    title has a typo-tolerant counterpart (`_same_word`) in the text. "bin the taxes task" names
+    "Taxes"; "delete it" or "should I delete the old invoices" name nothing else."""
+    words = normalize_title(text).split()
+    wanted = _meaningful(title)
+    return bool(wanted) and all(any(_same_word(w, t) for t in words) for w in wanted)
+
+
+def shares_words(text: str, title: str) -> bool:
+    """Whether a title to add shares at least one meaningful word with the user's words. Words for a
+    task or a list themselves, and the verbs for adding, do not count: "A list of tasks" shares
+    nothing with "ajoute du lait à ma liste", nor "Add task to the list" with "add milk"."""
+    words = normalize_title(text).split()
+    generic = (task_nouns(), add_verbs())
+    own = [
+        w for w in normalize_title(title).split() if w not in _FILLER and not any(p.fullmatch(fold(w)) for p in generic)
+    ]
+    return any(any(_same_word(w, t) for t in words) for w in own)
 
 
 class ReferenceResolver:

@@ -29,22 +29,52 @@ class AddTaskArgs(_Args):
 
 class ListTasksArgs(_Args):
     status: Literal["all", "pending", "completed"] = "all"
+    query: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = Field(
+        default=None, description="Words in title or description."
+    )
+    priority: Priority | None = None
+    tag: Tag | None = None
+    due_before: date | None = Field(default=None, description="Inclusive.")
+    due_after: date | None = Field(default=None, description="Inclusive.")
+    limit: int | None = Field(default=None, ge=1, le=50)
 
 
 class TaskRefArgs(_Args):
     task_id: TaskRef = Field(description=REF_HELP)
 
 
-class UpdateTaskArgs(TaskRefArgs):
+# Fields update_task can clear: null for these, [] for tags (the model sees the null in the schema).
+CLEARABLE = frozenset({"description", "due_date"})
+_CLEARABLE: dict[str, Any] = {"x-clearable": True}
+
+
+class TaskFields(_Args):
+    """The fields of a task a change may set: `update_task` (with the task it names) and REST's PATCH."""
+
     title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] | None = None
-    description: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    description: Annotated[str, StringConstraints(max_length=4000)] | None = Field(
+        default=None, description="null clears it.", json_schema_extra=_CLEARABLE
+    )
     priority: Priority | None = None
-    due_date: date | None = Field(default=None, description="YYYY-MM-DD, today or later.")
-    tags: list[Tag] | None = Field(default=None, max_length=20)
+    due_date: date | None = Field(
+        default=None, description="YYYY-MM-DD, today or later; null clears it.", json_schema_extra=_CLEARABLE
+    )
+    tags: list[Tag] | None = Field(default=None, max_length=20, description="Replaces the tags; [] clears them.")
     status: Literal["pending", "completed"] | None = None
 
     def changes(self) -> dict[str, Any]:
-        return self.model_dump(exclude={"task_id"}, exclude_unset=True, exclude_none=True)
+        """The fields given: a null clears `description` and `due_date` and means nothing elsewhere."""
+        given = self.model_dump(exclude={"task_id"}, exclude_unset=True)
+        return {k: v for k, v in given.items() if v is not None or k in CLEARABLE}
+
+
+# Bases in this order put `task_id` first in the schema the model reads.
+class UpdateTaskArgs(TaskFields, TaskRefArgs):
+    pass
+
+
+class UndoArgs(_Args):
+    """No arguments: undo reverts the most recent change set, whatever it was."""
 
 
 def compact_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -58,6 +88,8 @@ def _compact(node: Any) -> Any:
         # Only pydantic's string decorations go: a *property* named "title" (add_task's) is a dict and stays.
         node = {k: v for k, v in node.items() if k not in ("title", "default") or not isinstance(v, str | None)}
         any_of = node.get("anyOf")
+        if node.pop("x-clearable", False):
+            any_of = None  # null is a value the model may send here: it clears the field
         if isinstance(any_of, list):
             non_null = [o for o in any_of if o != {"type": "null"}]
             if len(non_null) == 1:

@@ -26,9 +26,10 @@ from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
+from backend.app.db.repositories.tasks import Candidates, TaskFilter, TaskRepository, TaskRow
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
+from backend.app.tools.context import ConversationContext, Pick, Unclear, ambiguous
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
@@ -37,11 +38,23 @@ from backend.app.tools.resolver import (
     Resolution,
     Resolved,
     clean_reference,
+    named_in,
     parse_uuid,
+    shares_words,
 )
-from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UpdateTaskArgs, compact_schema
+from backend.app.tools.schemas import (
+    AddTaskArgs,
+    ListTasksArgs,
+    TaskRefArgs,
+    UndoArgs,
+    UpdateTaskArgs,
+    compact_schema,
+)
+from backend.app.tools.undo import undo_last_change
 
 INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+NOT_GROUNDED = "NOT_GROUNDED"
+PRECONDITION_FAILED = "PRECONDITION_FAILED"  # a REST If-Match named another version of the task
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
 # database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at
 # 1,000 tasks that already takes a third of the time of scoring every title (specs/bench/results.md),
@@ -49,6 +62,8 @@ INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
 PREFILTER_ABOVE = 300
 PREFILTER_LIMIT = 50
 ApplyMode = Literal["best_effort", "strict"]
+Done = tuple[ToolResult, "Change | None"]
+Handler = Callable[[TaskRepository, Any, ToolCall], Awaitable[Done]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +86,23 @@ TOOLS: dict[str, ToolDef] = {
         _define("complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs),
         _define("delete_task", "Delete a task permanently.", TaskRefArgs, destructive=True),
         _define("update_task", "Change a task's fields; give only the fields to change.", UpdateTaskArgs),
+        _define("undo_last_change", "Undo the user's most recent change (all of one message's changes).", UndoArgs),
     )
 }
 TOOL_SPECS: tuple[ToolSpec, ...] = tuple(d.spec for d in TOOLS.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a call did to one task, for its undo: the task as it was and as it is (None: absent)."""
+
+    task_id: uuid.UUID
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+def snapshot(task: Task) -> dict[str, Any]:
+    return {**task_to_dict(task), "version": task.version}
 
 
 def task_to_dict(task: Task) -> dict[str, Any]:
@@ -104,10 +133,11 @@ class _StrictAbort(Exception):
 @dataclass(frozen=True, slots=True)
 class ToolAudit:
     """Where `TaskTools` records its calls (`tool_executions`), beside their effects: a chat turn, or
-    (no conversation) one MCP call."""
+    (no conversation) one MCP call or REST request; `source` says which."""
 
     conversation_id: uuid.UUID | None
     turn_id: uuid.UUID
+    source: str = "chat"
 
 
 class TaskTools:
@@ -125,9 +155,15 @@ class TaskTools:
         prefilter_above: int = PREFILTER_ABOVE,
         prefilter_limit: int = PREFILTER_LIMIT,
         audit: ToolAudit | None = None,
+        context: ConversationContext | None = None,
+        offered: frozenset[str] | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
+        # The tools this deployment offers (TOOLS_ALLOW / TOOLS_DENY); None: all of them.
+        self._specs = TOOL_SPECS if offered is None else tuple(s for s in TOOL_SPECS if s.name in offered)
         self.audit = audit
+        self.context = context  # "it", "the second one": references into the conversation
+        self._notes: list[str] = []  # how this call's reference was read, for its result
         self.user_id = user_id
         self.clock = clock
         self.resolver = resolver
@@ -137,7 +173,7 @@ class TaskTools:
         self.prefilter_limit = prefilter_limit
 
     def specs(self) -> Sequence[ToolSpec]:
-        return TOOL_SPECS
+        return self._specs
 
     async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
         prepared = [self._prepare(call) for call in calls]
@@ -149,6 +185,7 @@ class TaskTools:
             )
             return await self._record_alone(prepared, refused, durations, step)
         results: list[ToolResult | None] = [p.rejected for p in prepared]
+        changes: list[Change | None] = [None] * len(prepared)
         try:
             async with unit_of_work(self.sessionmaker) as session:
                 repo = TaskRepository(session, self.user_id)
@@ -157,13 +194,13 @@ class TaskTools:
                     if p.args is None:
                         continue
                     started = time.perf_counter()
-                    results[i] = await self._run_one(session, repo, p, nested=nested)
+                    results[i], changes[i] = await self._run_one(session, repo, p, nested=nested)
                     durations[i] = (time.perf_counter() - started) * 1000
                     if self.apply_mode == "strict" and not results[i].success:  # type: ignore[union-attr]
                         raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
                 final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
                 outcome = BatchOutcome(results=final, executed_arguments=[p.arguments for p in prepared])
-                await self._record(session, prepared, outcome, durations, step)  # committed with the effects
+                await self._record(session, prepared, outcome, durations, step, changes)  # with the effects
         except _StrictAbort as abort:
             refused = self._strict_rejection(prepared, str(abort), keep=results)
             return await self._record_alone(prepared, refused, durations, step)
@@ -177,11 +214,14 @@ class TaskTools:
         outcome: BatchOutcome,
         durations: list[float],
         step: StepInfo | None,
+        changes: list[Change | None] | None = None,
     ) -> None:
-        """One `tool_executions` row per call of the batch (refused ones too), in the caller's transaction."""
+        """One `tool_executions` row per call of the batch (refused ones too), in the caller's
+        transaction, with what each change did to its task (for undo)."""
         if self.audit is None:
             return
         step = step or StepInfo()
+        done = changes or [None] * len(prepared)
         rows = [
             {
                 "conversation_id": self.audit.conversation_id,
@@ -194,8 +234,12 @@ class TaskTools:
                 "retried": step.retried,
                 "retry_reason": step.retry_reason,
                 "duration_ms": round(duration, 3),
+                "task_id": change.task_id if change else None,
+                "before": change.before if change else None,
+                "after": change.after if change else None,
+                "source": self.audit.source,
             }
-            for p, result, duration in zip(prepared, outcome.results, durations, strict=True)
+            for p, result, duration, change in zip(prepared, outcome.results, durations, done, strict=True)
         ]
         await ConversationRepository(session, self.user_id).add_tool_executions(rows)
 
@@ -211,8 +255,8 @@ class TaskTools:
     # -- preparation ---------------------------------------------------------------------------
     def _prepare(self, call: ToolCall) -> _Prepared:
         raw = call.arguments or {}
-        definition = TOOLS.get(call.name)
-        if definition is None:  # the runner masks unknown names; this guards direct use (MCP)
+        definition = TOOLS.get(call.name) if any(s.name == call.name for s in self._specs) else None
+        if definition is None:  # the runner masks unknown names; this guards direct use (MCP, REST)
             return _Prepared(call, raw, None, (), ToolResult.fixable("UNKNOWN_TOOL", f"Unknown tool '{call.name}'."))
         arguments, coercions = coerce_arguments(call.name, raw)
         warnings = tuple(c.message for c in coercions)
@@ -284,30 +328,39 @@ class TaskTools:
         return BatchOutcome(results=results, executed_arguments=[p.arguments for p in prepared])
 
     # -- execution -----------------------------------------------------------------------------
-    async def _run_one(self, session: AsyncSession, repo: TaskRepository, p: _Prepared, *, nested: bool) -> ToolResult:
-        handler: Callable[[TaskRepository, Any], Awaitable[ToolResult]] = getattr(self, f"_{p.call.name}")
+    async def _run_one(
+        self, session: AsyncSession, repo: TaskRepository, p: _Prepared, *, nested: bool
+    ) -> tuple[ToolResult, Change | None]:
+        handler: Handler = getattr(self, f"_{p.call.name}")
+        change: Change | None = None
+        self._notes = []
         try:
             if nested:
                 async with session.begin_nested():
-                    result = await handler(repo, p.args)
+                    result, change = await handler(repo, p.args, p.call)
             else:
-                result = await handler(repo, p.args)
+                result, change = await handler(repo, p.args, p.call)
         except SQLAlchemyError:
             if not nested:
                 raise
             result = ToolResult(success=False, code="STORAGE_ERROR", error="The database refused this change.")
-        if p.warnings:
+        if p.warnings or self._notes:
+            data = result.data
+            if self._notes and result.success and isinstance(data, dict):
+                data = {**data, "resolved": self._notes[0]}
             result = ToolResult(
                 success=result.success,
-                data=result.data,
+                data=data,
                 error=result.error,
                 code=result.code,
-                warnings=p.warnings + result.warnings,
+                warnings=p.warnings + tuple(self._notes) + result.warnings,
                 model_fixable=result.model_fixable,
             )
-        return result
+        return result, change
 
-    async def _add_task(self, repo: TaskRepository, args: AddTaskArgs) -> ToolResult:
+    async def _add_task(self, repo: TaskRepository, args: AddTaskArgs, call: ToolCall) -> Done:
+        if call.grounding is not None and not shares_words(call.grounding, args.title):
+            return _not_grounded(f"The user's message does not mention '{args.title}'"), None
         task = await repo.add(
             title=args.title,
             description=args.description,
@@ -315,56 +368,102 @@ class TaskTools:
             due_date=args.due_date,
             tags=list(args.tags),
         )
-        return ToolResult(success=True, data=task_to_dict(task))
+        return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task))
 
-    async def _list_tasks(self, repo: TaskRepository, args: ListTasksArgs) -> ToolResult:
-        tasks = list(await repo.list_tasks(status=args.status, limit=self.list_limit + 1))
-        truncated = len(tasks) > self.list_limit
-        count = await repo.count(status=args.status) if truncated else len(tasks)
-        shown = [task_to_dict(t) for t in tasks[: self.list_limit]]
-        return ToolResult(
-            success=True, data={"status": args.status, "count": count, "tasks": shown, "truncated": truncated}
-        )
+    async def _list_tasks(self, repo: TaskRepository, args: ListTasksArgs, call: ToolCall) -> Done:
+        where = TaskFilter(args.status, args.query, args.priority, args.tag, args.due_before, args.due_after)
+        limit = min(args.limit or self.list_limit, self.list_limit)
+        page = await repo.search(where, limit=limit)
+        truncated = page.cursor is not None
+        count = await repo.count(where=where, fuzzy=page.fuzzy) if truncated else len(page.tasks)
+        shown = [task_to_dict(t) for t in page.tasks]
+        filters = {k: v for k, v in args.model_dump(mode="json", exclude={"status", "limit"}).items() if v is not None}
+        data = {"status": args.status, "count": count, "tasks": shown, "truncated": truncated, **filters}
+        if truncated:
+            data["more"] = f"{count - len(shown)} more not shown: narrow the filters to see them"
+        return ToolResult(success=True, data=data), None
 
-    async def _complete_task(self, repo: TaskRepository, args: TaskRefArgs) -> ToolResult:
-        return await self._mutate(repo, args.task_id, {"status": "completed"})
+    async def _complete_task(self, repo: TaskRepository, args: TaskRefArgs, call: ToolCall) -> Done:
+        return await self._mutate(repo, args.task_id, {"status": "completed"}, call)
 
-    async def _update_task(self, repo: TaskRepository, args: UpdateTaskArgs) -> ToolResult:
+    async def _update_task(self, repo: TaskRepository, args: UpdateTaskArgs, call: ToolCall) -> Done:
         changes = args.changes()
         if not changes:
-            return ToolResult.fixable("NO_CHANGES", "Give at least one field to change besides task_id.")
-        return await self._mutate(repo, args.task_id, changes)
+            return ToolResult.fixable("NO_CHANGES", "Give at least one field to change besides task_id."), None
+        return await self._mutate(repo, args.task_id, changes, call)
 
-    async def _delete_task(self, repo: TaskRepository, args: TaskRefArgs) -> ToolResult:
-        row = await self._resolve(repo, args.task_id)
+    async def _delete_task(self, repo: TaskRepository, args: TaskRefArgs, call: ToolCall) -> Done:
+        row = await self._resolve(repo, args.task_id, call)
         if isinstance(row, ToolResult):
-            return row
-        if not await repo.delete(row):
-            return _conflict(row)
-        return ToolResult(success=True, data={"id": str(row.id), "title": row.title, "status": "deleted"})
+            return row, None
+        task = await repo.delete(row)
+        if task is None:
+            return _conflict(row), None
+        data = {"id": str(row.id), "title": row.title, "status": "deleted"}
+        return ToolResult(success=True, data=data), Change(task.id, snapshot(task), None)
 
-    async def _mutate(self, repo: TaskRepository, reference: str, values: dict[str, Any]) -> ToolResult:
-        row = await self._resolve(repo, reference)
+    async def _undo_last_change(self, repo: TaskRepository, args: UndoArgs, call: ToolCall) -> Done:
+        return await undo_last_change(repo, now=self.clock.now()), None
+
+    async def _mutate(self, repo: TaskRepository, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
+        row = await self._resolve(repo, reference, call)
         if isinstance(row, ToolResult):
-            return row
+            return row, None
+        before = await repo.get(row.id)
         task = await repo.update(row, values)
-        return ToolResult(success=True, data=task_to_dict(task)) if task else _conflict(row)
+        if task is None or before is None:
+            return _conflict(row), None
+        return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
 
-    async def _resolve(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
+    async def _resolve(self, repo: TaskRepository, reference: str, call: ToolCall) -> TaskRow | ToolResult:
+        """The task `reference` names; with `grounding` (a call the guard does not trust to pick its
+        own target) only if the user's words name it too, by its title or by the reference itself;
+        with `expected_version` (a REST `If-Match`) only at that version."""
+        row = await self._lookup(repo, reference)
+        if isinstance(row, ToolResult):
+            return row
+        if call.expected_version is not None and row.version != call.expected_version:
+            data = {"id": str(row.id), "title": row.title, "version": row.version}
+            error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
+            return ToolResult(success=False, code=PRECONDITION_FAILED, error=error, data=data)
+        grounding = call.grounding
+        if grounding is None:
+            return row
+        said = clean_reference(reference)
+        if named_in(grounding, row.title) or (parse_uuid(said) is None and said and named_in(grounding, said)):
+            return row
+        return _not_grounded(f"The user's message does not name '{row.title}'", row)
+
+    async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
         if (task_id := parse_uuid(reference)) is not None:
             owned = await repo.get_row(task_id)
             return owned or ToolResult(success=False, code="NOT_FOUND", error=NotFound(reference).message)
+        if self.context is not None and (found := self.context.resolve(reference)) is not None:
+            return await self._from_conversation(repo, reference, found)
         resolution, by_id = await self.resolve_title(repo, reference)
         if isinstance(resolution, NotFound):
             return ToolResult(success=False, code="NOT_FOUND", error=resolution.message)
         if isinstance(resolution, Ambiguous):
-            return ToolResult(
-                success=False,
-                code="AMBIGUOUS",
-                error=resolution.message,
-                data={"candidates": [c.title for c in resolution.candidates]},
-            )
+            tasks = await repo.by_ids([c.id for c in resolution.candidates])
+            return ambiguous(resolution.reference, [tasks[c.id] for c in resolution.candidates if c.id in tasks])
         return by_id[resolution.candidate.id]
+
+    async def _from_conversation(
+        self, repo: TaskRepository, reference: str, found: Pick | Unclear
+    ) -> TaskRow | ToolResult:
+        """A reference into the conversation ("it", "the second one"): the task it points to, if it
+        is still there and the owner's (the ids come from this user's own turns, and are looked up
+        under the owner anyway); else the user is asked."""
+        if isinstance(found, Unclear):
+            choices = [{"id": c.id, "title": c.title, "detail": c.detail} for c in found.candidates]
+            data = {"candidates": [c.title for c in found.candidates], "choices": choices}
+            return ToolResult(success=False, code="AMBIGUOUS", error=found.message, data=data)
+        row = await repo.get_row(uuid.UUID(found.task.id))
+        if row is None:
+            error = f"'{reference}' was “{found.task.title}” ({found.how}), which no longer exists"
+            return ToolResult(success=False, code="NOT_FOUND", error=error)
+        self._notes.append(f"'{reference}' → {row.title} ({found.how})")
+        return row
 
     async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
         """The resolver's answer for a title, and the rows it chose from (see `TaskRepository.candidates`).
@@ -394,6 +493,17 @@ class TaskTools:
             others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]
             resolution = Ambiguous(key, (best, *others))
         return resolution, {r.id: r for r in found.rows}
+
+
+def _not_grounded(what: str, row: TaskRow | None = None) -> ToolResult:
+    """Refused: the target is not in the user's words. The task it would have been is named, so the
+    user can be asked about exactly that one."""
+    return ToolResult(
+        success=False,
+        code=NOT_GROUNDED,
+        error=f"{what}; nothing was done. Ask the user which task they mean.",
+        data={"id": str(row.id), "title": row.title} if row else None,
+    )
 
 
 def _conflict(row: TaskRow) -> ToolResult:

@@ -8,15 +8,35 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.db.models import Conversation, Message, ToolExecution, utcnow
+from backend.app.db.repositories.paging import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    Order,
+    after,
+    decode,
+    encode,
+    load_datetime,
+    load_uuid,
+)
 
 _C = Conversation.__table__  # type: ignore[attr-defined]
 _M = Message.__table__  # type: ignore[attr-defined]
+_CONVERSATION_ORDER = [
+    Order(_C.c.updated_at, descending=True, load=load_datetime),
+    Order(_C.c.id, descending=True, load=load_uuid),
+]
+_MESSAGE_ORDER = [
+    Order(_M.c.created_at, descending=False, load=load_datetime),
+    Order(_M.c.id, descending=False, load=load_uuid),
+]
 _X = ToolExecution.__table__  # type: ignore[attr-defined]
 
 # The statements of every chat turn, built once with bind parameters: building a statement and its
@@ -30,7 +50,7 @@ _TOUCH = (
     .values(updated_at=sa.bindparam("now"))
 )
 _RECENT_MESSAGES = (
-    sa.select(_M.c.role, _M.c.content)
+    sa.select(_M.c.role, _M.c.content, _M.c.context)
     .where(
         _M.c.conversation_id == sa.bindparam("conversation_id"),
         _M.c.user_id == sa.bindparam("owner"),
@@ -50,6 +70,13 @@ _RECORD_TURN = (
     .values({c.name: sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns})
     .add_cte(_TOUCH.cte("touch"))
 )
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    role: str
+    content: str
+    context: dict[str, Any] | None = None
 
 
 class ConversationRepository:
@@ -76,32 +103,40 @@ class ConversationRepository:
         query = sa.select(_C.c.id).where(_C.c.id == conversation_id, _C.c.user_id == self.user_id)
         return (await self.session.execute(query)).first() is not None
 
-    async def list_conversations(self, *, limit: int = 100) -> Sequence[Conversation]:
-        query = (
-            sa.select(Conversation)
-            .where(_C.c.user_id == self.user_id)
-            .order_by(_C.c.updated_at.desc(), _C.c.id)
-            .limit(limit)
-        )
-        return (await self.session.scalars(query)).all()
+    async def list_conversations(
+        self, *, limit: int = DEFAULT_LIMIT, cursor: str | None = None
+    ) -> tuple[list[Conversation], str | None]:
+        """A page of conversations, most recently active first, and the next page's cursor."""
+        query = sa.select(Conversation).where(_C.c.user_id == self.user_id)
+        if cursor is not None:
+            query = query.where(after(_CONVERSATION_ORDER, decode("conversations", cursor, _CONVERSATION_ORDER)))
+        query = query.order_by(*(o.sort() for o in _CONVERSATION_ORDER)).limit(limit + 1)
+        rows = list((await self.session.scalars(query)).all())
+        page = rows[:limit]
+        more = len(rows) > limit and page
+        return page, encode("conversations", [page[-1].updated_at, page[-1].id]) if more else None
 
     async def touch(self, conversation_id: uuid.UUID) -> None:
         await self.session.execute(_TOUCH, {"conversation_id": conversation_id, "owner": self.user_id, "now": utcnow()})
 
-    async def recent_messages(self, conversation_id: uuid.UUID, *, limit: int) -> list[tuple[str, str]]:
-        """(role, content) of the newest non-error messages, oldest first."""
+    async def recent_messages(self, conversation_id: uuid.UUID, *, limit: int) -> list[HistoryRow]:
+        """The newest non-error messages, oldest first, with each assistant turn's context."""
         params = {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
         rows = (await self.session.execute(_RECENT_MESSAGES, params)).all()
-        return [(r.role, r.content) for r in reversed(rows)]
+        return [HistoryRow(r.role, r.content, r.context) for r in reversed(rows)]
 
-    async def messages(self, conversation_id: uuid.UUID, *, limit: int = 500) -> Sequence[Message]:
-        query = (
-            sa.select(Message)
-            .where(_M.c.conversation_id == conversation_id, _M.c.user_id == self.user_id)
-            .order_by(_M.c.created_at, _M.c.id)
-            .limit(limit)
-        )
-        return (await self.session.scalars(query)).all()
+    async def messages(
+        self, conversation_id: uuid.UUID, *, limit: int = MAX_LIMIT, cursor: str | None = None
+    ) -> tuple[list[Message], str | None]:
+        """A page of a conversation's messages, oldest first, and the next page's cursor."""
+        query = sa.select(Message).where(_M.c.conversation_id == conversation_id, _M.c.user_id == self.user_id)
+        if cursor is not None:
+            query = query.where(after(_MESSAGE_ORDER, decode("messages", cursor, _MESSAGE_ORDER)))
+        query = query.order_by(*(o.sort() for o in _MESSAGE_ORDER)).limit(limit + 1)
+        rows = list((await self.session.scalars(query)).all())
+        page = rows[:limit]
+        more = len(rows) > limit and page
+        return page, encode("messages", [page[-1].created_at, page[-1].id]) if more else None
 
     async def add_message(
         self,
@@ -113,6 +148,7 @@ class ConversationRepository:
         tool_call_metadata: list[dict[str, Any]] | None = None,
         action_metadata: dict[str, Any] | None = None,
         execution_metadata: dict[str, Any] | None = None,
+        context: dict[str, Any] | None = None,
         is_error: bool = False,
     ) -> uuid.UUID:
         message_id = message_id or uuid.uuid4()
@@ -127,6 +163,7 @@ class ConversationRepository:
                 "tool_call_metadata": tool_call_metadata,
                 "action_metadata": action_metadata,
                 "execution_metadata": execution_metadata,
+                "context": context,
                 "is_error": is_error,
                 "created_at": utcnow(),
             },
@@ -142,6 +179,7 @@ class ConversationRepository:
         tool_call_metadata: list[dict[str, Any]] | None,
         action_metadata: dict[str, Any] | None,
         execution_metadata: dict[str, Any] | None,
+        context: dict[str, Any] | None = None,
     ) -> None:
         """The assistant message and the conversation's `updated_at` of a turn.
 
@@ -157,6 +195,7 @@ class ConversationRepository:
                 tool_call_metadata=tool_call_metadata,
                 action_metadata=action_metadata,
                 execution_metadata=execution_metadata,
+                context=context,
             )
             await self.touch(conversation_id)
             return
@@ -170,6 +209,7 @@ class ConversationRepository:
             "tool_call_metadata": tool_call_metadata,
             "action_metadata": action_metadata,
             "execution_metadata": execution_metadata,
+            "context": context,
             "is_error": False,
             "created_at": now,
         }
@@ -195,5 +235,9 @@ class ConversationRepository:
         if not rows:
             return
         now = utcnow()
-        values = [{"id": uuid.uuid4(), "created_at": now, **row, "user_id": self.user_id} for row in rows]
+        # A microsecond apart, so the calls of one step keep their order (undo reverts newest first).
+        values = [
+            {"id": uuid.uuid4(), "created_at": now + timedelta(microseconds=i), **row, "user_id": self.user_id}
+            for i, row in enumerate(rows)
+        ]
         await self.session.execute(_INSERT_TOOL_EXECUTIONS, values)

@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.core.exceptions import IdempotencyInFlight, IdempotencyKeyReused
-from backend.app.db.models import IdempotencyRecord
+from backend.app.db.models import IdempotencyRecord, as_utc
 
 _I = IdempotencyRecord.__table__  # type: ignore[attr-defined]
 
@@ -71,10 +71,10 @@ class IdempotencyRepository:
             return await self.claim(
                 key, request_hash=request_hash, now=now, ttl=ttl, stale_after=stale_after, turn_id=turn_id
             )
-        if _aware(row.expires_at) <= now:
+        if as_utc(row.expires_at) <= now:
             await self.take_over(key, request_hash=request_hash, now=now, ttl=ttl, turn_id=turn_id)
             return None
-        if row.state == "in_flight" and _aware(row.created_at) + stale_after <= now:
+        if row.state == "in_flight" and as_utc(row.created_at) + stale_after <= now:
             return Abandoned(row.turn_id)
         if row.request_hash != request_hash:
             raise IdempotencyKeyReused("This Idempotency-Key was already used with a different request body")
@@ -112,12 +112,11 @@ class IdempotencyRepository:
         await self.session.execute(sa.delete(_I).where(_I.c.user_id == self.user_id, _I.c.key == key))
 
 
-def _aware(value: datetime) -> datetime:
-    # SQLite returns naive datetimes; everything stored is UTC.
-    from datetime import UTC
-
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
 def _dialect(session: AsyncSession) -> str:
     return session.get_bind().dialect.name
+
+
+async def purge_expired(session: AsyncSession, *, now: datetime) -> int:
+    """Forget keys past their time to live (every user's: maintenance)."""
+    result = await session.execute(sa.delete(_I).where(_I.c.expires_at <= now))
+    return int(result.rowcount)  # type: ignore[attr-defined]

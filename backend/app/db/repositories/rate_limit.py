@@ -1,39 +1,82 @@
-"""A fixed one-minute window per user, counted in the database so every worker shares it."""
+"""A sliding one-minute window per user, in the database so every worker and instance shares it.
+
+Each accepted request is one inserted row (no row is ever updated, so many concurrent turns of one
+user contend for nothing); a request is accepted while the user's rows of the last 60 seconds are
+fewer than the limit. On Postgres the count and the insert are one statement; SQLite runs two.
+Concurrent requests may each see the others' rows uncommitted and pass together: the limit can be
+overshot by the requests in flight at that instant, never doubled at a minute boundary.
+"""
 
 from __future__ import annotations
 
-from functools import cache
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.models import RateLimitWindow
+from backend.app.db.models import RateLimitEvent
 
-_R = RateLimitWindow.__table__  # type: ignore[attr-defined]
+_E = RateLimitEvent.__table__  # type: ignore[attr-defined]
+WINDOW = timedelta(seconds=60)
 
-
-@cache
-def _hit_statement(dialect: str) -> sa.Executable:
-    # Built once per dialect with bind parameters: SQLAlchemy then reuses its cache key and compiled form.
-    insert = postgresql.insert(_R) if dialect == "postgresql" else sqlite.insert(_R)
-    return (
-        insert.values(user_id=sa.bindparam("user_id"), window_start=sa.bindparam("window_start"), count=1)
-        .on_conflict_do_update(index_elements=["user_id", "window_start"], set_={"count": _R.c.count + 1})
-        .returning(_R.c.count)
+_RECENT = (
+    sa.select(sa.func.count().label("n"), sa.func.min(_E.c.at).label("oldest"))
+    .where(_E.c.user_id == sa.bindparam("user_id"), _E.c.at > sa.bindparam("since"))
+    .cte("recent")
+)
+# Postgres: count the window and insert this request if it fits, in one statement.
+_TAKE = sa.select(
+    _RECENT.c.n,
+    _RECENT.c.oldest,
+    sa.select(sa.func.count())
+    .select_from(
+        sa.insert(_E)
+        .from_select(
+            ["id", "user_id", "at"],
+            sa.select(sa.bindparam("id"), sa.bindparam("user_id"), sa.bindparam("now")).where(
+                _RECENT.c.n < sa.bindparam("limit")
+            ),
+        )
+        .returning(_E.c.id)
+        .cte("taken")
     )
+    .scalar_subquery()
+    .label("taken"),
+)
+_COUNT = sa.select(_RECENT.c.n, _RECENT.c.oldest)
 
 
-async def hit(session: AsyncSession, *, user_id: str, window_start: int) -> int:
-    """Count one request in the user's current window and return the window's count (one statement)."""
-    statement = _hit_statement(_dialect(session))
-    result = await session.execute(statement, {"user_id": user_id, "window_start": window_start})
-    return int(result.scalar_one())
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    allowed: bool
+    retry_after_s: int = 0
 
 
-async def prune(session: AsyncSession, *, before: int) -> None:
-    await session.execute(sa.delete(_R).where(_R.c.window_start < before))
+async def take(session: AsyncSession, *, user_id: str, limit: int, now: datetime) -> Verdict:
+    """Count this request against the user's last minute: allowed (and recorded), or how long until
+    the oldest request of the window leaves it."""
+    params = {"id": uuid.uuid4(), "user_id": user_id, "since": now - WINDOW, "now": now, "limit": limit}
+    if session.get_bind().dialect.name == "postgresql":
+        taken = (await session.execute(_TAKE, params)).one()
+        allowed, oldest_seen = bool(taken.taken), taken.oldest
+    else:
+        counted = (await session.execute(_COUNT, params)).one()
+        allowed, oldest_seen = counted.n < limit, counted.oldest
+        if allowed:
+            await session.execute(sa.insert(_E).values(id=params["id"], user_id=user_id, at=now))
+    if allowed:
+        return Verdict(True)
+    oldest = _aware(oldest_seen) if oldest_seen is not None else now
+    return Verdict(False, max(1, int((oldest + WINDOW - now).total_seconds()) + 1))
 
 
-def _dialect(session: AsyncSession) -> str:
-    return session.get_bind().dialect.name
+async def prune(session: AsyncSession, *, now: datetime) -> int:
+    """Forget requests older than the window (every user's: maintenance)."""
+    result = await session.execute(sa.delete(_E).where(_E.c.at <= now - WINDOW))
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)  # SQLite drops the zone

@@ -1,0 +1,209 @@
+"""Per-language word lists for reading a user's message (intent) and a model's reply (claims).
+
+Each language is one TOML file in `data/` (`en.toml` documents the schema); adding a language is
+adding a file, no code. Entries are regular-expression fragments, matched whole-word on folded text
+(`fold`: casefolded, typographic quotes made plain, accents removed). Entries are folded the same
+way when loaded, so a file may be written with accents ("añade") and still match a user who types
+without them ("anade").
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Literal, get_args
+
+ToolName = Literal["add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"]
+Form = Literal["imperative", "infinitive", "past", "declarative"]
+TOOL_NAMES: frozenset[str] = frozenset(get_args(ToolName))
+FORMS: tuple[Form, ...] = get_args(Form)
+
+_WORDS = (
+    "fillers",
+    "request",
+    "usage",
+    "question",
+    "advice",
+    "report",
+    "negation",
+    "retraction",
+    "small_talk",
+    "fields",
+    "field_links",
+    "modifiers",
+    "conjunctions",
+    "task_nouns",
+)
+_CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
+# References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
+_REFERENCES = ("this", "last", "number", "yes", "no")
+_FLAGS = (
+    "imperative_anywhere",
+    "negation_anywhere",
+    "advice_anywhere",
+    "usage_anywhere",
+    "report_anywhere",
+    "infinitive_at_end",
+    "infinitive_at_head",
+)
+_FLAG_DEFAULTS = {"infinitive_at_head": True}
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
+
+
+def fold(text: str) -> str:
+    """Lowercase, plain quotes, no accents: the form every pattern is matched against."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_QUOTES).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _alternation(entries: list[str], *, whole: bool = False) -> re.Pattern[str] | None:
+    if not entries:
+        return None
+    # Longest first, so that at one position "get rid of" is tried before "get".
+    body = "|".join(f"(?:{fold(e)})" for e in sorted(entries, key=len, reverse=True))
+    if whole:
+        return re.compile(rf"(?:{body})")
+    return re.compile(rf"(?<![\w'])(?:{body})(?![\w])")
+
+
+@dataclass(frozen=True, slots=True)
+class VerbPattern:
+    """One tool's forms of one kind; `tools` is the tool and the others that do the same job."""
+
+    tools: tuple[ToolName, ...]
+    form: Form
+    pattern: re.Pattern[str]
+    order: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    code: str
+    name: str
+    verbs: tuple[VerbPattern, ...]
+    words: dict[str, re.Pattern[str] | None]
+    claims: dict[str, re.Pattern[str] | None]
+    flags: dict[str, bool]
+    references: dict[str, re.Pattern[str] | None]
+    ordinals: tuple[re.Pattern[str], ...]  # position i+1 in the list shown last
+
+    def word(self, kind: str) -> re.Pattern[str] | None:
+        return self.words[kind]
+
+    def claim(self, kind: str) -> re.Pattern[str] | None:
+        return self.claims[kind]
+
+    def reference(self, kind: str) -> re.Pattern[str] | None:
+        return self.references[kind]
+
+    def flag(self, name: str) -> bool:
+        return self.flags[name]
+
+    def skip(self, kind: str, text: str, pos: int) -> int | None:
+        """Past one `kind` phrase at `pos` and the spaces and punctuation after it; None if none is there."""
+        pattern = self.words[kind]
+        if pattern is None or (m := pattern.match(text, pos)) is None or m.end() == pos:
+            return None
+        end = m.end()
+        while end < len(text) and not (text[end].isalnum() or text[end] == '"'):
+            end += 1
+        return end
+
+    def after_fillers(self, text: str, pos: int = 0) -> int:
+        """Where `text` really starts once fillers ("ok, so, please") are skipped."""
+        while (end := self.skip("fillers", text, pos)) is not None:
+            pos = end
+        return pos
+
+
+def _tools(key: str) -> tuple[ToolName, ...]:
+    names = tuple(n.strip() for n in key.split("|"))
+    unknown = [n for n in names if n not in TOOL_NAMES]
+    if unknown:
+        raise ValueError(f"unknown tool {unknown[0]!r} in [verbs.{key}]")
+    return names  # type: ignore[return-value]
+
+
+def _strings(table: dict[str, Any], key: str, where: str) -> list[str]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{where}.{key} must be a list of strings")
+    return list(value)
+
+
+def parse(code: str, data: dict[str, Any]) -> Lexicon:
+    """A language file's contents, checked and compiled (a bad file fails loudly at start-up)."""
+    known = {"name", "verbs", "words", "claims", "references", *_FLAGS}
+    if extra := sorted(set(data) - known):
+        raise ValueError(f"{code}: unknown key {extra[0]!r}")
+    verbs: list[VerbPattern] = []
+    for key, forms in data.get("verbs", {}).items():
+        if extra := sorted(set(forms) - set(FORMS)):
+            raise ValueError(f"{code}: unknown form {extra[0]!r} in [verbs.{key}]")
+        for form in FORMS:
+            pattern = _alternation(_strings(forms, form, f"{code}.verbs.{key}"))
+            if pattern is not None:
+                verbs.append(VerbPattern(_tools(key), form, pattern, len(verbs)))
+    words_table, claims_table = data.get("words", {}), data.get("claims", {})
+    references_table = data.get("references", {})
+    tables = (
+        (words_table, _WORDS, "words"),
+        (claims_table, _CLAIMS, "claims"),
+        (references_table, (*_REFERENCES, "ordinals"), "references"),
+    )
+    for table, allowed, where in tables:
+        if extra := sorted(set(table) - set(allowed)):
+            raise ValueError(f"{code}: unknown key {extra[0]!r} in [{where}]")
+    words = {k: _alternation(_strings(words_table, k, f"{code}.words"), whole=k == "conjunctions") for k in _WORDS}
+    claims = {k: _alternation(_strings(claims_table, k, f"{code}.claims")) for k in _CLAIMS}
+    flags = {k: bool(data.get(k, _FLAG_DEFAULTS.get(k, False))) for k in _FLAGS}
+    references = {k: _alternation(_strings(references_table, k, f"{code}.references"), whole=True) for k in _REFERENCES}
+    ordinals = tuple(re.compile(fold(o)) for o in _strings(references_table, "ordinals", f"{code}.references"))
+    return Lexicon(code, str(data.get("name", code)), tuple(verbs), words, claims, flags, references, ordinals)
+
+
+@cache
+def lexicons() -> tuple[Lexicon, ...]:
+    """Every language in `data/`, English first (it breaks ties), then by file name."""
+    folder = resources.files(__package__).joinpath("data")
+    files = [f for f in folder.iterdir() if f.name.endswith(".toml")]
+    files.sort(key=lambda f: (f.name != "en.toml", f.name))
+    return tuple(parse(f.name.removesuffix(".toml"), tomllib.loads(f.read_text(encoding="utf-8"))) for f in files)
+
+
+@cache
+def conjunctions() -> re.Pattern[str]:
+    """Clause separators of every language (a message may mix them)."""
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("conjunctions")) is not None]
+    return re.compile(r",|&|\s[-–—]\s|(?<!\w)(?:" + "|".join(parts or ["and"]) + r")(?!\w)")
+
+
+@cache
+def modifiers() -> re.Pattern[str]:
+    """Words that only qualify an item (dates, priorities) in any language: a clause of nothing else
+    is not an item of its own ("add call mom tomorrow, high priority")."""
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("modifiers")) is not None]
+    return re.compile("|".join(parts) if parts else r"(?!)")
+
+
+@cache
+def task_nouns() -> re.Pattern[str]:
+    """Words for a task or a list themselves, in any language ("task", "liste", "Aufgabe"): a title
+    made of nothing else names nothing."""
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("task_nouns")) is not None]
+    return re.compile("|".join(parts) if parts else r"(?!)")
+
+
+@cache
+def add_verbs() -> re.Pattern[str]:
+    """Every form of every language's verbs for adding ("add", "ajoute", "hinzufügen")."""
+    parts = [v.pattern.pattern for lex in lexicons() for v in lex.verbs if "add_task" in v.tools]
+    return re.compile("|".join(parts) if parts else r"(?!)")
+
+
+def covered_languages() -> list[tuple[str, str]]:
+    return [(lex.code, lex.name) for lex in lexicons()]

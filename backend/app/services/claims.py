@@ -1,0 +1,95 @@
+"""What a model's reply says happened: claims of a change ("Taxes has been removed", "He eliminado
+la tarea") and denials ("Sorry, I couldn't add it"), in every covered language.
+
+A claim is a past form of a task verb (the language files' `past` lists) in a sentence that is not
+a question, an offer or plan ("want me to delete it?", "I'll add it"), a negation ("nothing was
+deleted"), a description of the user's own act ("you added it on Monday") or of the list ("here
+are your completed tasks"); or a reply that opens with a word like "Done!". The guard and the reply
+use these to keep a model's words from contradicting what the tools did.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from backend.app.language.lexicon import Lexicon, ToolName, fold, lexicons
+
+_QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
+_SENTENCE = re.compile(r"[^.!?;\n¿¡]*[.!?;\n]*")
+_OPENING = re.compile(r"^\W*")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A change the reply says happened: the tools that would back it (empty: any change), its words,
+    and whether the assistant claims it as its own act ("I've deleted ...")."""
+
+    tools: tuple[ToolName, ...]
+    words: str
+    first_person: bool
+
+
+class _Marks:
+    """Where a sentence's markers of one kind end, so "the last one before this verb" is a bisect."""
+
+    def __init__(self, pattern: re.Pattern[str] | None, sentence: str) -> None:
+        self.ends = [m.end() for m in pattern.finditer(sentence)] if pattern is not None else []
+
+    def last_before(self, pos: int) -> int:
+        """End of the last marker ending at or before `pos`, -1 if none."""
+        i = bisect.bisect_right(self.ends, pos)
+        return self.ends[i - 1] if i else -1
+
+
+def _claims_in(lex: Lexicon, sentence: str) -> list[Claim]:
+    found: list[Claim] = []
+    opening = _OPENING.match(sentence)
+    done = lex.claim("done")
+    if done is not None and (m := done.match(sentence, lex.after_fillers(sentence, opening.end() if opening else 0))):
+        found.append(Claim((), m.group(), True))
+    pasts = [(v, m) for v in lex.verbs if v.form == "past" for m in v.pattern.finditer(sentence)]
+    if not pasts:
+        return found
+    blockers = [_Marks(lex.claim(k), sentence) for k in ("offer", "nothing", "state")]
+    negation = _Marks(lex.word("negation"), sentence)
+    negated_anywhere = lex.flag("negation_anywhere") and bool(negation.ends)
+    mine, yours = _Marks(lex.claim("first_person"), sentence), _Marks(lex.claim("second_person"), sentence)
+    for verb, m in pasts:
+        at = m.start()
+        if negated_anywhere or negation.last_before(at) >= 0 or any(b.last_before(at) >= 0 for b in blockers):
+            continue
+        if yours.last_before(at) > mine.last_before(at):
+            continue  # the user's own act: "you completed it on Monday"
+        found.append(Claim(verb.tools, m.group(), mine.last_before(at) >= 0))
+    return found
+
+
+def _sentences(text: str) -> list[str]:
+    folded = _QUOTED.sub(' "" ', fold(text))
+    return [m.group() for m in _SENTENCE.finditer(folded) if m.group().strip() and "?" not in m.group()]
+
+
+def claims(text: str) -> list[Claim]:
+    """Every change the text claims happened, in order, at most one per verb occurrence."""
+    found: list[Claim] = []
+    for sentence in _sentences(text):
+        seen: set[tuple[int, str]] = set()
+        for lex in lexicons():
+            for claim in _claims_in(lex, sentence):
+                key = (sentence.find(claim.words), claim.words)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(claim)
+    return found
+
+
+def denial(text: str) -> str | None:
+    """The words by which the text says something was not done ("couldn't", "no se pudo"), if any."""
+    folded = fold(text)
+    for lex in lexicons():
+        pattern = lex.claim("denial")
+        if pattern is not None and (m := pattern.search(folded)):
+            return m.group()
+    return None

@@ -1,0 +1,169 @@
+"""REST writes (`POST`, `PATCH`, `DELETE` on `/api/{user_id}/tasks`): the tools a chat turn calls, so
+the same validation, owner scoping, audit record (`tool_executions`, source `rest`), undo and
+metrics, with HTTP's own additions: `Idempotency-Key` on create, `If-Match` on change and delete.
+
+Each request is one change set (its own turn id), which `POST /undo` or "undo" in chat reverts.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from backend.app.agent.types import ToolCall, ToolResult
+from backend.app.core.clock import Clock
+from backend.app.core.config import Settings
+from backend.app.core.exceptions import (
+    AppError,
+    Conflict,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    PreconditionFailed,
+)
+from backend.app.core.metrics import Metrics
+from backend.app.db.models import Task
+from backend.app.db.repositories.idempotency import IdempotencyRepository
+from backend.app.db.repositories.tasks import TaskRepository
+from backend.app.db.session import unit_of_work
+from backend.app.services import idempotency
+from backend.app.tools.factory import ToolsFor
+from backend.app.tools.task_tools import PRECONDITION_FAILED
+
+_INVALID = frozenset(
+    {"INVALID_ARGUMENTS", "DUE_DATE_IN_PAST", "NO_CHANGES", "ARGUMENTS_TOO_LARGE", "ARGUMENTS_JSON_PARSE_ERROR"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A create's answer: the status and body to send (a replay's are the stored ones)."""
+
+    status: int
+    body: dict[str, Any]
+    version: int | None
+    replayed: bool = False
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def parse_if_match(header: str | None) -> int | None:
+    """The version an `If-Match` names; None when absent or `*` (any version). Weak tags never match a
+    strong comparison (RFC 9110), and anything else names no version of the task: both are 412."""
+    if header is None or header.strip() == "*":
+        return None
+    tag = header.strip()
+    if tag.startswith('"') and tag.endswith('"') and tag[1:-1].isdigit() and len(tag) < 24:
+        return int(tag[1:-1])
+    raise PreconditionFailed(f"If-Match {header[:40]!r} names no version of this task (send its ETag)")
+
+
+class TaskWrites:
+    def __init__(
+        self,
+        *,
+        tools_for: ToolsFor,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        settings: Settings,
+        clock: Clock,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.tools_for = tools_for
+        self.sessionmaker = sessionmaker
+        self.settings = settings
+        self.clock = clock
+        self.metrics = metrics
+
+    async def create(self, user_id: str, fields: dict[str, Any], *, idempotency_key: str | None) -> Written:
+        turn_id = uuid.uuid4()
+        if idempotency_key is not None:
+            async with unit_of_work(self.sessionmaker) as session:
+                payload = {"route": "POST /tasks", "body": fields}
+                stored = await idempotency.claim(
+                    session,
+                    user_id=user_id,
+                    key=idempotency_key,
+                    payload=payload,
+                    turn_id=turn_id,
+                    settings=self.settings,
+                    clock=self.clock,
+                )
+            if stored is not None:
+                version = stored.body.get("version") if stored.status == 201 else None
+                return Written(stored.status, stored.body, version if isinstance(version, int) else None, True)
+        try:
+            task = await self._task(user_id, await self._run(user_id, turn_id, "add_task", fields))
+        except AppError:
+            if idempotency_key is not None:
+                await self._release(user_id, idempotency_key)
+            raise
+        body = task_body(task)
+        if idempotency_key is not None:
+            async with unit_of_work(self.sessionmaker) as session:
+                await IdempotencyRepository(session, user_id).complete(idempotency_key, status=201, body=body)
+        return Written(201, body, task.version)
+
+    async def update(self, user_id: str, task_id: uuid.UUID, fields: dict[str, Any], *, version: int | None) -> Task:
+        arguments = {**fields, "task_id": str(task_id)}
+        result = await self._run(user_id, uuid.uuid4(), "update_task", arguments, version=version)
+        return await self._task(user_id, result)
+
+    async def delete(self, user_id: str, task_id: uuid.UUID, *, version: int | None) -> None:
+        await self._run(user_id, uuid.uuid4(), "delete_task", {"task_id": str(task_id)}, version=version)
+
+    async def get(self, user_id: str, task_id: uuid.UUID) -> Task:
+        async with unit_of_work(self.sessionmaker, single_statement=True) as session:
+            task = await TaskRepository(session, user_id).get(task_id)
+        if task is None:
+            raise NotFound("Task not found")
+        return task
+
+    # -- helpers -------------------------------------------------------------------------------
+    async def _run(
+        self, user_id: str, turn_id: uuid.UUID, tool: str, arguments: dict[str, Any], *, version: int | None = None
+    ) -> ToolResult:
+        tools = self.tools_for(user_id, source="rest", turn_id=turn_id)
+        call = ToolCall(id=f"rest-{turn_id.hex[:12]}", name=tool, arguments=arguments, expected_version=version)
+        result = (await tools.execute_batch([call])).results[0]
+        if self.metrics is not None:
+            self.metrics.observe_tool_result(tool, success=result.success, source="rest")
+        if not result.success:
+            raise _error(tool, result, if_match=version is not None)
+        return result
+
+    async def _task(self, user_id: str, result: ToolResult) -> Task:
+        """The task a successful call returned, whole (timestamps and version)."""
+        return await self.get(user_id, uuid.UUID(result.data["id"]))
+
+    async def _release(self, user_id: str, key: str) -> None:
+        async with unit_of_work(self.sessionmaker) as session:
+            await IdempotencyRepository(session, user_id).release(key)
+
+
+def task_body(task: Task) -> dict[str, Any]:
+    from backend.app.schemas.tasks import TaskOut
+
+    return TaskOut.model_validate(task, from_attributes=True).model_dump(mode="json")
+
+
+def _error(tool: str, result: ToolResult, *, if_match: bool) -> AppError:
+    detail = result.error or "The change was refused."
+    code = result.code or ""
+    if code in _INVALID:
+        return InvalidRequest(detail)
+    if code == "NOT_FOUND":
+        return NotFound("Task not found")
+    if code == PRECONDITION_FAILED:
+        return PreconditionFailed(detail)
+    if code == "CONFLICT":
+        # Changed between the read and the versioned write: with If-Match the client's version is
+        # stale; without it, another writer won this race.
+        return PreconditionFailed(detail) if if_match else Conflict(detail)
+    if code == "UNKNOWN_TOOL":
+        return Forbidden(f"This deployment does not offer {tool} (TOOLS_ALLOW / TOOLS_DENY)")
+    return AppError(detail)

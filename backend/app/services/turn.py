@@ -1,0 +1,109 @@
+"""One chat turn's context (`Turn`) and how its message is read and guarded (`Step`)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from backend.app.agent.limits import Budget, BudgetUse
+from backend.app.agent.policy import ToolPolicy
+from backend.app.agent.presets import Preset
+from backend.app.agent.runner import CallsObserver, RunResult
+from backend.app.agent.types import StopReason
+from backend.app.core.clock import Clock
+from backend.app.core.config import Settings
+from backend.app.db.repositories.conversations import HistoryRow
+from backend.app.schemas.chat import ChatRequest
+from backend.app.services import prompt
+from backend.app.services.confirmations import Answer
+from backend.app.services.guard import ExecutionGuard
+from backend.app.services.intent import Intent, classify
+from backend.app.tools.task_tools import TOOL_SPECS
+
+READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
+MUTATING = frozenset(s.name for s in TOOL_SPECS if not s.read_only)
+GUARDED_POLICIES = {ToolPolicy.GUARDED, ToolPolicy.REQUIRED, ToolPolicy.FORCED_INTENT, ToolPolicy.TWO_PHASE}
+
+
+NO_CONVERSATION = uuid.UUID(int=0)
+RECENT_ROWS = 6  # the conversation an asked add may take its title from ("add it again")
+
+
+@dataclass(slots=True)
+class Turn:
+    """One chat turn's context, filled as it goes: who, what, where, and what came before."""
+
+    user_id: str
+    request: ChatRequest
+    turn_id: uuid.UUID
+    started: float
+    idempotency_key: str | None
+    conversation_id: uuid.UUID = NO_CONVERSATION  # set once the conversation is opened
+    history: list[HistoryRow] = field(default_factory=list)
+    answer: Answer | None = None  # the message read as the answer to the previous turn's question
+    on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """How the message is read and guarded, and under which policy."""
+
+    intent: Intent
+    guard: ExecutionGuard
+    policy: ToolPolicy
+    policy_info: dict[str, Any]
+
+    @classmethod
+    def guarded(cls, turn: Turn, settings: Settings, preset: Preset, clock: Clock) -> Step:
+        intent = classify(turn.request.message)
+        requested = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
+        applied = ToolPolicy(preset.policy_downgrades.get(requested.value, requested.value))
+        today = clock.today()
+        guard = ExecutionGuard(
+            intent=intent,
+            message=turn.request.message,
+            context="\n".join(row.content for row in turn.history[-RECENT_ROWS:]),
+            mutating_tools=MUTATING,
+            enabled=applied in GUARDED_POLICIES,
+            instruction=lambda tool: prompt.forced_instruction(tool, today),
+            ghost_instruction=prompt.GHOST_INSTRUCTION,
+        )
+        info = {
+            "requested": requested.value,
+            "applied": applied.value,
+            "downgraded_by": preset.name if applied is not requested else None,
+        }
+        return cls(intent, guard, applied, info)
+
+    @classmethod
+    def quiet(cls, turn: Turn, settings: Settings) -> Step:
+        """An answer to a question: no model, no guard (the user already said what to run)."""
+        intent = Intent("chat", (), "an answer to the pending question")
+        guard = ExecutionGuard(
+            intent=intent,
+            message=turn.request.message,
+            mutating_tools=MUTATING,
+            enabled=False,
+            instruction=str,
+            ghost_instruction="",
+        )
+        policy = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
+        return cls(intent, guard, policy, {"requested": policy.value, "applied": "none", "downgraded_by": None})
+
+
+DECLINED = "Okay, I won't: nothing was changed."
+
+
+def no_calls(text: str) -> RunResult:
+    """A run that made no call: a declined question, or the frame for an answer's direct calls."""
+    return RunResult(
+        text=text,
+        executed=[],
+        stop_reason=StopReason.FINAL,
+        ok=True,
+        use=BudgetUse(Budget()),
+        trace=[],
+        findings=[],
+        policy_events=[],
+    )

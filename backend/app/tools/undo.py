@@ -1,0 +1,70 @@
+"""Undo: revert the user's most recent change set, from the change log (`tool_executions` before/after).
+
+Each change is reverted only if no later change (of another change set, not undone itself) touched
+its task: an added task is removed, a deleted one restored with its id, an updated or completed
+one gets its fields back. Undoing again goes one change set further back. One refusal refuses the
+whole set: nothing half-undone survives. It never touches another user's tasks: every read and write
+is owner-scoped.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from backend.app.agent.types import ToolResult
+from backend.app.db.repositories.changes import ChangeRepository, RecordedChange
+from backend.app.db.repositories.tasks import TaskRepository, TaskRow
+
+NOTHING_TO_UNDO = "NOTHING_TO_UNDO"
+UNDO_CONFLICT = "UNDO_CONFLICT"
+_FIELDS = ("title", "description", "status", "priority", "due_date", "tags")
+
+
+class _Conflict(Exception):
+    pass
+
+
+async def undo_last_change(repo: TaskRepository, *, now: datetime) -> ToolResult:
+    log = ChangeRepository(repo.session, repo.user_id)
+    change_set = await log.last_change_set()
+    if not change_set:
+        return ToolResult(success=False, code=NOTHING_TO_UNDO, error="There is no change to undo.")
+    try:
+        async with repo.session.begin_nested():
+            undone = [await _revert(repo, log, change) for change in change_set]
+            if await log.mark_undone([c.id for c in change_set], when=now) != len(change_set):
+                raise _Conflict("another request undid it at the same time")
+    except _Conflict as exc:
+        return ToolResult(success=False, code=UNDO_CONFLICT, error=f"Can't undo: {exc}. Nothing was changed.")
+    data = {"undone": undone, "source": change_set[0].source, "turn_id": str(change_set[0].turn_id)}
+    return ToolResult(success=True, data=data)
+
+
+async def _revert(repo: TaskRepository, log: ChangeRepository, change: RecordedChange) -> dict[str, Any]:
+    before, after = change.before or {}, change.after or {}
+    title = str(after.get("title") or before.get("title") or "the task")
+    if await log.touched_later(change):
+        raise _Conflict(f"“{title}” was changed again after that; undo that change first")
+    if change.tool_name == "delete_task":
+        if await repo.restore(change.task_id) is None:
+            raise _Conflict(f"“{title}” can no longer be restored")
+        return {"action": "restored", "task_id": str(change.task_id), "title": title}
+    current = await repo.get(change.task_id)
+    if current is None:
+        raise _Conflict(f"“{title}” is gone")
+    if change.tool_name == "add_task":
+        if not await repo.remove(change.task_id, version=current.version):
+            raise _Conflict(f"“{title}” was changed at the same time")
+        return {"action": "removed", "task_id": str(change.task_id), "title": title}
+    values = {k: _value(k, before.get(k)) for k in _FIELDS if before.get(k) != after.get(k)}
+    if await repo.update(TaskRow(current.id, current.title, current.version), values) is None:
+        raise _Conflict(f"“{title}” was changed at the same time")
+    title = str(before.get("title", title))
+    return {"action": "reverted", "task_id": str(change.task_id), "title": title, "fields": sorted(values)}
+
+
+def _value(field: str, value: Any) -> Any:
+    if field == "due_date" and isinstance(value, str):
+        return date.fromisoformat(value)
+    return value

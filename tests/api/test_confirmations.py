@@ -1,0 +1,177 @@
+"""Confirmations (issue 14): a turn that should not act without a yes asks, and the next message answers.
+
+A yes (any covered language, or `"confirm": id`) runs exactly the stored calls with no LLM call; a no
+cancels; anything else cancels and is a new message; an expired or answered one is not run again."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from support.api import NOW, USER, auth, chat, seed_tasks, tasks_of
+from support.fake_llm import ScriptedLLM, calls, completion
+
+from backend.app.core.clock import FixedClock
+
+pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
+
+FOUR = ("Taxes", "Bread", "Gym", "Laundry")
+
+
+async def over_the_cap(make_client: Any, **settings: Any) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
+    llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in FOUR]))
+    client = await make_client(llm, max_destructive_calls_per_turn=2, **settings)
+    await seed_tasks(client, *FOUR)
+    body = (await chat(client, "delete taxes, bread, gym and laundry")).json()
+    assert body["confirmation"] is not None, body["assistant_message"]
+    return client, llm, body
+
+
+async def chat_with_key(client: Any, message: str, key: str, **body: Any) -> Any:
+    headers = {**auth(), "Idempotency-Key": key}
+    return await client.post(f"/api/{USER}/chat", json={"message": message, **body}, headers=headers)
+
+
+async def titles(client: Any) -> list[str]:
+    return sorted(t["title"] for t in await tasks_of(client))
+
+
+@pytest.mark.parametrize("yes", ["yes", "Yes please!", "sí", "oui", "ja", "sim", "haan", "ok"])
+async def test_a_yes_runs_exactly_the_stored_calls_without_the_model(make_client, yes: str) -> None:  # type: ignore[no-untyped-def]
+    client, llm, asked = await over_the_cap(make_client)
+    requests = len(llm.requests)
+
+    body = (await chat(client, yes, conversation_id=asked["conversation_id"])).json()
+
+    assert len(llm.requests) == requests  # no LLM call
+    assert await titles(client) == []
+    assert body["assistant_message"] == "Deleted: “Gym”.\nDeleted: “Laundry”."
+    assert body["execution_metadata"]["llm_calls"] == 0
+    assert body["execution_metadata"]["confirmation_answer"]["verdict"] == "run"
+    assert body["confirmation"] is None
+
+
+async def test_confirm_by_id_and_a_retry_with_the_same_key_runs_once(make_client) -> None:  # type: ignore[no-untyped-def]
+    client, _, asked = await over_the_cap(make_client)
+    conversation, confirmation = asked["conversation_id"], asked["confirmation"]["id"]
+
+    first = await chat_with_key(client, "do it", "yes-1", conversation_id=conversation, confirm=confirmation)
+    again = await chat_with_key(client, "do it", "yes-1", conversation_id=conversation, confirm=confirmation)
+
+    assert first.status_code == again.status_code == 200
+    assert again.headers["Idempotency-Replayed"] == "true" and again.json() == first.json()
+    assert await titles(client) == []
+    late = await chat(client, "do it", conversation_id=conversation, confirm=confirmation)
+    assert late.status_code == 409 and late.json()["error"] == "CONFIRMATION_NOT_PENDING"
+
+
+@pytest.mark.parametrize("no", ["no", "nope", "non", "nein", "não", "nahi", "cancel"])
+async def test_a_no_cancels_and_changes_nothing(make_client, no: str) -> None:  # type: ignore[no-untyped-def]
+    client, llm, asked = await over_the_cap(make_client)
+    requests = len(llm.requests)
+
+    body = (await chat(client, no, conversation_id=asked["conversation_id"])).json()
+
+    assert len(llm.requests) == requests
+    assert await titles(client) == ["Gym", "Laundry"]
+    assert body["assistant_message"] == "Okay, I won't: nothing was changed."
+    yes = await chat(client, "yes", conversation_id=asked["conversation_id"], confirm=asked["confirmation"]["id"])
+    assert yes.status_code == 409
+
+
+async def test_anything_else_cancels_it_and_is_a_new_message(make_client) -> None:  # type: ignore[no-untyped-def]
+    client, llm, asked = await over_the_cap(make_client)
+    llm.push(calls(("add_task", {"title": "Milk"})))
+
+    body = (await chat(client, "add milk", conversation_id=asked["conversation_id"])).json()
+
+    assert body["tool_calls"][0]["name"] == "add_task"
+    assert await titles(client) == ["Gym", "Laundry", "Milk"]
+    llm.push(completion("Yes to what?"))  # the question is gone: a later yes is a message to the model
+    after = (await chat(client, "yes", conversation_id=asked["conversation_id"])).json()
+    assert after["assistant_message"] == "Yes to what?" and await titles(client) == ["Gym", "Laundry", "Milk"]
+
+
+async def test_an_expired_question_is_not_answered(make_client) -> None:  # type: ignore[no-untyped-def]
+    clock = FixedClock(NOW)
+    client, llm, asked = await over_the_cap(make_client, clock=clock, confirmation_ttl_minutes=5)
+    clock.moment = NOW + timedelta(minutes=6)
+    llm.push(completion("Yes to what?"))
+
+    body = (await chat(client, "yes", conversation_id=asked["conversation_id"])).json()
+
+    assert body["assistant_message"] == "Yes to what?"
+    assert await titles(client) == ["Gym", "Laundry"]
+    by_id = await chat(client, "yes", conversation_id=asked["conversation_id"], confirm=asked["confirmation"]["id"])
+    assert by_id.status_code == 409
+
+
+async def test_confirmed_calls_are_audited_and_undoable(make_client) -> None:  # type: ignore[no-untyped-def]
+    client, _, asked = await over_the_cap(make_client)
+    await chat(client, "yes", conversation_id=asked["conversation_id"])
+
+    undone = await client.post(f"/api/{USER}/undo", headers=auth())
+
+    assert undone.status_code == 200 and {u["title"] for u in undone.json()["undone"]} == {"Gym", "Laundry"}
+    assert await titles(client) == ["Gym", "Laundry"]
+
+
+# -- twins --------------------------------------------------------------------------------------------
+
+
+async def twins(make_client: Any) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "finish report"})))
+    client = await make_client(llm)
+    await seed_tasks(client, "Finish report", due_date=date(2026, 11, 27), priority="high")
+    await seed_tasks(client, "Finish report", due_date=date(2026, 12, 2))
+    body = (await chat(client, "delete finish report")).json()
+    return client, llm, body
+
+
+async def test_twins_are_told_apart_and_numbered(make_client) -> None:  # type: ignore[no-untyped-def]
+    _, _, body = await twins(make_client)
+
+    error = body["tool_calls"][0]["result"]["error"]
+    assert error.startswith("Multiple tasks match 'finish report'. Please be more specific: 1. Finish report (")
+    assert "due 2026-11-27, high priority" in error and "due 2026-12-02, medium priority" in error
+    assert body["confirmation"]["question"].startswith("Which one should I delete? 1. Finish report (due 2026-11-27")
+    assert body["assistant_message"].endswith("Answer with its number.")
+    assert body["action_metadata"]["message"].startswith("Failed: Multiple tasks match")
+    assert [a["arguments"]["task_id"] for a in body["confirmation"]["actions"]] == [
+        c["id"] for c in body["tool_calls"][0]["result"]["data"]["choices"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "left_due"),
+    [
+        ("2", "2026-11-27"),
+        ("the first one", "2026-12-02"),
+        ("#1", "2026-12-02"),
+        ("la segunda", "2026-11-27"),
+        ("the one due friday", "2026-12-02"),
+        ("the high priority one", "2026-12-02"),
+    ],
+)
+async def test_twins_answered_by_number_position_or_detail(make_client, answer: str, left_due: str) -> None:  # type: ignore[no-untyped-def]
+    client, llm, asked = await twins(make_client)
+    requests = len(llm.requests)
+
+    body = (await chat(client, answer, conversation_id=asked["conversation_id"])).json()
+
+    assert len(llm.requests) == requests, body["assistant_message"]
+    [left] = await tasks_of(client)
+    assert left["due_date"] == left_due
+    assert body["assistant_message"] == "Deleted: “Finish report”."
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+async def test_a_question_is_answered_on_sqlite_too(make_client) -> None:  # type: ignore[no-untyped-def]
+    """SQLite hands timestamps back without a zone; the question's expiry must still compare (was a 500)."""
+    client, _, asked = await over_the_cap(make_client)
+
+    answered = await chat(client, "yes", conversation_id=asked["conversation_id"])
+
+    assert answered.status_code == 200, answered.text
+    assert await titles(client) == []

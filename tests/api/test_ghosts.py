@@ -1,0 +1,179 @@
+"""Ghost claims are caught whatever the wording or language (issue 13, part 2), end to end.
+
+The model first answers a clear command with a claim and no tool call; it complies when a tool is
+forced on it. The user must end up with the change made and a reply built from its result, never
+with the model's unbacked claim. A claim on a message no language file reads still never reaches
+the user.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support.api import chat, seed_tasks, tasks_of
+from support.compliant import compliant
+from support.fake_llm import ScriptedLLM, completion
+
+TITLES = ("Taxes", "Bread", "Gym", "Laundry")
+
+# (message, the model's ghost reply, the tool the guard must force, the task it acts on or None for an add)
+GHOSTS: list[tuple[str, str, str, str | None]] = [
+    ("bin the taxes task", "Taxes has been removed from your list.", "delete_task", "Taxes"),
+    ("strike bread off my list", "Bread is crossed off!", "complete_task", "Bread"),
+    ("stick eggs on my list", "Eggs are on your list now.", "add_task", None),
+    ("get rid of the gym one, please", "Gym is gone.", "delete_task", "Gym"),
+    ("could you tick off the laundry?", "Laundry marked as done ✅", "complete_task", "Laundry"),
+    ("take taxes off my to-do list", "Done, I took Taxes off.", "delete_task", "Taxes"),
+    ("jot down call the plumber", "Noted! I've added it.", "add_task", None),
+    ("Gym is done", "Nice work, Gym has been completed.", "complete_task", "Gym"),
+    ("elimina la tarea taxes", "La tarea taxes ha sido eliminada de tu lista.", "delete_task", "Taxes"),
+    ("añade huevos a mi lista", "He añadido huevos a tu lista.", "add_task", None),
+    ("marca bread como hecha", "Listo, bread está completada.", "complete_task", "Bread"),
+    ("supprime la tâche taxes", "La tâche taxes a été supprimée.", "delete_task", "Taxes"),
+    ("ajoute du lait à ma liste", "J'ai ajouté du lait.", "add_task", None),
+    ("marque bread comme faite", "C'est fait, bread est terminée.", "complete_task", "Bread"),
+    ("Lösch die Aufgabe taxes", "Die Aufgabe taxes wurde gelöscht.", "delete_task", "Taxes"),
+    ("Füg Milch zu meiner Liste hinzu", "Ich habe Milch hinzugefügt.", "add_task", None),
+    ("Hak bread ab", "bread ist jetzt erledigt.", "complete_task", "Bread"),
+    ("apaga a tarefa taxes", "A tarefa taxes foi removida.", "delete_task", "Taxes"),
+    ("adiciona leite na minha lista", "Adicionei leite à sua lista.", "add_task", None),
+    ("marca bread como feita", "Pronto, bread foi concluída.", "complete_task", "Bread"),
+    ("cancella l'attività taxes", "Ho cancellato l'attività taxes.", "delete_task", "Taxes"),
+    ("aggiungi il latte alla mia lista", "Ho aggiunto il latte.", "add_task", None),
+    ("segna bread come fatto", "Fatto, bread è completato.", "complete_task", "Bread"),
+    ("taxes wala task delete kar do", "taxes delete kar diya gaya hai.", "delete_task", "Taxes"),
+    ("doodh add kar do", "doodh add ho gaya.", "add_task", None),
+    ("bread complete kar do", "bread complete ho gaya.", "complete_task", "Bread"),
+]
+
+
+async def seed(client: Any, llm: ScriptedLLM) -> None:
+    await seed_tasks(client, *TITLES)
+
+
+@pytest.mark.parametrize(("message", "ghost", "tool", "title"), GHOSTS, ids=[g[0] for g in GHOSTS])
+async def test_a_ghosted_command_gets_its_forced_retry(  # type: ignore[no-untyped-def]
+    make_client, message: str, ghost: str, tool: str, title: str | None
+) -> None:
+    llm, model = compliant([], TITLES, ghost=ghost)
+    client = await make_client(llm)
+    await seed(client, llm)
+
+    body = (await chat(client, message)).json()
+
+    assert model.forced_calls == [tool], body["execution_metadata"]["intent"]
+    tasks = {t["title"]: t for t in await tasks_of(client)}
+    if tool == "delete_task":
+        assert title not in tasks
+    elif tool == "complete_task":
+        assert tasks[title or ""]["status"] == "completed"
+    else:
+        assert len(tasks) == len(TITLES) + 1
+    assert ghost not in body["assistant_message"]
+    assert body["assistant_message"].startswith(("Deleted:", "Completed:", "Added:"))
+    assert body["action_metadata"]["action"] == tool and body["action_metadata"]["success"] is True
+    assert body["tool_calls"][-1]["retried"] is True and body["tool_calls"][-1]["retry_reason"] == "missing_tool"
+    decisions = body["execution_metadata"]["guard"]["decisions"]
+    assert (decisions[0]["decision"], decisions[0]["reason"], decisions[0]["tool"]) == ("forced", "missing_tool", tool)
+
+
+@pytest.mark.parametrize(("message", "ghost", "tool", "title"), GHOSTS, ids=[g[0] for g in GHOSTS])
+async def test_a_ghost_that_survives_the_retry_is_never_shown(  # type: ignore[no-untyped-def]
+    make_client, message: str, ghost: str, tool: str, title: str | None
+) -> None:
+    # This model claims twice and never calls a tool, even when one is forced on it.
+    llm = ScriptedLLM(default=completion(ghost))
+    client = await make_client(llm)
+    await seed(client, llm)
+    before = await tasks_of(client)
+
+    body = (await chat(client, message)).json()
+
+    assert body["assistant_message"] == "Technical error: Tool not triggered."
+    assert await tasks_of(client) == before
+    assert body["action_metadata"] == {
+        "action": tool,
+        "success": False,
+        "task_id": None,
+        "task_title": None,
+        "message": "Tool not triggered",
+        "actions": None,
+    }
+
+
+# -- claims on messages no language file reads ---------------------------------------------------
+
+UNREAD = [
+    ("verwijder de taak taxes", "Taxes has been removed from your list."),  # Dutch: no file
+    ("usuń zadanie gym", "I've deleted Gym for you."),  # Polish
+    ("taxes: weg damit", "Done! Taxes is gone."),
+]
+
+
+@pytest.mark.parametrize(("message", "ghost"), UNREAD, ids=[u[0] for u in UNREAD])
+async def test_a_claim_on_an_unread_message_gets_a_way_out_and_is_never_shown(  # type: ignore[no-untyped-def]
+    make_client, message: str, ghost: str
+) -> None:
+    llm, _ = compliant([], TITLES, ghost=ghost, takes_way_out=True)
+    client = await make_client(llm)
+    await seed(client, llm)
+    before = await tasks_of(client)
+
+    body = (await chat(client, message)).json()
+
+    assert body["execution_metadata"]["intent"]["kind"] == "chat"
+    assert await tasks_of(client) == before
+    assert ghost not in body["assistant_message"]
+    assert "Nothing was changed" in body["assistant_message"]
+    request = llm.requests[-1]
+    assert request["tool_choice"] == "required"
+    assert "respond" in [t["function"]["name"] for t in request["tools"]]  # the way out
+    replaced = body["execution_metadata"]["reply"]["replaced"]
+    assert replaced == [] or replaced[0]["reason"] == "ghost_claim"
+
+
+async def test_on_an_unread_message_a_model_that_acts_acts_only_on_a_task_the_user_named(make_client) -> None:  # type: ignore[no-untyped-def]
+    # After the claim, asked again with the tools required, the model deletes: the user's words
+    # ("taxes") name the task, so it runs; a delete of a task they do not name would not.
+    llm, _ = compliant(
+        [("delete_task", {"task_id": "Taxes"}), ("delete_task", {"task_id": "Gym"})],
+        TITLES,
+        ghost="Taxes has been removed.",
+        takes_way_out=False,
+    )
+    client = await make_client(llm)
+    await seed(client, llm)
+
+    body = (await chat(client, "verwijder de taak taxes")).json()
+
+    titles = [t["title"] for t in await tasks_of(client)]
+    assert "Taxes" not in titles and "Gym" in titles
+    results = [(c["name"], c["arguments"]["task_id"], c["result"].get("code")) for c in body["tool_calls"]]
+    assert results == [("delete_task", "Taxes", None), ("delete_task", "Gym", "NOT_GROUNDED")]
+    assert "Deleted: “Taxes”" in body["assistant_message"]
+    assert "Gym" in body["assistant_message"] and "Which task do you mean?" in body["assistant_message"]
+
+
+async def test_a_question_answered_with_a_first_person_claim_is_not_shown(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm, model = compliant("Yes, and I've deleted it for you too.", TITLES)
+    client = await make_client(llm)
+    await seed(client, llm)
+    before = await tasks_of(client)
+
+    body = (await chat(client, "did I finish the taxes?")).json()
+
+    assert await tasks_of(client) == before and model.forced_calls == []
+    assert "deleted" not in body["assistant_message"]
+    assert body["execution_metadata"]["reply"]["replaced"][0]["reason"] == "ghost_claim"
+    assert body["execution_metadata"]["findings"][-1]["kind"] == "GhostClaim"
+
+
+async def test_a_question_answered_with_the_tasks_state_is_shown(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm, _ = compliant("Yes, Taxes has been completed since Monday.", TITLES)
+    client = await make_client(llm)
+    await seed(client, llm)
+
+    body = (await chat(client, "did I finish the taxes?")).json()
+
+    assert body["assistant_message"] == "Yes, Taxes has been completed since Monday."

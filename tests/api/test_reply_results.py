@@ -1,0 +1,261 @@
+"""The reply speaks for every result, in both response modes (issue 13, part 3), end to end.
+
+Each action asked for and each call made appears with its real outcome (done, failed, not done,
+asked); the model's words never claim a success that failed nor deny one that succeeded; a turn
+whose message asks for several actions keeps going, one call per step, until each is attempted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support.api import chat, seed_tasks, tasks_of
+from support.compliant import compliant
+from support.fake_llm import ScriptedLLM, calls, completion, tool_call
+
+TITLES = ("Taxes", "Bread", "Gym", "Laundry")
+MODES = pytest.mark.parametrize("mode", ["direct", "model"])
+
+
+async def seed(client: Any, llm: ScriptedLLM, *titles: str) -> None:
+    await seed_tasks(client, *(titles or TITLES))
+
+
+async def by_title(client: Any) -> dict[str, dict[str, Any]]:
+    return {t["title"]: t for t in await tasks_of(client)}
+
+
+def statuses(body: dict[str, Any]) -> list[tuple[str, str]]:
+    actions = body["action_metadata"].get("actions") or [{**body["action_metadata"], "status": "?"}]
+    return [(a["action"], a["status"]) for a in actions]
+
+
+# -- several actions, one call per step -------------------------------------------------------------
+
+MULTI = [
+    (
+        "delete the taxes task and mark bread done",
+        [[("delete_task", {"task_id": "Taxes"})], [("complete_task", {"task_id": "Bread"})]],
+        [("delete_task", "done"), ("complete_task", "done")],
+    ),
+    (
+        "add milk, delete gym and complete the laundry",
+        [
+            [("add_task", {"title": "milk"})],
+            [("delete_task", {"task_id": "Gym"})],
+            [("complete_task", {"task_id": "Laundry"})],
+        ],
+        [("add_task", "done"), ("delete_task", "done"), ("complete_task", "done")],
+    ),
+    (
+        "add eggs and add flour",
+        [[("add_task", {"title": "eggs"})], [("add_task", {"title": "flour"})]],
+        [("add_task", "done"), ("add_task", "done")],
+    ),
+    (
+        "add milk, eggs and bread rolls",
+        [
+            [("add_task", {"title": "milk"})],
+            [("add_task", {"title": "eggs"})],
+            [("add_task", {"title": "bread rolls"})],
+        ],
+        [("add_task", "done"), ("add_task", "done"), ("add_task", "done")],
+    ),
+    (
+        "elimina taxes y marca bread como hecha",
+        [[("delete_task", {"task_id": "Taxes"})], [("complete_task", {"task_id": "Bread"})]],
+        [("delete_task", "done"), ("complete_task", "done")],
+    ),
+]
+
+
+@MODES
+@pytest.mark.parametrize(("message", "steps", "expected"), MULTI, ids=[m[0] for m in MULTI])
+async def test_every_action_of_a_message_is_attempted_one_call_per_step(  # type: ignore[no-untyped-def]
+    make_client, mode: str, message: str, steps: Any, expected: list[tuple[str, str]]
+) -> None:
+    llm, model = compliant(steps, TITLES, after_tools="All done!")
+    client = await make_client(llm, response_mode=mode)
+    await seed(client, llm)
+
+    body = (await chat(client, message)).json()
+
+    assert statuses(body) == expected
+    assert model.forced_calls == []
+    assert body["execution_metadata"]["llm_calls"] == len(steps) + (mode == "model")
+    tasks = await by_title(client)
+    for (tool, _), step in zip(expected, steps, strict=True):
+        arguments = step[0][1]
+        if tool == "delete_task":
+            assert arguments["task_id"] not in tasks
+        elif tool == "complete_task":
+            assert tasks[arguments["task_id"]]["status"] == "completed"
+        else:
+            assert arguments["title"] in tasks
+    for _, step in zip(expected, steps, strict=True):
+        name = step[0][1].get("task_id") or step[0][1]["title"]
+        assert name in body["assistant_message"]  # every action is in the reply
+
+
+@MODES
+async def test_a_model_that_stops_after_the_first_action_is_made_to_do_the_second(make_client, mode: str) -> None:  # type: ignore[no-untyped-def]
+    llm, model = compliant(
+        [("delete_task", {"task_id": "Taxes"})], TITLES, after_tools="Deleted taxes and marked bread!"
+    )
+    client = await make_client(llm, response_mode=mode)
+    await seed(client, llm)
+
+    body = (await chat(client, "delete the taxes task and mark bread done")).json()
+
+    assert model.forced_calls == ["complete_task"]
+    tasks = await by_title(client)
+    assert "Taxes" not in tasks and tasks["Bread"]["status"] == "completed"
+    assert statuses(body) == [("delete_task", "done"), ("complete_task", "done")]
+
+
+async def test_an_action_the_model_never_does_is_reported_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
+    # It deletes, then claims the rest; forced to complete, it still only talks.
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "Taxes"})), default=completion("Both done!"))
+    client = await make_client(llm)
+    await seed(client, llm)
+
+    body = (await chat(client, "delete the taxes task and mark bread done")).json()
+
+    tasks = await by_title(client)
+    assert "Taxes" not in tasks and tasks["Bread"]["status"] == "pending"
+    reply = body["assistant_message"]
+    assert reply.startswith("Deleted: “Taxes”.")
+    assert "Not done: “mark bread done”" in reply and "Both done!" not in reply
+    assert statuses(body) == [("delete_task", "done"), ("complete_task", "not_done")]
+    assert body["execution_metadata"]["reply"]["not_done"][0]["reason"] == "tool_not_triggered"
+    assert body["execution_metadata"]["findings"][-1]["kind"] == "ActionNotDone"
+
+
+async def test_an_item_of_a_list_the_model_skipped_is_reported_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm, _ = compliant([("add_task", {"title": "milk"})], TITLES, after_tools="Added milk and eggs!")
+    client = await make_client(llm)
+
+    body = (await chat(client, "add milk and eggs")).json()
+
+    assert [t["title"] for t in await tasks_of(client)] == ["milk"]
+    assert body["assistant_message"] == ("Added: “milk”.\nNot done: “eggs” (the model did not call a tool for it).")
+
+
+async def test_one_call_taking_several_items_covers_them(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm, _ = compliant([("add_task", {"title": "salt and pepper"})], TITLES, after_tools="Added.")
+    client = await make_client(llm)
+
+    body = (await chat(client, "add salt and pepper")).json()
+
+    assert body["assistant_message"] == "Added: “salt and pepper”."
+    assert body["execution_metadata"]["reply"]["not_done"] == []
+
+
+# -- claims over failures, denials of successes ------------------------------------------------------
+
+
+@MODES
+async def test_done_over_a_failed_call_is_never_shown(make_client, mode: str) -> None:  # type: ignore[no-untyped-def]
+    step = [("add_task", {"title": "Milk", "priority": "whenever"}), ("add_task", {"title": "Eggs"})]
+    llm, _ = compliant([step], TITLES, after_tools="Done! Everything worked.")
+    client = await make_client(llm, response_mode=mode)
+
+    body = (await chat(client, "add milk with priority whenever and eggs")).json()
+
+    reply = body["assistant_message"]
+    assert "Everything worked" not in reply
+    assert "Couldn't add “Milk”" in reply and "priority" in reply
+    assert "Added: “Eggs”." in reply
+    assert statuses(body) == [("add_task", "failed"), ("add_task", "done")]
+    if mode == "model":
+        assert body["execution_metadata"]["reply"]["replaced"][0]["reason"] == "hides_failure"
+
+
+@MODES
+async def test_a_denied_success_after_a_fixed_call_is_never_shown(make_client, mode: str) -> None:  # type: ignore[no-untyped-def]
+    broken = completion(tool_calls=[tool_call("add_task", '{"title": "Call mom"', call_id="a", raw=True)])
+    llm = ScriptedLLM(broken, calls(("add_task", {"title": "Call mom"})), completion("Sorry, I couldn't add Call mom."))
+    client = await make_client(llm, response_mode=mode)
+
+    body = (await chat(client, "add call mom")).json()
+
+    assert [t["title"] for t in await tasks_of(client)] == ["Call mom"]
+    assert body["assistant_message"] == "Added: “Call mom”."
+    assert statuses(body) == [("add_task", "?")] and body["action_metadata"]["success"] is True
+    if mode == "model":
+        assert body["execution_metadata"]["reply"]["replaced"][0]["reason"] == "denied_success"
+        assert body["execution_metadata"]["findings"][-1]["kind"] == "DeniedSuccess"
+
+
+async def test_model_mode_keeps_a_consistent_reply_and_adds_what_it_left_out(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "Milk"}), ("add_task", {"title": "Eggs"})), completion("Added Milk for you!")
+    )
+    client = await make_client(llm, response_mode="model")
+
+    body = (await chat(client, "add milk and eggs")).json()
+
+    assert body["assistant_message"] == "Added Milk for you!\nAdded: “Eggs”."
+    assert body["execution_metadata"]["reply"]["source"] == "model"
+
+
+async def test_model_mode_replaces_a_claim_of_more_than_ran(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(calls(("add_task", {"title": "Milk"})), completion("I've added milk and deleted gym."))
+    client = await make_client(llm, response_mode="model")
+    await seed(client, llm, "Gym")
+
+    body = (await chat(client, "add milk")).json()
+
+    assert body["assistant_message"] == "Added: “Milk”."
+    assert body["execution_metadata"]["reply"]["replaced"][0]["reason"] == "unbacked_claim"
+
+
+# -- calls that were not done -------------------------------------------------------------------------
+
+
+async def test_ten_completes_in_one_message_report_the_two_that_were_ignored(make_client) -> None:  # type: ignore[no-untyped-def]
+    titles = [f"Errand {n}" for n in range(1, 11)]
+    step = [("complete_task", {"task_id": t}) for t in titles]
+    llm, _ = compliant([step], titles, after_tools="All ten done!")
+    client = await make_client(llm, max_tool_calls_per_step=8)
+    await seed(client, llm, *titles)
+
+    body = (await chat(client, "complete " + ", ".join(titles))).json()
+
+    done = [t for t, task in (await by_title(client)).items() if task["status"] == "completed"]
+    assert len(done) == 8
+    reply = body["assistant_message"]
+    assert reply.count("Completed:") == 8 and reply.count("Not done: complete") == 2
+    assert "All ten done" not in reply
+    assert [s for _, s in statuses(body)] == ["done"] * 8 + ["not_done"] * 2
+    not_done = body["execution_metadata"]["reply"]["not_done"]
+    assert [n["reason"] for n in not_done] == ["ignored", "ignored"]
+    assert body["execution_metadata"]["tool_calls_ignored"] == 2
+
+
+async def test_deletes_over_the_cap_are_asked_about(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm, _ = compliant([[("delete_task", {"task_id": t}) for t in TITLES]], TITLES)
+    client = await make_client(llm, max_destructive_calls_per_turn=2)
+    await seed(client, llm)
+
+    body = (await chat(client, "delete taxes, bread, gym and laundry")).json()
+
+    assert len(await tasks_of(client)) == 2
+    assert [s for _, s in statuses(body)] == ["done", "done", "asked", "asked"]
+    assert body["assistant_message"].endswith("Do you want me to delete “Gym” and delete “Laundry”? Answer yes or no.")
+    assert [a["arguments"]["task_id"] for a in body["confirmation"]["actions"]] == ["Gym", "Laundry"]
+
+
+async def test_a_turn_out_of_budget_says_what_was_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
+    steps = [[("add_task", {"title": "eggs"})], [("add_task", {"title": "flour"})], [("add_task", {"title": "jam"})]]
+    llm, _ = compliant(steps, TITLES)
+    client = await make_client(llm)
+
+    body = (await chat(client, "add eggs, add flour and add jam", budget={"max_llm_calls": 2})).json()
+
+    assert sorted(t["title"] for t in await tasks_of(client)) == ["eggs", "flour"]
+    reply = body["assistant_message"]
+    assert "Added: “eggs”." in reply and "Added: “flour”." in reply
+    assert "Not done: “add jam”" in reply and "llm calls limit" in reply
+    assert statuses(body)[-1] == ("add_task", "not_done")

@@ -1,0 +1,191 @@
+"""The one place that writes the reply (services/reply.py), from synthetic runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.app.agent.limits import Budget, BudgetUse
+from backend.app.agent.runner import RunResult
+from backend.app.agent.types import ExecutedCall, StopReason, ToolCall, ToolResult
+from backend.app.services.guard import ExecutionGuard
+from backend.app.services.intent import classify
+from backend.app.services.reply import TOOL_NOT_TRIGGERED, action_metadata, compose, final_calls
+
+MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
+
+
+def guard(message: str) -> ExecutionGuard:
+    return ExecutionGuard(
+        intent=classify(message),
+        message=message,
+        mutating_tools=MUTATING,
+        instruction=lambda tool: tool,
+        ghost_instruction="",
+    )
+
+
+def done(name: str, title: str, *, step: int = 0, **arguments: Any) -> ExecutedCall:
+    data = {"id": f"id-{title}", "title": title, **({"status": "deleted"} if name == "delete_task" else {})}
+    args = arguments or ({"title": title} if name == "add_task" else {"task_id": title})
+    return ExecutedCall(ToolCall(f"c{step}{title}", name, args), args, ToolResult(True, data=data), step, 0)
+
+
+def failed(
+    name: str, target: str, code: str, *, step: int = 0, ran: bool = True, fixable: bool = False
+) -> ExecutedCall:
+    args = {"title": target} if name == "add_task" else {"task_id": target}
+    result = ToolResult(False, error=f"{code} error", code=code, model_fixable=fixable)
+    return ExecutedCall(ToolCall(f"f{step}{target}", name, args), args, result, step, 0, ran=ran)
+
+
+def run(
+    *executed: ExecutedCall, text: str = "", stop: StopReason = StopReason.COMPOSED, detail: str | None = None
+) -> RunResult:
+    return RunResult(
+        text=text,
+        executed=list(executed),
+        stop_reason=stop,
+        ok=stop in (StopReason.FINAL, StopReason.COMPOSED),
+        use=BudgetUse(Budget()),
+        trace=[],
+        findings=[],
+        policy_events=[],
+        stop_detail=detail,
+    )
+
+
+def reply_for(message: str, result: RunResult, mode: str = "direct") -> Any:
+    g = guard(message)
+    return compose(run=result, intent=g.intent, guard=g, response_mode=mode), g
+
+
+def test_direct_mode_tells_each_result() -> None:
+    reply, _ = reply_for(
+        "add milk and delete gym",
+        run(
+            done("add_task", "Milk"),
+            failed("delete_task", "Gym", "NOT_FOUND"),
+            text="Both done!",
+            stop=StopReason.FINAL,
+        ),
+    )
+
+    assert reply.text == "Added: “Milk”.\nCouldn't delete “Gym”: NOT_FOUND error"
+    assert [o.status.value for o in reply.outcomes] == ["done", "failed"]
+
+
+def test_the_contract_message_when_a_command_ran_nothing() -> None:
+    g = guard("delete Read book")
+    reply = compose(run=run(stop=StopReason.TOOL_NOT_TRIGGERED), intent=g.intent, guard=g, response_mode="direct")
+
+    assert (reply.text, reply.source) == (TOOL_NOT_TRIGGERED, "contract")
+    assert action_metadata(reply, g.intent) == {
+        "action": "delete_task",
+        "success": False,
+        "task_id": None,
+        "task_title": None,
+        "message": "Tool not triggered",
+    }
+
+
+def test_an_action_no_call_attempted_is_reported_not_done() -> None:
+    reply, _ = reply_for("delete taxes and mark bread done", run(done("delete_task", "Taxes"), stop=StopReason.FINAL))
+
+    assert reply.text == "Deleted: “Taxes”.\nNot done: “mark bread done” (the model did not call a tool for it)."
+    metadata = action_metadata(reply, classify("delete taxes and mark bread done"))
+    assert metadata is not None
+    assert (metadata["action"], metadata["success"], metadata["task_title"]) == ("delete_task", True, "Taxes")
+    assert [(a["action"], a["status"], a["success"]) for a in metadata["actions"]] == [
+        ("delete_task", "done", True),
+        ("complete_task", "not_done", False),
+    ]
+
+
+def test_calls_not_run_say_why() -> None:
+    reply, _ = reply_for(
+        "complete a, b and c",
+        run(
+            done("complete_task", "a"),
+            failed("complete_task", "b", "IGNORED", ran=False),
+            failed("complete_task", "c", "BUDGET_EXCEEDED", ran=False),
+        ),
+    )
+
+    assert reply.text.splitlines()[1:] == [
+        "Not done: complete “b” (over the limit of tool calls in one step).",
+        "Not done: complete “c” (this message reached its tool calls budget).",
+    ]
+    assert [o.reason.value for o in reply.not_done if o.reason] == ["ignored", "budget"]
+
+
+def test_a_stop_is_said_after_the_results() -> None:
+    reply, _ = reply_for("add milk", run(done("add_task", "Milk"), stop=StopReason.BUDGET_EXCEEDED, detail="llm_calls"))
+
+    assert reply.text == "Added: “Milk”.\nI stopped because this message reached its llm calls limit."
+
+
+def test_direct_mode_passes_on_a_question_the_model_asks_back() -> None:
+    reply, _ = reply_for("delete the invoices", run(done("list_tasks", "x"), text="Which one?", stop=StopReason.FINAL))
+
+    assert reply.text.endswith("\nWhich one?")
+
+
+def test_a_ghost_claim_without_any_call_is_replaced() -> None:
+    reply, _ = reply_for("hello there", run(text="I've deleted Gym.", stop=StopReason.FINAL))
+
+    assert reply.text.startswith("Nothing was changed.")
+    assert reply.replaced[0]["reason"] == "ghost_claim" and reply.replaced[0]["model_reply"] == "I've deleted Gym."
+
+
+def test_model_mode_keeps_a_consistent_reply_and_completes_it() -> None:
+    result = run(
+        done("add_task", "Milk"), done("add_task", "Eggs"), text="Milk is on your list.", stop=StopReason.FINAL
+    )
+
+    reply, _ = reply_for("add milk and eggs", result, mode="model")
+
+    assert (reply.text, reply.source) == ("Milk is on your list.\nAdded: “Eggs”.", "model")
+
+
+def test_model_mode_replaces_a_reply_that_claims_denies_or_hides() -> None:
+    cases = [
+        (
+            run(done("add_task", "Milk"), text="I've added milk and deleted gym.", stop=StopReason.FINAL),
+            "unbacked_claim",
+        ),
+        (run(done("add_task", "Milk"), text="Sorry, I couldn't add Milk.", stop=StopReason.FINAL), "denied_success"),
+        (
+            run(
+                done("add_task", "Milk"),
+                failed("add_task", "Eggs", "INVALID"),
+                text="Done! All good.",
+                stop=StopReason.FINAL,
+            ),
+            "hides_failure",
+        ),
+    ]
+    for result, reason in cases:
+        message = "add milk and eggs" if len(result.executed) == 2 else "add milk"
+        reply, _ = reply_for(message, result, mode="model")
+        assert reply.source == "results" and reply.replaced[0]["reason"] == reason
+        assert reply.text.startswith("Added: “Milk”.")
+
+
+def test_final_calls_drop_what_the_model_fixed_and_keep_what_it_did_not() -> None:
+    executed = [
+        failed("add_task", "Milk", "INVALID_ARGUMENTS", fixable=True),
+        failed("add_task", "Eggs", "INVALID_ARGUMENTS", fixable=True),
+        done("add_task", "Milk", step=1),
+        failed("add_task", "Jam", "REPEATED_CALL", step=1, ran=False),
+        failed("delete_task", "x", "IGNORED", ran=False),
+        failed("delete_task", "x", "NOT_FOUND", step=1),
+    ]
+    executed[-1].call.arguments = executed[4].call.arguments  # the ignored call, sent again
+
+    shown = final_calls(executed)
+
+    assert [(e.call.name, e.result.code, e.step) for e in shown] == [
+        ("add_task", "INVALID_ARGUMENTS", 0),  # Eggs was never fixed: still reported
+        ("add_task", None, 1),
+        ("delete_task", "NOT_FOUND", 1),
+    ]

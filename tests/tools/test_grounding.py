@@ -1,0 +1,44 @@
+"""Grounding: whether the user's own words name a task (tools/resolver.py `named_in`, `shares_words`).
+
+A call the guard does not trust to pick its own target (made under a forced choice, or a change the
+message was not read to ask for) may act only on a task these say the user named."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.app.tools.resolver import named_in, shares_words
+
+NAMED = [
+    ("bin the taxes task", "Taxes"),
+    ("elimina la tarea taxes", "Taxes"),
+    ("please complete pay the rent", "Pay rent"),
+    ("delete the READ BOOKS one", "Read book"),
+    ("tick off the laundy", "Laundry"),  # a typo
+    ("Lösch die Aufgabe Steuererklärung", "Steuererklärung"),
+]
+NOT_NAMED = [
+    ("delete it", "Taxes"),
+    ("should I delete the old invoices?", "Gym"),
+    ("list my tasks", "Buy milk"),
+    ("delete call mom", "Call dad"),
+    ("complete errand 4", "Errand 3"),
+    ("delete pay rent", "Pay rent and bills"),  # the title says more than the user did
+]
+
+
+@pytest.mark.parametrize(("text", "title"), NAMED)
+def test_named(text: str, title: str) -> None:
+    assert named_in(text, title)
+
+
+@pytest.mark.parametrize(("text", "title"), NOT_NAMED)
+def test_not_named(text: str, title: str) -> None:
+    assert not named_in(text, title)
+
+
+def test_an_added_title_must_share_a_word_with_the_message() -> None:
+    assert shares_words("stick eggs on my list", "eggs")
+    assert shares_words("añade huevos a mi lista", "Huevos")
+    assert not shares_words("what did I add this morning?", "Buy milk")
+    assert not shares_words("hi", "Awesome")
