@@ -231,3 +231,29 @@ async def test_a_misspelt_query_pages_on_in_its_tolerant_reading(client: httpx.A
     )
     # Spelt right, only what holds the word as written.
     assert await titles(client, q="groceries") == [f"Buy groceries {i}" for i in reversed(range(7))]
+
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+async def test_a_misspelt_word_is_read_against_the_owners_own_words_kept_as_tasks_change(
+    client: httpx.AsyncClient,
+) -> None:
+    """Postgres reads a misspelt word against the owner's vocabulary (migration 0009), which follows
+    new titles, edited titles and descriptions, and never another user's words."""
+    # Bob's words are all closer to "zepelin" than Alice's "zeppelin": read against everyone's words,
+    # Alice's search would be taken to mean Bob's and find nothing.
+    for word in ("zepelinn", "zepelina", "zepelins", "zepelino", "zepelinx", "zepelinz"):
+        created = await client.post("/api/bob/tasks", json={"title": f"Fly {word}"}, headers=auth("bob"))
+        assert created.status_code == 201, created.text
+    model = await add(client, "Build a model")
+    await add(client, "Pack bags", description="sunscreen and the hiking boots")
+
+    renamed = await client.patch(
+        f"/api/alice/tasks/{model['id']}", json={"title": "Build the zeppelin model"}, headers=auth()
+    )
+    assert renamed.status_code == 200, renamed.text
+
+    assert await titles(client, q="zepelin") == ["Build the zeppelin model"]  # the edited title's word
+    assert await titles(client, q="sunscren") == ["Pack bags"]  # a description's word
+    assert await titles(client, q="zepelin modle") == ["Build the zeppelin model"]  # two words, each misspelt
+    assert await titles(client, q="zepelin sunscren") == []  # each word must be in the same task
+    assert await titles(client, q="xylophone") == []

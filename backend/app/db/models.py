@@ -54,6 +54,21 @@ class Task(SQLModel, table=True):
     updated_at: datetime = _ts()
 
 
+class TaskWord(SQLModel, table=True):
+    """A word of one of the owner's titles or descriptions, folded (migration 0009): the vocabulary a
+    misspelt search word is matched against on Postgres. A trigger on `tasks` writes it."""
+
+    __tablename__ = "task_words"
+    __table_args__ = (sa.Index("ix_task_words_user_word", "user_id", "word"),)
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.Identity(), primary_key=True),
+    )
+    user_id: str = Field(max_length=255, nullable=False)
+    word: str = Field(sa_type=sa.Text, nullable=False)
+
+
 class DeletedTask(SQLModel, table=True):
     """A deleted task, kept for undo until UNDO_RETENTION_DAYS have passed (migration 0006). `tasks`
     holds only live tasks, so nothing that reads tasks has to skip deleted ones."""
