@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
+from backend.app.agent.detect import detect
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.presets import select_preset
 from backend.app.agent.types import ChatCompletionsClient
@@ -73,7 +74,14 @@ def create_app(
                     max_retries=settings.llm_max_retries,
                 )
                 model, provider = settings.llm_model, settings.llm_provider
-                log.info("llm_client", extra={"client": "http", "base_url": settings.llm_base_url, "model": model})
+                if provider == "auto":
+                    found = await detect(http, settings.llm_base_url, api_key=settings.llm_api_key)
+                    provider = found.provider
+                    log.info("llm_provider_detected", extra={"provider": provider, "evidence": found.evidence})
+                log.info(
+                    "llm_client",
+                    extra={"client": "http", "base_url": settings.llm_base_url, "model": model, "provider": provider},
+                )
             app.state.settings = settings
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)

@@ -24,6 +24,7 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "llm_api_key": "test-key",
         "llm_base_url": "http://llm.test/v1",
         "llm_model": "test/scripted-model",
+        "llm_provider": "openrouter",  # the scripted model speaks as OpenRouter does; detection has its own tests
         "rate_limit_per_minute": 10_000,
         "log_json": False,
         "db_pooler": "transaction" if database_url in POOLED else "none",

@@ -68,6 +68,11 @@ class Preset:
         return capped
 
 
+# The largest `maxLength`/`maxItems` sent to a local engine: llama.cpp's grammar compiler crashes
+# its server on 4000 ("number of rules exceeds sane defaults"); 200 runs (measured by `taskchat eval`).
+SAFE_SCHEMA_REPEAT = 200
+LOCAL_PROVIDERS = frozenset({"llamacpp", "vllm", "ollama", "lmstudio", "local"})
+
 PROVIDER_DEFAULTS: dict[str, Preset] = {
     "openrouter": Preset(name="openrouter", provider="openrouter"),
     "openai": Preset(name="openai", provider="openai"),
@@ -80,7 +85,30 @@ PROVIDER_DEFAULTS: dict[str, Preset] = {
         provider="llamacpp",
         required_choice="auto",
         assistant_tool_call_content="empty_string",
-        schema_max_repeat=200,
+        schema_max_repeat=SAFE_SCHEMA_REPEAT,
+    ),
+    # vLLM: named functions and `required` through guided decoding, whose grammar grows with
+    # each repetition count like llama.cpp's.
+    "vllm": Preset(name="vllm", provider="vllm", schema_max_repeat=SAFE_SCHEMA_REPEAT),
+    # Ollama's OpenAI-compatible endpoint ignores `tool_choice`: nothing can be forced.
+    "ollama": Preset(
+        name="ollama",
+        provider="ollama",
+        required_choice="auto",
+        supports_forced_function=False,
+        schema_max_repeat=SAFE_SCHEMA_REPEAT,
+    ),
+    # LM Studio takes `required` but not a named function.
+    "lmstudio": Preset(
+        name="lmstudio", provider="lmstudio", supports_forced_function=False, schema_max_repeat=SAFE_SCHEMA_REPEAT
+    ),
+    # A server detection could not name (agent/detect.py): what every grammar-based engine accepts.
+    "local": Preset(
+        name="local",
+        provider="local",
+        required_choice="auto",
+        assistant_tool_call_content="empty_string",
+        schema_max_repeat=SAFE_SCHEMA_REPEAT,
     ),
     "offline": Preset(name="offline", provider="offline"),
 }

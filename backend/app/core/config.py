@@ -109,7 +109,8 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("LLM_API_KEY", "OPENROUTER_API_KEY", "llm_api_key")
     )
     llm_model: str = "openai/gpt-4o-mini"
-    llm_provider: str = "openrouter"
+    # "auto": named from LLM_BASE_URL and the server's answer at startup (agent/detect.py).
+    llm_provider: str = "auto"
     llm_connect_timeout_s: float = 5.0
     llm_read_timeout_s: float = 30.0
     llm_max_retries: int = 2
