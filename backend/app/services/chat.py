@@ -38,6 +38,7 @@ from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, Co
 from backend.app.services import idempotency, prompt
 from backend.app.services.confirmations import Answer, answer, propose
 from backend.app.services.history import fit_history
+from backend.app.services.offline_model import said_in
 from backend.app.services.plan import declared_plan, plan_deviation
 from backend.app.services.records import execution_metadata, reply_findings, tool_call_records
 from backend.app.services.reply import action_metadata, apply_report, compose, final_calls
@@ -225,6 +226,7 @@ class ChatService:
             conversation_id=turn.conversation_id,
             turn_id=turn.turn_id,
             context=ConversationContext.from_history(turn.history),
+            said=said_in(turn.request.message, today=self.clock.today()),
         )
 
     async def _finish(self, turn: Turn, run: RunResult, step: Step, *, ask: bool = False) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from backend.app.services.intent import classify
+from backend.app.tools.task_tools import Said
 
 MODEL_NAME = "taskchat-offline"
 IDENTITY = "I'm Taskchat's offline rule-based model, not an LLM (no API key is configured)"
@@ -502,6 +503,22 @@ def parse_message(text: str, today: dt.date) -> Parsed:
     commands = [c for _, parsed in clauses for c in parsed.commands]
     reply = next((p.reply for _, p in clauses if p.reply), None)
     return Parsed(commands, None if commands else reply)
+
+
+def said_in(text: str, *, today: dt.date) -> Said:
+    """What the message itself names for each tool, as this parser reads it (English wording): the
+    repairs a model's argument that names nothing may use (`tools.task_tools.Said`)."""
+    references: dict[str, tuple[str, ...]] = {}
+    titles: list[str] = []
+    for command in parse_message(text, today).commands:
+        said = command.args.get("title") if command.name == "add_task" else command.args.get("task_id")
+        if not isinstance(said, str) or not said.strip():
+            continue
+        if command.name == "add_task":
+            titles.append(said)
+        else:
+            references[command.name] = (*references.get(command.name, ()), said)
+    return Said(references=references, titles=tuple(titles))
 
 
 # --- small talk -----------------------------------------------------------------------------

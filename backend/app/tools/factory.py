@@ -12,7 +12,7 @@ from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.tools.context import ConversationContext
 from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOLS, TaskTools, ToolAudit
+from backend.app.tools.task_tools import TOOLS, Said, TaskTools, ToolAudit
 
 
 class ToolsFor(Protocol):
@@ -24,6 +24,7 @@ class ToolsFor(Protocol):
         conversation_id: uuid.UUID | None = ...,
         turn_id: uuid.UUID | None = ...,
         context: ConversationContext | None = ...,
+        said: Said | None = ...,
     ) -> TaskTools: ...
 
 
@@ -54,9 +55,11 @@ def task_tools_factory(
         conversation_id: uuid.UUID | None = None,
         turn_id: uuid.UUID | None = None,
         context: ConversationContext | None = None,
+        said: Said | None = None,
     ) -> TaskTools:
         return TaskTools(
             context=context,
+            said=said,
             offered=offered,
             sessionmaker=sessionmaker,
             user_id=user_id,

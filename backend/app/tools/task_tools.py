@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import orjson
@@ -117,6 +117,18 @@ def task_to_dict(task: Task) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the user's message itself names, read before the model runs: the task references it gives
+    each tool ("taxes" for `delete_task`) and the titles it asks to add. A model's argument that names
+    nothing (a reference no task answers to, a title sharing no word with the message) is repaired
+    with these, said so in the result; an argument that resolves is never replaced, and nothing the
+    message does not name is ever used."""
+
+    references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    titles: tuple[str, ...] = ()
+
+
 @dataclass(slots=True)
 class _Prepared:
     call: ToolCall
@@ -157,6 +169,7 @@ class TaskTools:
         audit: ToolAudit | None = None,
         context: ConversationContext | None = None,
         offered: frozenset[str] | None = None,
+        said: Said | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         # The tools this deployment offers (TOOLS_ALLOW / TOOLS_DENY); None: all of them.
@@ -164,6 +177,9 @@ class TaskTools:
         self.audit = audit
         self.context = context  # "it", "the second one": references into the conversation
         self._notes: list[str] = []  # how this call's reference was read, for its result
+        self.said = said  # what the user's message names: repairs for arguments that name nothing
+        self._repairs: list[str] = []  # this call's repaired arguments, for its result
+        self._titles_added: set[str] = set()  # titles added this turn (folded): a repair never adds one twice
         self.user_id = user_id
         self.clock = clock
         self.resolver = resolver
@@ -333,7 +349,7 @@ class TaskTools:
     ) -> tuple[ToolResult, Change | None]:
         handler: Handler = getattr(self, f"_{p.call.name}")
         change: Change | None = None
-        self._notes = []
+        self._notes, self._repairs = [], []
         try:
             if nested:
                 async with session.begin_nested():
@@ -344,23 +360,30 @@ class TaskTools:
             if not nested:
                 raise
             result = ToolResult(success=False, code="STORAGE_ERROR", error="The database refused this change.")
-        if p.warnings or self._notes:
+        if p.warnings or self._notes or self._repairs:
             data = result.data
             if self._notes and result.success and isinstance(data, dict):
                 data = {**data, "resolved": self._notes[0]}
+            if self._repairs and result.success and isinstance(data, dict):
+                data = {**data, "repaired": list(self._repairs)}
             result = ToolResult(
                 success=result.success,
                 data=data,
                 error=result.error,
                 code=result.code,
-                warnings=p.warnings + tuple(self._notes) + result.warnings,
+                warnings=p.warnings + tuple(self._notes) + tuple(self._repairs) + result.warnings,
                 model_fixable=result.model_fixable,
             )
         return result, change
 
     async def _add_task(self, repo: TaskRepository, args: AddTaskArgs, call: ToolCall) -> Done:
         if call.grounding is not None and not shares_words(call.grounding, args.title):
-            return _not_grounded(f"The user's message does not mention '{args.title}'"), None
+            repaired = self._said_title(call.grounding)
+            if repaired is None:
+                return _not_grounded(f"The user's message does not mention '{args.title}'"), None
+            self._repairs.append(f"title '{args.title}' is not in the user's words: added '{repaired}', as they said")
+            args = args.model_copy(update={"title": repaired})
+        self._titles_added.add(args.title.casefold())
         task = await repo.add(
             title=args.title,
             description=args.description,
@@ -420,6 +443,8 @@ class TaskTools:
         own target) only if the user's words name it too, by its title or by the reference itself;
         with `expected_version` (a REST `If-Match`) only at that version."""
         row = await self._lookup(repo, reference)
+        if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
+            row = await self._said_task(repo, reference, call.name) or row
         if isinstance(row, ToolResult):
             return row
         if call.expected_version is not None and row.version != call.expected_version:
@@ -433,6 +458,31 @@ class TaskTools:
         if named_in(grounding, row.title) or (parse_uuid(said) is None and said and named_in(grounding, said)):
             return row
         return _not_grounded(f"The user's message does not name '{row.title}'", row)
+
+    async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> TaskRow | None:
+        """The one task the user's message gives `tool`, when the model's `reference` named none
+        (noise such as "21648537900"). Not for a reference into the conversation whose task is gone,
+        and not when the message's own references name no task, or several."""
+        said = self.said.references.get(tool, ()) if self.said is not None else ()
+        if not said or (self.context is not None and self.context.resolve(reference) is not None):
+            return None
+        found: dict[uuid.UUID, TaskRow] = {}
+        for words in said:
+            row = await self._lookup(repo, words)
+            if isinstance(row, TaskRow):
+                found[row.id] = row
+        if len(found) != 1:
+            return None
+        row = next(iter(found.values()))
+        self._repairs.append(f"'{reference}' names no task: used '{row.title}', which the user's message names")
+        return row
+
+    def _said_title(self, grounding: str) -> str | None:
+        """The next title the user's message asks to add that no call of this turn added yet."""
+        for title in self.said.titles if self.said is not None else ():
+            if title.casefold() not in self._titles_added and shares_words(grounding, title):
+                return title
+        return None
 
     async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
         if (task_id := parse_uuid(reference)) is not None:
