@@ -8,10 +8,11 @@ from pathlib import Path
 
 import orjson
 from support.api import NOW
-from support.fake_llm import ScriptedLLM, completion
+from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
 from backend.app.evals import report
+from backend.app.evals.families import ALL_SCENARIOS
 from backend.app.evals.harness import EvalConfig, run_eval
 from backend.app.evals.profiles import PROFILES
 from backend.app.evals.scenarios import SCENARIOS, Observation, TaskState
@@ -109,7 +110,7 @@ async def test_offline_model_over_every_scenario_writes_the_reports(tmp_path: Pa
     lines = (tmp_path / "trials.jsonl").read_bytes().splitlines()
     assert len(lines) == 16 and {orjson.loads(line)["scenario"] for line in lines} == set(SCENARIOS)
     md = (tmp_path / "summary.md").read_text()
-    assert "| `taskchat-offline` | `default` | production | 6/7 | 85.7% | 1/1 |" in md
+    assert "| `taskchat-offline` | `guarded` | `default` | production | 6/7 | 85.7% | 1/1 |" in md
     assert "![success rate per scenario](chart.png)" in md
 
 
@@ -207,3 +208,40 @@ async def test_a_server_error_is_a_failure_code_not_a_crash() -> None:
 
     assert (trial.ok, trial.reasons) == (False, ["LLM_ERROR:LLM_BAD_RESPONSE"])
     assert trial.error_detail and "400" in trial.error_detail
+
+
+async def test_policies_run_side_by_side_and_the_report_counts_effects(tmp_path: Path) -> None:
+    """A weak model that deletes Taxes whatever it is told: under raw `auto` that is right when asked
+    and a wrong effect on a question; under `guarded` the question changes nothing."""
+    def deletes_taxes(body: dict[str, object]) -> object:
+        last = body["messages"][-1]  # type: ignore[index]
+        return completion("Done.") if last["role"] == "tool" else calls(("delete_task", {"task_id": "Taxes"}))
+
+    llm = ScriptedLLM(default=deletes_taxes)
+    config = _config(
+        scenarios=(ALL_SCENARIOS["ghost_bin"], ALL_SCENARIOS["unasked_question_state"]),
+        models=("weak",),
+        strategies=("production",),
+        policies=("guarded", "auto"),
+        provider="openai",
+        base_url="http://llm.test/v1",
+    )
+
+    trials = await run_eval(config, transport=llm.transport, clock=FixedClock(NOW))
+
+    effects = {(t.policy, t.scenario): t.effect for t in trials}
+    assert effects == {
+        ("guarded", "ghost_bin"): "right",
+        ("guarded", "unasked_question_state"): "right",
+        ("auto", "ghost_bin"): "right",
+        ("auto", "unasked_question_state"): "wrong",
+    }
+    rows = {r["policy"]: r for r in report.summaries(trials, {})["summary.json"]["by_policy"]}
+    assert (rows["auto"]["action_right"], rows["auto"]["no_change_right"], rows["auto"]["wrong_effects"]) == (1, 0, 1)
+    assert (rows["guarded"]["action_right"], rows["guarded"]["no_change_right"], rows["guarded"]["wrong_effects"]) == (
+        1,
+        1,
+        0,
+    )
+    assert rows["auto"]["crashes_or_timeouts"] == rows["guarded"]["crashes_or_timeouts"] == 0
+    assert "| `weak` | `auto` | 1/1 (100.0%) | 0/1 (0.0%) | 1 | 0 |" in report.policy_table(list(rows.values()))

@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any, get_args
 from urllib.parse import urlsplit
 
+import httpx
 from tqdm import tqdm
 
+from backend.app.agent.detect import Detected, detect
 from backend.app.agent.presets import PROVIDER_DEFAULTS, Preset
-from backend.app.core.config import Settings
+from backend.app.core.config import Settings, ToolPolicyName
 from backend.app.evals import local_model, report
 from backend.app.evals.families import ALL_SCENARIOS, FAMILIES
 from backend.app.evals.harness import STRATEGIES, EvalConfig, Strategy, TrialResult, run_eval
@@ -70,6 +72,9 @@ def register(sub: Any) -> None:
     )
     grid.add_argument("--profiles", default="default", help=f"comma list or all: {', '.join(PROFILES)}")
     grid.add_argument("--strategies", default="production", help="comma list: production, baseline")
+    grid.add_argument(
+        "--policies", default="guarded", help=f"comma list of TOOL_POLICY values: {', '.join(get_args(ToolPolicyName))}"
+    )
     grid.add_argument("--strategy-matrix", action="store_true", help="run both strategies")
     grid.add_argument("--trials", type=int, default=3, help="trials per cell (default 3)")
     run = ev.add_argument_group("run")
@@ -109,7 +114,8 @@ def build_config(args: argparse.Namespace) -> EvalConfig:
         list(STRATEGIES) if args.strategy_matrix else _names(args.strategies, STRATEGIES, "strategy")
     )
     if args.local_smollm2:
-        provider, models, base_url = args.provider or "llamacpp", args.model or local_model.MODEL_ALIAS, "pending"
+        # No --provider: named from the started server, as the app names LLM_BASE_URL (agent/detect.py).
+        provider, models, base_url = args.provider or "auto", args.model or local_model.MODEL_ALIAS, "pending"
     elif args.base_url:
         if not urlsplit(args.base_url).scheme.startswith("http"):
             raise UsageError("--base-url must be an http(s) URL")
@@ -129,6 +135,7 @@ def build_config(args: argparse.Namespace) -> EvalConfig:
         models=tuple(dict.fromkeys(m.strip() for m in models.split(",") if m.strip())),
         profiles=tuple(PROFILES[n] for n in _names(args.profiles, PROFILES, "sampling profile")),
         strategies=tuple(s for s in get_args(Strategy) if s in strategies),
+        policies=tuple(_names(args.policies, get_args(ToolPolicyName), "tool policy")),  # type: ignore[arg-type]
         trials=args.trials,
         provider=provider,
         base_url=base_url,
@@ -179,6 +186,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             server.start()
             config = dataclasses.replace(config, base_url=server.base_url)
             extra = {"server": local_model.server_version(args.llm_venv), "gguf": server.gguf.name}
+            if config.provider == "auto":
+                found = asyncio.run(_detect(server.base_url))
+                config = dataclasses.replace(config, provider=found.provider)
+                extra["provider_detected"] = f"{found.provider} (by {found.evidence})"
         return _run(config, args=args, out=out, server=server, extra=extra)
     except local_model.LocalModelError as exc:
         print(f"taskchat eval: {exc}", file=sys.stderr)
@@ -189,6 +200,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if server is not None:
             server.stop()
+
+
+async def _detect(base_url: str) -> Detected:
+    async with httpx.AsyncClient() as http:
+        return await detect(http, base_url, api_key=None)
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -54,7 +54,13 @@ def _made(effects: tuple[str, ...], word: str) -> Callable[[Observation], Check]
 
 def _unasked_scenario(name: str, message: str) -> Scenario:
     return Scenario(
-        f"unasked_{name}", f"'{message}': nothing changes, no claim", message, _unasked, seed=SEED, family=NO_UNASKED
+        f"unasked_{name}",
+        f"'{message}': nothing changes, no claim",
+        message,
+        _unasked,
+        seed=SEED,
+        family=NO_UNASKED,
+        asks_change=False,
     )
 
 

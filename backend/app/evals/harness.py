@@ -26,7 +26,7 @@ from backend.app.agent.presets import Preset, select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.cli import migrate
 from backend.app.core.clock import Clock, SystemClock
-from backend.app.core.config import Settings
+from backend.app.core.config import Settings, ToolPolicyName
 from backend.app.core.exceptions import AppError, LLMError, LLMTimeout
 from backend.app.core.metrics import Metrics
 from backend.app.db.repositories.tasks import TaskRepository
@@ -53,6 +53,8 @@ class EvalConfig:
     strategies: tuple[Strategy, ...]
     trials: int
     provider: str
+    # TOOL_POLICY per cell: `guarded` (the product) beside e.g. `auto` (the raw model) on the same prompts.
+    policies: tuple[ToolPolicyName, ...] = ("guarded",)
     base_url: str | None = None  # None: the offline model
     api_key: str | None = None
     timeout_s: float = 60.0
@@ -64,7 +66,8 @@ class EvalConfig:
 
     @property
     def total(self) -> int:
-        return len(self.scenarios) * len(self.models) * len(self.profiles) * len(self.strategies) * self.trials
+        cells = len(self.models) * len(self.profiles) * len(self.strategies) * len(self.policies)
+        return len(self.scenarios) * cells * self.trials
 
 
 @dataclass(slots=True)
@@ -88,6 +91,17 @@ class TrialResult:
     reply: str = ""
     error_detail: str | None = None
     family: str = ""  # the scenario's family, or its own name
+    policy: str = "guarded"  # the turn's TOOL_POLICY
+    asks_change: bool = True  # the scenario's message asks for a change
+    changed: bool = False  # the owner's tasks differ after the turn
+
+    @property
+    def effect(self) -> str:
+        """`right` (the asked change, or no change where none was asked), `wrong` (a change that fails
+        the check: unasked, or not the one asked), or `none` (a change was asked and nothing changed)."""
+        if self.changed:
+            return "right" if self.ok and self.asks_change else "wrong"
+        return "none" if self.asks_change else ("right" if self.ok else "none")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -101,6 +115,7 @@ class _Job:
     strategy: Strategy
     trial: int
     index: int
+    policy: ToolPolicyName = "guarded"
 
 
 def preset_for(config: EvalConfig, *, model: str, profile: SamplingProfile, strategy: Strategy) -> Preset:
@@ -116,9 +131,14 @@ def preset_for(config: EvalConfig, *, model: str, profile: SamplingProfile, stra
 
 def jobs(config: EvalConfig) -> list[_Job]:
     grid = itertools.product(
-        config.models, config.strategies, config.profiles, config.scenarios, range(1, config.trials + 1)
+        config.models,
+        config.policies,
+        config.strategies,
+        config.profiles,
+        config.scenarios,
+        range(1, config.trials + 1),
     )
-    return [_Job(sc, m, p, st, n, i) for i, (m, st, p, sc, n) in enumerate(grid)]
+    return [_Job(sc, m, p, st, n, i, policy=po) for i, (m, po, st, p, sc, n) in enumerate(grid)]
 
 
 async def run_eval(
@@ -152,7 +172,7 @@ async def run_eval(
                         await on_trial(result)
 
             await asyncio.gather(*(one(job) for job in jobs(config)))
-    results.sort(key=lambda r: (r.model, r.strategy, r.sampling_profile, r.scenario, r.trial))
+    results.sort(key=lambda r: (r.model, r.policy, r.strategy, r.sampling_profile, r.scenario, r.trial))
     return results
 
 
@@ -172,7 +192,7 @@ def _sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-def _settings(config: EvalConfig, scenario: Scenario, db: Path) -> Settings:
+def _settings(config: EvalConfig, scenario: Scenario, db: Path, policy: ToolPolicyName = "guarded") -> Settings:
     defaults = Settings(environment="test", database_url=_sqlite_url(db))
     # A turn may make budget_max_llm_calls requests of up to --timeout each: the turn's own deadline
     # must not be the thing that times out first.
@@ -182,6 +202,7 @@ def _settings(config: EvalConfig, scenario: Scenario, db: Path) -> Settings:
             "llm_max_tokens": config.max_tokens,
             "budget_max_latency_ms": latency_ms,
             "rate_limit_per_minute": 1_000_000,  # trials are not users; the limiter is tested elsewhere
+            "tool_policy": policy,
             **scenario.settings,
         }
     )
@@ -191,7 +212,7 @@ async def _trial(
     job: _Job, *, config: EvalConfig, client: ChatCompletionsClient, db: Path, clock: Clock, metrics: Metrics
 ) -> TrialResult:
     scenario = job.scenario
-    settings = _settings(config, scenario, db)
+    settings = _settings(config, scenario, db, job.policy)
     preset = preset_for(config, model=job.model, profile=job.profile, strategy=job.strategy)
     result = TrialResult(
         scenario=scenario.name,
@@ -201,6 +222,8 @@ async def _trial(
         trial=job.trial,
         control=scenario.control,
         family=scenario.group,
+        policy=job.policy,
+        asks_change=scenario.asks_change,
         ok=False,
         outcome="error",
         reason=None,
@@ -278,6 +301,7 @@ def _judge(result: TrialResult, scenario: Scenario, o: Observation) -> None:
         f"{c['name']}:{'ok' if c['result']['success'] else c['result'].get('code') or 'failed'}" for c in o.calls
     ]
     result.reply = o.reply[:200]
+    result.changed = o.before != o.after
     check = scenario.check(o)
     result.ok, result.outcome = not check.failures, check.outcome
     if result.ok:

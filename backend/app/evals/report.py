@@ -58,8 +58,8 @@ def _group(trials: Iterable[TrialResult], key: Callable[[TrialResult], Any]) -> 
 
 def matrix_rows(trials: Sequence[TrialResult]) -> list[dict[str, Any]]:
     rows = []
-    for (model, profile, strategy), group in sorted(
-        _group(trials, lambda t: (t.model, t.sampling_profile, t.strategy)).items()
+    for (model, policy, profile, strategy), group in sorted(
+        _group(trials, lambda t: (t.model, t.policy, t.sampling_profile, t.strategy)).items()
     ):
         tool = [t for t in group if not t.control]
         control = [t for t in group if t.control]
@@ -67,6 +67,7 @@ def matrix_rows(trials: Sequence[TrialResult]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "model": model,
+                "policy": policy,
                 "sampling_profile": profile,
                 "strategy": strategy,
                 "preset": group[0].preset,
@@ -82,6 +83,50 @@ def matrix_rows(trials: Sequence[TrialResult]) -> list[dict[str, Any]]:
     return rows
 
 
+def policy_rows(trials: Sequence[TrialResult]) -> list[dict[str, Any]]:
+    """Per model and TOOL_POLICY, on the same prompts: the effects on the tasks. Right effects on the
+    prompts that ask for a change, right no-change on those that ask for none, wrong effects (a change
+    that fails its check: unasked, or not the one asked) anywhere; crashes and timeouts count as
+    not right."""
+    rows = []
+    for (model, policy), group in sorted(_group(trials, lambda t: (t.model, t.policy)).items()):
+        action = [t for t in group if t.asks_change]
+        quiet = [t for t in group if not t.asks_change]
+        rows.append(
+            {
+                "model": model,
+                "policy": policy,
+                "action_right": sum(t.effect == "right" for t in action),
+                "action_runs": len(action),
+                "no_change_right": sum(t.effect == "right" for t in quiet),
+                "no_change_runs": len(quiet),
+                "wrong_effects": sum(t.effect == "wrong" for t in group),
+                "crashes_or_timeouts": sum((t.reason or "").startswith(_SERVER_FAULTS) for t in group),
+                "llm_calls_mean": round(sum(t.llm_calls for t in group) / len(group), 2),
+                "latency_ms_mean": round(sum(t.latency_ms for t in group) / len(group), 1),
+            }
+        )
+    return rows
+
+
+_SERVER_FAULTS = ("TIMEOUT", "LLM_ERROR", "SERVER_CRASHED")
+
+
+def policy_table(rows: Sequence[dict[str, Any]]) -> str:
+    lines = [
+        "| model | policy | right effects (action prompts) | right no-change | wrong effects | crashes / timeouts "
+        "| LLM calls / turn | mean time ms |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| `{r['model']}` | `{r['policy']}` | {_pct(r['action_right'], r['action_runs'])} "
+            f"| {_pct(r['no_change_right'], r['no_change_runs'])} | {r['wrong_effects']} "
+            f"| {r['crashes_or_timeouts']} | {r['llm_calls_mean']} | {r['latency_ms_mean']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
 def summaries(trials: Sequence[TrialResult], meta: dict[str, Any]) -> dict[str, Any]:
     """Every summary file's content, by file name."""
     tool = [t for t in trials if not t.control]
@@ -91,13 +136,16 @@ def summaries(trials: Sequence[TrialResult], meta: dict[str, Any]) -> dict[str, 
     for (scenario, strategy), group in sorted(_group(trials, lambda t: (t.scenario, t.strategy)).items()):
         by_strategy[scenario][strategy] = stats(group)
     by_family: dict[str, dict[str, Any]] = defaultdict(dict)
-    for (family, model, strategy), group in sorted(_group(trials, lambda t: (t.family, t.model, t.strategy)).items()):
-        by_family[family][f"{model} / {strategy}"] = stats(group)
+    for (family, model, policy, strategy), group in sorted(
+        _group(trials, lambda t: (t.family, t.model, t.policy, t.strategy)).items()
+    ):
+        by_family[family][f"{model} / {policy} / {strategy}"] = stats(group)
     summary = {
         "meta": meta,
         "overall": {**stats(trials), "tool": stats(tool), "control": stats(control)},
         "by_strategy": {s: stats(g) for s, g in sorted(_group(trials, lambda t: t.strategy).items())},
         "by_model_profile_strategy": matrix_rows(trials),
+        "by_policy": policy_rows(trials),
     }
     return {
         "summary.json": summary,
@@ -113,15 +161,16 @@ def _pct(ok: int, runs: int) -> str:
 
 def matrix_table(rows: Sequence[dict[str, Any]]) -> str:
     lines = [
-        "| model | sampling_profile | strategy | tool_ok | tool_ok_rate | control_ok (chat_only) | p95_ms "
+        "| model | policy | sampling_profile | strategy | tool_ok | tool_ok_rate | control_ok (chat_only) | p95_ms "
         "| top tool failures |",
-        "|---|---|---|---:|---:|---:|---:|---|",
+        "|---|---|---|---|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         rate = f"{100 * r['tool_ok_rate']:.1f}%" if r["tool_ok_rate"] is not None else "-"
         p95_ms = f"{r['p95_ms']:.0f}" if r["p95_ms"] is not None else "-"
         lines.append(
-            f"| `{r['model']}` | `{r['sampling_profile']}` | {r['strategy']} | {r['tool_ok']}/{r['tool_runs']} "
+            f"| `{r['model']}` | `{r.get('policy', 'guarded')}` | `{r['sampling_profile']}` | {r['strategy']} "
+            f"| {r['tool_ok']}/{r['tool_runs']} "
             f"| {rate} | {r['control_ok']}/{r['control_runs']} | {p95_ms} | "
             f"{'; '.join(r['top_tool_failures']) or '-'} |"
         )
@@ -183,6 +232,10 @@ def markdown(files: dict[str, Any], *, chart: str | None) -> str:
         ),
         f"- Overall: {_pct(overall['ok'], overall['runs'])}; tool scenarios {_pct(tool['ok'], tool['runs'])}; "
         f"control (chat_only) {_pct(control['ok'], control['runs'])}",
+        "",
+        "## Effects per tool policy (same prompts, same server)",
+        "",
+        policy_table(summary["by_policy"]),
         "",
         "## Model x sampling profile",
         "",

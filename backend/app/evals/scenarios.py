@@ -97,6 +97,7 @@ class Scenario:
     control: bool = False  # chat_only: a control that must call no tool, reported apart
     expected: frozenset[str] = frozenset()  # tool error codes that are the point, not a failure cause
     family: str = ""  # scenarios testing one promise are reported together (evals/families.py)
+    asks_change: bool = True  # the message asks for a change (else: the right effect is none)
 
     @property
     def group(self) -> str:
@@ -220,6 +221,7 @@ SCENARIOS: dict[str, Scenario] = {
             _missing_reference,
             seed=("Read book", "Buy milk"),
             expected=frozenset({"NOT_FOUND"}),
+            asks_change=False,
         ),
         Scenario(
             "type_error_recovery",
@@ -249,6 +251,7 @@ SCENARIOS: dict[str, Scenario] = {
             _empty_final,
             seed=("Read book", "Buy milk"),
             settings=MappingProxyType({"response_mode": "model"}),
+            asks_change=False,
         ),
         Scenario(
             "multi_call",
@@ -263,6 +266,7 @@ SCENARIOS: dict[str, Scenario] = {
             _chat_only,
             seed=("Buy milk",),
             control=True,
+            asks_change=False,
         ),
     )
 }
