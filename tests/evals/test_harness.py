@@ -213,6 +213,7 @@ async def test_a_server_error_is_a_failure_code_not_a_crash() -> None:
 async def test_policies_run_side_by_side_and_the_report_counts_effects(tmp_path: Path) -> None:
     """A weak model that deletes Taxes whatever it is told: under raw `auto` that is right when asked
     and a wrong effect on a question; under `guarded` the question changes nothing."""
+
     def deletes_taxes(body: dict[str, object]) -> object:
         last = body["messages"][-1]  # type: ignore[index]
         return completion("Done.") if last["role"] == "tool" else calls(("delete_task", {"task_id": "Taxes"}))

@@ -290,7 +290,8 @@ def _meta(config: EvalConfig, *, started_at: datetime, elapsed: float, local: bo
         "preset_overrides": dict(config.preset_overrides),
         "timeout_s": config.timeout_s,
         "max_tokens": config.max_tokens,
-        "settings": f"TOOL_POLICY={settings.tool_policy} RESPONSE_MODE={settings.response_mode} "
+        "policies": list(config.policies),
+        "settings": f"TOOL_POLICY={','.join(config.policies)} RESPONSE_MODE={settings.response_mode} "
         f"APPLY_MODE={settings.apply_mode} (per-scenario overrides in docs/eval.md)",
         "python": platform.python_version(),
     }
