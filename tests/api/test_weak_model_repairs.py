@@ -124,3 +124,55 @@ async def test_a_repair_never_invents_a_target(make_client, message: str, why: s
 
     assert await state(client) == before, why
     assert all(not c["result"]["success"] for c in body["tool_calls"]), why
+
+
+@pytest.mark.parametrize(
+    ("message", "call", "after"),
+    [
+        ("elimina la tarea taxes", ("delete_task", {"task_id": ".2026-11-23.delete"}), [("Gym", "pending")]),
+        (
+            "strike gym off my list",
+            ("complete_task", {"task_id": "./tasks.json"}),
+            [("Gym", "completed"), ("Taxes", "pending")],
+        ),
+        ("Hak die Aufgabe gym ab", ("complete_task", {"task_id": "1.0"}), [("Gym", "completed"), ("Taxes", "pending")]),
+    ],
+)
+async def test_in_any_wording_the_task_the_message_names_is_used(  # type: ignore[no-untyped-def]
+    make_client, message: str, call: Any, after: list[tuple[str, str]]
+) -> None:
+    """No parser reads these; the titles the message names (`named_in`) still say which task it is."""
+    client = await make_client(ScriptedLLM(calls(call), completion("Done.")))
+    await seed_tasks(client, "Taxes", "Gym")
+
+    body = (await chat(client, message)).json()
+
+    assert await state(client) == after
+    assert body["tool_calls"][0]["result"]["data"]["repaired"][0].startswith(f"'{call[1]['task_id']}' names no task")
+
+
+async def test_the_title_the_user_quoted_and_the_priority_and_date_they_gave_win(make_client) -> None:  # type: ignore[no-untyped-def]
+    junk = {"title": "Pay rent&#34; with high priority, due in 3 days", "priority": "low"}
+    client = await make_client(ScriptedLLM(calls(("add_task", junk)), completion("Added.")))
+
+    body = (await chat(client, 'Add a task "Pay rent" with high priority, due in 3 days')).json()
+
+    [task] = await tasks_of(client)
+    assert (task["title"], task["priority"], task["due_date"]) == ("Pay rent", "high", "2026-11-25")
+    assert body["tool_calls"][0]["result"]["data"]["repaired"] == [
+        f"title '{junk['title']}' is not the title the user quoted: added 'Pay rent'",
+        "priority 'low' is not what the user said: used 'high'",
+        "due_date 'None' is not what the user said: used '2026-11-25'",
+    ]
+
+
+async def test_the_raw_auto_policy_repairs_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+    """`auto` is the model on its own (the eval's baseline): its noise stays noise."""
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "21648537900"})), completion("Done."))
+    client = await make_client(llm, tool_policy="auto")
+    await seed_tasks(client, "Taxes", "Gym")
+
+    body = (await chat(client, "delete the taxes task")).json()
+
+    assert await state(client) == [("Gym", "pending"), ("Taxes", "pending")]
+    assert body["tool_calls"][0]["result"]["code"] == "NOT_FOUND"

@@ -194,7 +194,7 @@ class ChatService:
         runner = AgentRunner(client=self.client, model=self.model, preset=self.preset, options=self._options())
         run = await runner.run(
             messages=messages,
-            executor=self._tools(turn),
+            executor=self._tools(turn, guarded=step.guard.enabled),
             policy=step.policy,
             expected_tools=step.intent.tools,
             use=use,
@@ -219,14 +219,15 @@ class ChatService:
         run.executed, run.stop_reason = executed, StopReason.COMPOSED
         return await self._finish(turn, run, Step.quiet(turn, self.settings))
 
-    def _tools(self, turn: Turn) -> TaskTools:
+    def _tools(self, turn: Turn, *, guarded: bool = False) -> TaskTools:
+        """The turn's tools; `guarded`: with what the message names, to repair the model's arguments."""
         return self.tools_for(
             turn.user_id,
             source="chat",
             conversation_id=turn.conversation_id,
             turn_id=turn.turn_id,
             context=ConversationContext.from_history(turn.history),
-            said=said_in(turn.request.message, today=self.clock.today()),
+            said=said_in(turn.request.message, today=self.clock.today()) if guarded else None,
         )
 
     async def _finish(self, turn: Turn, run: RunResult, step: Step, *, ask: bool = False) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from backend.app.services.intent import classify
-from backend.app.tools.task_tools import Said
+from backend.app.tools.task_tools import Said, SaidAdd
 
 MODEL_NAME = "taskchat-offline"
 IDENTITY = "I'm Taskchat's offline rule-based model, not an LLM (no API key is configured)"
@@ -506,19 +506,29 @@ def parse_message(text: str, today: dt.date) -> Parsed:
 
 
 def said_in(text: str, *, today: dt.date) -> Said:
-    """What the message itself names for each tool, as this parser reads it (English wording): the
-    repairs a model's argument that names nothing may use (`tools.task_tools.Said`)."""
+    """What the message itself names for each tool, as this parser reads it (English wording), and
+    the message: what may repair a model's argument that names nothing (`tools.task_tools.Said`)."""
     references: dict[str, tuple[str, ...]] = {}
-    titles: list[str] = []
+    adds: list[SaidAdd] = []
+    plain = text.replace("’", "'")
     for command in parse_message(text, today).commands:
         said = command.args.get("title") if command.name == "add_task" else command.args.get("task_id")
         if not isinstance(said, str) or not said.strip():
             continue
-        if command.name == "add_task":
-            titles.append(said)
-        else:
+        if command.name != "add_task":
             references[command.name] = (*references.get(command.name, ()), said)
-    return Said(references=references, titles=tuple(titles))
+            continue
+        fields: dict[str, Any] = {}
+        if command.args.get("priority"):
+            fields["priority"] = command.args["priority"]
+        if command.args.get("due_date"):
+            fields["due_date"] = dt.date.fromisoformat(command.args["due_date"])
+        quoted = any(f"{a}{said}{b}" in plain for a, b in _QUOTES)
+        adds.append(SaidAdd(said, quoted=quoted, fields=fields))
+    return Said(message=text, references=references, adds=tuple(adds))
+
+
+_QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("«", "»"))
 
 
 # --- small talk -----------------------------------------------------------------------------

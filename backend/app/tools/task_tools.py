@@ -10,6 +10,7 @@ right after.
 
 from __future__ import annotations
 
+import html
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -118,15 +119,26 @@ def task_to_dict(task: Task) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class Said:
-    """What the user's message itself names, read before the model runs: the task references it gives
-    each tool ("taxes" for `delete_task`) and the titles it asks to add. A model's argument that names
-    nothing (a reference no task answers to, a title sharing no word with the message) is repaired
-    with these, said so in the result; an argument that resolves is never replaced, and nothing the
-    message does not name is ever used."""
+class SaidAdd:
+    """A task the user's message asks to add, as the message gives it."""
 
+    title: str
+    quoted: bool = False  # the user put the title in quotes: exactly this title
+    fields: Mapping[str, Any] = field(default_factory=dict)  # priority, due_date, as the user gave them
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the user's message itself names, read before the model runs: the message, the task
+    references it gives each tool ("taxes" for `delete_task`) and the tasks it asks to add. A model's
+    argument that names nothing (a reference no task answers to, a title sharing no word with the
+    message), a title other than the one the user quoted, or a priority or due date other than the
+    one the user gave, is repaired with these, said so in the result. A reference that resolves is
+    never replaced, and nothing the message does not name is ever used."""
+
+    message: str = ""
     references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    titles: tuple[str, ...] = ()
+    adds: tuple[SaidAdd, ...] = ()
 
 
 @dataclass(slots=True)
@@ -377,12 +389,24 @@ class TaskTools:
         return result, change
 
     async def _add_task(self, repo: TaskRepository, args: AddTaskArgs, call: ToolCall) -> Done:
+        said: SaidAdd | None = None
         if call.grounding is not None and not shares_words(call.grounding, args.title):
-            repaired = self._said_title(call.grounding)
-            if repaired is None:
+            said = self._next_add(call.grounding)
+            if said is None:
                 return _not_grounded(f"The user's message does not mention '{args.title}'"), None
-            self._repairs.append(f"title '{args.title}' is not in the user's words: added '{repaired}', as they said")
-            args = args.model_copy(update={"title": repaired})
+            self._repairs.append(f"title '{args.title}' is not in the user's words: added '{said.title}', as they said")
+        elif (quoted := self._quoted_add()) is not None and _plain(args.title) != quoted.title.casefold():
+            said = quoted
+            self._repairs.append(f"title '{args.title}' is not the title the user quoted: added '{said.title}'")
+        if said is not None:
+            args = args.model_copy(update={"title": said.title})
+        else:  # the user's own title, as the model wrote it: the user's priority and due date still hold
+            said = next((a for a in self._unadded() if a.title.casefold() == _plain(args.title)), None)
+        if said is not None:
+            for name, value in said.fields.items():
+                if getattr(args, name) != value:
+                    self._repairs.append(f"{name} '{getattr(args, name)}' is not what the user said: used '{value}'")
+                    args = args.model_copy(update={name: value})
         self._titles_added.add(args.title.casefold())
         task = await repo.add(
             title=args.title,
@@ -460,29 +484,43 @@ class TaskTools:
         return _not_grounded(f"The user's message does not name '{row.title}'", row)
 
     async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> TaskRow | None:
-        """The one task the user's message gives `tool`, when the model's `reference` named none
-        (noise such as "21648537900"). Not for a reference into the conversation whose task is gone,
-        and not when the message's own references name no task, or several."""
-        said = self.said.references.get(tool, ()) if self.said is not None else ()
-        if not said or (self.context is not None and self.context.resolve(reference) is not None):
+        """The one task the user's message names for `tool`, when the model's `reference` named none
+        (noise such as "21648537900"): by the references the message gives the tool, else by the
+        titles the message names in any wording ("bin the taxes task", "elimina la tarea taxes":
+        `named_in`). Not for a reference into the conversation whose task is gone, and not when the
+        message names no task, or several."""
+        if self.said is None or (self.context is not None and self.context.resolve(reference) is not None):
             return None
         found: dict[uuid.UUID, TaskRow] = {}
-        for words in said:
+        for words in self.said.references.get(tool, ()):
             row = await self._lookup(repo, words)
             if isinstance(row, TaskRow):
                 found[row.id] = row
+        if not self.said.references.get(tool) and self.said.message.strip():
+            message = self.said.message
+            shortlist = await repo.candidates(
+                clean_reference(message), limit=self.prefilter_limit, all_up_to=self.prefilter_above
+            )
+            found = {r.id: r for r in shortlist.rows if named_in(message, r.title)}
         if len(found) != 1:
             return None
         row = next(iter(found.values()))
         self._repairs.append(f"'{reference}' names no task: used '{row.title}', which the user's message names")
         return row
 
-    def _said_title(self, grounding: str) -> str | None:
-        """The next title the user's message asks to add that no call of this turn added yet."""
-        for title in self.said.titles if self.said is not None else ():
-            if title.casefold() not in self._titles_added and shares_words(grounding, title):
-                return title
-        return None
+    def _unadded(self) -> list[SaidAdd]:
+        adds = self.said.adds if self.said is not None else ()
+        return [a for a in adds if a.title.casefold() not in self._titles_added]
+
+    def _next_add(self, grounding: str) -> SaidAdd | None:
+        """The next task the user's message asks to add that no call of this turn added yet."""
+        return next((a for a in self._unadded() if shares_words(grounding, a.title)), None)
+
+    def _quoted_add(self) -> SaidAdd | None:
+        """The one task to add whose title the user quoted, if it is not added yet."""
+        adds = self.said.adds if self.said is not None else ()
+        quoted = [a for a in adds if a.quoted]
+        return quoted[0] if len(adds) == 1 and quoted and quoted[0] in self._unadded() else None
 
     async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
         if (task_id := parse_uuid(reference)) is not None:
@@ -543,6 +581,11 @@ class TaskTools:
             others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]
             resolution = Ambiguous(key, (best, *others))
         return resolution, {r.id: r for r in found.rows}
+
+
+def _plain(title: str) -> str:
+    """A title as compared with the user's: no HTML entities, no quotes or punctuation around, any case."""
+    return html.unescape(title).strip().strip("\"'“”‘’«».,;:!? ").casefold()
 
 
 def _not_grounded(what: str, row: TaskRow | None = None) -> ToolResult:
