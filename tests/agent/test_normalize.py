@@ -98,8 +98,9 @@ def test_function_call_ignored_when_tool_calls_present() -> None:
         ("   ", {}, "empty_arguments"),
         (None, {}, "empty_arguments"),
         (json.dumps(json.dumps({"title": "milk"})), {"title": "milk"}, "double_encoded_arguments"),
+        ('{"task_id": "Read\nbook"}', {"task_id": "Read\nbook"}, "control_characters_in_arguments"),
     ],
-    ids=["json-string", "object", "empty-string", "blank-string", "null", "double-encoded"],
+    ids=["json-string", "object", "empty-string", "blank-string", "null", "double-encoded", "raw-newline"],
 )
 def test_arguments_drift_is_repaired(arguments: Any, expected: dict[str, Any], note: str | None) -> None:
     response = one_call(arguments)

@@ -8,6 +8,7 @@ Everything the loop sees past this module is typed; each repair is named in `nor
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -155,11 +156,15 @@ def _with_arguments(call: ToolCall, raw_args: Any, *, max_args_bytes: int, notes
         try:
             parsed = orjson.loads(raw_args)
         except orjson.JSONDecodeError as exc:
-            call.error = ToolError(
-                ARGUMENTS_JSON_PARSE_ERROR,
-                f"Arguments are not valid JSON ({exc}). Call the tool again with a JSON object.",
-            )
-            return call
+            try:  # a raw newline or tab inside a string (small models write them): JSON, but not strict
+                parsed = json.loads(raw_args, strict=False)
+                notes.append("control_characters_in_arguments")
+            except ValueError:
+                call.error = ToolError(
+                    ARGUMENTS_JSON_PARSE_ERROR,
+                    f"Arguments are not valid JSON ({exc}). Call the tool again with a JSON object.",
+                )
+                return call
         if isinstance(parsed, str):  # double-encoded JSON, a common drift
             try:
                 parsed = orjson.loads(parsed)
