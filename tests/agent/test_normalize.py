@@ -118,6 +118,7 @@ def test_arguments_drift_is_repaired(arguments: Any, expected: dict[str, Any], n
     ("arguments", "fragment"),
     [
         ('{"title": "milk"', "not valid JSON"),
+        ('{"title": "\\ud800"}', "not valid JSON"),  # a lone surrogate: no lenient reading lets it through
         ("title=milk", "not valid JSON"),
         ("[1, 2]", "got list"),
         ("42", "got int"),
@@ -125,7 +126,16 @@ def test_arguments_drift_is_repaired(arguments: Any, expected: dict[str, Any], n
         (json.dumps(json.dumps([1])), "got list"),
         ([1, 2], "got list"),
     ],
-    ids=["truncated", "not-json", "array", "number", "string", "double-encoded-array", "array-object"],
+    ids=[
+        "truncated",
+        "lone-surrogate",
+        "not-json",
+        "array",
+        "number",
+        "string",
+        "double-encoded-array",
+        "array-object",
+    ],
 )
 def test_unusable_arguments_become_a_parse_error(arguments: Any, fragment: str) -> None:
     (call,) = one_call(arguments).tool_calls

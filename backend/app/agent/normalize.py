@@ -158,8 +158,9 @@ def _with_arguments(call: ToolCall, raw_args: Any, *, max_args_bytes: int, notes
         except orjson.JSONDecodeError as exc:
             try:  # a raw newline or tab inside a string (small models write them): JSON, but not strict
                 parsed = json.loads(raw_args, strict=False)
+                orjson.dumps(parsed)  # and nothing orjson refuses ("\ud800", a lone surrogate): plain JSON only
                 notes.append("control_characters_in_arguments")
-            except ValueError:
+            except (ValueError, TypeError):
                 call.error = ToolError(
                     ARGUMENTS_JSON_PARSE_ERROR,
                     f"Arguments are not valid JSON ({exc}). Call the tool again with a JSON object.",
