@@ -102,16 +102,11 @@ PROVIDER_DEFAULTS: dict[str, Preset] = {
     "lmstudio": Preset(
         name="lmstudio", provider="lmstudio", supports_forced_function=False, schema_max_repeat=SAFE_SCHEMA_REPEAT
     ),
-    # A server detection could not name (agent/detect.py): what every grammar-based engine accepts.
-    "local": Preset(
-        name="local",
-        provider="local",
-        required_choice="auto",
-        assistant_tool_call_content="empty_string",
-        schema_max_repeat=SAFE_SCHEMA_REPEAT,
-    ),
     "offline": Preset(name="offline", provider="offline"),
 }
+# A server detection could not name (agent/detect.py): llama.cpp's settings, the strictest engine's,
+# which every grammar-based engine accepts.
+PROVIDER_DEFAULTS["local"] = dataclasses.replace(PROVIDER_DEFAULTS["llamacpp"], name="local", provider="local")
 
 # (model glob, workaround name, changes). Order matters: later entries refine earlier ones.
 MODEL_WORKAROUNDS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (

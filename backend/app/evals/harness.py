@@ -192,7 +192,7 @@ def _sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-def _settings(config: EvalConfig, scenario: Scenario, db: Path, policy: ToolPolicyName = "guarded") -> Settings:
+def _settings(config: EvalConfig, scenario: Scenario, db: Path, policy: ToolPolicyName) -> Settings:
     defaults = Settings(environment="test", database_url=_sqlite_url(db))
     # A turn may make budget_max_llm_calls requests of up to --timeout each: the turn's own deadline
     # must not be the thing that times out first.

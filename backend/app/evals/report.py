@@ -169,7 +169,7 @@ def matrix_table(rows: Sequence[dict[str, Any]]) -> str:
         rate = f"{100 * r['tool_ok_rate']:.1f}%" if r["tool_ok_rate"] is not None else "-"
         p95_ms = f"{r['p95_ms']:.0f}" if r["p95_ms"] is not None else "-"
         lines.append(
-            f"| `{r['model']}` | `{r.get('policy', 'guarded')}` | `{r['sampling_profile']}` | {r['strategy']} "
+            f"| `{r['model']}` | `{r['policy']}` | `{r['sampling_profile']}` | {r['strategy']} "
             f"| {r['tool_ok']}/{r['tool_runs']} "
             f"| {rate} | {r['control_ok']}/{r['control_runs']} | {p95_ms} | "
             f"{'; '.join(r['top_tool_failures']) or '-'} |"

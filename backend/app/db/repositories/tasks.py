@@ -194,6 +194,7 @@ class TaskRepository:
         if status != "all":
             query = query.where(_T.c.status == status)
         if where is not None:
+            await self._plan_each_query(where)
             query = query.where(*await self._conditions(where, fuzzy=fuzzy))
         return int((await self.session.execute(query)).scalar_one())
 
@@ -205,8 +206,9 @@ class TaskRepository:
         A text query matches its words as they are written first; only when nothing does is it read
         as possibly misspelt (`fuzzy`: each word close to a word of the task), and the pages that
         follow keep that reading (their cursor says so). Exact words are what people type most, and
-        the typo-tolerant match rechecks every candidate that shares trigrams (tens of ms at 100k
-        tasks), so it runs only when it can help."""
+        the typo-tolerant reading costs a round trip more (the owner's vocabulary, `_close_words`),
+        so it runs only when it can help."""
+        await self._plan_each_query(where)
         orders = _orders(sort)
         kinds = {False: sort, True: f"{sort}~"}  # the cursor's listing: this sort, exact or fuzzy
         fuzzy = cursor is not None and _cursor_kind(cursor) == kinds[True]
@@ -267,8 +269,6 @@ class TaskRepository:
         doc = _SEARCH_DOC if postgres else sa.func.task_search_doc(_T.c.title, _T.c.description)
         words = text.split()
         required = [w for w in words if len(w) > SHORT_WORD] or words
-        if postgres:
-            await self.session.execute(_SEARCH_SETTINGS)
         close = await self._close_words(required) if postgres and fuzzy else {}
 
         def contains(value: str, *, folded: bool = False) -> sa.ColumnElement[bool]:
@@ -284,6 +284,12 @@ class TaskRepository:
 
         # (The whole text found is each of its words found: no separate test for it.)
         return sa.and_(*(found(w) for w in required))
+
+    async def _plan_each_query(self, where: TaskFilter) -> None:
+        """A text search on Postgres: a plan made for each of this transaction's queries (see
+        `_SEARCH_SETTINGS`); once per search, however many statements it sends."""
+        if where.query and where.query.strip() and self.session.get_bind().dialect.name == "postgresql":
+            await self.session.execute(_SEARCH_SETTINGS)
 
     async def _close_words(self, words: list[str]) -> dict[str, list[str]]:
         """For each word, what it may mean among the owner's words (migration 0009): itself when the
