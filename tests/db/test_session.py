@@ -91,3 +91,29 @@ async def test_without_db_pooler_pgbouncer_refuses_the_connection(database: str)
                 await session.execute(sa.text("SELECT 1"))
     finally:
         await engine.dispose()
+
+
+@pytest.mark.parametrize(
+    "text", ["plain", "100%", "a_b", "back\\slash", "%_\\", "Crème BRÛLÉE", "50% off_now"], ids=repr
+)
+async def test_the_search_pattern_is_the_same_in_postgres_and_sqlite(database: str, text: str) -> None:
+    """`task_search_pattern` (migration 0010) and SQLite's Python version agree, and the pattern
+    takes LIKE's wildcards literally: it matches the text inside a longer one, and nothing else."""
+    engine, sqlite = create_engine(make_settings(database)), create_engine(make_settings("sqlite+aiosqlite://"))
+    query = sa.text(
+        "SELECT task_search_pattern(:text), "
+        "task_search_fold('x ' || :text || ' y') LIKE task_search_pattern(:text) ESCAPE '\\', "
+        "task_search_fold('xy') LIKE task_search_pattern(:text) ESCAPE '\\'"
+    )
+    try:
+        results = []
+        for each in (engine, sqlite):
+            async with unit_of_work(create_sessionmaker(each)) as session:
+                results.append(tuple((await session.execute(query, {"text": text})).one()))
+        assert results[0] == results[1]
+        pattern, inside, elsewhere = results[0]
+        assert (inside, elsewhere) == (True, False)
+        assert pattern == session_module.like_anywhere(session_module.fold(text))
+    finally:
+        await engine.dispose()
+        await sqlite.dispose()

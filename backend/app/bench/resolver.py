@@ -86,6 +86,8 @@ async def insert_tasks(engine: AsyncEngine, user: str, count: int) -> list[str]:
         async with engine.connect() as conn:
             await conn.execution_options(isolation_level="AUTOCOMMIT")
             await conn.execute(sa.text("VACUUM ANALYZE tasks"))
+            # The trigger filled the owners' vocabulary; autovacuum would analyze it within a minute.
+            await conn.execute(sa.text("ANALYZE task_words"))
     return generated
 
 

@@ -131,12 +131,25 @@ def configure_sqlite(engine: AsyncEngine) -> None:
         cursor.close()
         # What migration 0008 defines in Postgres for search, here in Python.
         dbapi_connection.create_function("task_search_fold", 1, _fold, deterministic=True)
+        dbapi_connection.create_function("task_search_pattern", 1, _pattern, deterministic=True)
         dbapi_connection.create_function("task_search_doc", 2, _search_doc, deterministic=True)
         dbapi_connection.create_function("task_search_similar", 2, _similar, deterministic=True)
 
 
 def _fold(value: str | None) -> str | None:
     return None if value is None else fold(value)
+
+
+def like_anywhere(folded: str) -> str:
+    """LIKE's pattern for a folded text anywhere in another, its wildcards literal (escape `\\`):
+    Postgres's `task_search_pattern` (migration 0010) after folding."""
+    for char in ("\\", "%", "_"):
+        folded = folded.replace(char, "\\" + char)
+    return f"%{folded}%"
+
+
+def _pattern(value: str | None) -> str | None:
+    return None if value is None else like_anywhere(fold(value))
 
 
 def _search_doc(title: str | None, description: str | None) -> str:

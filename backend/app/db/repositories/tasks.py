@@ -35,6 +35,7 @@ from backend.app.db.repositories.paging import (
 from backend.app.db.repositories.paging import (
     cursor_kind as _cursor_kind,
 )
+from backend.app.db.session import like_anywhere
 
 _T = Task.__table__  # type: ignore[attr-defined]
 _D = DeletedTask.__table__  # type: ignore[attr-defined]
@@ -54,13 +55,6 @@ _MOVE_TO_BIN = (
     )
     .returning(*_D.c[_TASK_COLUMNS])
 )
-
-
-def _escape_like(value: sa.ColumnElement[str]) -> sa.ColumnElement[str]:
-    """`value` with LIKE's wildcards taken literally (`\\` is the escape character)."""
-    for char in ("\\", "%", "_"):
-        value = sa.func.replace(value, char, "\\" + char)
-    return value
 
 
 # One lookup by title, every step in the database (migration 0003): see `TaskRepository.candidates`.
@@ -83,21 +77,28 @@ _SEARCH_DOC = sa.literal_column("tasks.search_doc", sa.Text)
 # For the search's transaction: a plan made for each query. A cached generic plan knows neither the
 # words' patterns (so not the trigram index) nor whether they are common or rare: walking the newest
 # tasks through a filter is right for "photos" (1,200 matches: 7 ms) but 800 ms for a rare title.
-_SEARCH_SETTINGS = sa.text("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
-# What each asked word may mean, from the owner's words (migration 0009): the word itself when the
-# owner has it (a word someone wrote is taken as meant), else its nearest words (the GiST index's
-# nearest-first scan on (user_id, word): ~1 ms at 6,000 words) that are similar enough.
+# And the similarity `%` means when a misspelt word is looked up among the owner's words.
+_SEARCH_SETTINGS = sa.text(
+    "SELECT set_config('plan_cache_mode', 'force_custom_plan', true), "
+    f"set_config('pg_trgm.similarity_threshold', '{WORD_SIMILARITY}', true)"
+)
+# What each asked word may mean, from the owner's words (migrations 0009, 0010): the word itself when
+# the owner has it (a word someone wrote is taken as meant; the btree on (user_id, word)), else the
+# CLOSE_WORDS most similar words at or above WORD_SIMILARITY (the GIN trigram index: ~0.2 ms a word
+# at 6,000 words). Several rows may hold one word (task_words has no unique constraint): GROUP BY.
 _CLOSE_WORDS = sa.text(
     "WITH asked AS MATERIALIZED ("
     "  SELECT a.word, task_search_fold(a.word) AS folded FROM unnest(CAST(:words AS text[])) AS a(word)), "
     "present AS MATERIALIZED ("
-    "  SELECT DISTINCT t.word FROM task_words t WHERE t.user_id = :owner AND t.word IN (SELECT folded FROM asked)) "
-    "SELECT asked.word, asked.folded FROM asked WHERE asked.folded IN (SELECT word FROM present) "
+    "  SELECT asked.word, asked.folded FROM asked WHERE EXISTS ("
+    "    SELECT 1 FROM task_words t WHERE t.user_id = :owner AND t.word = asked.folded)) "
+    "SELECT word, folded FROM present "
     "UNION ALL "
     "SELECT asked.word, close.word FROM asked CROSS JOIN LATERAL ("
-    f"  SELECT t.word FROM task_words t WHERE t.user_id = :owner ORDER BY t.word <-> asked.folded LIMIT {CLOSE_WORDS}"
+    "  SELECT t.word FROM task_words t WHERE t.user_id = :owner AND t.word % asked.folded"
+    f"  GROUP BY t.word ORDER BY similarity(t.word, asked.folded) DESC, t.word LIMIT {CLOSE_WORDS}"
     ") AS close "
-    "WHERE asked.folded NOT IN (SELECT word FROM present) AND similarity(close.word, asked.folded) >= :similarity"
+    "WHERE asked.word NOT IN (SELECT word FROM present)"
 )
 _PRIORITY_RANK = sa.case({"high": 0, "medium": 1}, value=_T.c.priority, else_=2)
 
@@ -272,8 +273,9 @@ class TaskRepository:
         close = await self._close_words(required) if postgres and fuzzy else {}
 
         def contains(value: str, *, folded: bool = False) -> sa.ColumnElement[bool]:
-            pattern = sa.literal(value) if folded else sa.func.task_search_fold(value)
-            return doc.like(sa.literal("%") + _escape_like(pattern) + sa.literal("%"), escape="\\")
+            # task_search_pattern (migration 0010): the folded value between %s, its wildcards escaped
+            pattern = sa.literal(like_anywhere(value)) if folded else sa.func.task_search_pattern(value)
+            return doc.like(pattern, escape="\\")
 
         def found(word: str) -> sa.ColumnElement[bool]:
             if not fuzzy:
@@ -295,7 +297,7 @@ class TaskRepository:
         """For each word, what it may mean among the owner's words (migration 0009): itself when the
         owner has it, else the closest (`_CLOSE_WORDS`). A word with none matches only as written
         (`contains`). One statement for all the words."""
-        params = {"owner": self.user_id, "words": words, "similarity": WORD_SIMILARITY}
+        params = {"owner": self.user_id, "words": words}
         rows = await self.session.execute(_CLOSE_WORDS, params)
         close: dict[str, list[str]] = {}
         for asked, known in rows:
