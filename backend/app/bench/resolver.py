@@ -87,7 +87,7 @@ async def insert_tasks(engine: AsyncEngine, user: str, count: int) -> list[str]:
             await conn.execution_options(isolation_level="AUTOCOMMIT")
             await conn.execute(sa.text("VACUUM ANALYZE tasks"))
             # The trigger filled the owners' vocabulary; autovacuum would analyze it within a minute.
-            await conn.execute(sa.text("ANALYZE task_words"))
+            await conn.execute(sa.text("VACUUM ANALYZE task_words"))
     return generated
 
 
