@@ -21,9 +21,8 @@ from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, FinalVer
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.runner import ToolBindingError
 from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
-from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
+from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
 
 def not_found(_: object) -> ToolResult:

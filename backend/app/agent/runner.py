@@ -40,16 +40,12 @@ from backend.app.agent.types import (
     ToolExecutor,
     ToolResult,
 )
-from backend.app.core.exceptions import AppError, LLMError
+from backend.app.core.exceptions import LLMError, ToolBindingError
 
 log = logging.getLogger(__name__)
 
 EMPTY_FINAL = "empty_final"
 PHASE_SWITCH = "phase_switch"
-
-
-class ToolBindingError(AppError):
-    code = "TOOL_BINDING_ERROR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,11 +270,10 @@ class AgentRunner:
                             success=False, code=IGNORED, error=f"Ignored: at most {limit} tool calls run per step."
                         )
             respond = [c for c in calls if c.name == RESPOND_TOOL.name]
-            retry = self._retry(verdict.retry, turn, driver, step=step) if verdict.retry else None
+            retry = self._retry(verdict.retry, driver, step=step) if verdict.retry else None
             return NextStepRunTools(calls=work + respond, refused=refused, then=retry)
         text = response.content.strip()
         if not text and turn.executed and self.options.fix_empty_final and not turn.empty_final_retried:
-            turn.empty_final_retried = True
             return NextStepRetry(
                 reason=EMPTY_FINAL,
                 instruction="Reply to the user now, in one or two sentences.",
@@ -290,7 +285,7 @@ class AgentRunner:
         if guard is not None:
             match guard.review_final(text, turn.executed, step=step):
                 case ForceRetry() as force:
-                    return self._retry(force, turn, driver, step=step)
+                    return self._retry(force, driver, step=step)
                 case GiveUp():
                     return NextStepStop(StopReason.TOOL_NOT_TRIGGERED)
                 case Accept():
@@ -299,15 +294,23 @@ class AgentRunner:
             return NextStepStop(StopReason.NO_TOOL_CALLS)
         return NextStepFinalOutput(text=text)
 
-    def _retry(self, force: ForceRetry, turn: _Turn, driver: PolicyDriver, *, step: int) -> NextStepRetry:
-        turn.retry_reason = force.reason
+    def _retry(self, force: ForceRetry, driver: PolicyDriver, *, step: int) -> NextStepRetry:
         log.warning("execution_guard_retry", extra={"step": step, "tool": force.tool, "reason": force.reason})
         choice = driver.forced_choice(force.tool) if force.tool else self.preset.required_choice
         return NextStepRetry(
-            reason=force.reason, instruction=force.instruction, tool_choice=choice, offer_respond=force.offer_respond
+            reason=force.reason,
+            instruction=force.instruction,
+            tool_choice=choice,
+            offer_respond=force.offer_respond,
+            guard=True,
         )
 
     def _prepare_retry(self, retry: NextStepRetry, response: LLMResponse, turn: _Turn) -> None:
+        """Act on a retry: the messages that explain it, and the one request it shapes."""
+        if retry.guard:
+            turn.retry_reason = retry.reason
+        if retry.reason == EMPTY_FINAL:
+            turn.empty_final_retried = True
         if not turn.trace[-1].get("calls"):  # after tool calls, their messages are already appended
             turn.messages.append({"role": "assistant", "content": response.content or ""})
         if retry.instruction:
@@ -328,6 +331,8 @@ class AgentRunner:
     ) -> NextStepStop | NextStepFinalOutput | NextStepRetry | None:
         work = [c for c in step_calls.calls if c.name != RESPOND_TOOL.name]
         respond = [c for c in step_calls.calls if c.name == RESPOND_TOOL.name]
+        if step_calls.then is not None and step_calls.then.guard:
+            turn.retry_reason = step_calls.then.reason  # the guard refused this step's wrong calls: retried
         ignored = sum(1 for r in step_calls.refused.values() if r.code == IGNORED)
         if ignored:
             turn.trace[-1]["ignored_tool_calls"] = ignored
@@ -438,4 +443,4 @@ def _choice_label(choice: Any) -> str | None:
     return choice if isinstance(choice, str) else None
 
 
-__all__ = ["AgentRunner", "RunOptions", "RunResult", "ToolBindingError"]
+__all__ = ["AgentRunner", "RunOptions", "RunResult"]

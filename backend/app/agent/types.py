@@ -193,15 +193,17 @@ class NextStepFinalOutput:
 
 @dataclass(frozen=True, slots=True)
 class NextStepRetry:
-    """Ask the model again (guard retry, empty-final fix): with `instruction` appended, `tool_choice`
-    for that one request (None: the policy's), `respond` offered beside the tools when the forced
-    retry needs a way out, and no tools at all when `send_tools` is False."""
+    """Ask the model again (guard retry, empty-final fix, phase switch): with `instruction` appended,
+    `tool_choice` for that one request (None: the policy's), `respond` offered beside the tools when
+    the forced retry needs a way out, and no tools at all when `send_tools` is False. The runner
+    acts on it; deciding it changes nothing."""
 
     reason: str
     instruction: str | None
     tool_choice: ToolChoice
     send_tools: bool = True
     offer_respond: bool = False
+    guard: bool = False  # the guard's retry: the calls from here on are marked retried, with `reason`
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from backend.app.api.responses import FastJSONResponse
-from backend.app.core.exceptions import AppError
+from backend.app.core.exceptions import AppError, error_body
 
 log = logging.getLogger(__name__)
 
@@ -27,14 +26,10 @@ _HTTP_CODES = {
 }
 
 
-def error_body(code: str, detail: str) -> dict[str, Any]:
-    return {"error": code, "detail": detail}
-
-
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_request: Request, exc: AppError) -> FastJSONResponse:
-        return FastJSONResponse(error_body(exc.code, exc.detail), status_code=exc.status_code, headers=exc.headers)
+        return FastJSONResponse(exc.body, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> FastJSONResponse:

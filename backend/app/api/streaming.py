@@ -94,7 +94,7 @@ async def _events(first: Item, queue: asyncio.Queue[Item]) -> AsyncIterator[byte
             streamed_tools += 1
             yield event("tool", value)
         elif kind == "error":
-            yield event("error", {"error": value.code, "detail": value.detail})
+            yield event("error", value.body)
             return
         else:
             for chunk in _finale(value.body, replay_tools=streamed_tools == 0):
@@ -116,7 +116,7 @@ def _finale(body: dict[str, Any], *, replay_tools: bool) -> list[bytes]:
 
 def _error_response(error: AppError) -> Response:
     return FastJSONResponse(
-        {"error": error.code, "detail": error.detail}, status_code=error.status_code, headers=error.headers
+        error.body, status_code=error.status_code, headers=error.headers
     )
 
 

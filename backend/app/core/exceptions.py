@@ -12,12 +12,14 @@
     ├── InvalidRequest            (422 VALIDATION_ERROR)
     │   └── IdempotencyKeyReused  (422 IDEMPOTENCY_KEY_REUSED)
     ├── RateLimited               (429 RATE_LIMITED, Retry-After)
+    ├── ToolBindingError          (500 TOOL_BINDING_ERROR: a policy needs tools and none are bound)
     └── LLMError                  (the model server failed; nothing half-done)
         ├── LLMBadResponse        (502 LLM_BAD_RESPONSE)
         ├── LLMUnavailable        (503 LLM_UNAVAILABLE, Retry-After when known)
         └── LLMTimeout            (504 LLM_TIMEOUT)
 
-Services raise these; `api/errors.py` turns them into `{"error": CODE, "detail": text}`.
+Services raise these; `api/errors.py` (and the streamed and MCP transports) answer with `body`:
+`{"error": CODE, "detail": text}`, the one error shape of the contract.
 Library errors (httpx, jose, IntegrityError) are translated where they are caught.
 """
 
@@ -32,6 +34,16 @@ class AppError(Exception):
         super().__init__(detail)
         self.detail = detail
         self.headers = headers or {}
+
+    @property
+    def body(self) -> dict[str, str]:
+        """What the client reads: the contract's error JSON."""
+        return error_body(self.code, self.detail)
+
+
+def error_body(code: str, detail: str) -> dict[str, str]:
+    """The contract's error JSON, for an AppError or a failure from outside the tree (a 404 route)."""
+    return {"error": code, "detail": detail}
 
 
 class Unauthorized(AppError):
@@ -103,6 +115,12 @@ class RateLimited(AppError):
     def __init__(self, detail: str, *, retry_after_s: int) -> None:
         super().__init__(detail, headers={"Retry-After": str(max(1, retry_after_s))})
         self.retry_after_s = retry_after_s
+
+
+class ToolBindingError(AppError):
+    """The loop was asked to offer tools and has none: a wiring mistake, never the user's."""
+
+    code = "TOOL_BINDING_ERROR"
 
 
 class LLMError(AppError):

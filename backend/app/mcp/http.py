@@ -97,7 +97,7 @@ class McpHttpEndpoint:
             keys = scope["app"].state.keys if "app" in scope else None
             user_id = await authenticate(Headers(scope=scope).get("authorization"), settings=self.settings, keys=keys)
         except AppError as exc:
-            await _send_json(send, exc.status_code, {"error": exc.code, "detail": exc.detail}, exc.headers)
+            await _send_json(send, exc.status_code, exc.body, exc.headers)
             return
         scope["user"] = AuthenticatedUser(AccessToken(token="jwt", client_id=user_id, subject=user_id, scopes=[]))
         scope[_REQUEST_ID_KEY] = request_id_var.get()
