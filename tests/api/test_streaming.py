@@ -134,9 +134,9 @@ async def test_an_error_after_the_stream_began_is_an_error_event_and_is_recorded
     service = live.client.app.state.chat_service  # type: ignore[attr-defined]
 
     async def broken(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("the reply could not be written")
+        raise RuntimeError("the turn could not be recorded")
 
-    monkeypatch.setattr(service, "_finish", broken)
+    monkeypatch.setattr(service, "_persist", broken)
     events = parse((await streamed(live, "add buy milk")).text)
 
     assert [kind for kind, _ in events] == ["tool", "error"]

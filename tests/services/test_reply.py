@@ -7,6 +7,7 @@ from typing import Any
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.runner import RunResult
 from backend.app.agent.types import ExecutedCall, StopReason, ToolCall, ToolResult
+from backend.app.schemas.chat import ActionMetadata
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import classify
 from backend.app.services.reply import TOOL_NOT_TRIGGERED, action_metadata, compose, final_calls
@@ -79,13 +80,9 @@ def test_the_contract_message_when_a_command_ran_nothing() -> None:
     reply = compose(run=run(stop=StopReason.TOOL_NOT_TRIGGERED), intent=g.intent, guard=g, response_mode="direct")
 
     assert (reply.text, reply.source) == (TOOL_NOT_TRIGGERED, "contract")
-    assert action_metadata(reply, g.intent) == {
-        "action": "delete_task",
-        "success": False,
-        "task_id": None,
-        "task_title": None,
-        "message": "Tool not triggered",
-    }
+    assert action_metadata(reply, g.intent) == ActionMetadata(
+        action="delete_task", success=False, task_id=None, task_title=None, message="Tool not triggered"
+    )
 
 
 def test_an_action_no_call_attempted_is_reported_not_done() -> None:
@@ -94,8 +91,9 @@ def test_an_action_no_call_attempted_is_reported_not_done() -> None:
     assert reply.text == "Deleted: “Taxes”.\nNot done: “mark bread done” (the model did not call a tool for it)."
     metadata = action_metadata(reply, classify("delete taxes and mark bread done"))
     assert metadata is not None
-    assert (metadata["action"], metadata["success"], metadata["task_title"]) == ("delete_task", True, "Taxes")
-    assert [(a["action"], a["status"], a["success"]) for a in metadata["actions"]] == [
+    assert (metadata.action, metadata.success, metadata.task_title) == ("delete_task", True, "Taxes")
+    assert metadata.actions is not None
+    assert [(a.action, a.status, a.success) for a in metadata.actions] == [
         ("delete_task", "done", True),
         ("complete_task", "not_done", False),
     ]

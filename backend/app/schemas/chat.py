@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from backend.app.core.config import ToolPolicyName
+from backend.app.schemas.metadata import ExecutionMetadata
 
 # Any larger value is capped by the server's limit anyway; the bound keeps integers JSON-encodable
 # (the request is hashed with orjson, which stops at 64 bits).
@@ -151,7 +152,8 @@ class ChatResponse(BaseModel):
     tool_calls: list[ToolCallRecord]
     action_metadata: ActionMetadata | None
     confirmation: Confirmation | None = None
-    execution_metadata: dict[str, Any] = Field(
+    execution_metadata: ExecutionMetadata = Field(
         description="Always has tool_calls_executed, tool_calls_retried, llm_calls, total_latency_ms; "
-        "also the guard outcome, policy, plan, findings, budget use, tokens, cost and a compact trace."
+        "also the guard's decisions, the reading of the message, the reply's source, policy, plan, findings, "
+        "budget use, tokens, cost, best-effort accounting and a compact trace."
     )

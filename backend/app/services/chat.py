@@ -9,20 +9,19 @@ A turn that fails before any tool ran leaves only the user message and the error
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.limits import Budget, BudgetUse
+from backend.app.agent.limits import BudgetUse
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import AgentRunner, CallsObserver, RunOptions, RunResult
-from backend.app.agent.types import ChatCompletionsClient, ExecutedCall, StopReason, ToolCall
+from backend.app.agent.runner import AgentRunner, CallsObserver, RunResult
+from backend.app.agent.types import ChatCompletionsClient, ExecutedCall, Finding, StopReason, ToolCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, ConfirmationNotPending, InvalidRequest, NotFound, RateLimited
@@ -36,13 +35,23 @@ from backend.app.db.repositories.idempotency import IdempotencyRepository, Store
 from backend.app.db.session import unit_of_work
 from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, ConfirmationAction
 from backend.app.services import idempotency, prompt
-from backend.app.services.confirmations import Answer, answer, propose
+from backend.app.services.confirmations import Answer, Proposal, answer, propose
 from backend.app.services.history import fit_history
 from backend.app.services.offline_model import said_in
 from backend.app.services.plan import declared_plan, plan_deviation
 from backend.app.services.records import execution_metadata, reply_findings, tool_call_records
-from backend.app.services.reply import action_metadata, apply_report, compose, final_calls
-from backend.app.services.turn import DECLINED, MUTATING, READ_ONLY, Step, Turn, no_calls
+from backend.app.services.reply import Reply, action_metadata, apply_report, compose, final_calls
+from backend.app.services.turn import (
+    DECLINED,
+    MUTATING,
+    READ_ONLY,
+    Step,
+    TurnContext,
+    no_calls,
+    options_summary,
+    run_options,
+    turn_budget,
+)
 from backend.app.tools.context import ConversationContext, turn_context
 from backend.app.tools.factory import task_tools_factory
 from backend.app.tools.resolver import ReferenceResolver
@@ -56,6 +65,19 @@ class TurnOutcome:
     status: int
     body: dict[str, Any]
     replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A turn's reply step: what the user reads (`body`, the response JSON) and what is kept with it."""
+
+    body: dict[str, Any]
+    reply: Reply
+    findings: list[Finding]
+    calls: list[ExecutedCall]
+    proposal: Proposal | None
+    confirmation: Confirmation | None
+    now: datetime
 
 
 def _uuid(value: str) -> uuid.UUID:
@@ -85,6 +107,7 @@ class ChatService:
         self.preset = preset
         self.clock = clock
         self.resolver = ReferenceResolver(threshold=settings.resolver_threshold)
+        self.options = run_options(settings, preset)
         self.tools_for = task_tools_factory(
             settings=settings, sessionmaker=sessionmaker, clock=clock, resolver=self.resolver
         )
@@ -104,37 +127,43 @@ class ChatService:
         turn_id = uuid.uuid4()
         token = turn_id_var.set(str(turn_id))
         try:
-            turn = Turn(user_id, request, turn_id, time.monotonic(), idempotency_key, on_calls=on_calls)
+            turn = TurnContext(user_id, request, turn_id, time.monotonic(), idempotency_key, on_calls=on_calls)
             return await self._chat(turn)
         finally:
             turn_id_var.reset(token)
 
-    async def _chat(self, turn: Turn) -> TurnOutcome:
-        user_id, request, idempotency_key, turn_id = turn.user_id, turn.request, turn.idempotency_key, turn.turn_id
-        async with unit_of_work(self.sessionmaker) as session:
-            if idempotency_key is not None:
-                stored = await self._claim(session, user_id, idempotency_key, request, turn_id)
-                if stored is not None:  # a replay runs nothing, so it costs nothing of the rate limit
-                    return TurnOutcome(status=stored.status, body=stored.body, replayed=True)
-            await self._rate_limit(session, user_id)  # refused: the claim above rolls back with it
-            await self._open(session, turn)
+    async def _chat(self, turn: TurnContext) -> TurnOutcome:
+        """The pipeline: prepare, run, reply, persist (then count)."""
+        stored = await self._prepare(turn)
+        if stored is not None:  # a replay runs nothing
+            return TurnOutcome(status=stored.status, body=stored.body, replayed=True)
         try:
-            if turn.answer is not None and turn.answer.verdict == "run":
-                body = await self._answered(turn)
-            elif turn.answer is not None and turn.answer.verdict == "cancel":
-                body = await self._finish(turn, no_calls(DECLINED), Step.quiet(turn, self.settings))
-            else:
-                body = await self._run(turn)
+            run, step = await self._run(turn)
+            finished = self._reply(turn, run, step)
+            await self._persist(turn, finished)
+            self._observe(turn, run, step, finished)
         except Exception as exc:
             # The user's message stays; the error is recorded beside it; nothing else was written
             # (a tool that ran has already reported through a 200 with stop_reason llm_error).
             error = exc if isinstance(exc, AppError) else AppError("An unexpected error occurred")
             self.metrics.observe_failed_turn(error.code)
-            await self._record_failure(user_id, turn.conversation_id, turn_id, error, idempotency_key)
+            await self._record_failure(turn, error)
             raise
-        return TurnOutcome(status=200, body=body)
+        return TurnOutcome(status=200, body=finished.body)
 
-    async def _open(self, session: AsyncSession, turn: Turn) -> None:
+    async def _prepare(self, turn: TurnContext) -> StoredResponse | None:
+        """One short transaction: the idempotency claim (or the stored response of a replay), the
+        rate limit, the conversation and the user's message."""
+        async with unit_of_work(self.sessionmaker) as session:
+            if turn.idempotency_key is not None:
+                stored = await self._claim(session, turn)
+                if stored is not None:  # a replay costs nothing of the rate limit
+                    return stored
+            await self._rate_limit(session, turn.user_id)  # refused: the claim above rolls back with it
+            await self._open(session, turn)
+        return None
+
+    async def _open(self, session: AsyncSession, turn: TurnContext) -> None:
         """The conversation (new, or this user's), its history, the answer to its pending question if
         this message is one, and the user's message."""
         conversations = ConversationRepository(session, turn.user_id)
@@ -155,7 +184,7 @@ class ChatService:
             await self._pending(session, turn)
         await conversations.add_message(conversation_id=turn.conversation_id, role="user", content=request.message)
 
-    async def _pending(self, session: AsyncSession, turn: Turn) -> None:
+    async def _pending(self, session: AsyncSession, turn: TurnContext) -> None:
         """Read the message as the answer to the question the previous turn asked, if it asked one:
         only then is the table read (the previous turn's context names the question)."""
         asked = next((r.context for r in reversed(turn.history) if r.role == "assistant"), None) or {}
@@ -176,23 +205,32 @@ class ChatService:
             if turn.answer.verdict == "run":  # another request answered it first: this one is new
                 turn.answer = Answer("new")
 
-    async def _run(self, turn: Turn) -> dict[str, Any]:
-        """A turn through the model: the reader, the guard, the loop."""
+    async def _run(self, turn: TurnContext) -> tuple[RunResult, Step]:
+        """The turn's work: the calls a yes to the pending question stands for, nothing after a no,
+        else the tool loop."""
+        if turn.answer is not None and turn.answer.verdict == "run":
+            return await self._answered(turn), Step.quiet(turn, self.settings)
+        if turn.answer is not None and turn.answer.verdict == "cancel":
+            return no_calls(DECLINED), Step.quiet(turn, self.settings)
+        step = Step.guarded(turn, self.settings, self.preset, self.clock)
+        return await self._loop(turn, step), step
+
+    async def _loop(self, turn: TurnContext, step: Step) -> RunResult:
+        """A turn through the model: the reader's step, the guard, the loop."""
         settings, request = self.settings, turn.request
-        step = Step.guarded(turn, settings, self.preset, self.clock)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": prompt.system_prompt(self.clock.today())},
             *fit_history(turn.history, token_budget=settings.history_token_budget),
             {"role": "user", "content": request.message},
         ]
         use = BudgetUse(
-            self._budget(request),
+            turn_budget(settings, request),
             price_in_per_mtok=self.preset.price_in_per_mtok,
             price_out_per_mtok=self.preset.price_out_per_mtok,
         )
         use.started = turn.started
-        runner = AgentRunner(client=self.client, model=self.model, preset=self.preset, options=self._options())
-        run = await runner.run(
+        runner = AgentRunner(client=self.client, model=self.model, preset=self.preset, options=self.options)
+        return await runner.run(
             messages=messages,
             executor=self._tools(turn, guarded=step.guard.enabled),
             policy=step.policy,
@@ -202,9 +240,8 @@ class ChatService:
             stop_when_covered=settings.response_mode == "direct",
             on_calls=turn.on_calls,
         )
-        return await self._finish(turn, run, step, ask=True)
 
-    async def _answered(self, turn: Turn) -> dict[str, Any]:
+    async def _answered(self, turn: TurnContext) -> RunResult:
         """A yes (or a pick) to the pending question: exactly its stored calls run, with no LLM call."""
         assert turn.answer is not None
         calls = [ToolCall(f"confirm-{i}", a["name"], dict(a["arguments"])) for i, a in enumerate(turn.answer.actions)]
@@ -217,9 +254,9 @@ class ChatService:
             await turn.on_calls(executed)
         run = no_calls("")
         run.executed, run.stop_reason = executed, StopReason.COMPOSED
-        return await self._finish(turn, run, Step.quiet(turn, self.settings))
+        return run
 
-    def _tools(self, turn: Turn, *, guarded: bool = False) -> TaskTools:
+    def _tools(self, turn: TurnContext, *, guarded: bool = False) -> TaskTools:
         """The turn's tools; `guarded`: with what the message names, to repair the model's arguments."""
         return self.tools_for(
             turn.user_id,
@@ -230,13 +267,14 @@ class ChatService:
             said=said_in(turn.request.message, today=self.clock.today()) if guarded else None,
         )
 
-    async def _finish(self, turn: Turn, run: RunResult, step: Step, *, ask: bool = False) -> dict[str, Any]:
-        """The reply, the metadata, the question to ask (if any), the record, the metrics."""
-        settings = self.settings
+    def _reply(self, turn: TurnContext, run: RunResult, step: Step) -> Finished:
+        """What the user reads and what explains it: the reply (composed in services/reply.py), the
+        question to ask if any, the findings, the execution metadata and the response body."""
         calls = final_calls(run.executed)
-        proposal = propose(calls, ask_unasked=step.intent.kind != "negated", extra=step.guard.unasked) if ask else None
+        ask_unasked = step.intent.kind != "negated"
+        proposal = propose(calls, ask_unasked=ask_unasked, extra=step.guard.unasked) if step.asks else None
         reply = compose(
-            run=run, intent=step.intent, guard=step.guard, response_mode=settings.response_mode, question=proposal
+            run=run, intent=step.intent, guard=step.guard, response_mode=self.settings.response_mode, question=proposal
         )
         deviation = plan_deviation(step.intent, run.executed, read_only=READ_ONLY)
         findings = [*run.findings, *([deviation] if deviation else []), *reply_findings(reply)]
@@ -248,19 +286,16 @@ class ChatService:
             plan=declared_plan(step.intent, policy=step.policy.value),
             findings=findings,
             policy=step.policy_info,
-            model={
-                "name": self.model,
-                "client": self.client.label,
-                "offline": self.client.label == "offline",
-                "preset": self.preset.describe(),
-                "options": self._options_summary(),
-            },
-            apply={**apply_report(run.executed), "apply_mode": settings.apply_mode},
-            response_mode=settings.response_mode,
+            model=self._model_info(),
+            apply={**apply_report(run.executed), "apply_mode": self.settings.apply_mode},
+            response_mode=self.settings.response_mode,
             total_latency_ms=round((time.monotonic() - turn.started) * 1000),
+            confirmation_answer=(
+                {"verdict": turn.answer.verdict, "how": turn.answer.how}
+                if turn.answer is not None and turn.answer.verdict != "new"
+                else None
+            ),
         )
-        if turn.answer is not None and turn.answer.verdict != "new":
-            metadata["confirmation_answer"] = {"verdict": turn.answer.verdict, "how": turn.answer.how}
         now = self.clock.now()
         confirmation = None
         if proposal is not None:
@@ -268,7 +303,7 @@ class ChatService:
                 id=str(uuid.uuid4()),
                 question=proposal.question,
                 actions=[ConfirmationAction(name=a["name"], arguments=a["arguments"]) for a in proposal.actions],
-                expires_at=now + timedelta(minutes=settings.confirmation_ttl_minutes),
+                expires_at=now + timedelta(minutes=self.settings.confirmation_ttl_minutes),
             )
         response = ChatResponse(
             conversation_id=turn.conversation_id,
@@ -278,11 +313,33 @@ class ChatService:
             confirmation=confirmation,
             execution_metadata=metadata,
         )
-        body = response.model_dump(mode="json")
-        context = turn_context(calls) or {}
+        return Finished(
+            body=response.model_dump(mode="json"),
+            reply=reply,
+            findings=findings,
+            calls=calls,
+            proposal=proposal,
+            confirmation=confirmation,
+            now=now,
+        )
+
+    def _model_info(self) -> dict[str, Any]:
+        return {
+            "name": self.model,
+            "client": self.client.label,
+            "offline": self.client.label == "offline",
+            "preset": self.preset.describe(),
+            "options": options_summary(self.options),
+        }
+
+    async def _persist(self, turn: TurnContext, finished: Finished) -> None:
+        """One short transaction: the question asked (if any), the assistant's message with its
+        calls and metadata, and the idempotency key's response. Without a key to complete or a
+        question to keep, it is one statement (Postgres)."""
+        context = turn_context(finished.calls) or {}
+        confirmation, proposal = finished.confirmation, finished.proposal
         if confirmation is not None:
             context["confirmation"] = confirmation.id
-        # Without an idempotency key to complete or a question to keep, the record is one statement (Postgres).
         single = turn.idempotency_key is None and confirmation is None
         async with unit_of_work(self.sessionmaker, single_statement=single) as session:
             if confirmation is not None and proposal is not None:
@@ -292,27 +349,31 @@ class ChatService:
                     kind=proposal.kind,
                     question=proposal.question,
                     actions=proposal.actions,
-                    now=now,
+                    now=finished.now,
                     expires_at=confirmation.expires_at,
                     confirmation_id=uuid.UUID(confirmation.id),
                 )
             await ConversationRepository(session, turn.user_id).record_turn(
                 conversation_id=turn.conversation_id,
                 message_id=turn.turn_id,
-                content=reply.text,
-                tool_call_metadata=body["tool_calls"],
-                action_metadata=body["action_metadata"],
-                execution_metadata=metadata,
+                content=finished.reply.text,
+                tool_call_metadata=finished.body["tool_calls"],
+                action_metadata=finished.body["action_metadata"],
+                execution_metadata=finished.body["execution_metadata"],
                 context=context or None,
             )
             if turn.idempotency_key is not None:
-                await IdempotencyRepository(session, turn.user_id).complete(turn.idempotency_key, status=200, body=body)
+                keys = IdempotencyRepository(session, turn.user_id)
+                await keys.complete(turn.idempotency_key, status=200, body=finished.body)
+
+    def _observe(self, turn: TurnContext, run: RunResult, step: Step, finished: Finished) -> None:
+        reply = finished.reply
         self.metrics.observe_turn(
             stop_reason=run.stop_reason,
             guard_outcome=step.guard.outcome,
             guard_events=[(e.decision.value, e.reason.value) for e in step.guard.events],
             tool_results=[(e.call.name, e.result.success) for e in run.executed if e.ran],
-            findings=[(f.kind.value, f.detail.get("budget")) for f in findings],
+            findings=[(f.kind.value, f.detail.get("budget")) for f in finished.findings],
             replaced=[r["reason"] for r in reply.replaced],
             not_done=[o.reason.value for o in reply.not_done if o.reason is not None],
         )
@@ -325,19 +386,16 @@ class ChatService:
                 "guard": step.guard.outcome,
             },
         )
-        return body
 
-    async def _claim(
-        self, session: AsyncSession, user_id: str, key: str, request: ChatRequest, turn_id: uuid.UUID
-    ) -> StoredResponse | None:
+    async def _claim(self, session: AsyncSession, turn: TurnContext) -> StoredResponse | None:
         """Claim the idempotency key for this turn (services/idempotency.py)."""
-        payload = request.model_dump(mode="json")
+        assert turn.idempotency_key is not None
         return await idempotency.claim(
             session,
-            user_id=user_id,
-            key=key,
-            payload=payload,
-            turn_id=turn_id,
+            user_id=turn.user_id,
+            key=turn.idempotency_key,
+            payload=turn.request.model_dump(mode="json"),
+            turn_id=turn.turn_id,
             settings=self.settings,
             clock=self.clock,
         )
@@ -348,68 +406,24 @@ class ChatService:
         if not verdict.allowed:
             raise RateLimited(f"More than {limit} chat requests per minute", retry_after_s=verdict.retry_after_s)
 
-    async def _record_failure(
-        self, user_id: str, conversation_id: uuid.UUID, turn_id: uuid.UUID, exc: AppError, idempotency_key: str | None
-    ) -> None:
+    async def _record_failure(self, turn: TurnContext, exc: AppError) -> None:
+        user_id, turn_id, key = turn.user_id, turn.turn_id, turn.idempotency_key
         async with unit_of_work(self.sessionmaker) as session:
             conversations = ConversationRepository(session, user_id)
             await conversations.add_message(
-                conversation_id=conversation_id,
+                conversation_id=turn.conversation_id,
                 role="assistant",
                 content=f"Error: {exc.detail}",
                 message_id=turn_id,
                 execution_metadata={"error": exc.code, "detail": exc.detail, "status": exc.status_code},
                 is_error=True,
             )
-            if idempotency_key is not None:
+            if key is not None:
                 keys = IdempotencyRepository(session, user_id)
                 if await conversations.turn_changed_tasks(turn_id, mutating=MUTATING):
                     # A change was committed before the failure: a retry must not run the turn again
                     # (it would add the task twice), so it gets this error back, as Stripe replays a 500.
-                    body = {"error": exc.code, "detail": exc.detail}
-                    await keys.complete(idempotency_key, status=exc.status_code, body=body)
+                    await keys.complete(key, status=exc.status_code, body=exc.body)
                 else:
-                    await keys.release(idempotency_key)
+                    await keys.release(key)
         log.warning("chat_turn_failed", extra={"turn_id": str(turn_id), "error": exc.code})
-
-    def _budget(self, request: ChatRequest) -> Budget:
-        s = self.settings
-        server = Budget(
-            max_llm_calls=s.budget_max_llm_calls,
-            max_tool_calls=s.budget_max_tool_calls,
-            max_latency_ms=s.budget_max_latency_ms,
-            max_tokens=s.budget_max_tokens,
-            max_cost_usd=s.budget_max_cost_usd,
-        )
-        if request.budget is None:
-            return server
-        wanted = {k: v for k, v in request.budget.model_dump().items() if v is not None}
-        return dataclasses.replace(server, **wanted).capped_by(server) if wanted else server
-
-    def _options(self) -> RunOptions:
-        s = self.settings
-        return RunOptions(
-            max_steps=s.max_steps,
-            tool_use_mode=self.preset.tool_use_mode,
-            max_tool_calls_per_step=s.max_tool_calls_per_step if s.parallel_tool_calls else 1,
-            max_tool_args_bytes=s.max_tool_args_bytes,
-            max_tool_output_bytes=s.max_tool_output_bytes,
-            max_model_fix_retries=s.max_model_fix_retries,
-            max_destructive_calls=s.max_destructive_calls_per_turn,
-            fix_empty_final=s.fix_empty_final,
-            max_tokens=s.llm_max_tokens,
-            tool_failure_policy=s.tool_failure_policy,
-            request_overrides={} if s.parallel_tool_calls else {"parallel_tool_calls": False},
-        )
-
-    def _options_summary(self) -> dict[str, Any]:
-        o = self._options()
-        return {
-            "max_steps": o.max_steps,
-            "tool_use_mode": o.tool_use_mode,
-            "max_tool_calls_per_step": o.max_tool_calls_per_step,
-            "max_tool_args_bytes": o.max_tool_args_bytes,
-            "max_tool_output_bytes": o.max_tool_output_bytes,
-            "fix_empty_final": o.fix_empty_final,
-            "max_tokens": o.max_tokens,
-        }

@@ -8,6 +8,7 @@ from typing import Any
 from backend.app.agent.dispatch import IGNORED
 from backend.app.agent.runner import RunResult
 from backend.app.agent.types import ExecutedCall, Finding, FindingKind
+from backend.app.schemas.metadata import ExecutionMetadata
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent
 from backend.app.services.reply import ReplacedReason, Reply
@@ -60,9 +61,10 @@ def execution_metadata(
     apply: dict[str, Any],
     response_mode: str,
     total_latency_ms: int,
-) -> dict[str, Any]:
+    confirmation_answer: dict[str, Any] | None = None,
+) -> ExecutionMetadata:
     use = run.use
-    metadata = {
+    metadata: dict[str, Any] = {
         "tool_calls_executed": sum(1 for e in run.executed if e.ran),
         "tool_calls_retried": sum(1 for e in run.executed if e.retried),
         "llm_calls": use.llm_calls,
@@ -105,4 +107,5 @@ def execution_metadata(
     }
     if run.error is not None:
         metadata["provider_error"] = {"code": run.error.code, "detail": run.error.detail}
-    return metadata
+    metadata["confirmation_answer"] = confirmation_answer
+    return ExecutionMetadata.model_validate(metadata)

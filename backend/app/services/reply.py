@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNORED, REPEATED_CALL, UNKNOWN_TOOL
 from backend.app.agent.runner import RunResult
 from backend.app.agent.types import ANSWERED, ExecutedCall, StopReason
+from backend.app.schemas.chat import ActionMetadata
 from backend.app.services.claims import denial
 from backend.app.services.guard import (
     NOT_REQUESTED,
@@ -428,19 +429,13 @@ def _replaced(reason: ReplacedReason, words: list[str], text: str) -> dict[str, 
     return {"reason": reason.value, "claims": words, "model_reply": text[:500]}
 
 
-def action_metadata(reply: Reply, intent: Intent) -> dict[str, Any] | None:
+def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
     """The contract's single-action fields for the turn's first action, and `actions` for all of
     them when there are several (`status`: done, failed, not_done, asked)."""
     outcomes = reply.outcomes
     if not outcomes:
         if reply.source == "contract":
-            return {
-                "action": intent.primary or "unknown",
-                "success": False,
-                "task_id": None,
-                "task_title": None,
-                "message": "Tool not triggered",
-            }
+            return ActionMetadata(action=intent.primary or "unknown", success=False, message="Tool not triggered")
         return None
     actions = [o.metadata() for o in outcomes]
     first = dict(actions[0])
@@ -449,7 +444,7 @@ def action_metadata(reply: Reply, intent: Intent) -> dict[str, Any] | None:
         first["message"] = "Tool not triggered"
     if len(actions) > 1:
         first["actions"] = actions
-    return first
+    return ActionMetadata.model_validate(first)
 
 
 def apply_report(executed: Sequence[ExecutedCall]) -> dict[str, Any]:

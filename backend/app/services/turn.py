@@ -1,7 +1,9 @@
-"""One chat turn's context (`Turn`) and how its message is read and guarded (`Step`)."""
+"""One chat turn's context (`TurnContext`), how its message is read and guarded (`Step`), and the
+budgets and loop options it runs under."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,7 +11,7 @@ from typing import Any
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import CallsObserver, RunResult
+from backend.app.agent.runner import CallsObserver, RunOptions, RunResult
 from backend.app.agent.types import StopReason
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -31,8 +33,9 @@ RECENT_ROWS = 6  # the conversation an asked add may take its title from ("add i
 
 
 @dataclass(slots=True)
-class Turn:
-    """One chat turn's context, filled as it goes: who, what, where, and what came before."""
+class TurnContext:
+    """One chat turn's context, filled as the pipeline goes (services/chat.py): who, what, where,
+    and what came before."""
 
     user_id: str
     request: ChatRequest
@@ -53,9 +56,10 @@ class Step:
     guard: ExecutionGuard
     policy: ToolPolicy
     policy_info: dict[str, Any]
+    asks: bool = False  # the turn may end with a question (confirm a change, choose a task)
 
     @classmethod
-    def guarded(cls, turn: Turn, settings: Settings, preset: Preset, clock: Clock) -> Step:
+    def guarded(cls, turn: TurnContext, settings: Settings, preset: Preset, clock: Clock) -> Step:
         intent = classify(turn.request.message)
         requested = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
         applied = ToolPolicy(preset.policy_downgrades.get(requested.value, requested.value))
@@ -74,10 +78,10 @@ class Step:
             "applied": applied.value,
             "downgraded_by": preset.name if applied is not requested else None,
         }
-        return cls(intent, guard, applied, info)
+        return cls(intent, guard, applied, info, asks=True)
 
     @classmethod
-    def quiet(cls, turn: Turn, settings: Settings) -> Step:
+    def quiet(cls, turn: TurnContext, settings: Settings) -> Step:
         """An answer to a question: no model, no guard (the user already said what to run)."""
         intent = Intent("chat", (), "an answer to the pending question")
         guard = ExecutionGuard(
@@ -107,3 +111,49 @@ def no_calls(text: str) -> RunResult:
         findings=[],
         policy_events=[],
     )
+
+
+def turn_budget(settings: Settings, request: ChatRequest) -> Budget:
+    """The server's per-turn budgets, each lowered by the request's own if it asks."""
+    server = Budget(
+        max_llm_calls=settings.budget_max_llm_calls,
+        max_tool_calls=settings.budget_max_tool_calls,
+        max_latency_ms=settings.budget_max_latency_ms,
+        max_tokens=settings.budget_max_tokens,
+        max_cost_usd=settings.budget_max_cost_usd,
+    )
+    if request.budget is None:
+        return server
+    wanted = {k: v for k, v in request.budget.model_dump().items() if v is not None}
+    return dataclasses.replace(server, **wanted).capped_by(server) if wanted else server
+
+
+def run_options(settings: Settings, preset: Preset) -> RunOptions:
+    s = settings
+    return RunOptions(
+        max_steps=s.max_steps,
+        tool_use_mode=preset.tool_use_mode,
+        max_tool_calls_per_step=s.max_tool_calls_per_step if s.parallel_tool_calls else 1,
+        max_tool_args_bytes=s.max_tool_args_bytes,
+        max_tool_output_bytes=s.max_tool_output_bytes,
+        max_model_fix_retries=s.max_model_fix_retries,
+        max_destructive_calls=s.max_destructive_calls_per_turn,
+        fix_empty_final=s.fix_empty_final,
+        max_tokens=s.llm_max_tokens,
+        tool_failure_policy=s.tool_failure_policy,
+        request_overrides={} if s.parallel_tool_calls else {"parallel_tool_calls": False},
+    )
+
+
+def options_summary(options: RunOptions) -> dict[str, Any]:
+    """The options a turn ran under, as its execution metadata shows them."""
+    o = options
+    return {
+        "max_steps": o.max_steps,
+        "tool_use_mode": o.tool_use_mode,
+        "max_tool_calls_per_step": o.max_tool_calls_per_step,
+        "max_tool_args_bytes": o.max_tool_args_bytes,
+        "max_tool_output_bytes": o.max_tool_output_bytes,
+        "fix_empty_final": o.fix_empty_final,
+        "max_tokens": o.max_tokens,
+    }

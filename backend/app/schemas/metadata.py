@@ -1,0 +1,226 @@
+"""`execution_metadata`: what a chat turn did and why, as the response and the stored message carry it.
+
+Built by `services/records.py` from the run, the guard, the reader and the reply; its fields are
+listed in the OpenAPI schema. Everything in it is a fact the backend established (a count, a
+decision and its reason, a tool's result code), never the model's words, except the replaced model
+replies, quoted so that a reader can see what was not shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+
+class _Record(BaseModel):
+    """A metadata record. Keys in `OPTIONAL` are left out when they have no value (as a trace step
+    that made no retry has no `retry` key), the others are always present."""
+
+    model_config = ConfigDict(extra="forbid")
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+
+    # No return annotation on purpose: with one, the OpenAPI schema would show the annotation
+    # (a plain object) instead of the model's fields.
+    @model_serializer(mode="wrap")
+    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        data = handler(self)
+        for key in self.OPTIONAL:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+
+class GuardEvent(_Record):
+    """One decision of the guard (services/guard.py `GuardDecision`, `GuardReason`)."""
+
+    step: int
+    decision: str = Field(description="forced, trusted, refused, grounded, gave_up, claim_caught")
+    reason: str = Field(description="missing_tool, wrong_tool, ghost_claim, ...")
+    tool: str | None
+
+
+class GuardInfo(_Record):
+    outcome: str
+    retry_reason: str | None
+    decisions: list[GuardEvent]
+
+
+class IntentAction(_Record):
+    tools: list[str]
+    text: str
+    explicit: bool
+
+
+class IntentInfo(_Record):
+    """How the message was read (services/intent.py)."""
+
+    kind: str = Field(description="command, question, advice, report, negated, chat")
+    tools: list[str]
+    actions: list[IntentAction]
+    reason: str
+    languages: list[str]
+
+
+class ReplacedReply(_Record):
+    reason: str = Field(description="ghost_claim, unbacked_claim, denied_success, hides_failure")
+    claims: list[str]
+    model_reply: str = Field(description="the model's words that were not shown (first 500 characters)")
+
+
+class NotDone(_Record):
+    action: str
+    reason: str | None
+    message: str
+
+
+class ReplyInfo(_Record):
+    source: str = Field(description="results, model, contract")
+    replaced: list[ReplacedReply]
+    not_done: list[NotDone]
+
+
+class PolicyInfo(_Record):
+    requested: str
+    applied: str
+    downgraded_by: str | None
+
+
+class PlanInfo(_Record):
+    intent: str
+    expected_tools: list[str]
+    why: str
+    policy: str
+
+
+class FindingRecord(BaseModel):
+    """Something worth counting (agent/types.py `FindingKind`); the other keys depend on the kind."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+
+
+class BudgetInfo(_Record):
+    llm_calls: int
+    tool_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    latency_ms: int
+    limits: dict[str, Any] = Field(description="the turn's budgets (None: unlimited)")
+
+
+class AppliedCall(_Record):
+    index: int
+    tool: str
+    task_id: Any = None
+
+
+class RejectedCall(_Record):
+    index: int
+    tool: str
+    code: str | None
+    error: str | None
+
+
+class CallWarning(_Record):
+    index: int
+    tool: str
+    warning: str
+
+
+class ModelInfo(_Record):
+    name: str
+    client: str
+    offline: bool
+    preset: dict[str, Any]
+    options: dict[str, Any]
+
+
+class PolicyEvent(_Record):
+    OPTIONAL = frozenset({"tool_choice", "to", "why"})
+    step: int
+    event: str
+    tool_choice: str | None = None
+    to: str | None = None
+    why: str | None = None
+
+
+class TraceRequest(_Record):
+    OPTIONAL = frozenset({"phase"})
+    tools: list[str]
+    tool_choice: str | None
+    messages: int
+    phase: str | None = None
+
+
+class TraceUsage(_Record):
+    prompt: int
+    completion: int
+
+
+class TraceStep(_Record):
+    """One request to the model and what came of it (agent/runner.py)."""
+
+    OPTIONAL = frozenset(
+        {"ignored_override_keys", "normalizations", "retry", "ignored_tool_calls", "errors", "respond"}
+    )
+    step: int
+    request: TraceRequest
+    latency_ms: float
+    usage: TraceUsage
+    finish_reason: str | None
+    calls: list[str]
+    ignored_override_keys: list[str] | None = None
+    normalizations: list[str] | None = None
+    retry: str | None = None
+    ignored_tool_calls: int | None = None
+    errors: list[str | None] | None = None
+    respond: bool | None = None
+
+
+class ProviderError(_Record):
+    code: str
+    detail: str
+
+
+class ConfirmationAnswer(_Record):
+    verdict: str
+    how: str | None
+
+
+class ExecutionMetadata(_Record):
+    """Always has tool_calls_executed, tool_calls_retried, llm_calls and total_latency_ms (the
+    contract); the rest explains the turn: the guard's decisions, the reading of the message, where
+    the reply came from, the policy, the plan, findings, budget use, best-effort accounting, the
+    model, and a compact trace of each request."""
+
+    OPTIONAL = frozenset({"provider_error", "confirmation_answer"})
+    tool_calls_executed: int
+    tool_calls_retried: int
+    llm_calls: int
+    total_latency_ms: int
+    tool_calls_succeeded: int
+    tool_calls_ignored: int
+    prompt_tokens: int
+    completion_tokens: int
+    estimated_cost_usd: float
+    guard: GuardInfo
+    intent: IntentInfo
+    reply: ReplyInfo
+    policy: PolicyInfo
+    response_mode: Literal["direct", "model"]
+    stop_reason: str
+    plan: PlanInfo
+    findings: list[FindingRecord]
+    budget: BudgetInfo
+    apply_status: Literal["applied", "partial", "rejected"] | None
+    applied: list[AppliedCall]
+    rejected: list[RejectedCall]
+    warnings: list[CallWarning]
+    apply_mode: str
+    model: ModelInfo
+    policy_events: list[PolicyEvent]
+    trace: list[TraceStep]
+    provider_error: ProviderError | None = None
+    confirmation_answer: ConfirmationAnswer | None = None
