@@ -38,6 +38,26 @@ from backend.app.tools.task_tools import TOOLS
 
 log = logging.getLogger(__name__)
 
+_CORS_REQUEST_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "X-Request-ID",
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "Last-Event-ID",
+]
+_CORS_RESPONSE_HEADERS = [
+    "X-Request-ID",
+    "Retry-After",
+    "Idempotency-Replayed",
+    "Mcp-Session-Id",
+    "ETag",
+    "Location",
+    "X-Next-Cursor",
+]
+
 
 def create_app(
     settings: Settings | None = None,
@@ -59,29 +79,7 @@ def create_app(
         engine = create_engine(settings)
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
         async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:
-            client: ChatCompletionsClient
-            use_offline = settings.uses_offline_model and llm_transport is None
-            if use_offline:
-                client, model, provider = OfflineModel(), OfflineModel.model_name, "offline"
-                log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
-            else:
-                client = HttpLLMClient(
-                    http=http,
-                    base_url=settings.llm_base_url,
-                    api_key=settings.llm_api_key,
-                    connect_timeout_s=settings.llm_connect_timeout_s,
-                    read_timeout_s=settings.llm_read_timeout_s,
-                    max_retries=settings.llm_max_retries,
-                )
-                model, provider = settings.llm_model, settings.llm_provider
-                if provider == "auto":
-                    found = await detect(http, settings.llm_base_url, api_key=settings.llm_api_key)
-                    provider = found.provider
-                    log.info("llm_provider_detected", extra={"provider": provider, "evidence": found.evidence})
-                log.info(
-                    "llm_client",
-                    extra={"client": "http", "base_url": settings.llm_base_url, "model": model, "provider": provider},
-                )
+            client, model, provider = await _llm_client(settings, http, offline=llm_transport is None)
             app.state.settings = settings
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)
@@ -146,31 +144,46 @@ def create_app(
     web.install(app)
 
     if settings.cors_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "PATCH", "DELETE"],
-            allow_headers=[
-                "Authorization",
-                "Content-Type",
-                "Idempotency-Key",
-                "If-Match",
-                "X-Request-ID",
-                "Mcp-Session-Id",
-                "Mcp-Protocol-Version",
-                "Last-Event-ID",
-            ],
-            expose_headers=[
-                "X-Request-ID",
-                "Retry-After",
-                "Idempotency-Replayed",
-                "Mcp-Session-Id",
-                "ETag",
-                "Location",
-                "X-Next-Cursor",
-            ],
-        )
+        _allow_cors(app, settings.cors_origins)
     app.add_middleware(RequestId)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(HttpMetrics, metrics=app_metrics)  # outermost: sees every status, 413s included
     return app
+
+
+async def _llm_client(
+    settings: Settings, http: httpx.AsyncClient, *, offline: bool
+) -> tuple[ChatCompletionsClient, str, str]:
+    """The model client, the model's name and the provider whose preset applies. With no key the
+    offline model answers (`offline`: unless a test scripted the transport); `LLM_PROVIDER=auto`
+    asks the server what it is."""
+    if offline and settings.uses_offline_model:
+        log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
+        return OfflineModel(), OfflineModel.model_name, "offline"
+    client = HttpLLMClient(
+        http=http,
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key,
+        connect_timeout_s=settings.llm_connect_timeout_s,
+        read_timeout_s=settings.llm_read_timeout_s,
+        max_retries=settings.llm_max_retries,
+    )
+    model, provider = settings.llm_model, settings.llm_provider
+    if provider == "auto":
+        found = await detect(http, settings.llm_base_url, api_key=settings.llm_api_key)
+        provider = found.provider
+        log.info("llm_provider_detected", extra={"provider": provider, "evidence": found.evidence})
+    log.info(
+        "llm_client", extra={"client": "http", "base_url": settings.llm_base_url, "model": model, "provider": provider}
+    )
+    return client, model, provider
+
+
+def _allow_cors(app: FastAPI, origins: list[str]) -> None:
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=origins,
+        allow_methods=["GET", "POST", "PATCH", "DELETE"],
+        allow_headers=_CORS_REQUEST_HEADERS,
+        expose_headers=_CORS_RESPONSE_HEADERS,
+    )

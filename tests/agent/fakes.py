@@ -17,7 +17,8 @@ from typing import Any
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import AgentRunner, RunOptions, RunResult
+from backend.app.agent.run import RunOptions, RunResult
+from backend.app.agent.runner import AgentRunner
 from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(

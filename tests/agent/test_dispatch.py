@@ -29,7 +29,7 @@ from backend.app.agent.dispatch import (
 )
 from backend.app.agent.normalize import ARGUMENTS_JSON_PARSE_ERROR, ARGUMENTS_TOO_LARGE
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import RunResult
+from backend.app.agent.run import RunResult
 from backend.app.agent.types import ToolCall, ToolError, ToolResult
 
 # -- unknown tools and masking --------------------------------------------------------------------

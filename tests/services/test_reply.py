@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from backend.app.agent.limits import Budget, BudgetUse
-from backend.app.agent.runner import RunResult
+from backend.app.agent.run import RunResult
 from backend.app.agent.types import ExecutedCall, StopReason, ToolCall, ToolResult
 from backend.app.schemas.chat import ActionMetadata
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import classify
-from backend.app.services.reply import TOOL_NOT_TRIGGERED, action_metadata, compose, final_calls
+from backend.app.services.records import action_metadata
+from backend.app.services.reply import TOOL_NOT_TRIGGERED, compose, final_calls
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 

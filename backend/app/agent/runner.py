@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never
+from typing import Any, assert_never
 
 from backend.app.agent.dispatch import IGNORED, Dispatcher
 from backend.app.agent.guard import ACCEPT_CALLS, Accept, ForceRetry, GiveUp, StepGuard
@@ -23,8 +23,8 @@ from backend.app.agent.messages import assistant_tool_message, tool_message
 from backend.app.agent.normalize import normalize_response
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
 from backend.app.agent.presets import Preset, merge_request_overrides
+from backend.app.agent.run import CallsObserver, RunOptions, RunResult
 from backend.app.agent.types import (
-    ANSWERED,
     ChatCompletionsClient,
     ExecutedCall,
     Finding,
@@ -46,49 +46,6 @@ log = logging.getLogger(__name__)
 
 EMPTY_FINAL = "empty_final"
 PHASE_SWITCH = "phase_switch"
-
-
-@dataclass(frozen=True, slots=True)
-class RunOptions:
-    max_steps: int = 6
-    tool_use_mode: Literal["enforced", "relaxed", "disabled"] = "relaxed"
-    tool_failure_policy: Literal["fatal", "tolerated"] = "tolerated"
-    max_tool_calls_per_step: int | None = None
-    max_tool_args_bytes: int = 200_000
-    max_tool_output_bytes: int = 200_000
-    max_model_fix_retries: int = 2
-    max_destructive_calls: int = 5
-    fix_empty_final: bool = True
-    fix_empty_final_disable_tools: bool = True
-    max_tokens: int | None = 1024
-    request_overrides: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class RunResult:
-    """What a run did. `text` is the model's own final words ("" when it gave none or the run
-    stopped); everything the user reads is composed from these facts by the service."""
-
-    text: str
-    executed: list[ExecutedCall]
-    stop_reason: StopReason
-    ok: bool
-    use: BudgetUse
-    trace: list[dict[str, Any]]
-    findings: list[Finding]
-    policy_events: list[dict[str, object]]
-    stop_detail: str | None = None
-    error: LLMError | None = None
-
-    @property
-    def error_code(self) -> str | None:
-        """The LLM error's code, or the stop reason in capitals for a run that did not answer."""
-        if self.error is not None:
-            return self.error.code
-        return None if self.stop_reason in ANSWERED else self.stop_reason.value.upper()
-
-
-CallsObserver = Callable[[Sequence[ExecutedCall]], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -443,4 +400,4 @@ def _choice_label(choice: Any) -> str | None:
     return choice if isinstance(choice, str) else None
 
 
-__all__ = ["AgentRunner", "RunOptions", "RunResult"]
+__all__ = ["AgentRunner"]

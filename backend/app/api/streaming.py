@@ -115,9 +115,7 @@ def _finale(body: dict[str, Any], *, replay_tools: bool) -> list[bytes]:
 
 
 def _error_response(error: AppError) -> Response:
-    return FastJSONResponse(
-        error.body, status_code=error.status_code, headers=error.headers
-    )
+    return FastJSONResponse(error.body, status_code=error.status_code, headers=error.headers)
 
 
 def _replayed(outcome: TurnOutcome) -> dict[str, str]:

@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.limits import BudgetUse
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import AgentRunner, CallsObserver, RunResult
+from backend.app.agent.run import CallsObserver, RunResult
+from backend.app.agent.runner import AgentRunner
 from backend.app.agent.types import ChatCompletionsClient, ExecutedCall, Finding, StopReason, ToolCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -39,8 +40,14 @@ from backend.app.services.confirmations import Answer, Proposal, answer, propose
 from backend.app.services.history import fit_history
 from backend.app.services.offline_model import said_in
 from backend.app.services.plan import declared_plan, plan_deviation
-from backend.app.services.records import execution_metadata, reply_findings, tool_call_records
-from backend.app.services.reply import Reply, action_metadata, apply_report, compose, final_calls
+from backend.app.services.records import (
+    action_metadata,
+    apply_report,
+    execution_metadata,
+    reply_findings,
+    tool_call_records,
+)
+from backend.app.services.reply import Reply, compose, final_calls
 from backend.app.services.turn import (
     DECLINED,
     MUTATING,

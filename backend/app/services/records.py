@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from backend.app.agent.dispatch import IGNORED
-from backend.app.agent.runner import RunResult
+from backend.app.agent.run import RunResult
 from backend.app.agent.types import ExecutedCall, Finding, FindingKind
+from backend.app.schemas.chat import ActionMetadata
 from backend.app.schemas.metadata import ExecutionMetadata
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent
@@ -109,3 +110,44 @@ def execution_metadata(
         metadata["provider_error"] = {"code": run.error.code, "detail": run.error.detail}
     metadata["confirmation_answer"] = confirmation_answer
     return ExecutionMetadata.model_validate(metadata)
+
+
+def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
+    """The contract's single-action fields for the turn's first action, and `actions` for all of
+    them when there are several (`status`: done, failed, not_done, asked)."""
+    outcomes = reply.outcomes
+    if not outcomes:
+        if reply.source == "contract":
+            return ActionMetadata(action=intent.primary or "unknown", success=False, message="Tool not triggered")
+        return None
+    actions = [o.metadata() for o in outcomes]
+    first = dict(actions[0])
+    first.pop("status")
+    if reply.source == "contract":
+        first["message"] = "Tool not triggered"
+    if len(actions) > 1:
+        first["actions"] = actions
+    return ActionMetadata.model_validate(first)
+
+
+def apply_report(executed: Sequence[ExecutedCall]) -> dict[str, Any]:
+    """Best-effort accounting over every call of the turn: applied, partial or rejected."""
+    applied: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    for index, e in enumerate(executed):
+        if e.result.success:
+            data = e.result.data if isinstance(e.result.data, dict) else {}
+            applied.append({"index": index, "tool": e.call.name, "task_id": data.get("id")})
+        else:
+            rejected.append({"index": index, "tool": e.call.name, "code": e.result.code, "error": e.result.error})
+        warnings.extend({"index": index, "tool": e.call.name, "warning": w} for w in e.result.warnings)
+    if not executed:
+        status = None
+    elif not rejected:
+        status = "applied"
+    elif applied:
+        status = "partial"
+    else:
+        status = "rejected"
+    return {"apply_status": status, "applied": applied, "rejected": rejected, "warnings": warnings}

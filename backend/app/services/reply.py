@@ -21,9 +21,8 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNORED, REPEATED_CALL, UNKNOWN_TOOL
-from backend.app.agent.runner import RunResult
+from backend.app.agent.run import RunResult
 from backend.app.agent.types import ANSWERED, ExecutedCall, StopReason
-from backend.app.schemas.chat import ActionMetadata
 from backend.app.services.claims import denial
 from backend.app.services.guard import (
     NOT_REQUESTED,
@@ -33,6 +32,7 @@ from backend.app.services.guard import (
     satisfies,
 )
 from backend.app.services.intent import Action, Intent
+from backend.app.services.wording import describe_list, describe_undo, fmt
 from backend.app.tools.resolver import named_in
 from backend.app.tools.task_tools import NOT_GROUNDED
 
@@ -199,7 +199,7 @@ def describe(e: ExecutedCall, status: Status | None = None) -> str:
         return f"Couldn't {what}: {e.result.error}"
     data = e.result.data if isinstance(e.result.data, dict) else {}
     if name == "list_tasks":
-        return _describe_list(data)
+        return describe_list(data)
     if name == "undo_last_change":
         return describe_undo(data)
     details = []
@@ -213,48 +213,10 @@ def describe(e: ExecutedCall, status: Status | None = None) -> str:
     if name == "update_task":
         changed = [k for k in ("title", "description", "priority", "due_date", "tags", "status") if k in e.arguments]
         details.extend(
-            f"{k.replace('_', ' ')} {'cleared' if data.get(k) in (None, []) else _fmt(data.get(k))}" for k in changed
+            f"{k.replace('_', ' ')} {'cleared' if data.get(k) in (None, []) else fmt(data.get(k))}" for k in changed
         )
     suffix = f" ({', '.join(details)})" if details else ""
     return f"{_DONE.get(name, 'Done')}: “{data.get('title', '')}”{suffix}."
-
-
-def describe_undo(data: dict[str, Any]) -> str:
-    """ "Undone: restored “Gym”; removed “Milk”; put back the status of “Taxes”." """
-    parts = []
-    for item in data.get("undone") or []:
-        title = f"“{item.get('title')}”"
-        if item.get("action") == "reverted":
-            fields = ", ".join(str(f).replace("_", " ") for f in item.get("fields") or [])
-            parts.append(f"put back the {fields} of {title}")
-        else:
-            parts.append(f"{item.get('action')} {title}")
-    return f"Undone: {'; '.join(parts)}." if parts else "Undone."
-
-
-def _describe_list(data: dict[str, Any]) -> str:
-    tasks = data.get("tasks") or []
-    status = data.get("status", "all")
-    label = "" if status == "all" else f"{status} "
-    if not tasks:
-        return f"You have no {label}tasks."
-    lines = [f"You have {data.get('count', len(tasks))} {label}task{'s' if data.get('count', 0) != 1 else ''}:"]
-    for t in tasks:
-        extra = [t.get("status", "")]
-        if t.get("due_date"):
-            extra.append(f"due {t['due_date']}")
-        if t.get("priority") == "high":
-            extra.append("high priority")
-        lines.append(f"- {t.get('title')} ({', '.join(x for x in extra if x)})")
-    if data.get("truncated"):
-        lines.append(f"(showing the newest {len(tasks)})")
-    return "\n".join(lines)
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "none"
-    return str(value) if value is not None else "none"
 
 
 def _call_outcome(e: ExecutedCall, status: Status) -> Outcome:
@@ -427,44 +389,3 @@ _CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task"}
 
 def _replaced(reason: ReplacedReason, words: list[str], text: str) -> dict[str, Any]:
     return {"reason": reason.value, "claims": words, "model_reply": text[:500]}
-
-
-def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
-    """The contract's single-action fields for the turn's first action, and `actions` for all of
-    them when there are several (`status`: done, failed, not_done, asked)."""
-    outcomes = reply.outcomes
-    if not outcomes:
-        if reply.source == "contract":
-            return ActionMetadata(action=intent.primary or "unknown", success=False, message="Tool not triggered")
-        return None
-    actions = [o.metadata() for o in outcomes]
-    first = dict(actions[0])
-    first.pop("status")
-    if reply.source == "contract":
-        first["message"] = "Tool not triggered"
-    if len(actions) > 1:
-        first["actions"] = actions
-    return ActionMetadata.model_validate(first)
-
-
-def apply_report(executed: Sequence[ExecutedCall]) -> dict[str, Any]:
-    """Best-effort accounting over every call of the turn: applied, partial or rejected."""
-    applied: list[dict[str, Any]] = []
-    rejected: list[dict[str, Any]] = []
-    warnings: list[dict[str, Any]] = []
-    for index, e in enumerate(executed):
-        if e.result.success:
-            data = e.result.data if isinstance(e.result.data, dict) else {}
-            applied.append({"index": index, "tool": e.call.name, "task_id": data.get("id")})
-        else:
-            rejected.append({"index": index, "tool": e.call.name, "code": e.result.code, "error": e.result.error})
-        warnings.extend({"index": index, "tool": e.call.name, "warning": w} for w in e.result.warnings)
-    if not executed:
-        status = None
-    elif not rejected:
-        status = "applied"
-    elif applied:
-        status = "partial"
-    else:
-        status = "rejected"
-    return {"apply_status": status, "applied": applied, "rejected": rejected, "warnings": warnings}

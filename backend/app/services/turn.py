@@ -11,7 +11,7 @@ from typing import Any
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.runner import CallsObserver, RunOptions, RunResult
+from backend.app.agent.run import CallsObserver, RunOptions, RunResult
 from backend.app.agent.types import StopReason
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings

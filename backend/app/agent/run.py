@@ -1,0 +1,54 @@
+"""What a run of the loop is given (`RunOptions`) and what it returns (`RunResult`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from backend.app.agent.limits import BudgetUse
+from backend.app.agent.types import ANSWERED, ExecutedCall, Finding, StopReason
+from backend.app.core.exceptions import LLMError
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    max_steps: int = 6
+    tool_use_mode: Literal["enforced", "relaxed", "disabled"] = "relaxed"
+    tool_failure_policy: Literal["fatal", "tolerated"] = "tolerated"
+    max_tool_calls_per_step: int | None = None
+    max_tool_args_bytes: int = 200_000
+    max_tool_output_bytes: int = 200_000
+    max_model_fix_retries: int = 2
+    max_destructive_calls: int = 5
+    fix_empty_final: bool = True
+    fix_empty_final_disable_tools: bool = True
+    max_tokens: int | None = 1024
+    request_overrides: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class RunResult:
+    """What a run did. `text` is the model's own final words ("" when it gave none or the run
+    stopped); everything the user reads is composed from these facts by the service."""
+
+    text: str
+    executed: list[ExecutedCall]
+    stop_reason: StopReason
+    ok: bool
+    use: BudgetUse
+    trace: list[dict[str, Any]]
+    findings: list[Finding]
+    policy_events: list[dict[str, object]]
+    stop_detail: str | None = None
+    error: LLMError | None = None
+
+    @property
+    def error_code(self) -> str | None:
+        """The LLM error's code, or the stop reason in capitals for a run that did not answer."""
+        if self.error is not None:
+            return self.error.code
+        return None if self.stop_reason in ANSWERED else self.stop_reason.value.upper()
+
+
+CallsObserver = Callable[[Sequence[ExecutedCall]], Awaitable[None]]
