@@ -21,7 +21,7 @@ from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, FinalVer
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
+from backend.app.agent.types import ExecutedCall, GuardReason, ToolCall, ToolResult
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
 
@@ -487,7 +487,7 @@ class ScriptedGuard:
 
 async def test_guard_force_retry_forces_the_tool_once() -> None:
     client = ScriptedClient(completion("Added!"), calls(("add_task", {"title": "milk"})), completion("Added milk."))
-    guard = ScriptedGuard(ForceRetry(tool="add_task", instruction="Call add_task now.", reason="no_tool_for_intent"))
+    guard = ScriptedGuard(ForceRetry(tool="add_task", instruction="Call add_task now.", reason=GuardReason.MISSING_TOOL))
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, policy=ToolPolicy.GUARDED, guard=guard)
@@ -500,14 +500,14 @@ async def test_guard_force_retry_forces_the_tool_once() -> None:
         {"role": "system", "content": "Call add_task now."},
     ]
     (executed,) = result.executed
-    assert (executed.retried, executed.retry_reason) == (True, "no_tool_for_intent")
-    assert (result.trace[0]["retry"], result.text) == ("no_tool_for_intent", "Added milk.")
+    assert (executed.retried, executed.retry_reason) == (True, "missing_tool")
+    assert (result.trace[0]["retry"], result.text) == ("missing_tool", "Added milk.")
     assert guard.forced_seen == [True]  # the guard knows the call was made under a forced choice
 
 
 async def test_guard_force_retry_without_a_tool_uses_required() -> None:
     client = ScriptedClient(completion("ok"), calls(("list_tasks", {})), completion("Here."))
-    guard = ScriptedGuard(ForceRetry(tool=None, instruction="Use a tool.", reason="r"))
+    guard = ScriptedGuard(ForceRetry(tool=None, instruction="Use a tool.", reason=GuardReason.GHOST_CLAIM))
 
     await run(make_runner(client), FakeTools(), guard=guard)
 
@@ -518,7 +518,7 @@ async def test_guard_force_retry_without_a_tool_uses_required() -> None:
 async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message() -> None:
     respond = completion(tool_calls=[tool_call("respond", {"message": "Nothing was changed."})])
     client = ScriptedClient(completion("I deleted it."), respond)
-    guard = ScriptedGuard(ForceRetry(tool=None, instruction="Act or say so.", reason="ghost", offer_respond=True))
+    guard = ScriptedGuard(ForceRetry(tool=None, instruction="Act or say so.", reason=GuardReason.GHOST_CLAIM, offer_respond=True))
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, guard=guard)
@@ -530,7 +530,7 @@ async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message()
 
 async def test_guard_give_up_stops_with_tool_not_triggered() -> None:
     client = ScriptedClient(completion("Added!"))
-    guard = ScriptedGuard(GiveUp(reason="still_no_tool"))
+    guard = ScriptedGuard(GiveUp(reason=GuardReason.MISSING_TOOL))
 
     result = await run(make_runner(client), FakeTools(), guard=guard)
 
@@ -545,7 +545,7 @@ async def test_refused_calls_are_recorded_never_run_and_the_retry_follows() -> N
     guard = ScriptedGuard(
         calls_verdicts=[
             CallsVerdict(
-                refused={0: refusal}, retry=ForceRetry(tool="add_task", instruction="Add it.", reason="wrong_tool")
+                refused={0: refusal}, retry=ForceRetry(tool="add_task", instruction="Add it.", reason=GuardReason.WRONG_TOOL)
             )
         ]
     )

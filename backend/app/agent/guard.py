@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
+from backend.app.agent.types import ExecutedCall, GuardReason, ToolCall, ToolResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,13 +29,13 @@ class ForceRetry:
 
     tool: str | None
     instruction: str
-    reason: str
+    reason: GuardReason
     offer_respond: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class GiveUp:
-    reason: str
+    reason: GuardReason
 
 
 @dataclass(frozen=True, slots=True)

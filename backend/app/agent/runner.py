@@ -30,6 +30,7 @@ from backend.app.agent.types import (
     Finding,
     FindingKind,
     LLMResponse,
+    LoopRetry,
     NextStep,
     NextStepFinalOutput,
     NextStepRetry,
@@ -43,9 +44,6 @@ from backend.app.agent.types import (
 from backend.app.core.exceptions import LLMError, ToolBindingError
 
 log = logging.getLogger(__name__)
-
-EMPTY_FINAL = "empty_final"
-PHASE_SWITCH = "phase_switch"
 
 
 @dataclass(slots=True)
@@ -232,13 +230,13 @@ class AgentRunner:
         text = response.content.strip()
         if not text and turn.executed and self.options.fix_empty_final and not turn.empty_final_retried:
             return NextStepRetry(
-                reason=EMPTY_FINAL,
+                reason=LoopRetry.EMPTY_FINAL,
                 instruction="Reply to the user now, in one or two sentences.",
                 tool_choice=None,
                 send_tools=not self.options.fix_empty_final_disable_tools,
             )
         if driver.observe_final(step=step):
-            return NextStepRetry(reason=PHASE_SWITCH, instruction=None, tool_choice=None)
+            return NextStepRetry(reason=LoopRetry.PHASE_SWITCH, instruction=None, tool_choice=None)
         if guard is not None:
             match guard.review_final(text, turn.executed, step=step):
                 case ForceRetry() as force:
@@ -259,14 +257,13 @@ class AgentRunner:
             instruction=force.instruction,
             tool_choice=choice,
             offer_respond=force.offer_respond,
-            guard=True,
         )
 
     def _prepare_retry(self, retry: NextStepRetry, response: LLMResponse, turn: _Turn) -> None:
         """Act on a retry: the messages that explain it, and the one request it shapes."""
-        if retry.guard:
+        if retry.from_guard:
             turn.retry_reason = retry.reason
-        if retry.reason == EMPTY_FINAL:
+        if retry.reason is LoopRetry.EMPTY_FINAL:
             turn.empty_final_retried = True
         if not turn.trace[-1].get("calls"):  # after tool calls, their messages are already appended
             turn.messages.append({"role": "assistant", "content": response.content or ""})
@@ -288,7 +285,7 @@ class AgentRunner:
     ) -> NextStepStop | NextStepFinalOutput | NextStepRetry | None:
         work = [c for c in step_calls.calls if c.name != RESPOND_TOOL.name]
         respond = [c for c in step_calls.calls if c.name == RESPOND_TOOL.name]
-        if step_calls.then is not None and step_calls.then.guard:
+        if step_calls.then is not None and step_calls.then.from_guard:
             turn.retry_reason = step_calls.then.reason  # the guard refused this step's wrong calls: retried
         ignored = sum(1 for r in step_calls.refused.values() if r.code == IGNORED)
         if ignored:

@@ -176,6 +176,46 @@ class Finding:
         return {"kind": self.kind.value, **self.detail}
 
 
+class GuardDecision(StrEnum):
+    FORCED = "forced"  # asked the model again with a tool forced (or required, with a way out)
+    TRUSTED = "trusted"  # the model's own choice (a read, an edit) stands over the command's tool
+    REFUSED = "refused"  # a call was not run
+    GROUNDED = "grounded"  # calls may act only on what the user's words name
+    GAVE_UP = "gave_up"  # the forced retry ran no tool either
+    CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
+
+
+class GuardReason(StrEnum):
+    MISSING_TOOL = "missing_tool"  # a clear command answered without its tool
+    WRONG_TOOL = "wrong_tool"  # another add/delete/complete than the command's
+    GHOST_CLAIM = "ghost_claim"  # a change claimed, none made
+    NOT_ASKED = "not_asked"  # the message asks for no change, the model changed anyway
+    MODEL_CHOSE_READ = "model_chose_read"
+    MODEL_CHOSE_EDIT = "model_chose_edit"
+    FORCED_CALL = "forced_call"  # made under a forced tool choice
+    EXTRA_CALL = "extra_call"  # a change beside the ones the message was read to ask for
+
+
+@dataclass(frozen=True, slots=True)
+class GuardEvent:
+    """One decision of the guard, with why (metrics count them; execution_metadata lists them)."""
+
+    step: int
+    decision: GuardDecision
+    reason: GuardReason
+    tool: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "decision": self.decision.value, "reason": self.reason.value, "tool": self.tool}
+
+
+class LoopRetry(StrEnum):
+    """Why the loop itself asks the model again (the guard's reasons are `GuardReason`s)."""
+
+    EMPTY_FINAL = "empty_final"  # tools ran and the model's answer was empty: one more request
+    PHASE_SWITCH = "phase_switch"  # two_phase: the read phase is over, the write phase begins
+
+
 @dataclass(frozen=True, slots=True)
 class NextStepRunTools:
     """Run these calls; `refused` (by index) are recorded with the result given instead of running
@@ -198,12 +238,16 @@ class NextStepRetry:
     the forced retry needs a way out, and no tools at all when `send_tools` is False. The runner
     acts on it; deciding it changes nothing."""
 
-    reason: str
+    reason: GuardReason | LoopRetry
     instruction: str | None
     tool_choice: ToolChoice
     send_tools: bool = True
     offer_respond: bool = False
-    guard: bool = False  # the guard's retry: the calls from here on are marked retried, with `reason`
+
+    @property
+    def from_guard(self) -> bool:
+        """The guard's retry: the calls from here on are marked retried, with its reason."""
+        return isinstance(self.reason, GuardReason)
 
 
 @dataclass(frozen=True, slots=True)

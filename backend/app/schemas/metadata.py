@@ -32,7 +32,7 @@ class _Record(BaseModel):
 
 
 class GuardEvent(_Record):
-    """One decision of the guard (services/guard.py `GuardDecision`, `GuardReason`)."""
+    """One decision of the guard (agent/types.py `GuardDecision`, `GuardReason`)."""
 
     step: int
     decision: str = Field(description="forced, trusted, refused, grounded, gave_up, claim_caught")

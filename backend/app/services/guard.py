@@ -31,12 +31,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any
 
 from backend.app.agent.dispatch import IGNORED
 from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp
-from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
+from backend.app.agent.types import ExecutedCall, GuardDecision, GuardEvent, GuardReason, ToolCall, ToolResult
 from backend.app.services.claims import Claim, claims
 from backend.app.services.intent import Action, Intent
 
@@ -47,37 +45,6 @@ EDIT_TOOL = "update_task"
 ADD_TOOL = "add_task"
 DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
 CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
-
-
-class GuardDecision(StrEnum):
-    FORCED = "forced"  # asked the model again with a tool forced (or required, with a way out)
-    TRUSTED = "trusted"  # the model's own choice (a read, an edit) stands over the command's tool
-    REFUSED = "refused"  # a call was not run
-    GROUNDED = "grounded"  # calls may act only on what the user's words name
-    GAVE_UP = "gave_up"  # the forced retry ran no tool either
-    CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
-
-
-class GuardReason(StrEnum):
-    MISSING_TOOL = "missing_tool"  # a clear command answered without its tool
-    WRONG_TOOL = "wrong_tool"  # another add/delete/complete than the command's
-    GHOST_CLAIM = "ghost_claim"  # a change claimed, none made
-    NOT_ASKED = "not_asked"  # the message asks for no change, the model changed anyway
-    MODEL_CHOSE_READ = "model_chose_read"
-    MODEL_CHOSE_EDIT = "model_chose_edit"
-    FORCED_CALL = "forced_call"  # made under a forced tool choice
-    EXTRA_CALL = "extra_call"  # a change beside the ones the message was read to ask for
-
-
-@dataclass(frozen=True, slots=True)
-class GuardEvent:
-    step: int
-    decision: GuardDecision
-    reason: GuardReason
-    tool: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step, "decision": self.decision.value, "reason": self.reason.value, "tool": self.tool}
 
 
 def _refusal(code: str, message: str) -> ToolResult:

@@ -22,13 +22,12 @@ from typing import Any, Protocol
 
 from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNORED, REPEATED_CALL, UNKNOWN_TOOL
 from backend.app.agent.run import RunResult
-from backend.app.agent.types import ANSWERED, ExecutedCall, StopReason
+from backend.app.agent.types import ANSWERED, ExecutedCall, GuardDecision, StopReason
 from backend.app.services.claims import denial
 from backend.app.services.guard import (
     NOT_REQUESTED,
     WRONG_TOOL,
     ExecutionGuard,
-    GuardDecision,
     satisfies,
 )
 from backend.app.services.intent import Action, Intent
