@@ -142,3 +142,33 @@ def test_a_refused_configuration_is_one_clean_line_and_exit_2(tmp_path: Path, se
     assert line.startswith("taskchat: configuration error: JWT_SECRET ")
     assert "Traceback" not in result.stderr and key not in result.stderr
     assert not secret.strip() or secret not in result.stderr  # the value is never echoed
+
+
+@pytest.mark.parametrize("missing", ["tqdm", "backend.devtools"])
+def test_bench_and_eval_without_the_development_extras_say_what_to_install(
+    missing: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A runtime install (the image) has no backend/devtools and no tqdm: the commands are listed and
+    say how to get them, exit code 2, no traceback."""
+    from backend.app import cli
+
+    for name in [m for m in sys.modules if m.startswith("backend.devtools")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, missing, None)  # importing it raises ModuleNotFoundError
+
+    for command in ("bench", "eval"):
+        assert cli.main([command, "--quick"]) == 2
+        err = capsys.readouterr().err
+        assert f"taskchat {command} needs the development extras ({missing} is not installed)" in err
+        assert "pip install -e '.[dev]'" in err
+
+
+def test_an_import_error_inside_the_app_is_not_taken_for_missing_extras(monkeypatch: pytest.MonkeyPatch) -> None:
+    from backend.app import cli
+
+    for name in [m for m in sys.modules if m.startswith("backend.devtools")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "backend.app.services.history", None)  # the bench imports it
+
+    with pytest.raises(ModuleNotFoundError):
+        cli.build_parser()

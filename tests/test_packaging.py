@@ -363,6 +363,24 @@ def test_image_install_and_migrate_commands_work(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert db.exists() and db.stat().st_size > 0
+    # The development tooling stays out of the package: its commands say what to install instead.
+    assert not (site / "backend" / "devtools").exists()
+    # (This interpreter also has the source tree installed in editable mode, which the image has not.)
+    image_only = (
+        "import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in getattr(f, '__module__', '')]; "
+        "from backend.app.cli import main; raise SystemExit(main())"
+    )
+    bench = subprocess.run(
+        [sys.executable, "-c", image_only, "bench", "--quick"],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert bench.returncode == 2, bench.stderr
+    assert "taskchat bench needs the development extras" in bench.stderr and "Traceback" not in bench.stderr
 
 
 # --- .env.example ---------------------------------------------------------------------------------
@@ -452,6 +470,13 @@ def test_locks_agree() -> None:
     assert not missing, f"in requirements.lock only: {missing}"
     differ = {p: (v, dev[p]) for p, v in runtime.items() if dev[p] != v}
     assert not differ, f"(requirements.lock, requirements-dev.lock) pins differ: {differ}; run `make lock`"
+
+
+def test_the_runtime_lock_has_no_development_tooling() -> None:
+    runtime, dev = pins("requirements.lock"), pins("requirements-dev.lock")
+    for tool in ("tqdm", "matplotlib", "pytest", "ruff", "mypy"):
+        assert tool not in runtime, f"{tool} is development tooling, not a runtime dependency"
+        assert tool in dev
 
 
 def test_locks_pin_every_pyproject_dependency() -> None:

@@ -3,37 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 
-def _alembic_config(database_url: str | None = None):  # type: ignore[no-untyped-def]
-    from alembic.config import Config
-
-    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
-        ini = root / "alembic.ini"
-        if ini.is_file() and (root / "alembic").is_dir():
-            config = Config(str(ini))
-            config.set_main_option("script_location", str(root / "alembic"))
-            if database_url:
-                config.attributes["database_url"] = database_url
-            return config
-    raise SystemExit("alembic.ini not found next to the package or in the current directory")
-
-
-def migrate(database_url: str | None = None, *, quiet: bool = False) -> None:
-    from alembic import command
-
-    config = _alembic_config(database_url)
-    if quiet:
-        config.attributes["configure_logger"] = False
-    command.upgrade(config, "head")
-
-
 def _cmd_migrate(args: argparse.Namespace) -> int:
+    from backend.app.db.migrate import migrate
+
     migrate(args.database_url)
     return 0
 
@@ -42,6 +21,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from backend.app.core.config import get_settings
+    from backend.app.db.migrate import migrate
 
     settings = get_settings()
     if settings.is_sqlite:
@@ -118,27 +98,58 @@ def build_parser() -> argparse.ArgumentParser:
     prune.add_argument("--database-url", default=None, help="defaults to DATABASE_URL")
     prune.set_defaults(func=_cmd_prune)
 
-    for extra in _extra_commands():
-        extra(sub)
+    _register_mcp(sub)
+    for name, (module, purpose) in DEV_COMMANDS.items():
+        _register_dev_command(sub, name, module, purpose)
     return parser
 
 
-def _extra_commands() -> list[Callable[[Any], None]]:
-    """Subcommands that live in their own modules (mcp, eval, bench), registered if present."""
-    found: list[Callable[[Any], None]] = []
-    for module in ("backend.app.mcp.cli", "backend.app.evals.cli", "backend.app.bench.cli"):
-        try:
-            found.append(__import__(module, fromlist=["register"]).register)
-        except ModuleNotFoundError as exc:
-            if not (exc.name and module.startswith(exc.name)):
-                raise  # a real import error inside an existing command module
-    return found
+# Development tooling (backend/devtools, the `dev` extras): registered when importable.
+DEV_COMMANDS = {
+    "eval": ("backend.devtools.evals.cli", "live eval of a model driving the tools (docs/eval.md)"),
+    "bench": ("backend.devtools.bench.cli", "the performance benchmark (fake model on loopback)"),
+}
+
+
+def _register_mcp(sub: Any) -> None:
+    from backend.app.mcp.cli import register
+
+    register(sub)
+
+
+def _register_dev_command(sub: Any, name: str, module: str, purpose: str) -> None:
+    """The command from its module; without the development extras, a command that says what to
+    install. A module of the app that fails to import is a bug, and raises."""
+    try:
+        register: Callable[[Any], None] = importlib.import_module(module).register
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if missing.startswith("backend.devtools"):
+            missing = "backend.devtools"  # a runtime install: the package left out of the wheel
+        elif missing.startswith("backend."):
+            raise
+        stub = sub.add_parser(name, help=f"{purpose} (needs the development extras)", add_help=False)
+        stub.set_defaults(func=lambda _args: _needs_dev_extras(name, missing), any_arguments=True)
+        return
+    register(sub)
+
+
+def _needs_dev_extras(name: str, missing: str) -> int:
+    print(
+        f"taskchat {name} needs the development extras ({missing} is not installed): "
+        "pip install -e '.[dev]' (or make install)",
+        file=sys.stderr,
+    )
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from backend.app.core.config import ConfigurationError
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and not getattr(args, "any_arguments", False):
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args))
     except ConfigurationError as exc:

@@ -487,7 +487,9 @@ class ScriptedGuard:
 
 async def test_guard_force_retry_forces_the_tool_once() -> None:
     client = ScriptedClient(completion("Added!"), calls(("add_task", {"title": "milk"})), completion("Added milk."))
-    guard = ScriptedGuard(ForceRetry(tool="add_task", instruction="Call add_task now.", reason=GuardReason.MISSING_TOOL))
+    guard = ScriptedGuard(
+        ForceRetry(tool="add_task", instruction="Call add_task now.", reason=GuardReason.MISSING_TOOL)
+    )
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, policy=ToolPolicy.GUARDED, guard=guard)
@@ -518,7 +520,9 @@ async def test_guard_force_retry_without_a_tool_uses_required() -> None:
 async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message() -> None:
     respond = completion(tool_calls=[tool_call("respond", {"message": "Nothing was changed."})])
     client = ScriptedClient(completion("I deleted it."), respond)
-    guard = ScriptedGuard(ForceRetry(tool=None, instruction="Act or say so.", reason=GuardReason.GHOST_CLAIM, offer_respond=True))
+    guard = ScriptedGuard(
+        ForceRetry(tool=None, instruction="Act or say so.", reason=GuardReason.GHOST_CLAIM, offer_respond=True)
+    )
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, guard=guard)
@@ -545,7 +549,8 @@ async def test_refused_calls_are_recorded_never_run_and_the_retry_follows() -> N
     guard = ScriptedGuard(
         calls_verdicts=[
             CallsVerdict(
-                refused={0: refusal}, retry=ForceRetry(tool="add_task", instruction="Add it.", reason=GuardReason.WRONG_TOOL)
+                refused={0: refusal},
+                retry=ForceRetry(tool="add_task", instruction="Add it.", reason=GuardReason.WRONG_TOOL),
             )
         ]
     )

@@ -6,8 +6,8 @@ from typing import Any
 
 import orjson
 
-from backend.app.bench.fake_server import respond
 from backend.app.tools.task_tools import TOOL_SPECS
+from backend.devtools.bench.fake_server import respond
 
 TOOLS = [s.to_openai() for s in TOOL_SPECS]
 

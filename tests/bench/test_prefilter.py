@@ -13,13 +13,13 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from backend.app.bench.resolver import insert_tasks
-from backend.app.bench.titles import probes
 from backend.app.core.clock import SystemClock
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_sessionmaker, unit_of_work
 from backend.app.tools.resolver import Ambiguous, NotFound, ReferenceResolver, Resolution, Resolved
 from backend.app.tools.task_tools import PREFILTER_ABOVE, PREFILTER_LIMIT, TaskTools
+from backend.devtools.bench.resolver import insert_tasks
+from backend.devtools.bench.titles import probes
 
 TITLES = 2_000
 PER_KIND = 20

@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from support.db import POSTGRES_URL
 
 from alembic import command
-from backend.app.cli import _alembic_config
 from backend.app.core.config import get_settings
+from backend.app.db.migrate import alembic_config
 
 SCHEMA_OBJECTS = {
     "tables": "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
@@ -49,7 +49,7 @@ async def private_postgres() -> AsyncIterator[str]:
 
 
 def _run(url: str, *steps: tuple[str, str]) -> None:
-    config = _alembic_config(url)
+    config = alembic_config(url)
     config.attributes["configure_logger"] = False
     for direction, target in steps:
         getattr(command, direction)(config, target)

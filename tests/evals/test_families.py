@@ -9,12 +9,12 @@ import pytest
 from support.api import NOW
 
 from backend.app.core.clock import FixedClock
-from backend.app.evals import report
-from backend.app.evals.cli import _scenario_names
-from backend.app.evals.families import ALL_SCENARIOS, FAMILIES, FAMILY_SCENARIOS, NO_GHOST, NO_UNASKED
-from backend.app.evals.harness import EvalConfig, run_eval
-from backend.app.evals.profiles import PROFILES
-from backend.app.evals.scenarios import Observation, TaskState
+from backend.devtools.evals import report
+from backend.devtools.evals.cli import _scenario_names
+from backend.devtools.evals.families import ALL_SCENARIOS, FAMILIES, FAMILY_SCENARIOS, NO_GHOST, NO_UNASKED
+from backend.devtools.evals.harness import EvalConfig, run_eval
+from backend.devtools.evals.profiles import PROFILES
+from backend.devtools.evals.scenarios import Observation, TaskState
 
 SEED = tuple(TaskState(t, None, "pending", "medium", None) for t in ("Taxes", "Gym", "Bread", "Old invoices"))
 

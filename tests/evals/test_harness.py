@@ -11,12 +11,12 @@ from support.api import NOW
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
-from backend.app.evals import report
-from backend.app.evals.families import ALL_SCENARIOS
-from backend.app.evals.harness import EvalConfig, run_eval
-from backend.app.evals.profiles import PROFILES
-from backend.app.evals.scenarios import SCENARIOS, Observation, TaskState
 from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.devtools.evals import report
+from backend.devtools.evals.families import ALL_SCENARIOS
+from backend.devtools.evals.harness import EvalConfig, run_eval
+from backend.devtools.evals.profiles import PROFILES
+from backend.devtools.evals.scenarios import SCENARIOS, Observation, TaskState
 
 # The offline model is deterministic rules; it passes every scenario, and long_arguments_guard
 # by retrying with the description cut after ARGUMENTS_TOO_LARGE, as a model should.

@@ -8,7 +8,7 @@ import os
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from backend.app.cli import migrate
+from backend.app.db.migrate import migrate
 from backend.app.db.session import delete_all_rows
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")

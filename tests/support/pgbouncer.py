@@ -1,7 +1,7 @@
 """A real PgBouncer in transaction pooling mode in front of the test Postgres, for the suite's session.
 
 Debian's `pgbouncer` package is installed by scripts/ensure-postgres.sh, like Postgres itself; the
-bouncer is started exactly as the benchmark starts it (`backend.app.bench.servers.pgbouncer`), on a
+bouncer is started exactly as the benchmark starts it (`backend.devtools.bench.servers.pgbouncer`), on a
 free loopback port, sending every database to the test Postgres.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from backend.app.bench.servers import pgbouncer as run_pgbouncer
-from backend.app.bench.servers import pooled_url
+from backend.devtools.bench.servers import pgbouncer as run_pgbouncer
+from backend.devtools.bench.servers import pooled_url
 
 # Pooled URL -> the Postgres URL behind it. make_settings turns DB_POOLER=transaction on for these;
 # probes that look at the database from outside use the direct URL.

@@ -39,9 +39,9 @@ def valid_user_id(value: str) -> bool:
 def _cmd_mcp(args: argparse.Namespace) -> int:
     import anyio
 
-    from backend.app.cli import migrate
     from backend.app.core.config import get_settings
     from backend.app.core.logging import configure_logging
+    from backend.app.db.migrate import migrate
 
     if not valid_user_id(args.user):
         print(f"taskchat mcp: --user must be 1..{MAX_USER_ID} printable characters", file=sys.stderr)

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from backend.app.evals.harness import TrialResult
+from backend.devtools.evals.harness import TrialResult
 
 
 def draw(trials: Sequence[TrialResult], path: Path) -> Path | None:

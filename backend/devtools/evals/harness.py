@@ -24,19 +24,19 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.presets import Preset, select_preset
 from backend.app.agent.types import ChatCompletionsClient
-from backend.app.cli import migrate
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings, ToolPolicyName
 from backend.app.core.exceptions import AppError, LLMError, LLMTimeout
 from backend.app.core.metrics import Metrics
+from backend.app.db.migrate import migrate
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
-from backend.app.evals.profiles import SamplingProfile
-from backend.app.evals.scenarios import Observation, Scenario, TaskState
 from backend.app.schemas.chat import ChatRequest
 from backend.app.services.chat import ChatService
 from backend.app.services.offline_model import OfflineModel
 from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.devtools.evals.profiles import SamplingProfile
+from backend.devtools.evals.scenarios import Observation, Scenario, TaskState
 
 Strategy = Literal["production", "baseline"]
 STRATEGIES: tuple[Strategy, ...] = ("production", "baseline")

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from backend.app.evals.harness import TrialResult
+from backend.devtools.evals.harness import TrialResult
 
 TOP_FAILURES = 3
 
@@ -260,7 +260,7 @@ def markdown(files: dict[str, Any], *, chart: str | None) -> str:
 
 def write(out: Path, trials: Sequence[TrialResult], meta: dict[str, Any]) -> dict[str, Path]:
     """Write every report file into `out`; returns them by name."""
-    from backend.app.evals.chart import draw  # matplotlib is a dev dependency: loaded only here
+    from backend.devtools.evals.chart import draw  # matplotlib is a dev dependency: loaded only here
 
     out.mkdir(parents=True, exist_ok=True)
     files = summaries(trials, meta)

@@ -31,12 +31,12 @@ import uvloop
 from sqlalchemy.ext.asyncio import create_async_engine
 from tqdm import tqdm
 
-from backend.app.bench import load, report, resolver, servers
 from backend.app.core.config import Settings
 from backend.app.db.session import configure_sqlite
 from backend.app.services.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from backend.app.services.prompt import system_prompt
 from backend.app.tools.task_tools import TOOL_SPECS
+from backend.devtools.bench import load, report, resolver, servers
 
 T = TypeVar("T")
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/taskchat_bench"

@@ -267,7 +267,7 @@ def markdown(results: dict[str, Any]) -> str:
             "## Resolver time per call (one user; queries + scoring, one transaction)",
             "",
             "Probes per size: exact titles, UPPER-CASED titles, pluralized, one-typo, vague two-word and absent "
-            "references (`backend/app/bench/titles.py`). `postgres` is the shipped path, one statement "
+            "references (`backend/devtools/bench/titles.py`). `postgres` is the shipped path, one statement "
             "(`task_title_candidates`, migration 0003): an exact title first, then every title scored in process "
             f"up to {PREFILTER_ABOVE:,} tasks, above that the database's shortlist (the owner's title words, then "
             "trigrams). Compared with scoring every title in process: `decisive` = "

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from backend.app.evals.scenarios import SCENARIOS, Check, Observation, Scenario, result
 from backend.app.services.claims import claims
 from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.devtools.evals.scenarios import SCENARIOS, Check, Observation, Scenario, result
 
 NO_UNASKED = "no_unasked_change"
 NO_GHOST = "no_ghost_other_words"

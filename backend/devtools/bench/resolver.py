@@ -30,14 +30,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from backend.app.bench.load import percentiles
-from backend.app.bench.titles import Probe, probes, titles
 from backend.app.core.clock import SystemClock
 from backend.app.db.models import Task
 from backend.app.db.repositories.tasks import TaskFilter, TaskRepository
 from backend.app.db.session import create_sessionmaker, unit_of_work
 from backend.app.tools.resolver import Ambiguous, NotFound, ReferenceResolver, Resolution
 from backend.app.tools.task_tools import PREFILTER_ABOVE, TaskTools
+from backend.devtools.bench.load import percentiles
+from backend.devtools.bench.titles import Probe, probes, titles
 
 NEVER = 10**9
 # SQLite, the embedded default, searches by calling Python for every row: ~1 s a search at 100k tasks,

@@ -27,11 +27,11 @@ from tqdm import tqdm
 from backend.app.agent.detect import Detected, detect
 from backend.app.agent.presets import PROVIDER_DEFAULTS, Preset
 from backend.app.core.config import Settings, ToolPolicyName
-from backend.app.evals import local_model, report
-from backend.app.evals.families import ALL_SCENARIOS, FAMILIES
-from backend.app.evals.harness import STRATEGIES, EvalConfig, Strategy, TrialResult, run_eval
-from backend.app.evals.profiles import PROFILES
 from backend.app.services.offline_model import MODEL_NAME as OFFLINE_MODEL
+from backend.devtools.evals import local_model, report
+from backend.devtools.evals.families import ALL_SCENARIOS, FAMILIES
+from backend.devtools.evals.harness import STRATEGIES, EvalConfig, Strategy, TrialResult, run_eval
+from backend.devtools.evals.profiles import PROFILES
 
 PROVIDERS = tuple(PROVIDER_DEFAULTS)
 # Failures that mean the trial never got a model answer at all.

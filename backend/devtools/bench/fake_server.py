@@ -14,7 +14,7 @@ It reads the last user message as a tiny script and answers like a well-behaved 
 After tool results (only in RESPONSE_MODE=model) it answers "Done.". `usage` estimates tokens as
 characters / 4 of the request body and of the answer, so prompt sizes can be compared across runs.
 
-Run: `python -m backend.app.bench.fake_server --port 8199 --latency-ms 0` (uvicorn, one process).
+Run: `python -m backend.devtools.bench.fake_server --port 8199 --latency-ms 0` (uvicorn, one process).
 """
 
 from __future__ import annotations

@@ -17,10 +17,10 @@ from typing import Any
 
 import orjson
 
-from backend.app.bench.http import Connection, HttpError
-from backend.app.bench.servers import JWT_SECRET, cpu_seconds, machine_jiffies
 from backend.app.core.config import Settings
 from backend.app.core.security import create_token
+from backend.devtools.bench.http import Connection, HttpError
+from backend.devtools.bench.servers import JWT_SECRET, cpu_seconds, machine_jiffies
 
 TURNS_PER_CONVERSATION = 8
 REQUEST_TIMEOUT_S = 30.0

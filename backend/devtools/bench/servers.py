@@ -25,8 +25,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from backend.app.bench.http import Connection, HttpError
 from backend.app.db.session import delete_all_rows
+from backend.devtools.bench.http import Connection, HttpError
 
 JWT_SECRET = "bench-only-secret-0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -72,7 +72,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 def fake_model(*, latency_ms: float) -> Iterator[str]:
     """Start the scripted fake model; yields its base URL (…/v1)."""
     port = free_port()
-    command = [sys.executable, "-m", "backend.app.bench.fake_server", "--port", str(port)]
+    command = [sys.executable, "-m", "backend.devtools.bench.fake_server", "--port", str(port)]
     process = subprocess.Popen([*command, "--latency-ms", str(latency_ms)], stdout=subprocess.DEVNULL)
     try:
         _wait_ready(port, "/health", process, timeout_s=30)
@@ -287,6 +287,6 @@ async def empty(url: str) -> None:
 
 
 def _migrate(url: str) -> None:
-    from backend.app.cli import migrate
+    from backend.app.db.migrate import migrate
 
     migrate(url, quiet=True)
