@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from backend.app.core.clock import SystemClock
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_sessionmaker, unit_of_work
-from backend.app.tools.resolver import Ambiguous, NotFound, ReferenceResolver, Resolution, Resolved
+from backend.app.tools.resolver import Ambiguous, NoMatch, ReferenceResolver, Resolution, Resolved
 from backend.app.tools.task_tools import PREFILTER_ABOVE, PREFILTER_LIMIT, TaskTools
 from backend.devtools.bench.resolver import insert_tasks
 from backend.devtools.bench.titles import probes
@@ -26,7 +26,7 @@ PER_KIND = 20
 
 
 def outcome(resolution: Resolution) -> tuple[str, Any]:
-    if isinstance(resolution, NotFound):
+    if isinstance(resolution, NoMatch):
         return ("not_found", None)
     if isinstance(resolution, Ambiguous):
         return ("ambiguous", None)

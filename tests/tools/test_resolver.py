@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
-    NotFound,
+    NoMatch,
     ReferenceResolver,
     Resolved,
     clean_reference,
@@ -61,8 +61,8 @@ def test_typo_is_a_fuzzy_match() -> None:
 
 def test_nothing_matches_with_the_contract_message() -> None:
     result = resolver.resolve("xyz", STANDARD)
-    assert result == NotFound("xyz")
-    assert isinstance(result, NotFound)
+    assert result == NoMatch("xyz")
+    assert isinstance(result, NoMatch)
     assert result.message == "No task matching 'xyz' found"
 
 
@@ -109,23 +109,23 @@ def test_uuid_hit() -> None:
 def test_uuid_miss_is_not_found_never_fuzzy() -> None:
     near = str(STANDARD[3].id)[:-1] + "9"  # one digit off a real id: another task, not a typo
     result = resolver.resolve(near, STANDARD)
-    assert result == NotFound(near)
-    assert isinstance(result, NotFound)
+    assert result == NoMatch(near)
+    assert isinstance(result, NoMatch)
     assert result.message == f"No task matching '{near}' found"
     # Even when a title spells the missing id, an id reference only ever matches ids.
-    assert isinstance(resolver.resolve(near, tasks(near)), NotFound)
+    assert isinstance(resolver.resolve(near, tasks(near)), NoMatch)
 
 
 def test_empty_candidate_list() -> None:
-    assert resolver.resolve("Read book", []) == NotFound("Read book")
+    assert resolver.resolve("Read book", []) == NoMatch("Read book")
     missing = str(uuid.uuid4())
-    assert resolver.resolve(missing, []) == NotFound(missing)
-    assert resolver.resolve("", []) == NotFound("")
+    assert resolver.resolve(missing, []) == NoMatch(missing)
+    assert resolver.resolve("", []) == NoMatch("")
 
 
 def test_threshold_is_configurable() -> None:
     assert isinstance(ReferenceResolver(threshold=0.6).resolve("Rad book", STANDARD), Resolved)
-    assert ReferenceResolver(threshold=0.97).resolve("Rad book", STANDARD) == NotFound("Rad book")
+    assert ReferenceResolver(threshold=0.97).resolve("Rad book", STANDARD) == NoMatch("Rad book")
     # A stricter threshold never touches exact or normalized matches.
     assert isinstance(ReferenceResolver(threshold=0.99).resolve("read books", STANDARD), Resolved)
 
@@ -133,7 +133,7 @@ def test_threshold_is_configurable() -> None:
 @pytest.mark.parametrize("reference", ["", "   ", "\t\n", "''", '"  "'])
 def test_blank_reference_is_not_found(reference: str) -> None:
     result = resolver.resolve(reference, STANDARD)
-    assert isinstance(result, NotFound)
+    assert isinstance(result, NoMatch)
     assert result.message == "No task matching '' found"
 
 
@@ -143,7 +143,7 @@ def test_blank_reference_is_not_found(reference: str) -> None:
 def test_quotes_and_whitespace_around_the_reference_are_ignored() -> None:
     assert resolved_title("  'Read book'  ") == ("Read book", "exact")
     assert resolved_title('"buy milk"') == ("Buy milk", "exact")
-    assert resolver.resolve("'xyz'", STANDARD) == NotFound("xyz")
+    assert resolver.resolve("'xyz'", STANDARD) == NoMatch("xyz")
 
 
 def test_articles_and_a_trailing_task_are_dropped() -> None:
@@ -176,7 +176,7 @@ def test_margin_zero_still_refuses_a_tie() -> None:
     ],
 )
 def test_a_good_score_with_a_foreign_word_is_not_a_match(reference: str, titles: list[str]) -> None:
-    assert resolver.resolve(reference, tasks(*titles)) == NotFound(reference)
+    assert resolver.resolve(reference, tasks(*titles)) == NoMatch(reference)
 
 
 def test_the_title_may_have_more_words_than_the_reference() -> None:
@@ -261,7 +261,7 @@ def test_a_hundred_thousand_candidates() -> None:
         result = resolver.resolve(reference, candidates)
         assert isinstance(result, Resolved), result
         assert (result.candidate, result.method) == (target, method)
-    assert resolver.resolve("xyz", candidates) == NotFound("xyz")
+    assert resolver.resolve("xyz", candidates) == NoMatch("xyz")
     assert isinstance(resolver.resolve("laundry", candidates), Ambiguous)
 
 
@@ -284,7 +284,7 @@ candidate_lists = st.lists(st.builds(Candidate, st.uuids(), titles), max_size=12
 @given(reference=st.one_of(st.text(max_size=40), st.uuids().map(str), titles), candidates=candidate_lists)
 def test_resolve_never_raises_and_never_invents(reference: str, candidates: list[Candidate]) -> None:
     result = resolver.resolve(reference, candidates)
-    assert isinstance(result, Resolved | NotFound | Ambiguous)
+    assert isinstance(result, Resolved | NoMatch | Ambiguous)
     if isinstance(result, Resolved):
         assert result.candidate in candidates
         assert 0.0 <= result.score <= 1.0
@@ -292,7 +292,7 @@ def test_resolve_never_raises_and_never_invents(reference: str, candidates: list
         assert 1 < len(result.candidates) <= 5
         assert all(c in candidates for c in result.candidates)
         assert result.message.startswith(f"Multiple tasks match '{result.reference}'")
-    if isinstance(result, NotFound):
+    if isinstance(result, NoMatch):
         assert result.message == f"No task matching '{result.reference}' found"
 
 

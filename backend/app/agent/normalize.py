@@ -16,6 +16,7 @@ import orjson
 
 from backend.app.agent.types import LLMResponse, ToolCall, ToolError, Usage
 from backend.app.core.exceptions import LLMBadResponse
+from backend.app.core.text import has_nul
 
 ARGUMENTS_TOO_LARGE = "ARGUMENTS_TOO_LARGE"
 ARGUMENTS_JSON_PARSE_ERROR = "ARGUMENTS_JSON_PARSE_ERROR"
@@ -246,17 +247,6 @@ def _without_nul(value: Any, notes: list[str]) -> Any:
     if "nul_removed" not in notes:
         notes.append("nul_removed")
     return _strip_nul(value)
-
-
-def has_nul(value: Any) -> bool:
-    """Whether a JSON-like value holds a NUL character anywhere (keys included): Postgres text cannot."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(has_nul(v) for v in value)
-    return False
 
 
 def _strip_nul(value: Any) -> Any:

@@ -23,7 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from backend.app.agent.types import ToolCall, ToolResult, ToolSpec
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
-from backend.app.tools.task_tools import TOOLS, TaskTools
+from backend.app.tools.task_tools import TOOLS, TaskTools, find_tool
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def build_server(*, identify: Identify, tools_for_user: ToolsForUser, metrics: M
         return listing
 
     async def call_tool(ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if params.name not in TOOLS:
+        if find_tool(params.name) is None:
             # The spec wants an unknown tool as a protocol error, not as a tool result.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         caller = identify(ctx)

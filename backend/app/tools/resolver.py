@@ -46,7 +46,7 @@ class Resolved:
 
 
 @dataclass(frozen=True, slots=True)
-class NotFound:
+class NoMatch:
     """No task matched the reference."""
 
     reference: str
@@ -69,7 +69,7 @@ class Ambiguous:
         return f"Multiple tasks match '{self.reference}'. Please be more specific: {titles}"
 
 
-Resolution = Resolved | NotFound | Ambiguous
+Resolution = Resolved | NoMatch | Ambiguous
 
 _UUID = re.compile(r"[0-9a-f]{8}(-?)[0-9a-f]{4}\1[0-9a-f]{4}\1[0-9a-f]{4}\1[0-9a-f]{12}", re.IGNORECASE)
 _QUOTES = "'\"`“”‘’«»"
@@ -205,10 +205,10 @@ class ReferenceResolver:
     def resolve(self, reference: str, candidates: Sequence[Candidate]) -> Resolution:
         ref = clean_reference(reference)
         if not ref:
-            return NotFound(ref)
+            return NoMatch(ref)
         if (task_id := parse_uuid(ref)) is not None:
             hit = next((c for c in candidates if c.id == task_id), None)
-            return Resolved(hit, 1.0, "uuid") if hit else NotFound(ref)
+            return Resolved(hit, 1.0, "uuid") if hit else NoMatch(ref)
 
         key = ref.casefold()
         folded = [c.title.casefold() for c in candidates]
@@ -220,7 +220,7 @@ class ReferenceResolver:
 
         wanted = normalize_title(ref)
         if not wanted:
-            return NotFound(ref)  # only punctuation: nothing to compare
+            return NoMatch(ref)  # only punctuation: nothing to compare
         pool, complete = self._pool(key, candidates, folded)
         titles = [normalize_title(c.title) for c in pool]
         same = [c for c, t in zip(pool, titles, strict=True) if t == wanted]
@@ -258,7 +258,7 @@ class ReferenceResolver:
         # Best first; equal scores keep the caller's order (stable sort on the index).
         ranked = sorted(((s, i) for s, i in scored if s >= cutoff), key=lambda p: (-p[0], p[1]))
         if not ranked:
-            return NotFound(ref)
+            return NoMatch(ref)
         best = ranked[0][0]
         gap = best - ranked[1][0] if len(ranked) > 1 else 100.0
         clear = gap > 0 and gap >= self.margin * 100  # a tie is never clear, even with margin=0

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -22,9 +22,9 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.normalize import has_nul
 from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
+from backend.app.core.text import has_nul
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.tasks import Candidates, TaskFilter, TaskRepository, TaskRow
@@ -34,7 +34,7 @@ from backend.app.tools.context import ConversationContext, Pick, Unclear, ambigu
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
-    NotFound,
+    NoMatch,
     ReferenceResolver,
     Resolution,
     Resolved,
@@ -64,33 +64,36 @@ PREFILTER_ABOVE = 300
 PREFILTER_LIMIT = 50
 ApplyMode = Literal["best_effort", "strict"]
 Done = tuple[ToolResult, "Change | None"]
-Handler = Callable[[TaskRepository, Any, ToolCall], Awaitable[Done]]
+Handler = Callable[["TaskTools", TaskRepository, Any, ToolCall], Awaitable[Done]]
 
 
 @dataclass(frozen=True, slots=True)
 class ToolDef:
+    """A tool: what the model sees (`spec`, its schema from `args`), how its arguments are read
+    (`args`) and what runs it (`handler`, a TaskTools method). `TOOLS` below lists them all."""
+
     spec: ToolSpec
     args: type[BaseModel]
+    handler: Handler
 
 
 def _define(
-    name: str, description: str, args: type[BaseModel], *, read_only: bool = False, destructive: bool = False
+    name: str,
+    description: str,
+    args: type[BaseModel],
+    handler: Handler,
+    *,
+    read_only: bool = False,
+    destructive: bool = False,
 ) -> ToolDef:
-    return ToolDef(ToolSpec(name, description, compact_schema(args), read_only, destructive), args)
+    return ToolDef(ToolSpec(name, description, compact_schema(args), read_only, destructive), args, handler)
 
 
-TOOLS: dict[str, ToolDef] = {
-    d.spec.name: d
-    for d in (
-        _define("add_task", "Create a task for the user.", AddTaskArgs),
-        _define("list_tasks", "List the user's tasks, newest first.", ListTasksArgs, read_only=True),
-        _define("complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs),
-        _define("delete_task", "Delete a task permanently.", TaskRefArgs, destructive=True),
-        _define("update_task", "Change a task's fields; give only the fields to change.", UpdateTaskArgs),
-        _define("undo_last_change", "Undo the user's most recent change (all of one message's changes).", UndoArgs),
-    )
-}
-TOOL_SPECS: tuple[ToolSpec, ...] = tuple(d.spec for d in TOOLS.values())
+def find_tool(name: str, offered: Collection[str] | None = None) -> ToolDef | None:
+    """The one lookup: the tool called `name`, if there is one and the deployment offers it
+    (`offered`: TOOLS_ALLOW / TOOLS_DENY applied; None: every tool)."""
+    definition = TOOLS.get(name)
+    return definition if definition is not None and (offered is None or name in offered) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +188,7 @@ class TaskTools:
     ) -> None:
         self.sessionmaker = sessionmaker
         # The tools this deployment offers (TOOLS_ALLOW / TOOLS_DENY); None: all of them.
+        self._offered = offered
         self._specs = TOOL_SPECS if offered is None else tuple(s for s in TOOL_SPECS if s.name in offered)
         self.audit = audit
         self.context = context  # "it", "the second one": references into the conversation
@@ -283,7 +287,7 @@ class TaskTools:
     # -- preparation ---------------------------------------------------------------------------
     def _prepare(self, call: ToolCall) -> _Prepared:
         raw = call.arguments or {}
-        definition = TOOLS.get(call.name) if any(s.name == call.name for s in self._specs) else None
+        definition = find_tool(call.name, self._offered)
         if definition is None:  # the runner masks unknown names; this guards direct use (MCP, REST)
             return _Prepared(call, raw, None, (), ToolResult.fixable("UNKNOWN_TOOL", f"Unknown tool '{call.name}'."))
         arguments, coercions = coerce_arguments(call.name, raw)
@@ -359,15 +363,15 @@ class TaskTools:
     async def _run_one(
         self, session: AsyncSession, repo: TaskRepository, p: _Prepared, *, nested: bool
     ) -> tuple[ToolResult, Change | None]:
-        handler: Handler = getattr(self, f"_{p.call.name}")
+        definition = TOOLS[p.call.name]  # prepared: a tool this deployment offers
         change: Change | None = None
         self._notes, self._repairs = [], []
         try:
             if nested:
                 async with session.begin_nested():
-                    result, change = await handler(repo, p.args, p.call)
+                    result, change = await definition.handler(self, repo, p.args, p.call)
             else:
-                result, change = await handler(repo, p.args, p.call)
+                result, change = await definition.handler(self, repo, p.args, p.call)
         except SQLAlchemyError:
             if not nested:
                 raise
@@ -525,11 +529,11 @@ class TaskTools:
     async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
         if (task_id := parse_uuid(reference)) is not None:
             owned = await repo.get_row(task_id)
-            return owned or ToolResult(success=False, code="NOT_FOUND", error=NotFound(reference).message)
+            return owned or ToolResult(success=False, code="NOT_FOUND", error=NoMatch(reference).message)
         if self.context is not None and (found := self.context.resolve(reference)) is not None:
             return await self._from_conversation(repo, reference, found)
         resolution, by_id = await self.resolve_title(repo, reference)
-        if isinstance(resolution, NotFound):
+        if isinstance(resolution, NoMatch):
             return ToolResult(success=False, code="NOT_FOUND", error=resolution.message)
         if isinstance(resolution, Ambiguous):
             tasks = await repo.by_ids([c.id for c in resolution.candidates])
@@ -571,7 +575,7 @@ class TaskTools:
         if found.source == "exact" and not (exact or isinstance(resolution, Ambiguous)):
             # Equal in SQL but not to the resolver's casefold (rare Unicode): look again without the shortcut.
             found, resolution = await look(exact_first=False)
-        if found.source == "words" and isinstance(resolution, NotFound):
+        if found.source == "words" and isinstance(resolution, NoMatch):
             # Titles holding every word, none close enough ("Reading books club" for "read books"): a
             # title with a typo may be ("Read boks"), which only the trigram step finds. (Titles holding
             # all words but one already take in a typo; looking again there costs tens of ms for nothing.)
@@ -606,3 +610,31 @@ def _conflict(row: TaskRow) -> ToolResult:
         error=f"'{row.title}' was changed or deleted by another request at the same time; "
         "nothing was done. Please try again.",
     )
+
+
+TOOLS: dict[str, ToolDef] = {
+    d.spec.name: d
+    for d in (
+        _define("add_task", "Create a task for the user.", AddTaskArgs, TaskTools._add_task),
+        _define(
+            "list_tasks", "List the user's tasks, newest first.", ListTasksArgs, TaskTools._list_tasks, read_only=True
+        ),
+        _define(
+            "complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs, TaskTools._complete_task
+        ),
+        _define("delete_task", "Delete a task permanently.", TaskRefArgs, TaskTools._delete_task, destructive=True),
+        _define(
+            "update_task",
+            "Change a task's fields; give only the fields to change.",
+            UpdateTaskArgs,
+            TaskTools._update_task,
+        ),
+        _define(
+            "undo_last_change",
+            "Undo the user's most recent change (all of one message's changes).",
+            UndoArgs,
+            TaskTools._undo_last_change,
+        ),
+    )
+}
+TOOL_SPECS: tuple[ToolSpec, ...] = tuple(d.spec for d in TOOLS.values())

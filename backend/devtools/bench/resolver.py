@@ -34,7 +34,7 @@ from backend.app.core.clock import SystemClock
 from backend.app.db.models import Task
 from backend.app.db.repositories.tasks import TaskFilter, TaskRepository
 from backend.app.db.session import create_sessionmaker, unit_of_work
-from backend.app.tools.resolver import Ambiguous, NotFound, ReferenceResolver, Resolution
+from backend.app.tools.resolver import Ambiguous, NoMatch, ReferenceResolver, Resolution
 from backend.app.tools.task_tools import PREFILTER_ABOVE, TaskTools
 from backend.devtools.bench.load import percentiles
 from backend.devtools.bench.titles import Probe, probes, titles
@@ -92,7 +92,7 @@ async def insert_tasks(engine: AsyncEngine, user: str, count: int) -> list[str]:
 
 
 def _label(resolution: Resolution) -> str:
-    if isinstance(resolution, NotFound):
+    if isinstance(resolution, NoMatch):
         return "not_found"
     if isinstance(resolution, Ambiguous):
         return f"ambiguous:{resolution.candidates[0].id}"
