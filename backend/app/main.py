@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from backend.app.agent.detect import detect
 from backend.app.agent.llm import HttpLLMClient
+from backend.app.agent.offline import OfflineModel
 from backend.app.agent.presets import select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.api.errors import install_error_handlers
@@ -31,8 +32,8 @@ from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.mcp.http import PATH as MCP_PATH
 from backend.app.mcp.http import McpHttpEndpoint
 from backend.app.services.chat import ChatService
+from backend.app.services.intent import asks_to_undo
 from backend.app.services.maintenance import prune_periodically
-from backend.app.services.offline_model import OfflineModel
 from backend.app.services.task_writes import TaskWrites
 from backend.app.tools.task_tools import TOOLS
 
@@ -159,7 +160,7 @@ async def _llm_client(
     asks the server what it is."""
     if offline and settings.uses_offline_model:
         log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
-        return OfflineModel(), OfflineModel.model_name, "offline"
+        return OfflineModel(asks_undo=asks_to_undo), OfflineModel.model_name, "offline"
     client = HttpLLMClient(
         http=http,
         base_url=settings.llm_base_url,

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.limits import BudgetUse
+from backend.app.agent.offline import said_in
 from backend.app.agent.presets import Preset
 from backend.app.agent.run import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
@@ -38,7 +39,6 @@ from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, Co
 from backend.app.services import idempotency, prompt
 from backend.app.services.confirmations import Answer, Proposal, answer, propose
 from backend.app.services.history import fit_history
-from backend.app.services.offline_model import said_in
 from backend.app.services.plan import declared_plan, plan_deviation
 from backend.app.services.records import (
     action_metadata,

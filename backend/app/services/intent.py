@@ -289,3 +289,9 @@ def classify(message: str) -> Intent:
     if other is not None:
         return Intent(other[0], (), other[1], tuple(languages))
     return Intent("chat", (), "no task verb", tuple(languages))
+
+
+def asks_to_undo(message: str) -> bool:
+    """Whether the message asks to undo ("deshaz eso", "mach das rückgängig"): the offline model's
+    reader for undo in any covered language."""
+    return any(a.tool == "undo_last_change" for a in classify(message).actions)

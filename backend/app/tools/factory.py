@@ -8,11 +8,12 @@ from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from backend.app.agent.said import Said
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.tools.context import ConversationContext
 from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOLS, Said, TaskTools, ToolAudit
+from backend.app.tools.task_tools import TOOLS, TaskTools, ToolAudit
 
 
 class ToolsFor(Protocol):

@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import orjson
@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from backend.app.agent.said import Said, SaidAdd
 from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
@@ -119,29 +120,6 @@ def task_to_dict(task: Task) -> dict[str, Any]:
         "due_date": task.due_date.isoformat() if task.due_date else None,
         "tags": list(task.tags or []),
     }
-
-
-@dataclass(frozen=True, slots=True)
-class SaidAdd:
-    """A task the user's message asks to add, as the message gives it."""
-
-    title: str
-    quoted: bool = False  # the user put the title in quotes: exactly this title
-    fields: Mapping[str, Any] = field(default_factory=dict)  # priority, due_date, as the user gave them
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """What the user's message itself names, read before the model runs: the message, the task
-    references it gives each tool ("taxes" for `delete_task`) and the tasks it asks to add. A model's
-    argument that names nothing (a reference no task answers to, a title sharing no word with the
-    message), a title other than the one the user quoted, or a priority or due date other than the
-    one the user gave, is repaired with these, said so in the result. A reference that resolves is
-    never replaced, and nothing the message does not name is ever used."""
-
-    message: str = ""
-    references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    adds: tuple[SaidAdd, ...] = ()
 
 
 @dataclass(slots=True)

@@ -25,9 +25,9 @@ import httpx
 from tqdm import tqdm
 
 from backend.app.agent.detect import Detected, detect
+from backend.app.agent.offline import MODEL_NAME as OFFLINE_MODEL
 from backend.app.agent.presets import PROVIDER_DEFAULTS, Preset
 from backend.app.core.config import Settings, ToolPolicyName
-from backend.app.services.offline_model import MODEL_NAME as OFFLINE_MODEL
 from backend.devtools.evals import local_model, report
 from backend.devtools.evals.families import ALL_SCENARIOS, FAMILIES
 from backend.devtools.evals.harness import STRATEGIES, EvalConfig, Strategy, TrialResult, run_eval

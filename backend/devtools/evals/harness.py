@@ -22,6 +22,7 @@ import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.llm import HttpLLMClient
+from backend.app.agent.offline import OfflineModel
 from backend.app.agent.presets import Preset, select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.core.clock import Clock, SystemClock
@@ -33,7 +34,7 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
 from backend.app.schemas.chat import ChatRequest
 from backend.app.services.chat import ChatService
-from backend.app.services.offline_model import OfflineModel
+from backend.app.services.intent import asks_to_undo
 from backend.app.services.reply import TOOL_NOT_TRIGGERED
 from backend.devtools.evals.profiles import SamplingProfile
 from backend.devtools.evals.scenarios import Observation, Scenario, TaskState
@@ -178,7 +179,7 @@ async def run_eval(
 
 def _client(config: EvalConfig, http: httpx.AsyncClient) -> ChatCompletionsClient:
     if config.base_url is None:
-        return OfflineModel()
+        return OfflineModel(asks_undo=asks_to_undo)
     return HttpLLMClient(
         http=http,
         base_url=config.base_url,

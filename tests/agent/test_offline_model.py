@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from backend.app.services.offline_model import OfflineModel, respond
+from backend.app.agent.offline import OfflineModel, respond
 
 TOOL_NAMES = ("add_task", "list_tasks", "complete_task", "delete_task", "update_task")
 SYSTEM = {"role": "system", "content": "You are Taskchat, a to-do assistant.\nToday's date: 2026-11-22 (Sunday).\n"}
