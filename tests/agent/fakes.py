@@ -8,11 +8,11 @@ records every call it actually ran, so a test can tell "refused before the tools
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+from support.fake_llm import Item, Script
 
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
@@ -110,51 +110,25 @@ def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
     return None
 
 
-Item = dict[str, Any] | Exception | Callable[[dict[str, Any]], Any]
-
-
-class ScriptedClient:
-    """A ChatCompletionsClient answering from a queue; records a deep copy of every request body."""
+class ScriptedClient(Script):
+    """The script as an in-process ChatCompletionsClient (the loop without HTTP); each request body
+    is recorded as a deep copy (the loop keeps appending to its messages)."""
 
     label = "scripted"
 
     def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
-        self.queue: list[Item] = list(items)
-        self.default = default
-        self.delay_s = delay_s
-        self.bodies: list[dict[str, Any]] = []
+        super().__init__(*items, default=default, delay_s=delay_s)
         self.deadlines: list[float] = []
 
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        return self.requests
+
     async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
-        self.bodies.append(copy.deepcopy(body))
         self.deadlines.append(deadline)
-        if self.delay_s:
-            await asyncio.sleep(self.delay_s)
-        if self.queue:
-            item = self.queue.pop(0)
-        elif self.default is not None:
-            item = self.default
-        else:
-            raise AssertionError(f"ScriptedClient: unexpected request #{len(self.bodies)}")
-        if isinstance(item, Exception):
-            raise item
-        if callable(item):
-            item = item(body)
+        item = await self.answer(copy.deepcopy(body))
         assert isinstance(item, dict)
         return copy.deepcopy(item)
-
-    # -- what the model received ------------------------------------------------------------------
-    def tool_names(self, index: int) -> list[str]:
-        return [t["function"]["name"] for t in self.bodies[index].get("tools", [])]
-
-    def tool_choice(self, index: int) -> Any:
-        return self.bodies[index].get("tool_choice")
-
-    def tool_messages(self, index: int) -> list[dict[str, Any]]:
-        """The tool results sent in request `index`, each with its content parsed."""
-        return [
-            {**m, "content": json.loads(m["content"])} for m in self.bodies[index]["messages"] if m["role"] == "tool"
-        ]
 
 
 PRESET = Preset(name="test", provider="openai")

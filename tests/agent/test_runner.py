@@ -251,14 +251,6 @@ async def test_fix_empty_final_off_ends_at_once() -> None:
     assert (result.text, result.stop_reason) == ("", "final")
 
 
-async def test_fix_empty_final_may_keep_tools() -> None:
-    client = ScriptedClient(calls(("add_task", {"title": "milk"})), completion(""), completion("Added."))
-
-    await run(make_runner(client, fix_empty_final_disable_tools=False), FakeTools())
-
-    assert client.tool_names(2) == ["add_task", "list_tasks", "delete_task"]
-
-
 async def test_empty_answer_without_tools_is_not_retried() -> None:
     client = ScriptedClient(completion(""))
 

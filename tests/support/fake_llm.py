@@ -59,25 +59,24 @@ def calls(*items: tuple[str, Any]) -> dict[str, Any]:
     return completion(tool_calls=[tool_call(n, a, call_id=f"call_{i}") for i, (n, a) in enumerate(items)])
 
 
-class ScriptedLLM:
+class Script:
+    """The scripted model's answers, for both fakes: each request takes the next item (then
+    `default`); an item is a completion dict, an exception to raise, an httpx.Response (HTTP only),
+    or a function of the request body (it may return a coroutine). Every request body is recorded so
+    a test can read exactly what the model received."""
+
     def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
         self.queue: list[Item] = list(items)
         self.default = default
         self.delay_s = delay_s
         self.requests: list[dict[str, Any]] = []
-        self.headers: list[httpx.Headers] = []
 
     def push(self, *items: Item) -> None:
         self.queue.extend(items)
 
-    @property
-    def transport(self) -> httpx.MockTransport:
-        return httpx.MockTransport(self._handle)
-
-    async def _handle(self, request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
+    async def answer(self, body: dict[str, Any]) -> Any:
+        """Record `body` and give the next answer (raising it when it is an exception)."""
         self.requests.append(body)
-        self.headers.append(request.headers)
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
         if self.queue:
@@ -85,16 +84,14 @@ class ScriptedLLM:
         elif self.default is not None:
             item = self.default
         else:
-            raise AssertionError(f"ScriptedLLM: unexpected request #{len(self.requests)}")
+            raise AssertionError(f"{type(self).__name__}: unexpected request #{len(self.requests)}")
         if callable(item) and not isinstance(item, httpx.Response | Exception):
             item = item(body)
-        if isinstance(item, Exception):
-            raise item
-        if isinstance(item, httpx.Response):
-            return item
         if asyncio.iscoroutine(item):
             item = await item
-        return httpx.Response(200, json=item)
+        if isinstance(item, Exception):
+            raise item
+        return item
 
     # -- reading what the model received ---------------------------------------------------------
     def tool_names(self, index: int) -> list[str]:
@@ -102,3 +99,26 @@ class ScriptedLLM:
 
     def tool_choice(self, index: int) -> Any:
         return self.requests[index].get("tool_choice")
+
+    def tool_messages(self, index: int) -> list[dict[str, Any]]:
+        """The tool results sent in request `index`, each with its content parsed."""
+        return [
+            {**m, "content": json.loads(m["content"])} for m in self.requests[index]["messages"] if m["role"] == "tool"
+        ]
+
+
+class ScriptedLLM(Script):
+    """The script behind httpx.MockTransport: the app's real HTTP client talks to it."""
+
+    def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
+        super().__init__(*items, default=default, delay_s=delay_s)
+        self.headers: list[httpx.Headers] = []
+
+    @property
+    def transport(self) -> httpx.MockTransport:
+        return httpx.MockTransport(self._handle)
+
+    async def _handle(self, request: httpx.Request) -> httpx.Response:
+        self.headers.append(request.headers)
+        item = await self.answer(json.loads(request.content))
+        return item if isinstance(item, httpx.Response) else httpx.Response(200, json=item)

@@ -22,7 +22,6 @@ class RunOptions:
     max_model_fix_retries: int = 2
     max_destructive_calls: int = 5
     fix_empty_final: bool = True
-    fix_empty_final_disable_tools: bool = True
     max_tokens: int | None = 1024
     request_overrides: dict[str, Any] = field(default_factory=dict)
 

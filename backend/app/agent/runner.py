@@ -233,7 +233,7 @@ class AgentRunner:
                 reason=LoopRetry.EMPTY_FINAL,
                 instruction="Reply to the user now, in one or two sentences.",
                 tool_choice=None,
-                send_tools=not self.options.fix_empty_final_disable_tools,
+                send_tools=False,  # a reply, not more calls
             )
         if driver.observe_final(step=step):
             return NextStepRetry(reason=LoopRetry.PHASE_SWITCH, instruction=None, tool_choice=None)

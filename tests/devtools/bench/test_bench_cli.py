@@ -22,7 +22,7 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=240,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],  # the repository
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert done.returncode == 0, done.stderr[-3000:]
