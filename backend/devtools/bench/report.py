@@ -151,77 +151,106 @@ def markdown(results: dict[str, Any]) -> str:
         ["target", "goal", "measured", "met"],
         [[t["target"], t["goal"], t["value"], "yes" if t["met"] else "**no**"] for t in results["targets"]],
     )
-    if results.get("load"):
-        lines += [
-            "## Overhead per turn and throughput (fake model at 0 ms)",
-            "",
-            "`server CPU/turn`: CPU time of the server and its workers over the measured window, per turn "
-            "(robust to other load); `machine busy`: share of both cores busy with anything in that window.",
-            "",
+    for section in (_load, _streaming, _scale, _scenarios, _tool_schemas, _growth, _resolver):
+        lines += section(results)
+    return "\n".join(lines)
+
+
+def _load(results: dict[str, Any]) -> list[str]:
+    """Overhead and throughput per load point."""
+    if not results.get("load"):
+        return []
+    lines: list[str] = []
+    lines += [
+        "## Overhead per turn and throughput (fake model at 0 ms)",
+        "",
+        "`server CPU/turn`: CPU time of the server and its workers over the measured window, per turn "
+        "(robust to other load); `machine busy`: share of both cores busy with anything in that window.",
+        "",
+    ]
+    rows = [
+        [
+            r["database"],
+            r["workers"],
+            r["concurrency"],
+            r["turns_per_s"],
+            r["overhead_ms"]["p50"],
+            r["overhead_ms"]["p95"],
+            r["overhead_ms"]["p99"],
+            r["llm_calls_per_turn"],
+            r["errors"],
+            r.get("server_cpu_ms_per_turn"),
+            r.get("machine_busy_pct"),
         ]
-        rows = [
-            [
-                r["database"],
-                r["workers"],
-                r["concurrency"],
-                r["turns_per_s"],
-                r["overhead_ms"]["p50"],
-                r["overhead_ms"]["p95"],
-                r["overhead_ms"]["p99"],
-                r["llm_calls_per_turn"],
-                r["errors"],
-                r.get("server_cpu_ms_per_turn"),
-                r.get("machine_busy_pct"),
-            ]
-            for r in results["load"]
+        for r in results["load"]
+    ]
+    header = ["database", "workers", "concurrency", "turns/s", "p50 ms", "p95 ms", "p99 ms", "LLM calls/turn"]
+    lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %"], rows)
+    return lines
+
+
+def _streaming(results: dict[str, Any]) -> list[str]:
+    """Time to the first streamed event."""
+    if not results.get("streaming"):
+        return []
+    lines: list[str] = []
+    streaming = results["streaming"]
+    lines += [
+        "## Streaming: time to the first event",
+        "",
+        f"`Accept: text/event-stream`, RESPONSE_MODE=model (two model calls per turn), a fake model taking "
+        f"{streaming['fake_latency_ms']:g} ms per call; {streaming['turns']} turns of each kind, one at a time.",
+        "",
+    ]
+    rows = [
+        [label, streaming[key]["p50"], streaming[key]["p95"]]
+        for label, key in (
+            ("first event (the tool's)", "first_event_ms"),
+            ("`done`", "done_ms"),
+            ("plain response, for comparison", "plain_response_ms"),
+        )
+    ]
+    lines += _table(["", "p50 ms", "p95 ms"], rows)
+    return lines
+
+
+def _scale(results: dict[str, Any]) -> list[str]:
+    """Instances on one Postgres, directly and through PgBouncer."""
+    if not results.get("scale"):
+        return []
+    lines: list[str] = []
+    lines += [
+        "## Scale-out: instances on one Postgres, directly and through PgBouncer",
+        "",
+        "One-worker `taskchat serve` instances, the load's users spread over them; `DB_POOLER=transaction` "
+        "through PgBouncer. `server CPU/turn`: all instances together; `PgBouncer CPU/turn`: the pooler's own; "
+        "`Postgres connections`: the most the database carried during the window.",
+        "",
+    ]
+    rows = [
+        [
+            r["path"],
+            r["instances"],
+            r["concurrency"],
+            r["turns_per_s"],
+            r["overhead_ms"]["p50"],
+            r["overhead_ms"]["p95"],
+            r["errors"],
+            r.get("server_cpu_ms_per_turn"),
+            r.get("pooler_cpu_ms_per_turn"),
+            r.get("db_connections"),
+            r.get("machine_busy_pct"),
         ]
-        header = ["database", "workers", "concurrency", "turns/s", "p50 ms", "p95 ms", "p99 ms", "LLM calls/turn"]
-        lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %"], rows)
-    if results.get("streaming"):
-        streaming = results["streaming"]
-        lines += [
-            "## Streaming: time to the first event",
-            "",
-            f"`Accept: text/event-stream`, RESPONSE_MODE=model (two model calls per turn), a fake model taking "
-            f"{streaming['fake_latency_ms']:g} ms per call; {streaming['turns']} turns of each kind, one at a time.",
-            "",
-        ]
-        rows = [
-            [label, streaming[key]["p50"], streaming[key]["p95"]]
-            for label, key in (
-                ("first event (the tool's)", "first_event_ms"),
-                ("`done`", "done_ms"),
-                ("plain response, for comparison", "plain_response_ms"),
-            )
-        ]
-        lines += _table(["", "p50 ms", "p95 ms"], rows)
-    if results.get("scale"):
-        lines += [
-            "## Scale-out: instances on one Postgres, directly and through PgBouncer",
-            "",
-            "One-worker `taskchat serve` instances, the load's users spread over them; `DB_POOLER=transaction` "
-            "through PgBouncer. `server CPU/turn`: all instances together; `PgBouncer CPU/turn`: the pooler's own; "
-            "`Postgres connections`: the most the database carried during the window.",
-            "",
-        ]
-        rows = [
-            [
-                r["path"],
-                r["instances"],
-                r["concurrency"],
-                r["turns_per_s"],
-                r["overhead_ms"]["p50"],
-                r["overhead_ms"]["p95"],
-                r["errors"],
-                r.get("server_cpu_ms_per_turn"),
-                r.get("pooler_cpu_ms_per_turn"),
-                r.get("db_connections"),
-                r.get("machine_busy_pct"),
-            ]
-            for r in results["scale"]
-        ]
-        header = ["path", "instances", "concurrency", "turns/s", "p50 ms", "p95 ms", "errors", "server CPU/turn ms"]
-        lines += _table([*header, "PgBouncer CPU/turn ms", "Postgres connections", "machine busy %"], rows)
+        for r in results["scale"]
+    ]
+    header = ["path", "instances", "concurrency", "turns/s", "p50 ms", "p95 ms", "errors", "server CPU/turn ms"]
+    lines += _table([*header, "PgBouncer CPU/turn ms", "Postgres connections", "machine busy %"], rows)
+    return lines
+
+
+def _scenarios(results: dict[str, Any]) -> list[str]:
+    """LLM calls and tokens per scenario, per response mode."""
+    lines: list[str] = []
     for mode, scenarios in results.get("scenarios", {}).items():
         lines += [f"## LLM calls and tokens per scenario (RESPONSE_MODE={mode})", ""]
         rows = [
@@ -241,64 +270,85 @@ def markdown(results: dict[str, Any]) -> str:
             ["scenario", "message", "LLM calls", "prompt tokens", "completion tokens", "tools", "guard", "succeeded"],
             rows,
         )
-    if results.get("tool_schemas"):
-        schemas = results["tool_schemas"]
-        lines += ["## Tool schemas sent with every request", ""]
-        lines += _table(
-            ["tool", "characters", "≈ tokens"],
-            [[s["tool"], s["chars"], s["tokens"]] for s in schemas["tools"]]
-            + [["all five", schemas["chars"], schemas["tokens"]]],
+    return lines
+
+
+def _tool_schemas(results: dict[str, Any]) -> list[str]:
+    """The tool schemas sent with every request."""
+    if not results.get("tool_schemas"):
+        return []
+    lines: list[str] = []
+    schemas = results["tool_schemas"]
+    lines += ["## Tool schemas sent with every request", ""]
+    lines += _table(
+        ["tool", "characters", "≈ tokens"],
+        [[s["tool"], s["chars"], s["tokens"]] for s in schemas["tools"]]
+        + [["all five", schemas["chars"], schemas["tokens"]]],
+    )
+    return lines
+
+
+def _growth(results: dict[str, Any]) -> list[str]:
+    """Prompt tokens as one conversation grows."""
+    if not results.get("growth"):
+        return []
+    lines: list[str] = []
+    growth = results["growth"]
+    lines += [
+        "## Prompt tokens as one conversation grows",
+        "",
+        f"History budget {growth['history_token_budget']} tokens; bound = system prompt + tool schemas + "
+        f"budget + message + framing = {growth['bound_tokens']} tokens.",
+        "",
+    ]
+    marks = [t for t in growth["turns"] if t["turn"] in (1, 2, 5, 10, 20, 30, 40, 50) or t is growth["turns"][-1]]
+    lines += _table(
+        ["turn", "prompt tokens", "LLM calls"], [[t["turn"], t["prompt_tokens"], t["llm_calls"]] for t in marks]
+    )
+    return lines
+
+
+def _resolver(results: dict[str, Any]) -> list[str]:
+    """Resolver and search time per call, by size and probe kind."""
+    if not results.get("resolver"):
+        return []
+    lines: list[str] = []
+    lines += [
+        "## Resolver time per call (one user; queries + scoring, one transaction)",
+        "",
+        "Probes per size: exact titles, UPPER-CASED titles, pluralized, one-typo, vague two-word and absent "
+        "references (`backend/devtools/bench/titles.py`). `postgres` is the shipped path, one statement "
+        "(`task_title_candidates`, migration 0003): an exact title first, then every title scored in process "
+        f"up to {PREFILTER_ABOVE:,} tasks, above that the database's shortlist (the owner's title words, then "
+        "trigrams). Compared with scoring every title in process: `decisive` = "
+        "the shortlist resolves the task the in-process resolver lists first but, having cut its own "
+        "shortlist at 200, only offers.",
+        "",
+    ]
+    rows = []
+    for r in results["resolver"]:
+        kinds = r["by_kind"]
+        agree = r.get("agreement_with_in_process")
+        rows.append(
+            [f"{r['tasks']:,}", r["path"], r["all"]["p50"], r["all"]["p95"], r["all"]["p99"]]
+            + [kinds.get(k, {}).get("p95") for k in ("exact", "case", "plural", "typo", "ambiguous", "missing")]
+            + [f"{agree['same']} / {agree['decisive']} / {agree['conflicts']}" if agree else "–"]
         )
-    if results.get("growth"):
-        growth = results["growth"]
-        lines += [
-            "## Prompt tokens as one conversation grows",
-            "",
-            f"History budget {growth['history_token_budget']} tokens; bound = system prompt + tool schemas + "
-            f"budget + message + framing = {growth['bound_tokens']} tokens.",
-            "",
-        ]
-        marks = [t for t in growth["turns"] if t["turn"] in (1, 2, 5, 10, 20, 30, 40, 50) or t is growth["turns"][-1]]
-        lines += _table(
-            ["turn", "prompt tokens", "LLM calls"], [[t["turn"], t["prompt_tokens"], t["llm_calls"]] for t in marks]
-        )
-    if results.get("resolver"):
-        lines += [
-            "## Resolver time per call (one user; queries + scoring, one transaction)",
-            "",
-            "Probes per size: exact titles, UPPER-CASED titles, pluralized, one-typo, vague two-word and absent "
-            "references (`backend/devtools/bench/titles.py`). `postgres` is the shipped path, one statement "
-            "(`task_title_candidates`, migration 0003): an exact title first, then every title scored in process "
-            f"up to {PREFILTER_ABOVE:,} tasks, above that the database's shortlist (the owner's title words, then "
-            "trigrams). Compared with scoring every title in process: `decisive` = "
-            "the shortlist resolves the task the in-process resolver lists first but, having cut its own "
-            "shortlist at 200, only offers.",
-            "",
-        ]
-        rows = []
-        for r in results["resolver"]:
-            kinds = r["by_kind"]
-            agree = r.get("agreement_with_in_process")
-            rows.append(
-                [f"{r['tasks']:,}", r["path"], r["all"]["p50"], r["all"]["p95"], r["all"]["p99"]]
-                + [kinds.get(k, {}).get("p95") for k in ("exact", "case", "plural", "typo", "ambiguous", "missing")]
-                + [f"{agree['same']} / {agree['decisive']} / {agree['conflicts']}" if agree else "–"]
-            )
-        lines += _table(
-            [
-                "tasks",
-                "path",
-                "p50 ms",
-                "p95 ms",
-                "p99 ms",
-                "exact p95",
-                "case p95",
-                "plural p95",
-                "typo p95",
-                "vague p95",
-                "absent p95",
-                "vs in-process: same / decisive / conflicts",
-            ],
-            rows,
-        )
-    return "\n".join(lines)
+    lines += _table(
+        [
+            "tasks",
+            "path",
+            "p50 ms",
+            "p95 ms",
+            "p99 ms",
+            "exact p95",
+            "case p95",
+            "plural p95",
+            "typo p95",
+            "vague p95",
+            "absent p95",
+            "vs in-process: same / decisive / conflicts",
+        ],
+        rows,
+    )
+    return lines
