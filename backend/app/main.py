@@ -168,6 +168,7 @@ async def _llm_client(
         connect_timeout_s=settings.llm_connect_timeout_s,
         read_timeout_s=settings.llm_read_timeout_s,
         max_retries=settings.llm_max_retries,
+        stream=settings.llm_stream,
     )
     model, provider = settings.llm_model, settings.llm_provider
     if provider == "auto":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 from support.api import USER, chat, make_settings, seed_tasks, tasks_of
-from support.fake_llm import ScriptedLLM, calls, completion
+from support.fake_llm import ScriptedLLM, call_delta, calls, chunk, completion, stream
 
 from backend.app.agent.types import ToolCall
 
@@ -75,3 +75,22 @@ async def test_tools_deny_and_allow_mask_what_the_model_and_mcp_see_and_what_run
 def test_an_unknown_tool_name_is_a_configuration_error() -> None:
     with pytest.raises(ValidationError, match="unknown tool 'remove_task'"):
         make_settings("sqlite+aiosqlite:///:memory:", tools_deny="remove_task")
+
+
+async def test_llm_stream_asks_for_a_stream_and_the_turn_runs_from_its_chunks(make_client) -> None:  # type: ignore[no-untyped-def]
+    """LLM_STREAM=true: the request says `stream: true`; the streamed tool call (arguments in
+    pieces) runs, the guard and the reply work as on a plain answer."""
+    llm = ScriptedLLM(
+        stream(
+            chunk(call_delta(0, id="call_1", name="add_task", args='{"title": ')),
+            chunk(call_delta(0, args='"Buy milk"}'), finish="tool_calls"),
+        )
+    )
+    client = await make_client(llm, llm_stream=True)
+
+    body = (await chat(client, "add buy milk")).json()
+
+    assert llm.requests[0]["stream"] is True
+    assert [t["title"] for t in await tasks_of(client)] == ["Buy milk"]
+    assert body["assistant_message"] == "Added: “Buy milk”."
+    assert body["tool_calls"][0]["arguments"] == {"title": "Buy milk"}

@@ -59,6 +59,32 @@ def calls(*items: tuple[str, Any]) -> dict[str, Any]:
     return completion(tool_calls=[tool_call(n, a, call_id=f"call_{i}") for i, (n, a) in enumerate(items)])
 
 
+# -- streamed answers (LLM_STREAM, agent/sse.py) ----------------------------------------------
+def stream(*chunks: Any, done: bool = True) -> httpx.Response:
+    """A `text/event-stream` answer: one `data:` event per chunk, a comment line, then [DONE]."""
+    lines = [": keep-alive"] + [f"data: {json.dumps(c)}" for c in chunks] + (["data: [DONE]"] if done else [])
+    return httpx.Response(200, text="\n\n".join(lines) + "\n\n", headers={"content-type": "text/event-stream"})
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-s",
+        "object": "chat.completion.chunk",
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        **extra,
+    }
+
+
+def call_delta(index: int, *, id: str | None = None, name: str | None = None, args: str = "") -> dict[str, Any]:
+    piece: dict[str, Any] = {"index": index, "function": {"arguments": args}}
+    if id:
+        piece |= {"id": id, "type": "function"}
+    if name:
+        piece["function"]["name"] = name
+    return {"tool_calls": [piece]}
+
+
 class Script:
     """The scripted model's answers, for both fakes: each request takes the next item (then
     `default`); an item is a completion dict, an exception to raise, an httpx.Response (HTTP only),

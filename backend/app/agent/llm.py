@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import orjson
 
+from backend.app.agent.sse import assemble, events, is_event_stream
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ class HttpLLMClient:
         max_retries: int = 2,
         backoff_base_s: float = 0.5,
         backoff_max_s: float = 8.0,
+        stream: bool = False,
     ) -> None:
         self._http = http
         self._url = base_url.rstrip("/") + "/chat/completions"
@@ -48,8 +50,14 @@ class HttpLLMClient:
         self._max_retries = max_retries
         self._backoff_base_s = backoff_base_s
         self._backoff_max_s = backoff_max_s
+        # LLM_STREAM: ask for server-sent chunks; the answer is assembled (agent/sse.py) before the
+        # loop sees it. A slow server then sends bytes all along, so a long answer is bounded by the
+        # turn's deadline rather than by the read timeout between two bytes.
+        self._stream = stream
 
     async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
+        if self._stream:
+            body = {**body, "stream": True, "stream_options": {"include_usage": True}}
         payload = orjson.dumps(body)
         attempt = 0
         while True:
@@ -97,6 +105,8 @@ class HttpLLMClient:
 
 
 def _json_body(response: httpx.Response) -> dict[str, Any]:
+    if is_event_stream(response.headers.get("content-type")):
+        return assemble(events(response.text.splitlines()))
     try:
         body = orjson.loads(response.content)
     except orjson.JSONDecodeError as exc:

@@ -115,6 +115,8 @@ class Settings(BaseSettings):
     llm_read_timeout_s: float = 30.0
     llm_max_retries: int = 2
     llm_max_tokens: int = 1024
+    # Ask for `stream: true` and assemble the chunks before the loop reads them (agent/sse.py).
+    llm_stream: bool = False
 
     jwt_secret: str | None = None
     jwt_audience: str | None = None

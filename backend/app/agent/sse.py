@@ -1,0 +1,97 @@
+"""A streamed chat completion (`stream: true`: server-sent `chat.completion.chunk` events) read back
+into the one `chat.completion` the loop works with.
+
+Content deltas are joined; tool-call deltas are merged by their `index` (the id and the function's
+name arrive in the first delta of a call, its arguments in pieces); the last chunk's finish reason
+and the usage chunk (`stream_options.include_usage`) are kept. The loop then reads it like any
+other answer: nothing the model streams reaches the user before the guard and the reply have
+checked it (README, "Streaming").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from backend.app.core.exceptions import LLMBadResponse
+
+
+def is_event_stream(content_type: str | None) -> bool:
+    return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"
+
+
+def events(lines: Iterable[str]) -> list[Any]:
+    """The JSON of each `data:` event, up to `[DONE]`; comments and other fields are skipped."""
+    found: list[Any] = []
+    for line in lines:
+        if not line.startswith("data:"):
+            continue
+        data = line[5:].strip()
+        if data == "[DONE]":
+            break
+        if not data:
+            continue
+        try:
+            found.append(orjson.loads(data))
+        except orjson.JSONDecodeError as exc:
+            raise LLMBadResponse("LLM server streamed an event that is not JSON") from exc
+    return found
+
+
+def assemble(chunks: list[Any]) -> dict[str, Any]:
+    """One chat.completion from its chunks (an error event is returned as it came, for the loop's
+    normalizer to report)."""
+    if not chunks:
+        raise LLMBadResponse("LLM server streamed no completion")
+    content: list[str] = []
+    calls: dict[int, dict[str, Any]] = {}
+    finish_reason = None
+    role = "assistant"
+    usage = None
+    first = chunks[0] if isinstance(chunks[0], dict) else {}
+    for chunk in chunks:
+        if not isinstance(chunk, dict):
+            raise LLMBadResponse("LLM server streamed an event that is not an object")
+        if "error" in chunk:
+            return chunk
+        usage = chunk.get("usage") or usage
+        for choice in chunk.get("choices") or []:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue  # one choice is asked for; others are ignored
+            finish_reason = choice.get("finish_reason") or finish_reason
+            delta = choice.get("delta") or {}
+            role = delta.get("role") or role
+            if isinstance(delta.get("content"), str):
+                content.append(delta["content"])
+            for piece in delta.get("tool_calls") or []:
+                _merge_call(calls, piece)
+    message: dict[str, Any] = {"role": role, "content": "".join(content) if content or not calls else None}
+    if calls:
+        message["tool_calls"] = [calls[i] for i in sorted(calls)]
+    completion: dict[str, Any] = {
+        "id": first.get("id"),
+        "object": "chat.completion",
+        "model": first.get("model"),
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+    }
+    if usage is not None:
+        completion["usage"] = usage
+    return completion
+
+
+def _merge_call(calls: dict[int, dict[str, Any]], piece: Any) -> None:
+    if not isinstance(piece, dict):
+        return
+    index = piece.get("index", len(calls))
+    if not isinstance(index, int):
+        return
+    call = calls.setdefault(index, {"id": None, "type": "function", "function": {"name": "", "arguments": ""}})
+    if piece.get("id"):
+        call["id"] = piece["id"]
+    function = piece.get("function") or {}
+    if isinstance(function.get("name"), str) and not call["function"]["name"]:
+        call["function"]["name"] = function["name"]  # sent once (some servers repeat it: kept once)
+    if isinstance(function.get("arguments"), str):
+        call["function"]["arguments"] += function["arguments"]
