@@ -130,6 +130,18 @@ class _Prepared:
     warnings: tuple[str, ...]
     rejected: ToolResult | None
 
+    @classmethod
+    def refused(
+        cls, call: ToolCall, arguments: dict[str, Any], warnings: tuple[str, ...], result: ToolResult
+    ) -> _Prepared:
+        """A call that will not run: `result` says why."""
+        return cls(call, arguments, None, warnings, result)
+
+
+def _fixable(code: str, error: str, warnings: tuple[str, ...], **data: Any) -> ToolResult:
+    """A refusal the model can fix, keeping the warnings of the coercions already applied."""
+    return ToolResult(success=False, code=code, error=error, data=data or None, warnings=warnings, model_fixable=True)
+
 
 class _StrictAbort(Exception):
     pass
@@ -267,7 +279,7 @@ class TaskTools:
         raw = call.arguments or {}
         definition = find_tool(call.name, self._offered)
         if definition is None:  # the runner masks unknown names; this guards direct use (MCP, REST)
-            return _Prepared(call, raw, None, (), ToolResult.fixable("UNKNOWN_TOOL", f"Unknown tool '{call.name}'."))
+            return _Prepared.refused(call, raw, (), ToolResult.fixable("UNKNOWN_TOOL", f"Unknown tool '{call.name}'."))
         arguments, coercions = coerce_arguments(call.name, raw)
         warnings = tuple(c.message for c in coercions)
         try:
@@ -276,10 +288,9 @@ class TaskTools:
                 # Postgres text cannot hold NUL: refuse the call instead of failing the step's transaction.
                 raise ValueError("a text value contains a NUL character")
         except (TypeError, ValueError) as exc:  # orjson.JSONEncodeError is a TypeError: huge ints, surrogates
-            return _Prepared(
+            return _Prepared.refused(
                 call,
                 {},
-                None,
                 warnings,
                 ToolResult.fixable(INVALID_ARGUMENTS, f"Invalid arguments for {call.name}: {exc}. Call it again."),
             )
@@ -292,35 +303,14 @@ class TaskTools:
                 for e in exc.errors()
             ]
             text = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
-            return _Prepared(
-                call,
-                arguments,
-                None,
-                warnings,
-                ToolResult(
-                    success=False,
-                    code=INVALID_ARGUMENTS,
-                    error=f"Invalid arguments for {call.name}: {text}",
-                    data={"fields": fields},
-                    warnings=warnings,
-                    model_fixable=True,
-                ),
+            error = f"Invalid arguments for {call.name}: {text}"
+            return _Prepared.refused(
+                call, arguments, warnings, _fixable(INVALID_ARGUMENTS, error, warnings, fields=fields)
             )
         due = getattr(args, "due_date", None)
         if due is not None and due < self.clock.today():
-            return _Prepared(
-                call,
-                arguments,
-                None,
-                warnings,
-                ToolResult(
-                    success=False,
-                    code="DUE_DATE_IN_PAST",
-                    model_fixable=True,
-                    warnings=warnings,
-                    error=f"due_date {due.isoformat()} is in the past (today is {self.clock.today().isoformat()}).",
-                ),
-            )
+            error = f"due_date {due.isoformat()} is in the past (today is {self.clock.today().isoformat()})."
+            return _Prepared.refused(call, arguments, warnings, _fixable("DUE_DATE_IN_PAST", error, warnings))
         return _Prepared(call, arguments, args, warnings, None)
 
     def _strict_rejection(
