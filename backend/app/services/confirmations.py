@@ -24,7 +24,7 @@ from backend.app.db.models import PendingConfirmation
 from backend.app.language.lexicon import fold
 from backend.app.services.guard import NOT_REQUESTED
 from backend.app.tools.context import ConversationContext, Pick, TaskRef
-from backend.app.tools.task_tools import NOT_GROUNDED
+from backend.app.tools.references import NOT_GROUNDED
 
 ASKABLE = frozenset({"delete_task", "complete_task"})  # never without the user's own words or a yes
 CHOOSABLE = frozenset({"delete_task", "complete_task", "update_task"})

@@ -32,8 +32,8 @@ from backend.app.services.guard import (
 )
 from backend.app.services.intent import Action, Intent
 from backend.app.services.wording import describe_list, describe_undo, fmt
+from backend.app.tools.references import NOT_GROUNDED
 from backend.app.tools.resolver import named_in
-from backend.app.tools.task_tools import NOT_GROUNDED
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 EMPTY_REPLY = "(The model returned an empty reply.)"

@@ -31,7 +31,7 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
 from backend.app.services import idempotency
 from backend.app.tools.factory import ToolsFor
-from backend.app.tools.task_tools import PRECONDITION_FAILED
+from backend.app.tools.references import PRECONDITION_FAILED
 
 _INVALID = frozenset(
     {"INVALID_ARGUMENTS", "DUE_DATE_IN_PAST", "NO_CHANGES", "ARGUMENTS_TOO_LARGE", "ARGUMENTS_JSON_PARSE_ERROR"}

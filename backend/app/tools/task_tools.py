@@ -28,20 +28,13 @@ from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.tasks import Candidates, TaskFilter, TaskRepository, TaskRow
+from backend.app.db.repositories.tasks import TaskFilter, TaskRepository, TaskRow
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
-from backend.app.tools.context import ConversationContext, Pick, Unclear, ambiguous
+from backend.app.tools.context import ConversationContext
+from backend.app.tools.references import FindsTasks, not_grounded
 from backend.app.tools.resolver import (
-    Ambiguous,
-    Candidate,
-    NoMatch,
     ReferenceResolver,
-    Resolution,
-    Resolved,
-    clean_reference,
-    named_in,
-    parse_uuid,
     shares_words,
 )
 from backend.app.tools.schemas import (
@@ -55,8 +48,6 @@ from backend.app.tools.schemas import (
 from backend.app.tools.undo import undo_last_change
 
 INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
-NOT_GROUNDED = "NOT_GROUNDED"
-PRECONDITION_FAILED = "PRECONDITION_FAILED"  # a REST If-Match named another version of the task
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
 # database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at
 # 1,000 tasks that already takes a third of the time of scoring every title (specs/bench/results.md),
@@ -157,8 +148,9 @@ class ToolAudit:
     source: str = "chat"
 
 
-class TaskTools:
-    """Task tools bound to one owner; the owner never comes from the model's arguments."""
+class TaskTools(FindsTasks):
+    """Task tools bound to one owner; the owner never comes from the model's arguments. How a call's
+    reference becomes one of the owner's tasks is `FindsTasks` (tools/references.py)."""
 
     def __init__(
         self,
@@ -365,7 +357,7 @@ class TaskTools:
         if call.grounding is not None and not shares_words(call.grounding, args.title):
             said = self._next_add(call.grounding)
             if said is None:
-                return _not_grounded(f"The user's message does not mention '{args.title}'"), None
+                return not_grounded(f"The user's message does not mention '{args.title}'"), None
             self._repairs.append(f"title '{args.title}' is not in the user's words: added '{said.title}', as they said")
         elif (quoted := self._quoted_add()) is not None and _plain(args.title) != quoted.title.casefold():
             said = quoted
@@ -434,52 +426,6 @@ class TaskTools:
             return _conflict(row), None
         return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
 
-    async def _resolve(self, repo: TaskRepository, reference: str, call: ToolCall) -> TaskRow | ToolResult:
-        """The task `reference` names; with `grounding` (a call the guard does not trust to pick its
-        own target) only if the user's words name it too, by its title or by the reference itself;
-        with `expected_version` (a REST `If-Match`) only at that version."""
-        row = await self._lookup(repo, reference)
-        if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
-            row = await self._said_task(repo, reference, call.name) or row
-        if isinstance(row, ToolResult):
-            return row
-        if call.expected_version is not None and row.version != call.expected_version:
-            data = {"id": str(row.id), "title": row.title, "version": row.version}
-            error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
-            return ToolResult(success=False, code=PRECONDITION_FAILED, error=error, data=data)
-        grounding = call.grounding
-        if grounding is None:
-            return row
-        said = clean_reference(reference)
-        if named_in(grounding, row.title) or (parse_uuid(said) is None and said and named_in(grounding, said)):
-            return row
-        return _not_grounded(f"The user's message does not name '{row.title}'", row)
-
-    async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> TaskRow | None:
-        """The one task the user's message names for `tool`, when the model's `reference` named none
-        (noise such as "21648537900"): by the references the message gives the tool, else by the
-        titles the message names in any wording ("bin the taxes task", "elimina la tarea taxes":
-        `named_in`). Not for a reference into the conversation whose task is gone, and not when the
-        message names no task, or several."""
-        if self.said is None or (self.context is not None and self.context.resolve(reference) is not None):
-            return None
-        found: dict[uuid.UUID, TaskRow] = {}
-        for words in self.said.references.get(tool, ()):
-            row = await self._lookup(repo, words)
-            if isinstance(row, TaskRow):
-                found[row.id] = row
-        if not self.said.references.get(tool) and self.said.message.strip():
-            message = self.said.message
-            shortlist = await repo.candidates(
-                clean_reference(message), limit=self.prefilter_limit, all_up_to=self.prefilter_above
-            )
-            found = {r.id: r for r in shortlist.rows if named_in(message, r.title)}
-        if len(found) != 1:
-            return None
-        row = next(iter(found.values()))
-        self._repairs.append(f"'{reference}' names no task: used '{row.title}', which the user's message names")
-        return row
-
     def _unadded(self) -> list[SaidAdd]:
         adds = self.said.adds if self.said is not None else ()
         return [a for a in adds if a.title.casefold() not in self._titles_added]
@@ -494,81 +440,10 @@ class TaskTools:
         quoted = [a for a in adds if a.quoted]
         return quoted[0] if len(adds) == 1 and quoted and quoted[0] in self._unadded() else None
 
-    async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
-        if (task_id := parse_uuid(reference)) is not None:
-            owned = await repo.get_row(task_id)
-            return owned or ToolResult(success=False, code="NOT_FOUND", error=NoMatch(reference).message)
-        if self.context is not None and (found := self.context.resolve(reference)) is not None:
-            return await self._from_conversation(repo, reference, found)
-        resolution, by_id = await self.resolve_title(repo, reference)
-        if isinstance(resolution, NoMatch):
-            return ToolResult(success=False, code="NOT_FOUND", error=resolution.message)
-        if isinstance(resolution, Ambiguous):
-            tasks = await repo.by_ids([c.id for c in resolution.candidates])
-            return ambiguous(resolution.reference, [tasks[c.id] for c in resolution.candidates if c.id in tasks])
-        return by_id[resolution.candidate.id]
-
-    async def _from_conversation(
-        self, repo: TaskRepository, reference: str, found: Pick | Unclear
-    ) -> TaskRow | ToolResult:
-        """A reference into the conversation ("it", "the second one"): the task it points to, if it
-        is still there and the owner's (the ids come from this user's own turns, and are looked up
-        under the owner anyway); else the user is asked."""
-        if isinstance(found, Unclear):
-            choices = [{"id": c.id, "title": c.title, "detail": c.detail} for c in found.candidates]
-            data = {"candidates": [c.title for c in found.candidates], "choices": choices}
-            return ToolResult(success=False, code="AMBIGUOUS", error=found.message, data=data)
-        row = await repo.get_row(uuid.UUID(found.task.id))
-        if row is None:
-            error = f"'{reference}' was “{found.task.title}” ({found.how}), which no longer exists"
-            return ToolResult(success=False, code="NOT_FOUND", error=error)
-        self._notes.append(f"'{reference}' → {row.title} ({found.how})")
-        return row
-
-    async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
-        """The resolver's answer for a title, and the rows it chose from (see `TaskRepository.candidates`).
-
-        A shortlist that may have cut a match as good as its best never yields a fuzzy pick: its
-        winner is offered first, as the resolver does with its own cut shortlist. Titles holding every
-        word of the reference that the resolver all turns down make way for the trigram shortlist.
-        """
-        key = clean_reference(reference)  # as the resolver reads it: no quotes around
-
-        async def look(**steps: bool) -> tuple[Candidates, Resolution]:
-            found = await repo.candidates(key, limit=self.prefilter_limit, all_up_to=self.prefilter_above, **steps)
-            return found, self.resolver.resolve(reference, [Candidate(r.id, r.title) for r in found.rows])
-
-        found, resolution = await look()
-        exact = isinstance(resolution, Resolved) and resolution.method == "exact"
-        if found.source == "exact" and not (exact or isinstance(resolution, Ambiguous)):
-            # Equal in SQL but not to the resolver's casefold (rare Unicode): look again without the shortcut.
-            found, resolution = await look(exact_first=False)
-        if found.source == "words" and isinstance(resolution, NoMatch):
-            # Titles holding every word, none close enough ("Reading books club" for "read books"): a
-            # title with a typo may be ("Read boks"), which only the trigram step finds. (Titles holding
-            # all words but one already take in a typo; looking again there costs tens of ms for nothing.)
-            found, resolution = await look(exact_first=False, words_first=False)
-        if found.cut and isinstance(resolution, Resolved) and resolution.method != "exact":
-            best = resolution.candidate
-            others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]
-            resolution = Ambiguous(key, (best, *others))
-        return resolution, {r.id: r for r in found.rows}
-
 
 def _plain(title: str) -> str:
     """A title as compared with the user's: no HTML entities, no quotes or punctuation around, any case."""
     return html.unescape(title).strip().strip("\"'“”‘’«».,;:!? ").casefold()
-
-
-def _not_grounded(what: str, row: TaskRow | None = None) -> ToolResult:
-    """Refused: the target is not in the user's words. The task it would have been is named, so the
-    user can be asked about exactly that one."""
-    return ToolResult(
-        success=False,
-        code=NOT_GROUNDED,
-        error=f"{what}; nothing was done. Ask the user which task they mean.",
-        data={"id": str(row.id), "title": row.title} if row else None,
-    )
 
 
 def _conflict(row: TaskRow) -> ToolResult:
