@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 
 import httpx
 from fastapi import FastAPI
@@ -75,55 +75,7 @@ def create_app(
     app_metrics = Metrics(tool_names=TOOLS)
     mcp_endpoint = McpHttpEndpoint(settings=settings)
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = create_engine(settings)
-        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
-        async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:
-            client, model, provider = await _llm_client(settings, http, offline=llm_transport is None)
-            app.state.settings = settings
-            app.state.engine = engine
-            app.state.sessionmaker = create_sessionmaker(engine)
-            app.state.http = http
-            if settings.jwt_jwks_url:  # its own client: the LLM's may be a test's scripted transport
-                key_http = await stack.enter_async_context(httpx.AsyncClient(timeout=5.0))
-                app.state.keys = KeySet(
-                    settings.jwt_jwks_url,
-                    key_http,
-                    refresh_s=settings.jwt_jwks_refresh_s,
-                    max_age_s=settings.jwt_jwks_max_age_s,
-                )
-            service = ChatService(
-                settings=settings,
-                sessionmaker=app.state.sessionmaker,
-                client=MeteredClient(client, app_metrics),
-                model=model,
-                preset=select_preset(provider=provider, model=model),
-                clock=clock or SystemClock(),
-                metrics=app_metrics,
-            )
-            app.state.chat_service = service
-            tools_for_user = app.state.tools_for = service.tools_for
-            app.state.task_writes = TaskWrites(
-                tools_for=tools_for_user,
-                sessionmaker=app.state.sessionmaker,
-                settings=settings,
-                clock=service.clock,
-                metrics=app_metrics,
-            )
-            pruning = None
-            if settings.prune_interval_s > 0:
-                pruning = asyncio.create_task(prune_periodically(app.state.sessionmaker, settings, clock=clock))
-            try:
-                async with mcp_endpoint.run(tools_for_user=tools_for_user, metrics=app_metrics):
-                    yield
-            finally:
-                if pruning is not None:
-                    pruning.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await pruning
-                await engine.dispose()
-
+    lifespan = _lifespan(settings, llm_transport=llm_transport, clock=clock, metrics=app_metrics, mcp=mcp_endpoint)
     app = FastAPI(
         title="Taskchat",
         version="0.1.0",
@@ -189,3 +141,66 @@ def _allow_cors(app: FastAPI, origins: list[str]) -> None:
         allow_headers=_CORS_REQUEST_HEADERS,
         expose_headers=_CORS_RESPONSE_HEADERS,
     )
+
+
+def _lifespan(
+    settings: Settings,
+    *,
+    llm_transport: httpx.AsyncBaseTransport | None,
+    clock: Clock | None,
+    metrics: Metrics,
+    mcp: McpHttpEndpoint,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """What the app holds while it runs: the engine, ONE httpx client, the model client, the chat
+    and REST services, the identity provider's keys, the pruning task and the MCP session manager."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(settings)
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
+        async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:
+            client, model, provider = await _llm_client(settings, http, offline=llm_transport is None)
+            app.state.settings = settings
+            app.state.engine = engine
+            app.state.sessionmaker = create_sessionmaker(engine)
+            app.state.http = http
+            if settings.jwt_jwks_url:  # its own client: the LLM's may be a test's scripted transport
+                key_http = await stack.enter_async_context(httpx.AsyncClient(timeout=5.0))
+                app.state.keys = KeySet(
+                    settings.jwt_jwks_url,
+                    key_http,
+                    refresh_s=settings.jwt_jwks_refresh_s,
+                    max_age_s=settings.jwt_jwks_max_age_s,
+                )
+            service = ChatService(
+                settings=settings,
+                sessionmaker=app.state.sessionmaker,
+                client=MeteredClient(client, metrics),
+                model=model,
+                preset=select_preset(provider=provider, model=model),
+                clock=clock or SystemClock(),
+                metrics=metrics,
+            )
+            app.state.chat_service = service
+            tools_for_user = app.state.tools_for = service.tools_for
+            app.state.task_writes = TaskWrites(
+                tools_for=tools_for_user,
+                sessionmaker=app.state.sessionmaker,
+                settings=settings,
+                clock=service.clock,
+                metrics=metrics,
+            )
+            pruning = None
+            if settings.prune_interval_s > 0:
+                pruning = asyncio.create_task(prune_periodically(app.state.sessionmaker, settings, clock=clock))
+            try:
+                async with mcp.run(tools_for_user=tools_for_user, metrics=metrics):
+                    yield
+            finally:
+                if pruning is not None:
+                    pruning.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await pruning
+                await engine.dispose()
+
+    return lifespan

@@ -82,3 +82,16 @@ def test_every_action_of_a_turn_is_typed_with_its_status() -> None:
     assert record["properties"]["status"]["enum"] == ["done", "failed", "not_done", "asked"]
     actions = schemas["ActionMetadata"]["properties"]["actions"]
     assert {"$ref": "#/components/schemas/ActionRecord"} in [a.get("items") for a in actions["anyOf"]]
+
+
+def test_the_execution_metadata_is_typed_down_to_the_trace() -> None:
+    schemas = openapi("production")["components"]["schemas"]
+    chat = schemas["ChatResponse"]["properties"]
+    assert chat["execution_metadata"]["$ref"] == "#/components/schemas/ExecutionMetadata"
+    metadata = schemas["ExecutionMetadata"]
+    contract = {"tool_calls_executed", "tool_calls_retried", "llm_calls", "total_latency_ms"}
+    assert contract <= set(metadata["required"])
+    assert metadata["properties"]["trace"]["items"] == {"$ref": "#/components/schemas/TraceStep"}
+    assert metadata["properties"]["findings"]["items"] == {"$ref": "#/components/schemas/FindingRecord"}
+    assert metadata["properties"]["guard"] == {"$ref": "#/components/schemas/GuardInfo"}
+    assert {"step", "request", "usage", "calls"} <= set(schemas["TraceStep"]["required"])
