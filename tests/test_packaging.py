@@ -352,33 +352,23 @@ def test_image_install_and_migrate_commands_work(tmp_path: Path) -> None:
     shutil.rmtree(app / "backend")  # the image runs the installed package, not the source tree
     db = tmp_path / "image.db"
     env = {**os.environ, "PYTHONPATH": str(site), "DATABASE_URL": f"sqlite+aiosqlite:///{db}"}
-    result = subprocess.run(
-        [sys.executable, "-c", "from backend.app.cli import main; raise SystemExit(main())", "migrate"],
-        cwd=app,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert db.exists() and db.stat().st_size > 0
-    # The development tooling stays out of the package: its commands say what to install instead.
-    assert not (site / "backend" / "devtools").exists()
-    # (This interpreter also has the source tree installed in editable mode, which the image has not.)
+    # The installed package only: this interpreter also has the source tree installed in editable
+    # mode (its import finder would find backend/devtools), which the image has not.
     image_only = (
         "import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in getattr(f, '__module__', '')]; "
         "from backend.app.cli import main; raise SystemExit(main())"
     )
-    bench = subprocess.run(
-        [sys.executable, "-c", image_only, "bench", "--quick"],
-        cwd=app,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+
+    def taskchat(*argv: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-c", image_only, *argv]
+        return subprocess.run(command, cwd=app, env=env, capture_output=True, text=True, timeout=120, check=False)
+
+    result = taskchat("migrate")
+    assert result.returncode == 0, result.stderr
+    assert db.exists() and db.stat().st_size > 0
+    # The development tooling stays out of the package: its commands say what to install instead.
+    assert not (site / "backend" / "devtools").exists()
+    bench = taskchat("bench", "--quick")
     assert bench.returncode == 2, bench.stderr
     assert "taskchat bench needs the development extras" in bench.stderr and "Traceback" not in bench.stderr
 
