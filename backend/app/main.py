@@ -105,12 +105,12 @@ def create_app(
 
 
 async def _llm_client(
-    settings: Settings, http: httpx.AsyncClient, *, offline: bool
+    settings: Settings, http: httpx.AsyncClient, *, allow_offline: bool
 ) -> tuple[ChatCompletionsClient, str, str]:
     """The model client, the model's name and the provider whose preset applies. With no key the
-    offline model answers (`offline`: unless a test scripted the transport); `LLM_PROVIDER=auto`
+    offline model answers (`allow_offline`: unless a test scripted the transport); `LLM_PROVIDER=auto`
     asks the server what it is."""
-    if offline and settings.uses_offline_model:
+    if allow_offline and settings.uses_offline_model:
         log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
         return OfflineModel(asks_undo=asks_to_undo), OfflineModel.model_name, "offline"
     client = HttpLLMClient(
@@ -159,7 +159,7 @@ def _lifespan(
         engine = create_engine(settings)
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
         async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:
-            client, model, provider = await _llm_client(settings, http, offline=llm_transport is None)
+            client, model, provider = await _llm_client(settings, http, allow_offline=llm_transport is None)
             app.state.settings = settings
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)

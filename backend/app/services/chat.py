@@ -163,7 +163,7 @@ class ChatService:
         rate limit, the conversation and the user's message."""
         async with unit_of_work(self.sessionmaker) as session:
             if turn.idempotency_key is not None:
-                stored = await self._claim(session, turn)
+                stored = await self._claim(session, turn, turn.idempotency_key)
                 if stored is not None:  # a replay costs nothing of the rate limit
                     return stored
             await self._rate_limit(session, turn.user_id)  # refused: the claim above rolls back with it
@@ -394,13 +394,12 @@ class ChatService:
             },
         )
 
-    async def _claim(self, session: AsyncSession, turn: TurnContext) -> StoredResponse | None:
+    async def _claim(self, session: AsyncSession, turn: TurnContext, key: str) -> StoredResponse | None:
         """Claim the idempotency key for this turn (services/idempotency.py)."""
-        assert turn.idempotency_key is not None
         return await idempotency.claim(
             session,
             user_id=turn.user_id,
-            key=turn.idempotency_key,
+            key=key,
             payload=turn.request.model_dump(mode="json"),
             turn_id=turn.turn_id,
             settings=self.settings,
