@@ -19,7 +19,7 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
-from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import BatchOutcome, StepInfo, TextSink, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
     name="add_task",
@@ -124,7 +124,8 @@ class ScriptedClient(Script):
     def bodies(self) -> list[dict[str, Any]]:
         return self.requests
 
-    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
+    async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
+        del on_text  # answers come whole: the loop hands their text on itself
         self.deadlines.append(deadline)
         item = await self.answer(copy.deepcopy(body))
         assert isinstance(item, dict)

@@ -3,17 +3,18 @@ one completion the loop normalizes, through HttpLLMClient over a scripted server
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-from support.fake_llm import ScriptedLLM, call_delta, chunk, stream
+from support.fake_llm import ScriptedLLM, call_delta, chunk, slow_stream, stream, words
 
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.normalize import normalize_response
-from backend.app.core.exceptions import LLMBadResponse
+from backend.app.core.exceptions import LLMBadResponse, LLMUnavailable
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "add milk and call mom"}]}
 
@@ -96,3 +97,51 @@ async def test_a_broken_stream_is_a_bad_response(client: tuple[HttpLLMClient, Sc
 
     with pytest.raises(LLMBadResponse):
         await llm_client.create(BODY, deadline=soon())
+
+
+async def test_text_is_heard_piece_by_piece_as_it_arrives(client: tuple[HttpLLMClient, ScriptedLLM]) -> None:
+    llm_client, llm = client
+    llm.push(slow_stream(*words("Added it. Anything else?"), gap_s=0.05))
+    heard: list[tuple[str, float]] = []
+    started = time.monotonic()
+
+    answer = await llm_client.create(BODY, deadline=soon(), on_text=lambda p: heard.append((p, time.monotonic())))
+
+    assert [p for p, _ in heard] == ["Added", " it.", " Anything", " else?"]
+    assert heard[0][1] - started < heard[-1][1] - started - 0.1  # the first piece did not wait for the last
+    assert answer["choices"][0]["message"]["content"] == "Added it. Anything else?"
+
+
+def broken_after(*chunks: Any) -> httpx.Response:
+    """A stream that sends `chunks`, then the connection breaks."""
+
+    async def body() -> Any:
+        for c in chunks:
+            yield f"data: {json.dumps(c)}\n\n".encode()
+        raise httpx.ReadError("connection reset")
+
+    return httpx.Response(200, content=body(), headers={"content-type": "text/event-stream"})
+
+
+async def test_a_stream_that_breaks_after_text_was_heard_is_not_asked_again(
+    client: tuple[HttpLLMClient, ScriptedLLM],
+) -> None:
+    llm_client, llm = client
+    llm.push(broken_after(chunk({"content": "Added it. "})), stream(chunk({"content": "Again."}, finish="stop")))
+    heard: list[str] = []
+
+    with pytest.raises(LLMUnavailable):
+        await llm_client.create(BODY, deadline=soon(), on_text=heard.append)
+
+    assert heard == ["Added it. "] and len(llm.requests) == 1  # asking again would repeat the words
+
+
+async def test_a_stream_that_breaks_before_any_text_is_asked_again(client: tuple[HttpLLMClient, ScriptedLLM]) -> None:
+    llm_client, llm = client
+    llm.push(broken_after(chunk({"role": "assistant"})), stream(chunk({"content": "Added it."}, finish="stop")))
+    heard: list[str] = []
+
+    answer = await llm_client.create(BODY, deadline=soon(), on_text=heard.append)
+
+    assert heard == ["Added it."] and len(llm.requests) == 2
+    assert answer["choices"][0]["message"]["content"] == "Added it."

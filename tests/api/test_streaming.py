@@ -5,7 +5,6 @@ plain body; replays, errors, and a client that disconnects mid-turn."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
@@ -13,37 +12,9 @@ import httpx
 import pytest
 from support.api import auth, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
-from support.live import Live, serve
+from support.sse import STREAM, parse, streamed
 
 from backend.app.schemas.chat import ChatResponse
-
-STREAM = {"Accept": "text/event-stream"}
-
-
-def parse(text: str) -> list[tuple[str, Any]]:
-    events = []
-    for block in text.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines())
-        events.append((lines["event"], json.loads(lines["data"])))
-    return events
-
-
-async def streamed(live: Live, message: str, *, key: str | None = None, **body: Any) -> httpx.Response:
-    headers = {**auth(), **STREAM, **({"Idempotency-Key": key} if key else {})}
-    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
-        return await http.post("/api/alice/chat", json={"message": message, **body}, headers=headers)
-
-
-@pytest.fixture
-async def live_with(make_client: Any) -> Any:
-    async def start(llm: ScriptedLLM | None, **settings: Any) -> Live:
-        client = await make_client(llm, offline=llm is None, **settings)
-        return await stack.enter_async_context(serve(client))
-
-    from contextlib import AsyncExitStack
-
-    async with AsyncExitStack() as stack:
-        yield start
 
 
 async def test_tool_events_then_the_reply_then_done_equal_to_the_plain_body(live_with: Any) -> None:

@@ -66,6 +66,28 @@ def stream(*chunks: Any, done: bool = True) -> httpx.Response:
     return httpx.Response(200, text="\n\n".join(lines) + "\n\n", headers={"content-type": "text/event-stream"})
 
 
+def slow_stream(*chunks: Any, gap_s: float) -> httpx.Response:
+    """A `text/event-stream` answer whose events arrive `gap_s` apart (a model still writing)."""
+
+    async def body() -> Any:
+        for c in chunks:
+            yield f"data: {json.dumps(c)}\n\n".encode()
+            await asyncio.sleep(gap_s)
+        yield b"data: [DONE]\n\n"
+
+    return httpx.Response(200, content=body(), headers={"content-type": "text/event-stream"})
+
+
+def words(text: str) -> list[dict[str, Any]]:
+    """`text` as streamed content chunks, a word (with the space before it) at a time, then the end."""
+    pieces = text.replace(" ", "\x00 ").split("\x00")
+    return (
+        [chunk({"role": "assistant", "content": ""})]
+        + [chunk({"content": p}) for p in pieces]
+        + [chunk({}, finish="stop")]
+    )
+
+
 def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
     return {
         "id": "chatcmpl-s",

@@ -16,7 +16,8 @@ from typing import Any
 import httpx
 import orjson
 
-from backend.app.agent.sse import assemble, events, is_event_stream
+from backend.app.agent.sse import ChunkReader, assemble, events, is_event_stream, text_delta
+from backend.app.agent.types import TextSink
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 
 log = logging.getLogger(__name__)
@@ -50,12 +51,15 @@ class HttpLLMClient:
         self._max_retries = max_retries
         self._backoff_base_s = backoff_base_s
         self._backoff_max_s = backoff_max_s
-        # LLM_STREAM: ask for server-sent chunks; the answer is assembled (agent/sse.py) before the
-        # loop sees it. A slow server then sends bytes all along, so a long answer is bounded by the
-        # turn's deadline rather than by the read timeout between two bytes.
+        # LLM_STREAM: ask for server-sent chunks, read as they arrive (agent/sse.py): the text goes to
+        # `on_text` piece by piece, the whole answer to the loop. A slow server then sends bytes all
+        # along, so a long answer is bounded by the turn's deadline, not by the read timeout.
         self._stream = stream
 
-    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
+    async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
+        """One completion. With LLM_STREAM the chunks are read as they arrive and `on_text` hears each
+        piece of text; once a piece was handed on, a failure is not retried (the text would repeat)."""
+        heard = _Heard(on_text)
         if self._stream:
             body = {**body, "stream": True, "stream_options": {"include_usage": True}}
         payload = orjson.dumps(body)
@@ -73,7 +77,7 @@ class HttpLLMClient:
             try:
                 # httpx's timeouts bound each phase; this bounds the whole request by the deadline.
                 async with asyncio.timeout(remaining):
-                    response = await self._http.post(self._url, content=payload, headers=self._headers, timeout=timeout)
+                    response = await self._send(payload, timeout, heard)
             except TimeoutError:
                 raise LLMTimeout("The turn's deadline passed while waiting for the LLM server") from None
             except httpx.TimeoutException as exc:
@@ -83,11 +87,15 @@ class HttpLLMClient:
                 failure = LLMUnavailable(f"LLM server unreachable ({type(exc).__name__})")
                 retry_after = None
             else:
+                if isinstance(response, dict):
+                    return response
                 if response.status_code == 200:
                     return _json_body(response)
                 failure, retry_after = _status_failure(response)
                 if response.status_code not in RETRYABLE_STATUS:
                     raise failure
+            if heard.pieces:
+                raise failure  # part of the answer was already passed on: asking again would repeat it
             attempt += 1
             if attempt > self._max_retries:
                 raise failure
@@ -97,11 +105,48 @@ class HttpLLMClient:
             log.warning("llm_retry", extra={"attempt": attempt, "delay_s": round(delay, 3), "reason": str(failure)})
             await asyncio.sleep(delay)
 
+    async def _send(self, payload: bytes, limits: httpx.Timeout, heard: _Heard) -> httpx.Response | dict[str, Any]:
+        """The response, or (a stream read as it came) the assembled completion."""
+        if not self._stream:
+            return await self._http.post(self._url, content=payload, headers=self._headers, timeout=limits)
+        request = self._http.build_request("POST", self._url, content=payload, headers=self._headers, timeout=limits)
+        response = await self._http.send(request, stream=True)
+        try:
+            if response.status_code != 200 or not is_event_stream(response.headers.get("content-type")):
+                await response.aread()
+                return response
+            reader, chunks = ChunkReader(), []
+            async for line in response.aiter_lines():
+                chunk = reader.line(line)
+                if reader.done:
+                    break
+                if chunk is not None:
+                    chunks.append(chunk)
+                    heard(text_delta(chunk))
+            return assemble(chunks)
+        finally:
+            await response.aclose()
+
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
             return retry_after
         ceiling = min(self._backoff_max_s, self._backoff_base_s * 2 ** (attempt - 1))
         return random.uniform(ceiling / 2, ceiling)
+
+
+class _Heard:
+    """Passes streamed text on to the listener and counts what it passed."""
+
+    __slots__ = ("listener", "pieces")
+
+    def __init__(self, listener: TextSink | None) -> None:
+        self.listener = listener
+        self.pieces = 0
+
+    def __call__(self, piece: str) -> None:
+        if piece and self.listener is not None:
+            self.pieces += 1
+            self.listener(piece)
 
 
 def _json_body(response: httpx.Response) -> dict[str, Any]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.types import ANSWERED, ExecutedCall, Finding, StopReason
+from backend.app.agent.types import ANSWERED, ExecutedCall, Finding, StopReason, TextSink
 from backend.app.core.exceptions import LLMError
 
 
@@ -51,3 +51,13 @@ class RunResult:
 
 
 CallsObserver = Callable[[Sequence[ExecutedCall]], Awaitable[None]]
+
+
+class ReplyObserver(Protocol):
+    """Hears the model's words as they are produced (a streamed turn). Before each request the loop
+    asks `step` for a sink for that answer's text (None: not to be heard); when the answer turns out
+    not to be the final one (it calls tools, or the guard asks again), `void` says so."""
+
+    def step(self, executed: Sequence[ExecutedCall]) -> TextSink | None: ...
+
+    def void(self) -> None: ...

@@ -23,7 +23,7 @@ from backend.app.agent.messages import assistant_tool_message, tool_message
 from backend.app.agent.normalize import normalize_response
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
 from backend.app.agent.presets import Preset, merge_request_overrides
-from backend.app.agent.run import CallsObserver, RunOptions, RunResult
+from backend.app.agent.run import CallsObserver, ReplyObserver, RunOptions, RunResult
 from backend.app.agent.types import (
     ChatCompletionsClient,
     ExecutedCall,
@@ -37,6 +37,7 @@ from backend.app.agent.types import (
     NextStepRunTools,
     NextStepStop,
     StopReason,
+    TextSink,
     ToolCall,
     ToolExecutor,
     ToolResult,
@@ -61,6 +62,8 @@ class _Turn:
     empty_final_retried: bool = False
     offered: frozenset[str] = frozenset()
     on_calls: CallsObserver | None = None  # told of each step's calls as soon as they ran (streaming)
+    on_reply: ReplyObserver | None = None  # hears the model's words as they come (streaming)
+    hearing: bool = False  # the last answer's text went to `on_reply`
 
     @property
     def any_ran(self) -> bool:
@@ -86,10 +89,12 @@ class AgentRunner:
         guard: StepGuard | None = None,
         stop_when_covered: bool = False,
         on_calls: CallsObserver | None = None,
+        on_reply: ReplyObserver | None = None,
     ) -> RunResult:
         """Run the loop. With `stop_when_covered` (direct mode) it ends as soon as every action the
         guard expects has been attempted, without asking the model to write a reply. `on_calls`
-        hears of each step's calls (run or refused) as soon as the step is done."""
+        hears of each step's calls (run or refused) as soon as the step is done; `on_reply` the
+        model's words as they are produced, and when they turn out not to be its final answer."""
         specs = list(executor.specs())
         if self.options.tool_use_mode == "disabled":
             policy, expected_tools = ToolPolicy.NONE, ()
@@ -101,7 +106,7 @@ class AgentRunner:
             max_output_bytes=self.options.max_tool_output_bytes,
             max_destructive_calls=self.options.max_destructive_calls,
         )
-        turn = _Turn(messages=list(messages), on_calls=on_calls)
+        turn = _Turn(messages=list(messages), on_calls=on_calls, on_reply=on_reply)
         stop = NextStepStop(StopReason.MAX_STEPS, detail=str(self.options.max_steps))
         for step in range(self.options.max_steps):
             try:
@@ -117,6 +122,8 @@ class AgentRunner:
                 # A tool already changed something: its effect stands and is reported from results.
                 return self._result(turn, driver, use, stop=NextStepStop(StopReason.LLM_ERROR), error=exc)
             next_step = self._decide(response, turn, driver, guard, step=step)
+            if turn.hearing and not isinstance(next_step, NextStepFinalOutput) and turn.on_reply is not None:
+                turn.on_reply.void()  # the words heard were not the answer: tools follow, or a retry
             if isinstance(next_step, NextStepRunTools):
                 after = await self._run_tools(next_step, response, turn, driver, dispatcher, step=step)
                 if after is None:
@@ -170,7 +177,9 @@ class AgentRunner:
             },
         )
         started = time.perf_counter()
-        raw = await self.client.create(body, deadline=use.deadline)
+        sink = turn.on_reply.step(turn.executed) if turn.on_reply is not None else None
+        heard = _Heard(sink)
+        raw = await self.client.create(body, deadline=use.deadline, on_text=heard if sink is not None else None)
         latency = round((time.perf_counter() - started) * 1000, 2)
         response = normalize_response(
             raw,
@@ -178,6 +187,9 @@ class AgentRunner:
             max_args_bytes=self.options.max_tool_args_bytes,
             content_tag_fallback=self.preset.content_tag_fallback,
         )
+        if sink is not None and not heard.any and not response.tool_calls:
+            heard(response.content)  # an answer that came whole is heard whole
+        turn.hearing = heard.any
         use.record_request(response.usage)
         event: dict[str, Any] = {
             "step": step,
@@ -389,6 +401,21 @@ class AgentRunner:
             stop_detail=stop.detail,
             error=error,
         )
+
+
+class _Heard:
+    """A step's text sink that remembers whether it heard anything."""
+
+    __slots__ = ("any", "sink")
+
+    def __init__(self, sink: TextSink | None) -> None:
+        self.sink = sink
+        self.any = False
+
+    def __call__(self, piece: str) -> None:
+        if piece and self.sink is not None:
+            self.any = True
+            self.sink(piece)
 
 
 def _choice_label(choice: Any) -> str | None:

@@ -24,20 +24,51 @@ def is_event_stream(content_type: str | None) -> bool:
 
 def events(lines: Iterable[str]) -> list[Any]:
     """The JSON of each `data:` event, up to `[DONE]`; comments and other fields are skipped."""
+    reader = ChunkReader()
     found: list[Any] = []
     for line in lines:
-        if not line.startswith("data:"):
-            continue
+        chunk = reader.line(line)
+        if reader.done:
+            break
+        if chunk is not None:
+            found.append(chunk)
+    return found
+
+
+class ChunkReader:
+    """Reads a stream line by line as it arrives: `line` returns the JSON of a `data:` event (None
+    for anything else) and `done` turns true at `[DONE]`."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def line(self, line: str) -> Any:
+        if self.done or not line.startswith("data:"):
+            return None
         data = line[5:].strip()
         if data == "[DONE]":
-            break
+            self.done = True
+            return None
         if not data:
-            continue
+            return None
         try:
-            found.append(orjson.loads(data))
+            return orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             raise LLMBadResponse("LLM server streamed an event that is not JSON") from exc
-    return found
+
+
+def text_delta(chunk: Any) -> str:
+    """The reply text a chunk adds (its first choice's `delta.content`), "" when none."""
+    if not isinstance(chunk, dict):
+        return ""
+    for choice in chunk.get("choices") or []:
+        if isinstance(choice, dict) and choice.get("index", 0) == 0:
+            delta = choice.get("delta")
+            content = delta.get("content") if isinstance(delta, dict) else None
+            return content if isinstance(content, str) else ""
+    return ""
 
 
 def assemble(chunks: list[Any]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
@@ -117,12 +117,19 @@ class ToolExecutor(Protocol):
     async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome: ...
 
 
+TextSink = Callable[[str], None]  # hears a reply's text as it arrives, piece by piece
+
+
 class ChatCompletionsClient(Protocol):
-    """An OpenAI-compatible `/chat/completions` endpoint (real server or the offline model)."""
+    """An OpenAI-compatible `/chat/completions` endpoint (real server or the offline model).
+    `on_text`, when given, hears the answer's text as it arrives (a streamed answer); a client that
+    does not stream simply never calls it."""
 
     label: str
 
-    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]: ...
+    async def create(
+        self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None
+    ) -> dict[str, Any]: ...
 
 
 @dataclass(slots=True)

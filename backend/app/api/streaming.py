@@ -1,13 +1,17 @@
 """A chat turn as server-sent events (`Accept: text/event-stream` on `POST /api/{user_id}/chat`).
 
-Events, in order: `tool` for each call as soon as its step ran (the same record the final body's
-`tool_calls` holds), then `confirmation` when the turn asks one, `delta` with the reply's text (its
-pieces joined are `assistant_message`), and `done`, whose data is exactly the plain route's JSON
-body. `error` carries the contract's error JSON when the turn fails after the stream began.
+Events: `tool` for each call as soon as its step ran (the same record the final body's `tool_calls`
+holds), `delta` with the reply's text in pieces, `confirmation` when the turn asks one, and `done`,
+whose data is exactly the plain route's JSON body. `error` carries the contract's error JSON when
+the turn fails after the stream began. The `delta` pieces since the last `reset` joined are the
+body's `assistant_message`.
 
-The reply is streamed only once it is checked: a model's words may be replaced by the guard (a
-claim no tool result backs), so its raw tokens never reach the user; what arrives early is what
-really happened, the tool events.
+In direct mode the reply is composed from the results and streamed once it is written. In model
+mode the model's own words are streamed as it produces them, but only once checked
+(services/live_reply.py): a sentence goes out when it is complete and contradicts no tool result,
+and only from an answer that can be the reply. Words that turn out not to be the reply (the model
+went on calling tools, the guard asked again, the reply replaced them) are withdrawn with a `reset`
+event (data `{}`): the client drops the text it showed, and the reply follows.
 
 The turn runs in a task of its own, not in the response: a client that disconnects stops reading,
 but the turn finishes and is recorded exactly as a plain one (user message, calls, reply, and the
@@ -38,7 +42,8 @@ EVENT_STREAM = "text/event-stream"
 # Turns whose client went away still run to the end; the set keeps their tasks from being collected.
 _RUNNING: set[asyncio.Task[None]] = set()
 
-Item = tuple[str, Any]  # ("tool", record) | ("outcome", TurnOutcome) | ("error", AppError)
+# ("tool", record) | ("delta", text) | ("reset", None) | ("outcome", TurnOutcome) | ("error", AppError)
+Item = tuple[str, Any]
 
 
 def wants_stream(accept: str | None) -> bool:
@@ -61,7 +66,11 @@ async def stream_chat(
     async def run() -> None:
         try:
             outcome = await service.chat(
-                user_id=user_id, request=request, idempotency_key=idempotency_key, on_calls=on_calls
+                user_id=user_id,
+                request=request,
+                idempotency_key=idempotency_key,
+                on_calls=on_calls,
+                listener=_Listener(queue),
             )
             queue.put_nowait(("outcome", outcome))
         except AppError as error:
@@ -86,29 +95,54 @@ async def stream_chat(
     return StreamingResponse(_events(first, queue), media_type=EVENT_STREAM, headers=headers)
 
 
+class _Listener:
+    """The model's checked words (services/live_reply.py), onto the stream's queue."""
+
+    def __init__(self, queue: asyncio.Queue[Item]) -> None:
+        self.queue = queue
+
+    def text(self, piece: str) -> None:
+        self.queue.put_nowait(("delta", piece))
+
+    def reset(self) -> None:
+        self.queue.put_nowait(("reset", None))
+
+
 async def _events(first: Item, queue: asyncio.Queue[Item]) -> AsyncIterator[bytes]:
-    item, streamed_tools = first, 0
+    item, streamed_tools, shown = first, 0, ""  # shown: the delta text since the last reset
     while True:
         kind, value = item
         if kind == "tool":
             streamed_tools += 1
             yield event("tool", value)
+        elif kind == "delta":
+            shown += value
+            yield event("delta", {"text": value})
+        elif kind == "reset":
+            if shown:
+                shown = ""
+                yield event("reset", {})
         elif kind == "error":
             yield event("error", value.body)
             return
         else:
-            for chunk in _finale(value.body, replay_tools=streamed_tools == 0):
+            for chunk in _finale(value.body, replay_tools=streamed_tools == 0, shown=shown):
                 yield chunk
             return
         item = await queue.get()
 
 
-def _finale(body: dict[str, Any], *, replay_tools: bool) -> list[bytes]:
-    """What follows the tool events: (a replay's tool events,) the question, the reply, the body."""
+def _finale(body: dict[str, Any], *, replay_tools: bool, shown: str = "") -> list[bytes]:
+    """What follows the tool events: (a replay's tool events,) the question, the rest of the reply
+    (all of it, after a `reset`, when what was shown is not how it begins), the body."""
     chunks = [event("tool", record) for record in body.get("tool_calls") or []] if replay_tools else []
     if body.get("confirmation"):
         chunks.append(event("confirmation", body["confirmation"]))
     text = str(body.get("assistant_message") or "")
+    if text.startswith(shown):
+        text = text[len(shown) :]
+    else:
+        chunks.append(event("reset", {}))
     chunks += [event("delta", {"text": piece}) for piece in text.splitlines(keepends=True)]
     chunks.append(event("done", body))
     return chunks

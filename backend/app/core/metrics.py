@@ -12,7 +12,7 @@ label (a model-invented tool name, a raw URL path) would grow the registry witho
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -179,7 +179,9 @@ class Metrics:
 class _CompletionsClient(Protocol):
     label: str
 
-    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]: ...
+    async def create(
+        self, body: dict[str, Any], *, deadline: float, on_text: Callable[[str], None] | None = None
+    ) -> dict[str, Any]: ...
 
 
 class MeteredClient:
@@ -194,11 +196,13 @@ class MeteredClient:
         self.label = inner.label
         self.metrics = metrics
 
-    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
+    async def create(
+        self, body: dict[str, Any], *, deadline: float, on_text: Callable[[str], None] | None = None
+    ) -> dict[str, Any]:
         started = time.perf_counter()
         outcome = "ok"
         try:
-            return await self.inner.create(body, deadline=deadline)
+            return await self.inner.create(body, deadline=deadline, on_text=on_text)
         except AppError as exc:
             outcome = exc.code
             raise

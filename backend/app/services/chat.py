@@ -39,6 +39,7 @@ from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, Co
 from backend.app.services import idempotency, prompt
 from backend.app.services.confirmations import Answer, Proposal, answer, propose
 from backend.app.services.history import fit_history
+from backend.app.services.live_reply import LiveReply, ReplyListener
 from backend.app.services.plan import declared_plan, plan_deviation
 from backend.app.services.records import (
     action_metadata,
@@ -126,15 +127,19 @@ class ChatService:
         request: ChatRequest,
         idempotency_key: str | None,
         on_calls: CallsObserver | None = None,
+        listener: ReplyListener | None = None,
     ) -> TurnOutcome:
-        """One turn. `on_calls` (a streamed turn) hears of each step's calls as soon as they ran."""
+        """One turn. A streamed turn's `on_calls` hears of each step's calls as soon as they ran; its
+        `listener`, in model mode, the model's words as they come, once checked (live_reply.py)."""
         # The turn id is on the logging context for the whole turn, so every line it logs carries it.
         if len(request.message) > self.settings.max_message_chars:
             raise InvalidRequest(f"message: at most {self.settings.max_message_chars} characters (MAX_MESSAGE_CHARS)")
         turn_id = uuid.uuid4()
         token = turn_id_var.set(str(turn_id))
         try:
-            turn = TurnContext(user_id, request, turn_id, time.monotonic(), idempotency_key, on_calls=on_calls)
+            turn = TurnContext(
+                user_id, request, turn_id, time.monotonic(), idempotency_key, on_calls=on_calls, listener=listener
+            )
             return await self._chat(turn)
         finally:
             turn_id_var.reset(token)
@@ -246,6 +251,9 @@ class ChatService:
             guard=step.guard,
             stop_when_covered=settings.response_mode == "direct",
             on_calls=turn.on_calls,
+            on_reply=LiveReply(step.guard, turn.listener)
+            if turn.listener is not None and settings.response_mode == "model"
+            else None,
         )
 
     async def _answered(self, turn: TurnContext) -> RunResult:

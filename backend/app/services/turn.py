@@ -21,6 +21,7 @@ from backend.app.services import prompt
 from backend.app.services.confirmations import Answer
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent, classify
+from backend.app.services.live_reply import ReplyListener
 from backend.app.tools.task_tools import TOOL_SPECS
 
 READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
@@ -46,6 +47,7 @@ class TurnContext:
     history: list[HistoryRow] = field(default_factory=list)
     answer: Answer | None = None  # the message read as the answer to the previous turn's question
     on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
+    listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,6 +186,11 @@ function startReply() {
       text += piece;
       bubble.textContent = text;
     },
+    reset() {
+      // The words shown so far are not the reply (model mode: the model went on, or they were replaced).
+      text = "";
+      bubble.textContent = "…";
+    },
     confirmation(asked) {
       question = asked;
     },
@@ -254,6 +259,7 @@ async function streamChat(payload, reply) {
     if (name === "tool") reply.tool(data);
     else if (name === "confirmation") reply.confirmation(data);
     else if (name === "delta") reply.delta(data.text);
+    else if (name === "reset") reply.reset();
     else if (name === "error") throw apiError(response.status, data);
     else if (name === "done") return reply.done(data);
   }

@@ -22,6 +22,7 @@ from backend.app.agent.offline.parsing import (
 )
 from backend.app.agent.offline.replies import _summarize, _tool_results, small_talk
 from backend.app.agent.offline.values import _add_commands, _clean_ref
+from backend.app.agent.types import TextSink
 
 AsksUndo = Callable[[str], bool]
 
@@ -40,8 +41,8 @@ class OfflineModel:
     def __init__(self, *, asks_undo: AsksUndo = _english_only) -> None:
         self.asks_undo = asks_undo
 
-    async def create(self, body: dict[str, Any], *, deadline: float) -> dict[str, Any]:
-        del deadline  # answering takes microseconds; there is nothing to time out
+    async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
+        del deadline, on_text  # answering takes microseconds: nothing to time out, nothing to stream
         return respond(body, asks_undo=self.asks_undo)
 
 

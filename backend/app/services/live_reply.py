@@ -1,0 +1,98 @@
+"""The model's words to a streamed turn's user as they are produced, but only what has been checked
+(RESPONSE_MODE=model; in direct mode the reply is composed from the results and streamed whole).
+
+The promise is the reply's (services/reply.py): a user never reads a success that did not happen,
+not even for a moment. So an answer's text is heard only when it can be the reply that is shown:
+
+- tools ran, every call succeeded, and every action the message asks for was attempted (the guard
+  has nothing to ask again, and no failure is left for the model's words to hide), or
+- nothing ran and the message needs no tool (small talk, a question answered from the conversation).
+
+Then each sentence goes on once it is complete and the text up to it says nothing the results
+contradict: no change claimed that no call made, no denial of a change that succeeded (the checks
+the reply makes on the whole text, `reply.contradicts`). At the first sentence that fails, or at a
+`<` (a call written as text), the answer's streaming stops: the rest is sent once the reply is
+composed. When heard words turn out not to be the reply (the model went on calling tools, the guard
+asked again, or the composed reply replaced them), the listener is told to drop them (`reset`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from backend.app.agent.types import ExecutedCall, TextSink
+from backend.app.services.guard import ExecutionGuard
+from backend.app.services.reply import contradicts
+
+# A sentence ends at one of these followed by white space, or at a line break (a list's item).
+_ENDS = frozenset(".!?…。！？;:")
+
+
+class ReplyListener(Protocol):
+    """Where checked words go (the streamed response): `text` adds to the reply being shown,
+    `reset` drops what was added so far."""
+
+    def text(self, piece: str) -> None: ...
+
+    def reset(self) -> None: ...
+
+
+class LiveReply:
+    """The loop's `ReplyObserver` for one streamed turn."""
+
+    def __init__(self, guard: ExecutionGuard, listener: ReplyListener) -> None:
+        self.guard = guard
+        self.listener = listener
+        self.sent = ""  # passed on since the last reset
+        self._buffer = ""
+        self._succeeded: set[str] = set()
+        self._stopped = False
+
+    def step(self, executed: Sequence[ExecutedCall]) -> TextSink | None:
+        self._buffer, self._stopped = "", False
+        if any(not e.ran or not e.result.success for e in executed):
+            return None  # a failed or refused call: the reply says so, the model's words may not
+        if executed:
+            if not self.guard.covered(executed):
+                return None  # an asked-for action is still missing: the guard may ask again
+        elif self.guard.intent.needs_tool:
+            return None  # a command and no tool yet: these words are not what the user asked for
+        self._succeeded = {e.call.name for e in executed}
+        return self._hear
+
+    def void(self) -> None:
+        self._buffer, self._stopped = "", True
+        if self.sent:
+            self.sent = ""
+            self.listener.reset()
+
+    def _hear(self, piece: str) -> None:
+        if self._stopped:
+            return
+        self._buffer += piece
+        if "<" in self._buffer:
+            self._stopped = True  # perhaps a call written as text: nothing more of this answer goes early
+            return
+        cut = _last_sentence_end(self._buffer)
+        if cut == 0:
+            return
+        out = self._buffer[:cut].rstrip()
+        if not self.sent:
+            out = out.lstrip()
+        if not out:
+            return
+        if contradicts(self.sent + out, self._succeeded, self.guard):
+            self._stopped = True
+            return
+        self._buffer = self._buffer[len(self._buffer[:cut].rstrip()) :]
+        self.sent += out
+        self.listener.text(out)
+
+
+def _last_sentence_end(text: str) -> int:
+    """The end of the last complete sentence in `text` (0: none yet)."""
+    for i in range(len(text) - 1, 0, -1):
+        if text[i].isspace() and (text[i] == "\n" or text[i - 1] in _ENDS):
+            return i
+    return 0
