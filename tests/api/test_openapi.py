@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 from typing import Any
 
 import pytest
 from support.api import make_settings
 
+from backend.app.api import streaming
 from backend.app.main import create_app
 
 AUTH_ERRORS = {"401", "403", "422"}
@@ -95,3 +98,11 @@ def test_the_execution_metadata_is_typed_down_to_the_trace() -> None:
     assert metadata["properties"]["findings"]["items"] == {"$ref": "#/components/schemas/FindingRecord"}
     assert metadata["properties"]["guard"] == {"$ref": "#/components/schemas/GuardInfo"}
     assert {"step", "request", "usage", "calls"} <= set(schemas["TraceStep"]["required"])
+
+
+def test_the_streamed_chat_documents_every_event_it_sends() -> None:
+    chat = openapi("production")["paths"]["/api/{user_id}/chat"]["post"]
+    assert "text/event-stream" in chat["responses"]["200"]["content"]
+    sent = set(re.findall(r'event\("(\w+)"', inspect.getsource(streaming)))
+    assert sent == {"tool", "delta", "reset", "confirmation", "done", "error"}
+    assert all(f"`{name}`" in chat["description"] for name in sent)

@@ -5,7 +5,8 @@ Phases (each bounded in time or count; only loopback traffic):
 2. scenarios: LLM calls and tokens per scenario, RESPONSE_MODE=direct and model;
 3. growth: prompt tokens of one conversation up to 50 turns;
 4. resolver: 1k, 10k and 100k tasks for one user;
-5. streaming: time to the first server-sent event and to `done`, against a fake model taking 200 ms;
+5. streaming: time to the first server-sent event, to the first reply text and to `done`, against a
+   fake model taking 200 ms to its first token and 40 ms a word, with and without LLM_STREAM;
 6. scale: 1 and 3 one-worker instances on one Postgres, directly and through PgBouncer (transaction
    pooling), at concurrency 32: turns/s, server and PgBouncer CPU per turn, Postgres connections.
 """
@@ -201,18 +202,25 @@ def _load_phase(
 
 
 STREAM_FAKE_LATENCY_MS = 200.0
+STREAM_FAKE_WORD_MS = 40.0
 
 
 def _streaming_phase(url: str, *, quick: bool) -> dict[str, Any]:
-    """Streamed turns (RESPONSE_MODE=model, two model calls) against a fake model that takes 200 ms."""
-    with servers.fake_model(latency_ms=STREAM_FAKE_LATENCY_MS) as slow_fake:
-        config = servers.AppConfig(database_url=url, workers=1, llm_base_url=slow_fake, response_mode="model")
-        with (
-            servers.taskchat(config) as server,
-            tqdm(desc="streaming", unit="turn", file=sys.stderr, mininterval=1.0) as bar,
-        ):
-            measured = _run(load.run_streaming(server.port, turns=3 if quick else 20, on_turn=bar.update))
-    return {"fake_latency_ms": STREAM_FAKE_LATENCY_MS, **measured}
+    """Streamed turns (RESPONSE_MODE=model, two model calls) against a fake model that takes 200 ms to
+    its first token and 40 ms a word; once with whole answers from the model, once with LLM_STREAM."""
+    measured: dict[str, Any] = {}
+    with servers.fake_model(latency_ms=STREAM_FAKE_LATENCY_MS, word_ms=STREAM_FAKE_WORD_MS) as slow_fake:
+        for label, extra in (("whole", {}), ("llm_stream", {"LLM_STREAM": "true"})):
+            config = servers.AppConfig(
+                database_url=url, workers=1, llm_base_url=slow_fake, response_mode="model", extra_env=extra
+            )
+            with (
+                servers.taskchat(config) as server,
+                tqdm(desc=f"streaming ({label})", unit="turn", file=sys.stderr, mininterval=1.0) as bar,
+            ):
+                turns = 3 if quick else 20
+                measured[label] = _run(load.run_streaming(server.port, turns=turns, on_turn=bar.update))
+    return {"fake_latency_ms": STREAM_FAKE_LATENCY_MS, "fake_word_ms": STREAM_FAKE_WORD_MS, **measured}
 
 
 def _scale_phase(

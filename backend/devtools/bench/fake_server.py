@@ -14,6 +14,11 @@ It reads the last user message as a tiny script and answers like a well-behaved 
 After tool results (only in RESPONSE_MODE=model) it answers "Done.". `usage` estimates tokens as
 characters / 4 of the request body and of the answer, so prompt sizes can be compared across runs.
 
+With `--word-ms W` it writes like a real model: after tool results it answers a longer reply
+(`WRITER`), each word taking W ms after the first-token latency; a request with `stream: true` gets
+the answer as server-sent chunks as it is written (text word by word, tool calls in one delta),
+otherwise whole once written.
+
 Run: `python -m backend.devtools.bench.fake_server --port 8199 --latency-ms 0` (uvicorn, one process).
 """
 
@@ -30,6 +35,9 @@ Scope = dict[str, Any]
 _VERB = re.compile(r"^(add|list|show|delete|remove|complete|update)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _UPDATE = re.compile(r"^(.*?)\s+priority\s+(low|medium|high)\s*$", re.IGNORECASE)
 _SPLIT = re.compile(r"\s+and\s+(?=(?:add|delete|remove|complete|update)\b)|\s*;\s*", re.IGNORECASE)
+
+
+WRITER = "Done. It is on your list now, beside what was there before. Anything else I can do for you today?"
 
 
 def _tokens(size: int) -> int:
@@ -63,8 +71,8 @@ def _last_user_text(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-def respond(body: dict[str, Any], *, request_size: int) -> dict[str, Any]:
-    """The scripted answer to one chat-completions request body."""
+def respond(body: dict[str, Any], *, request_size: int, writer: str = "Done.") -> dict[str, Any]:
+    """The scripted answer to one chat-completions request body (`writer`: its words after tool results)."""
     messages: list[dict[str, Any]] = body.get("messages") or []
     offered = {t["function"]["name"] for t in body.get("tools") or [] if isinstance(t, dict) and "function" in t}
     choice = body.get("tool_choice")
@@ -81,7 +89,7 @@ def respond(body: dict[str, Any], *, request_size: int) -> dict[str, Any]:
 
     message: dict[str, Any]
     if messages and messages[-1].get("role") == "tool" and not must_call:
-        message = {"role": "assistant", "content": "Done."}
+        message = {"role": "assistant", "content": writer}
     elif commands and offered and (must_call or not ghost):
         calls = [
             {
@@ -117,8 +125,9 @@ def respond(body: dict[str, Any], *, request_size: int) -> dict[str, Any]:
 class FakeModelApp:
     """The ASGI app: POST .../chat/completions answers by `respond`; GET /health says ok."""
 
-    def __init__(self, *, latency_s: float = 0.0) -> None:
+    def __init__(self, *, latency_s: float = 0.0, word_s: float = 0.0) -> None:
         self.latency_s = latency_s
+        self.word_s = word_s
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -140,13 +149,56 @@ class FakeModelApp:
             except orjson.JSONDecodeError:
                 await _send(send, 400, {"error": {"message": "invalid JSON"}})
                 return
+            answer = respond(body, request_size=len(raw), writer=WRITER if self.word_s else "Done.")
             if self.latency_s > 0:
                 await asyncio.sleep(self.latency_s)
-            await _send(send, 200, respond(body, request_size=len(raw)))
+            if body.get("stream"):
+                await self._stream(send, answer)
+                return
+            if self.word_s:
+                await asyncio.sleep(self.word_s * len(_words(answer)))
+            await _send(send, 200, answer)
         elif scope["path"] == "/health":
             await _send(send, 200, {"status": "ok"})
         else:
             await _send(send, 404, {"error": {"message": "not found"}})
+
+    async def _stream(self, send: Any, answer: dict[str, Any]) -> None:
+        """The answer as `chat.completion.chunk` events, its words `word_s` apart."""
+        headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        message = answer["choices"][0]["message"]
+        await _event(send, _chunk(answer, {"role": "assistant", "content": "" if message.get("content") else None}))
+        if message.get("tool_calls"):
+            calls = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
+            await _event(send, _chunk(answer, {"tool_calls": calls}))
+        for i, word in enumerate(_words(answer)):
+            if i and self.word_s:
+                await asyncio.sleep(self.word_s)
+            await _event(send, _chunk(answer, {"content": word}))
+        finish = answer["choices"][0]["finish_reason"]
+        await _event(send, {**_chunk(answer, {}), "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+        await _event(send, {**_chunk(answer, {}), "choices": [], "usage": answer["usage"]})
+        await send({"type": "http.response.body", "body": b"data: [DONE]\n\n"})
+
+
+def _words(answer: dict[str, Any]) -> list[str]:
+    """The answer's text in words, each with the space before it."""
+    text = answer["choices"][0]["message"].get("content") or ""
+    return re.findall(r"\s*\S+", text)
+
+
+def _chunk(answer: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": answer["id"],
+        "object": "chat.completion.chunk",
+        "model": answer["model"],
+        "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
+    }
+
+
+async def _event(send: Any, payload: dict[str, Any]) -> None:
+    await send({"type": "http.response.body", "body": b"data: " + orjson.dumps(payload) + b"\n\n", "more_body": True})
 
 
 async def _send(send: Any, status: int, payload: dict[str, Any]) -> None:
@@ -162,9 +214,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Taskchat's scripted fake model (loopback only)")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("--word-ms", type=float, default=0.0, help="time per written word (and a longer reply)")
     args = parser.parse_args(argv)
     uvicorn.run(
-        FakeModelApp(latency_s=args.latency_ms / 1000),
+        FakeModelApp(latency_s=args.latency_ms / 1000, word_s=args.word_ms / 1000),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",

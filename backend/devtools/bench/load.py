@@ -291,13 +291,14 @@ async def run_growth(port: int, *, turns: int, on_turn: Callable[[], object]) ->
 
 # -- streaming ---------------------------------------------------------------------------------
 async def run_streaming(port: int, *, turns: int, on_turn: Callable[[], object]) -> dict[str, Any]:
-    """Time to the first server-sent event and to `done` of streamed turns, beside plain turns.
+    """Time to the first server-sent event, to the first reply text (`delta`) and to `done` of
+    streamed turns, beside plain turns.
 
     Each turn is "add …" in `model` mode against a fake model with latency, so a turn is two model
-    calls: the tool event can leave after the first, the reply only after the second."""
+    calls: the tool event can leave after the first, the reply's text only during the second."""
     import httpx  # the load driver's own client reads no streams; this phase is about latency, not CPU
 
-    first, done, plain = [], [], []
+    first, first_text, done, plain = [], [], [], []
     user = f"stream-{uuid.uuid4().hex[:8]}"
     headers = {"Authorization": f"Bearer {token(user)}"}
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S) as http:
@@ -306,14 +307,14 @@ async def run_streaming(port: int, *, turns: int, on_turn: Callable[[], object])
             began = time.perf_counter()
             stream_headers = {**headers, "Accept": "text/event-stream"}
             async with http.stream("POST", f"/api/{user}/chat", json=body, headers=stream_headers) as response:
-                seen_first = None
+                seen: dict[str, float] = {}
                 async for line in response.aiter_lines():
-                    if line.startswith("event: ") and seen_first is None:
-                        seen_first = (time.perf_counter() - began) * 1000
-                    if line == "event: done":
-                        done.append((time.perf_counter() - began) * 1000)
-                if seen_first is not None:
-                    first.append(seen_first)
+                    if line.startswith("event: "):
+                        seen.setdefault("first", (time.perf_counter() - began) * 1000)
+                        seen.setdefault(line.removeprefix("event: "), (time.perf_counter() - began) * 1000)
+                first.append(seen["first"])
+                first_text.append(seen["delta"])
+                done.append(seen["done"])
             began = time.perf_counter()
             await http.post(f"/api/{user}/chat", json={"message": f"add Plain task {i}"}, headers=headers)
             plain.append((time.perf_counter() - began) * 1000)
@@ -321,6 +322,7 @@ async def run_streaming(port: int, *, turns: int, on_turn: Callable[[], object])
     return {
         "turns": turns,
         "first_event_ms": percentiles(first),
+        "first_text_ms": percentiles(first_text),
         "done_ms": percentiles(done),
         "plain_response_ms": percentiles(plain),
     }

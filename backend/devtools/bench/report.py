@@ -190,22 +190,30 @@ def _load(results: dict[str, Any]) -> list[str]:
 
 
 def _streaming(results: dict[str, Any]) -> list[str]:
-    """Time to the first streamed event."""
+    """Time to the first streamed event and to the first reply text."""
     if not results.get("streaming"):
         return []
     lines: list[str] = []
     streaming = results["streaming"]
+    runs = [(label, streaming[key]) for label, key in (("whole answers", "whole"), ("LLM_STREAM", "llm_stream"))]
+    runs = [(label, run) for label, run in runs if run]
+    if not runs:
+        return []
     lines += [
-        "## Streaming: time to the first event",
+        "## Streaming: time to the first event and to the first words",
         "",
         f"`Accept: text/event-stream`, RESPONSE_MODE=model (two model calls per turn), a fake model taking "
-        f"{streaming['fake_latency_ms']:g} ms per call; {streaming['turns']} turns of each kind, one at a time.",
+        f"{streaming['fake_latency_ms']:g} ms to its first token and {streaming.get('fake_word_ms', 0):g} ms a word; "
+        f"{runs[0][1]['turns']} turns of each kind, one at a time. With whole answers the model's words "
+        "arrive at once; with LLM_STREAM the checked sentences leave as the model writes them.",
         "",
     ]
     rows = [
-        [label, streaming[key]["p50"], streaming[key]["p95"]]
-        for label, key in (
+        [f"{label}: {what}", run[key]["p50"], run[key]["p95"]]
+        for label, run in runs
+        for what, key in (
             ("first event (the tool's)", "first_event_ms"),
+            ("first reply text (`delta`)", "first_text_ms"),
             ("`done`", "done_ms"),
             ("plain response, for comparison", "plain_response_ms"),
         )

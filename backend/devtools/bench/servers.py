@@ -69,11 +69,12 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def fake_model(*, latency_ms: float) -> Iterator[str]:
+def fake_model(*, latency_ms: float, word_ms: float = 0.0) -> Iterator[str]:
     """Start the scripted fake model; yields its base URL (…/v1)."""
     port = free_port()
     command = [sys.executable, "-m", "backend.devtools.bench.fake_server", "--port", str(port)]
-    process = subprocess.Popen([*command, "--latency-ms", str(latency_ms)], stdout=subprocess.DEVNULL)
+    timing = ["--latency-ms", str(latency_ms), "--word-ms", str(word_ms)]
+    process = subprocess.Popen([*command, *timing], stdout=subprocess.DEVNULL)
     try:
         _wait_ready(port, "/health", process, timeout_s=30)
         yield f"http://127.0.0.1:{port}/v1"

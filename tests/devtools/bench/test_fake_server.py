@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import orjson
 
+from backend.app.agent.sse import assemble, events
 from backend.app.tools.task_tools import TOOL_SPECS
-from backend.devtools.bench.fake_server import respond
+from backend.devtools.bench.fake_server import WRITER, FakeModelApp, respond
 
 TOOLS = [s.to_openai() for s in TOOL_SPECS]
 
@@ -17,7 +19,7 @@ def ask(text: str, *, tool_choice: Any = "auto", after_tool: bool = False) -> di
     if after_tool:
         messages.append({"role": "tool", "tool_call_id": "c", "content": "{}"})
     body = {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": tool_choice}
-    return respond(body, request_size=len(orjson.dumps(body)))
+    return {**respond(body, request_size=len(orjson.dumps(body))), "request": body}
 
 
 def called(answer: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -51,3 +53,19 @@ def test_usage_estimates_characters_over_four_and_a_final_answer_follows_tools()
     body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
     usage = respond(body, request_size=400)["usage"]
     assert usage["prompt_tokens"] == 100 and usage["completion_tokens"] > 0
+
+
+async def test_a_streamed_answer_is_the_same_answer_in_chunks() -> None:
+    app = FakeModelApp(word_s=0.001)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://fake") as http:
+        for text, after_tool in (("add Buy milk and add Call mom", False), ("add Buy milk", True)):
+            body = ask(text, after_tool=after_tool)["request"]
+            whole = (await http.post("/v1/chat/completions", json=body)).json()
+            streamed = await http.post("/v1/chat/completions", json={**body, "stream": True})
+            assert streamed.headers["content-type"] == "text/event-stream"
+            chunks = events(streamed.text.splitlines())
+            assembled = assemble(chunks)
+            assert assembled["choices"] == whole["choices"]
+            assert assembled["usage"]["completion_tokens"] == whole["usage"]["completion_tokens"]
+    assert whole["choices"][0]["message"]["content"] == WRITER  # a writing model's longer reply
+    assert sum(1 for c in chunks if c["choices"] and c["choices"][0]["delta"].get("content")) == len(WRITER.split())

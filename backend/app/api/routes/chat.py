@@ -26,10 +26,13 @@ router = APIRouter(tags=["chat"])
     "`Technical error: Tool not triggered.` and nothing changed. An LLM failure before any tool ran is a "
     "502/503/504 with nothing half-done. Send `Idempotency-Key` to make a retry safe.\n\n"
     "With `Accept: text/event-stream` the turn streams as server-sent events: `tool` (each call with its "
-    'result, as soon as it ran), `confirmation` (when the turn asks one), `delta` (`{"text": ...}`, the '
-    "checked reply in pieces), then `done` whose data is exactly the JSON body above; `error` (the error JSON) "
-    "if the turn fails once the stream began. Errors before the first event keep their status and JSON body. "
-    "A client that disconnects leaves the turn to finish and be recorded.",
+    'result, as soon as it ran), `delta` (`{"text": ...}`, the reply in pieces: in `RESPONSE_MODE=model` the '
+    "model's own sentences as it writes them, each once checked against the tool results; otherwise the "
+    "composed reply), `reset` (`{}`: drop the delta text shown so far, it is not the reply; the reply follows), "
+    "`confirmation` (when the turn asks one), then `done` whose data is exactly the JSON body above (its "
+    "`assistant_message` is the delta text since the last `reset`); `error` (the error JSON) if the turn fails "
+    "once the stream began. Errors before the first event keep their status and JSON body. A client that "
+    "disconnects leaves the turn to finish and be recorded.",
     responses={
         200: {
             "content": {
