@@ -17,7 +17,7 @@ import httpx
 import orjson
 
 from backend.app.agent.sse import ChunkReader, assemble, events, is_event_stream, text_delta
-from backend.app.agent.types import TextSink
+from backend.app.agent.types import Heard, TextSink
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class HttpLLMClient:
     async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
         """One completion. With LLM_STREAM the chunks are read as they arrive and `on_text` hears each
         piece of text; once a piece was handed on, a failure is not retried (the text would repeat)."""
-        heard = _Heard(on_text)
+        heard = Heard(on_text)
         if self._stream:
             body = {**body, "stream": True, "stream_options": {"include_usage": True}}
         payload = orjson.dumps(body)
@@ -105,7 +105,7 @@ class HttpLLMClient:
             log.warning("llm_retry", extra={"attempt": attempt, "delay_s": round(delay, 3), "reason": str(failure)})
             await asyncio.sleep(delay)
 
-    async def _send(self, payload: bytes, limits: httpx.Timeout, heard: _Heard) -> httpx.Response | dict[str, Any]:
+    async def _send(self, payload: bytes, limits: httpx.Timeout, heard: Heard) -> httpx.Response | dict[str, Any]:
         """The response, or (a stream read as it came) the assembled completion."""
         if not self._stream:
             return await self._http.post(self._url, content=payload, headers=self._headers, timeout=limits)
@@ -132,21 +132,6 @@ class HttpLLMClient:
             return retry_after
         ceiling = min(self._backoff_max_s, self._backoff_base_s * 2 ** (attempt - 1))
         return random.uniform(ceiling / 2, ceiling)
-
-
-class _Heard:
-    """Passes streamed text on to the listener and counts what it passed."""
-
-    __slots__ = ("listener", "pieces")
-
-    def __init__(self, listener: TextSink | None) -> None:
-        self.listener = listener
-        self.pieces = 0
-
-    def __call__(self, piece: str) -> None:
-        if piece and self.listener is not None:
-            self.pieces += 1
-            self.listener(piece)
 
 
 def _json_body(response: httpx.Response) -> dict[str, Any]:

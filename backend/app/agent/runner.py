@@ -29,6 +29,7 @@ from backend.app.agent.types import (
     ExecutedCall,
     Finding,
     FindingKind,
+    Heard,
     LLMResponse,
     LoopRetry,
     NextStep,
@@ -37,7 +38,6 @@ from backend.app.agent.types import (
     NextStepRunTools,
     NextStepStop,
     StopReason,
-    TextSink,
     ToolCall,
     ToolExecutor,
     ToolResult,
@@ -178,7 +178,7 @@ class AgentRunner:
         )
         started = time.perf_counter()
         sink = turn.on_reply.step(turn.executed) if turn.on_reply is not None else None
-        heard = _Heard(sink)
+        heard = Heard(sink)
         raw = await self.client.create(body, deadline=use.deadline, on_text=heard if sink is not None else None)
         latency = round((time.perf_counter() - started) * 1000, 2)
         response = normalize_response(
@@ -187,9 +187,9 @@ class AgentRunner:
             max_args_bytes=self.options.max_tool_args_bytes,
             content_tag_fallback=self.preset.content_tag_fallback,
         )
-        if sink is not None and not heard.any and not response.tool_calls:
+        if sink is not None and not heard.pieces and not response.tool_calls:
             heard(response.content)  # an answer that came whole is heard whole
-        turn.hearing = heard.any
+        turn.hearing = heard.pieces > 0
         use.record_request(response.usage)
         event: dict[str, Any] = {
             "step": step,
@@ -401,21 +401,6 @@ class AgentRunner:
             stop_detail=stop.detail,
             error=error,
         )
-
-
-class _Heard:
-    """A step's text sink that remembers whether it heard anything."""
-
-    __slots__ = ("any", "sink")
-
-    def __init__(self, sink: TextSink | None) -> None:
-        self.sink = sink
-        self.any = False
-
-    def __call__(self, piece: str) -> None:
-        if piece and self.sink is not None:
-            self.any = True
-            self.sink(piece)
 
 
 def _choice_label(choice: Any) -> str | None:

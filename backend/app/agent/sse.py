@@ -3,9 +3,10 @@ into the one `chat.completion` the loop works with.
 
 Content deltas are joined; tool-call deltas are merged by their `index` (the id and the function's
 name arrive in the first delta of a call, its arguments in pieces); the last chunk's finish reason
-and the usage chunk (`stream_options.include_usage`) are kept. The loop then reads it like any
-other answer: nothing the model streams reaches the user before the guard and the reply have
-checked it (README, "Streaming").
+and the usage chunk (`stream_options.include_usage`) are kept. `ChunkReader` reads the events line
+by line as they arrive (HttpLLMClient hands each piece of text on as it comes, `text_delta`); the
+loop then reads the assembled answer like any other. The text reaches a user early only through
+the checks of services/live_reply.py (README, "Streaming").
 """
 
 from __future__ import annotations

@@ -120,6 +120,21 @@ class ToolExecutor(Protocol):
 TextSink = Callable[[str], None]  # hears a reply's text as it arrives, piece by piece
 
 
+class Heard:
+    """A text sink that passes each non-empty piece on (when there is a listener) and counts them."""
+
+    __slots__ = ("listener", "pieces")
+
+    def __init__(self, listener: TextSink | None) -> None:
+        self.listener = listener
+        self.pieces = 0
+
+    def __call__(self, piece: str) -> None:
+        if piece and self.listener is not None:
+            self.pieces += 1
+            self.listener(piece)
+
+
 class ChatCompletionsClient(Protocol):
     """An OpenAI-compatible `/chat/completions` endpoint (real server or the offline model).
     `on_text`, when given, hears the answer's text as it arrives (a streamed answer); a client that
