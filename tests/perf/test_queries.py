@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from sqlalchemy import event
-from support.api import chat
+from support.api import auth, chat
 from support.fake_llm import ScriptedLLM, calls
 
 # New conversation: rate limit, conversation, user message | add, its tool execution row (in the same
@@ -102,3 +103,26 @@ async def test_a_repeated_turn_compiles_no_sql(make_client) -> None:  # type: ig
             assert response.status_code == 200, response.text
             assert all(c["result"]["success"] for c in response.json()["tool_calls"]), response.json()
     assert misses == [], misses
+
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+async def test_a_misspelt_search_matches_each_pattern_once(make_client) -> None:  # type: ignore[no-untyped-def]
+    """Read as misspelt, a query searches each word as written and, only for a word the owner never
+    wrote, its closest words: a word the owner has is not searched a second time as its own
+    'closest word' (an OR of two equal trigram scans)."""
+    client = await make_client(offline=True)
+    created = await client.post("/api/alice/tasks", json={"title": "Build the zeppelin model"}, headers=auth())
+    assert created.status_code == 201, created.text
+    sent: list[tuple[str, Any]] = []
+    event.listen(
+        client.app.state.engine.sync_engine,
+        "before_cursor_execute",
+        lambda _conn, _cursor, statement, params, *_: sent.append((statement, params)),
+    )
+
+    found = await client.get("/api/alice/tasks", params={"q": "zeppelin modle"}, headers=auth())
+
+    assert [t["title"] for t in found.json()] == ["Build the zeppelin model"]
+    statement, params = sent[-1]  # the page read as misspelt
+    assert "%model%" in params and "%zeppelin%" not in params, params
+    assert statement.count(" LIKE ") == 3  # zeppelin as written; modle as written, or model

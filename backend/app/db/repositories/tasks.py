@@ -92,9 +92,9 @@ _CLOSE_WORDS = sa.text(
     "present AS MATERIALIZED ("
     "  SELECT asked.word, asked.folded FROM asked WHERE EXISTS ("
     "    SELECT 1 FROM task_words t WHERE t.user_id = :owner AND t.word = asked.folded)) "
-    "SELECT word, folded FROM present "
+    "SELECT word, folded, true FROM present "
     "UNION ALL "
-    "SELECT asked.word, close.word FROM asked CROSS JOIN LATERAL ("
+    "SELECT asked.word, close.word, false FROM asked CROSS JOIN LATERAL ("
     "  SELECT t.word FROM task_words t WHERE t.user_id = :owner AND t.word % asked.folded"
     f"  GROUP BY t.word ORDER BY similarity(t.word, asked.folded) DESC, t.word LIMIT {CLOSE_WORDS}"
     ") AS close "
@@ -294,14 +294,16 @@ class TaskRepository:
             await self.session.execute(_SEARCH_SETTINGS)
 
     async def _close_words(self, words: list[str]) -> dict[str, list[str]]:
-        """For each word, what it may mean among the owner's words (migration 0009): itself when the
-        owner has it, else the closest (`_CLOSE_WORDS`). A word with none matches only as written
-        (`contains`). One statement for all the words."""
+        """For each word, what else it may mean among the owner's words (migration 0009): nothing when
+        the owner has it as written, else the closest (`_CLOSE_WORDS`). Every word also matches as
+        written (`contains`). One statement for all the words."""
         params = {"owner": self.user_id, "words": words}
         rows = await self.session.execute(_CLOSE_WORDS, params)
         close: dict[str, list[str]] = {}
-        for asked, known in rows:
-            close.setdefault(asked, []).append(known)
+        for asked, known, present in rows:
+            close.setdefault(asked, [])
+            if not present:  # a word as written is already searched for (`contains`): not twice
+                close[asked].append(known)
         return close
 
     async def get_row(self, task_id: uuid.UUID) -> TaskRow | None:
