@@ -59,8 +59,14 @@ def test_a_list_goes_out_line_by_line_and_decimals_do_not_end_a_sentence() -> No
         ("add buy milk", [done("add_task", "buy milk")], "Added buy milk. I also deleted “Read book”. "),
         ("añade comprar leche", [done("add_task", "comprar leche")], "Listo. He eliminado «Leer libro». "),
         ("füge Milch kaufen hinzu", [done("add_task", "Milch kaufen")], "Erledigt. Ich habe „Buch lesen“ gelöscht. "),
+        ("ajoute acheter du lait", [done("add_task", "acheter du lait")], "C'est fait. J'ai supprimé « Lire ». "),
+        ("aggiungi comprare latte", [done("add_task", "comprare latte")], "Fatto! Ho eliminato «Leggere». "),
+        ("adiciona comprar leite", [done("add_task", "comprar leite")], "Pronto. Apaguei a tarefa «Ler». "),
+        ("add buy milk", [done("add_task", "buy milk")], "Sure thing! Read book has been taken off your list. "),
         # a change that succeeded, said not to have happened
         ("delete read book", [done("delete_task", "Read book")], "Done. Sorry, I couldn't delete it. "),
+        ("supprime lire un livre", [done("delete_task", "Lire un livre")], "Voilà. Je n'ai pas pu le supprimer. "),
+        ("delete read book", [done("delete_task", "Read book")], "Okay. Unfortunately that did not work. "),
     ],
 )
 def test_the_first_sentence_the_results_contradict_stops_the_stream(
@@ -70,7 +76,7 @@ def test_the_first_sentence_the_results_contradict_stops_the_stream(
     assert heard
     joined = "".join(events)
     assert len(events) == 1 and joined.endswith((".", "!")), events  # the first sentence only
-    assert not any(word in joined.casefold() for word in ("deleted", "eliminado", "gelöscht", "couldn't"))
+    assert text.startswith(joined)  # the first sentence, and not the one that says otherwise
 
 
 @pytest.mark.parametrize(
