@@ -145,3 +145,30 @@ async def test_a_stream_that_breaks_before_any_text_is_asked_again(client: tuple
 
     assert heard == ["Added it."] and len(llm.requests) == 2
     assert answer["choices"][0]["message"]["content"] == "Added it."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one event's data over two lines (the SSE rule: an event ends at a blank line)
+        'data: {"choices": [{"index": 0,\ndata: "delta": {"content": "Hi."}, "finish_reason": "stop"}]}\n\n'
+        "data: [DONE]\n\n",
+        # one JSON per data line, no blank lines between
+        'data: {"choices": [{"index": 0, "delta": {"content": "H"}}]}\n'
+        'data: {"choices": [{"index": 0, "delta": {"content": "i."}, "finish_reason": "stop"}]}\n',
+        # the stream ends without a blank line or [DONE]
+        'data: {"choices": [{"index": 0, "delta": {"content": "Hi."}, "finish_reason": "stop"}]}',
+    ],
+    ids=["multi-line-data", "no-blank-lines", "no-final-blank-line"],
+)
+async def test_events_are_read_as_servers_actually_send_them(
+    client: tuple[HttpLLMClient, ScriptedLLM], text: str
+) -> None:
+    llm_client, llm = client
+    llm.push(httpx.Response(200, text=text, headers={"content-type": "text/event-stream"}))
+    heard: list[str] = []
+
+    answer = await llm_client.create(BODY, deadline=soon(), on_text=heard.append)
+
+    assert answer["choices"][0]["message"]["content"] == "Hi." and "".join(heard) == "Hi."
+    assert answer["choices"][0]["finish_reason"] == "stop"

@@ -116,13 +116,17 @@ class HttpLLMClient:
                 await response.aread()
                 return response
             reader, chunks = ChunkReader(), []
-            async for line in response.aiter_lines():
-                chunk = reader.line(line)
-                if reader.done:
-                    break
-                if chunk is not None:
+
+            def keep(found: list[Any]) -> None:
+                for chunk in found:
                     chunks.append(chunk)
                     heard(text_delta(chunk))
+
+            async for line in response.aiter_lines():
+                keep(reader.line(line))
+                if reader.done:
+                    break
+            keep(reader.finish())
             return assemble(chunks)
         finally:
             await response.aclose()

@@ -28,36 +28,58 @@ def events(lines: Iterable[str]) -> list[Any]:
     reader = ChunkReader()
     found: list[Any] = []
     for line in lines:
-        chunk = reader.line(line)
+        found += reader.line(line)
         if reader.done:
-            break
-        if chunk is not None:
-            found.append(chunk)
-    return found
+            return found
+    return found + reader.finish()
 
 
 class ChunkReader:
-    """Reads a stream line by line as it arrives: `line` returns the JSON of a `data:` event (None
-    for anything else) and `done` turns true at `[DONE]`."""
+    """Reads a stream line by line as it arrives. An event's `data:` lines are joined (the SSE rule:
+    an event ends at a blank line, and its data may span lines); a server that sends one JSON per
+    `data:` line without blank lines between is read too (a line arriving after a complete JSON
+    value starts a new event). `line` returns the events it completed; `done` turns true at
+    `[DONE]`; `finish` returns what a stream that ended without a blank line left."""
 
-    __slots__ = ("done",)
+    __slots__ = ("_data", "done")
 
     def __init__(self) -> None:
         self.done = False
+        self._data: list[str] = []
 
-    def line(self, line: str) -> Any:
-        if self.done or not line.startswith("data:"):
-            return None
+    def line(self, line: str) -> list[Any]:
+        if self.done:
+            return []
+        if not line.strip():
+            return self.finish()
+        if not line.startswith("data:"):
+            return []  # a comment (": keep-alive") or another field (event:, id:, retry:)
         data = line[5:].strip()
+        completed: list[Any] = []
+        if self._data and _complete(self._data):
+            completed = self.finish()  # the previous line was a whole event already
         if data == "[DONE]":
             self.done = True
-            return None
+            return completed
+        self._data.append(data)
+        return completed
+
+    def finish(self) -> list[Any]:
+        data, self._data = "\n".join(self._data).strip(), []
         if not data:
-            return None
+            return []
         try:
-            return orjson.loads(data)
+            return [orjson.loads(data)]
         except orjson.JSONDecodeError as exc:
             raise LLMBadResponse("LLM server streamed an event that is not JSON") from exc
+
+
+def _complete(data: list[str]) -> bool:
+    try:
+        orjson.loads("\n".join(data))
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 def text_delta(chunk: Any) -> str:
