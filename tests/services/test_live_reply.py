@@ -11,7 +11,9 @@ import pytest
 from support.runs import done, failed, guard
 
 from backend.app.agent.types import ExecutedCall
+from backend.app.services import live_reply
 from backend.app.services.live_reply import LiveReply
+from backend.app.services.reply import contradicts
 
 
 class Heard:
@@ -117,3 +119,28 @@ def test_void_withdraws_what_was_heard_once() -> None:
     sink("You have one task. ")
     assert heard.events == ["Let me look.", "<reset>", "You have one task."]
     assert live.sent == "You have one task."
+
+
+def test_a_quotation_still_open_is_read_with_what_came_before() -> None:
+    """Sentences are checked as they come, but a quotation opened in an earlier one is read whole:
+    alone, `Done” I deleted “Read book”.` would look like a quote around “ I deleted ”."""
+    pieces = ("I added “buy milk”. ", "She wrote “call mom. ", "Done” I deleted “Read book”. ", "Bye. ")
+    events, _ = hear("add buy milk", [done("add_task", "buy milk")], *pieces)
+    assert events == ["I added “buy milk”.", " She wrote “call mom."]
+
+
+def test_each_sentence_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checking the whole text again at every sentence made a 200-line answer cost ~2 s of CPU: the
+    text checked in all is the text heard, once."""
+    checked: list[str] = []
+
+    def counting(text: str, succeeded: set[str], g: object) -> bool:
+        checked.append(text)
+        return contradicts(text, succeeded, g)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(live_reply, "contradicts", counting)
+    line = "This is one more line of the answer. "
+    events, _ = hear("what's on my list?", [done("list_tasks", "x")], *[line] * 200)
+
+    assert len(events) == 200
+    assert sum(len(text) for text in checked) <= len(line) * 200

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from backend.app.agent.types import ExecutedCall, TextSink
+from backend.app.language.lexicon import fold
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.reply import contradicts
 
@@ -48,6 +49,7 @@ class LiveReply:
         self._buffer = ""
         self._succeeded: set[str] = set()
         self._stopped = False
+        self._open_quote = False  # `sent` has an odd number of double quotes (folded)
 
     def step(self, executed: Sequence[ExecutedCall]) -> TextSink | None:
         self._buffer, self._stopped = "", False
@@ -62,7 +64,7 @@ class LiveReply:
         return self._hear
 
     def void(self) -> None:
-        self._buffer, self._stopped = "", True
+        self._buffer, self._stopped, self._open_quote = "", True, False
         if self.sent:
             self.sent = ""
             self.listener.reset()
@@ -71,10 +73,11 @@ class LiveReply:
         if self._stopped:
             return
         self._buffer += piece
-        if "<" in self._buffer:
+        if "<" in piece:
             self._stopped = True  # perhaps a call written as text: nothing more of this answer goes early
             return
-        cut = _last_sentence_end(self._buffer)
+        # What came before this piece holds no sentence end (it would have gone out): look only here.
+        cut = _last_sentence_end(self._buffer, since=len(self._buffer) - len(piece))
         if cut == 0:
             return
         out = self._buffer[:cut].rstrip()
@@ -82,17 +85,21 @@ class LiveReply:
             out = out.lstrip()
         if not out:
             return
-        if contradicts(self.sent + out, self._succeeded, self.guard):
+        # Claims and denials are read sentence by sentence, so the new sentences are checked alone,
+        # unless a quotation opened earlier is still open (what is quoted is not a claim).
+        checked = self.sent + out if self._open_quote else out
+        if contradicts(checked, self._succeeded, self.guard):
             self._stopped = True
             return
         self._buffer = self._buffer[len(self._buffer[:cut].rstrip()) :]
         self.sent += out
+        self._open_quote ^= fold(out).count('"') % 2 == 1
         self.listener.text(out)
 
 
-def _last_sentence_end(text: str) -> int:
-    """The end of the last complete sentence in `text` (0: none yet)."""
-    for i in range(len(text) - 1, 0, -1):
+def _last_sentence_end(text: str, *, since: int = 0) -> int:
+    """The end of the last complete sentence in `text` at or after `since` (0: none)."""
+    for i in range(len(text) - 1, max(since, 1) - 1, -1):
         if text[i].isspace() and (text[i] == "\n" or text[i - 1] in _ENDS):
             return i
     return 0
