@@ -1,6 +1,7 @@
 """The page in headless Chromium against a real `taskchat serve` (offline model, temp SQLite).
 
-Mints a development token and chats (streamed: tool events, then the reply); ticks, edits, deletes
+Mints a development token and chats (streamed: tool events, then the reply; in model mode, words a
+`reset` withdraws, against the app in process with a scripted model); ticks, edits, deletes
 and undoes tasks in the list (PATCH/DELETE with If-Match, POST /undo), searches, pages with "Load
 more", answers a question with its buttons, and shows a 412 when the page's copy of a task is stale.
 What the page did is checked through the REST API too. Screenshots go to the test's tmp_path; with
@@ -23,6 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
+from support.fake_llm import ScriptedLLM, call_delta, chunk, slow_stream, words
+from support.live import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -389,5 +392,39 @@ async def test_a_question_is_answered_with_its_button(server: str) -> None:
         await expect(answered.locator(".bubble")).to_contain_text("Deleted: “buy milk”")
         await expect(asked.locator(".confirmation .answer").first).to_be_disabled()
         await expect(page.locator("#tasks .task")).to_have_count(1)
+
+    assert errors == []
+
+
+async def test_words_withdrawn_mid_turn_leave_the_reply_bubble(make_client: Any) -> None:
+    """Model mode with LLM_STREAM: the model greets, then calls a tool. Its greeting shows while it
+    writes; the `reset` that withdraws it empties the bubble while the tool's answer is written
+    (slowly); then the reply. The app runs in process with a scripted model, served on loopback."""
+    greeting = [
+        chunk({"role": "assistant", "content": "Hello! "}),
+        chunk({"content": "Let me check your list first. "}),
+        chunk(call_delta(0, id="c1", name="list_tasks", args="{}")),
+        chunk({}, finish="tool_calls"),
+    ]
+
+    async def writer(body: dict[str, Any]) -> httpx.Response:
+        await asyncio.sleep(1.5)  # the model thinks before it writes the reply
+        return slow_stream(*words("You have one task: “Gym”. Have a good evening!"), gap_s=0.02)
+
+    llm = ScriptedLLM(slow_stream(*greeting, gap_s=0.6), writer)
+    client = await make_client(llm, response_mode="model", llm_stream=True, environment="development")
+    errors: list[str] = []
+    async with serve(client) as live, chromium_page(errors) as page:
+        token = await sign_in(page, live.url, "henry")
+        async with rest(live.url, token) as api:
+            assert (await api.post("/api/henry/tasks", json={"title": "Gym"})).status_code == 201
+        await page.fill("#message", "hi there, good evening")
+        await page.click("#send")
+        bubble = page.locator(".message.assistant").last.locator(".bubble")
+
+        await expect(bubble).to_have_text("Hello! Let me check your list first.", timeout=3_000)
+        await expect(bubble).to_have_text("…", timeout=3_000)  # withdrawn: the tool runs, the model writes
+        await expect(page.locator(".message.assistant").last.locator(".tool-call .name")).to_have_text("list_tasks")
+        await expect(bubble).to_have_text("You have one task: “Gym”. Have a good evening!", timeout=5_000)
 
     assert errors == []
