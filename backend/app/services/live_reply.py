@@ -80,9 +80,8 @@ class LiveReply:
         cut = _last_sentence_end(self._buffer, since=len(self._buffer) - len(piece))
         if cut == 0:
             return
-        out = self._buffer[:cut].rstrip()
-        if not self.sent:
-            out = out.lstrip()
+        head = self._buffer[:cut].rstrip()  # the sentences; the white space after them waits
+        out = head if self.sent else head.lstrip()
         if not out:
             return
         # Claims and denials are read sentence by sentence, so the new sentences are checked alone,
@@ -91,7 +90,7 @@ class LiveReply:
         if contradicts(checked, self._succeeded, self.guard):
             self._stopped = True
             return
-        self._buffer = self._buffer[len(self._buffer[:cut].rstrip()) :]
+        self._buffer = self._buffer[len(head) :]
         self.sent += out
         self._open_quote ^= fold(out).count('"') % 2 == 1
         self.listener.text(out)

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNORED, REPEATED_CALL, UNKNOWN_TOOL
 from backend.app.agent.run import RunResult
 from backend.app.agent.types import ANSWERED, ExecutedCall, GuardDecision, StopReason
-from backend.app.services.claims import denial
+from backend.app.services.claims import Claim, denial
 from backend.app.services.guard import (
     NOT_REQUESTED,
     WRONG_TOOL,
@@ -366,40 +366,38 @@ def _consistent(
     nothing the results contradict; else why it is replaced."""
     succeeded = {e.call.name for e in calls if e.result.success}
     said = guard.claims_in(text)
-    unbacked = unbacked_claims(text, succeeded, guard)
+    unbacked = _unbacked(said, succeeded)
     if unbacked:
-        reason = ReplacedReason.UNBACKED_CLAIM if succeeded & CHANGES else ReplacedReason.GHOST_CLAIM
+        reason = ReplacedReason.UNBACKED_CLAIM if succeeded & _CHANGES else ReplacedReason.GHOST_CLAIM
         return _replaced(reason, unbacked, text)
     if any(o.status is not Status.DONE for o in outcomes):
         return _replaced(ReplacedReason.HIDES_FAILURE, [c.words for c in said], text)
-    if (denied := denial(text)) is not None and succeeded & CHANGES:
+    if (denied := denial(text)) is not None and succeeded & _CHANGES:
         return _replaced(ReplacedReason.DENIED_SUCCESS, [denied], text)
     folded = text.casefold()
     missing = [
         describe(e)
         for e in calls
-        if e.call.name in CHANGES and str((e.result.data or {}).get("title", "")).casefold() not in folded
+        if e.call.name in _CHANGES and str((e.result.data or {}).get("title", "")).casefold() not in folded
     ]
     return "\n".join([text, *missing])
 
 
-def unbacked_claims(text: str, succeeded: set[str], guard: ExecutionGuard) -> list[str]:
-    """The words of each change `text` claims that no successful call (tool names in `succeeded`) made."""
-    return [
-        c.words
-        for c in guard.claims_in(text)
-        if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded)
-    ]
+def _unbacked(said: Sequence[Claim], succeeded: set[str]) -> list[str]:
+    """The words of each claimed change that no successful call (tool names in `succeeded`) made."""
+    return [c.words for c in said if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded)]
 
 
 def contradicts(text: str, succeeded: set[str], guard: ExecutionGuard) -> bool:
     """Whether the model's text says something the successes contradict: a change none made, or that
     a change which succeeded was not done (what `_consistent` replaces a model's text for, when no
     call failed)."""
-    return bool(unbacked_claims(text, succeeded, guard)) or (bool(succeeded & CHANGES) and denial(text) is not None)
+    return bool(_unbacked(guard.claims_in(text), succeeded)) or (
+        bool(succeeded & _CHANGES) and denial(text) is not None
+    )
 
 
-CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task"})
+_CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task"})
 
 
 def _replaced(reason: ReplacedReason, words: list[str], text: str) -> dict[str, Any]:
