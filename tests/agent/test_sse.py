@@ -14,6 +14,7 @@ from support.fake_llm import ScriptedLLM, call_delta, chunk, slow_stream, stream
 
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.normalize import normalize_response
+from backend.app.agent.sse import events
 from backend.app.core.exceptions import LLMBadResponse, LLMUnavailable
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "add milk and call mom"}]}
@@ -172,3 +173,9 @@ async def test_events_are_read_as_servers_actually_send_them(
 
     assert answer["choices"][0]["message"]["content"] == "Hi." and "".join(heard) == "Hi."
     assert answer["choices"][0]["finish_reason"] == "stop"
+
+
+def test_an_event_cut_off_by_done_is_a_bad_response_not_dropped() -> None:
+    lines = ['data: {"choices": [{"index": 0, "delta": {"content": "Hi"}}]}', "", 'data: {"choices": [', "data: [DONE]"]
+    with pytest.raises(LLMBadResponse):
+        events(lines)

@@ -56,11 +56,15 @@ class ChunkReader:
             return []  # a comment (": keep-alive") or another field (event:, id:, retry:)
         data = line[5:].strip()
         completed: list[Any] = []
-        if self._data and _complete(self._data):
-            completed = self.finish()  # the previous line was a whole event already
         if data == "[DONE]":
             self.done = True
-            return completed
+            return self.finish()
+        if self._data:
+            try:  # the lines so far may be a whole event already (a server without blank lines)
+                completed = [orjson.loads("\n".join(self._data))]
+                self._data = []
+            except orjson.JSONDecodeError:
+                pass  # not yet: this line continues the event
         self._data.append(data)
         return completed
 
@@ -72,14 +76,6 @@ class ChunkReader:
             return [orjson.loads(data)]
         except orjson.JSONDecodeError as exc:
             raise LLMBadResponse("LLM server streamed an event that is not JSON") from exc
-
-
-def _complete(data: list[str]) -> bool:
-    try:
-        orjson.loads("\n".join(data))
-    except orjson.JSONDecodeError:
-        return False
-    return True
 
 
 def text_delta(chunk: Any) -> str:
