@@ -298,7 +298,10 @@ async def run_streaming(port: int, *, turns: int, on_turn: Callable[[], object])
     calls: the tool event can leave after the first, the reply's text only during the second."""
     import httpx  # the load driver's own client reads no streams; this phase is about latency, not CPU
 
-    first, first_text, done, plain = [], [], [], []
+    first: list[float] = []
+    first_text: list[float] = []
+    done: list[float] = []
+    plain: list[float] = []
     user = f"stream-{uuid.uuid4().hex[:8]}"
     headers = {"Authorization": f"Bearer {token(user)}"}
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S) as http:
@@ -312,9 +315,9 @@ async def run_streaming(port: int, *, turns: int, on_turn: Callable[[], object])
                     if line.startswith("event: "):
                         seen.setdefault("first", (time.perf_counter() - began) * 1000)
                         seen.setdefault(line.removeprefix("event: "), (time.perf_counter() - began) * 1000)
-                first.append(seen["first"])
-                first_text.append(seen["delta"])
-                done.append(seen["done"])
+                for series, event in ((first, "first"), (first_text, "delta"), (done, "done")):
+                    if event in seen:  # a turn that failed has no reply text and no `done`
+                        series.append(seen[event])
             began = time.perf_counter()
             await http.post(f"/api/{user}/chat", json={"message": f"add Plain task {i}"}, headers=headers)
             plain.append((time.perf_counter() - began) * 1000)
