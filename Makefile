@@ -11,7 +11,7 @@ INSTALL_HASH := $(shell cat requirements-dev.lock requirements.lock pyproject.to
 STAMP := $(VENV)/.installed-$(INSTALL_HASH)
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint fmt migrate bench eval clean lock
+.PHONY: help install run test lint fmt migrate bench eval clean lock messages
 
 help:
 	@echo "make run      create .venv, install, migrate, serve on 127.0.0.1:8000"
@@ -87,3 +87,8 @@ lock:
 	set -x; \
 	$$compile -o requirements.lock pyproject.toml; \
 	$$compile --extra dev -c requirements.lock -o requirements-dev.lock pyproject.toml
+
+# The catalogs' template: every message the backend writes to users (backend/app/language/catalog.py).
+messages: install
+	$(BIN)/pybabel extract --no-location --omit-header --sort-output --no-default-keywords -k t -k n:1,2 -k N_ \
+	  -o backend/app/language/catalogs/messages.pot backend/app

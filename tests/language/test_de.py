@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support.readers import language_tests
+from support.readers import conversation_tests, language_tests
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 
@@ -193,4 +193,61 @@ NOT_DENIALS = ["Milch hinzugefügt.", "Gelöscht: Sport.", "Du hast 3 Aufgaben."
 
 test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials = language_tests(
     COMMANDS, NOT_COMMANDS, CLAIMS, NOT_CLAIMS, DENIALS, NOT_DENIALS
+)
+
+# Which language a message is in, small talk, undo, and references into the conversation.
+DETECTS = [
+    "lösch die Aufgabe Sport",
+    "was steht heute an?",
+    "vielen Dank, das wär's",
+    "ja bitte",
+    "füg Milch zu meiner Einkaufsliste hinzu",
+    "hab ich die Steuern schon erledigt?",
+    "guten Morgen, wie geht's?",
+    "mach das rückgängig",
+    "nein, lass das",
+    "erinnere mich morgen an den Zahnarzt",
+]
+SMALL_TALK = [
+    "danke",
+    "vielen Dank",
+    "danke dir",
+    "danke schön",
+    "alles klar",
+    "super, danke",
+    "guten Morgen",
+    "hallo",
+    "wie geht's?",
+    "tschüss",
+    "bis später",
+    "prima",
+]
+UNDOS = [
+    "mach das rückgängig",
+    "rückgängig machen",
+    "bitte rückgängig machen",
+    "mach die letzte Änderung rückgängig",
+    "kannst du das rückgängig machen?",
+    "stell sie wieder her",
+    "nimm das zurück",
+    "Rückgängig!",
+    "mach das rueckgaengig",
+]
+REFERENCES = [
+    ("das", "this"),
+    ("diese Aufgabe", "this"),
+    ("die vorherige", "previous"),
+    ("die davor", "previous"),
+    ("die ich gerade hinzugefügt habe", "just_added"),
+    ("die neue", "just_added"),
+    ("die erste", "first"),
+    ("die zweite", "second"),
+    ("die dritte", "third"),
+    ("Nummer 2", "second"),
+    ("die letzte", "this"),
+    ("diese letzte Aufgabe", "this"),
+]
+
+test_detects, test_small_talk, test_undos, test_references = conversation_tests(
+    DETECTS, "de", SMALL_TALK, UNDOS, REFERENCES
 )

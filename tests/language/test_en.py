@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support.readers import language_tests
+from support.readers import conversation_tests, language_tests
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 
@@ -175,4 +175,53 @@ NOT_DENIALS = ["Added milk.", "Deleted: gym.", "You have 3 tasks."]
 
 test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials = language_tests(
     COMMANDS, NOT_COMMANDS, CLAIMS, NOT_CLAIMS, DENIALS, NOT_DENIALS
+)
+
+# Which language a message is in, small talk, undo, and references into the conversation.
+DETECTS = [
+    "delete the gym task",
+    "what's left for today?",
+    "thanks, that's all",
+    "can you add milk to my list please",
+    "yes please",
+    "did I finish the report?",
+    "remind me to call mom tomorrow",
+    "undo that",
+]
+SMALL_TALK = [
+    "thank you so much",
+    "ok cool",
+    "thanks!",
+    "hi there",
+    "good morning",
+    "great, thanks",
+    "how are you?",
+    "cheers",
+]
+UNDOS = [
+    "undo",
+    "undo that",
+    "please undo my last change",
+    "put it back",
+    "restore it",
+    "revert that",
+    "take that back",
+]
+REFERENCES = [
+    ("it", "this"),
+    ("that one", "this"),
+    ("the previous one", "previous"),
+    ("the one before", "previous"),
+    ("the one I just added", "just_added"),
+    ("the task I added", "just_added"),
+    ("the first one", "first"),
+    ("the second one", "second"),
+    ("#2", "second"),
+    ("number 3", "third"),
+    ("the last one", "this"),
+    ("that last task", "this"),
+]
+
+test_detects, test_small_talk, test_undos, test_references = conversation_tests(
+    DETECTS, "en", SMALL_TALK, UNDOS, REFERENCES
 )

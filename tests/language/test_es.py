@@ -3,7 +3,7 @@ be read as one, and claims in a model's reply."""
 
 from __future__ import annotations
 
-from support.readers import language_tests
+from support.readers import conversation_tests, language_tests
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 
@@ -235,4 +235,61 @@ NOT_DENIALS = [
 
 test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials = language_tests(
     COMMANDS, NOT_COMMANDS, CLAIMS, NOT_CLAIMS, DENIALS, NOT_DENIALS
+)
+
+# Which language a message is in, small talk, undo, and references into the conversation.
+DETECTS = [
+    "borra la tarea del gimnasio",
+    "¿qué tengo pendiente para hoy?",
+    "muchas gracias, eso es todo",
+    "sí, por favor",
+    "¿ya terminé el informe?",
+    "recuérdame llamar a mamá mañana",
+    "hola, ¿qué tal?",
+    "deshaz eso",
+    "vale, perfecto",
+    "¿cuántas tareas me quedan?",
+    "añade leche a la lista de la compra",
+]
+SMALL_TALK = [
+    "muchas gracias",
+    "mil gracias",
+    "¡gracias!",
+    "vale, perfecto",
+    "genial, gracias",
+    "buenos días",
+    "hola, ¿qué tal?",
+    "¿cómo estás?",
+    "hasta luego",
+    "de acuerdo",
+    "adiós",
+    "perfecto, muchas gracias",
+]
+UNDOS = [
+    "deshaz eso",
+    "deshazlo",
+    "deshacer",
+    "¿puedes deshacer el último cambio?",
+    "vuelve atrás",
+    "revierte eso",
+    "restáuralo",
+    "por favor, deshaz lo último",
+]
+REFERENCES = [
+    ("eso", "this"),
+    ("esa tarea", "this"),
+    ("la anterior", "previous"),
+    ("la de antes", "previous"),
+    ("la que acabo de añadir", "just_added"),
+    ("la nueva", "just_added"),
+    ("la primera", "first"),
+    ("el segundo", "second"),
+    ("la tercera", "third"),
+    ("número 2", "second"),
+    ("la última", "this"),
+    ("esa última tarea", "this"),
+]
+
+test_detects, test_small_talk, test_undos, test_references = conversation_tests(
+    DETECTS, "es", SMALL_TALK, UNDOS, REFERENCES
 )

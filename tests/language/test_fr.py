@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support.readers import language_tests
+from support.readers import conversation_tests, language_tests
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 
@@ -210,4 +210,61 @@ NOT_DENIALS = ["Ajouté : lait.", "Supprimée : gym.", "Tu as 3 tâches.", "C'es
 
 test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials = language_tests(
     COMMANDS, NOT_COMMANDS, CLAIMS, NOT_CLAIMS, DENIALS, NOT_DENIALS
+)
+
+# Which language a message is in, small talk, undo, and references into the conversation.
+DETECTS = [
+    "supprime la tâche sport",
+    "qu'est-ce qu'il me reste à faire aujourd'hui ?",
+    "merci beaucoup, c'est tout",
+    "oui, vas-y",
+    "ajoute du pain à ma liste",
+    "est-ce que j'ai fini le rapport ?",
+    "bonjour, ça va ?",
+    "annule ça",
+    "non merci",
+    "rappelle-moi d'appeler maman demain",
+]
+SMALL_TALK = [
+    "merci beaucoup",
+    "merci bien",
+    "merci !",
+    "d'accord, super",
+    "parfait, merci",
+    "bonjour",
+    "salut, ça va ?",
+    "comment ça va ?",
+    "bonne soirée",
+    "à bientôt",
+    "ok cool",
+    "au revoir",
+]
+UNDOS = [
+    "annule ça",
+    "annule",
+    "annulez",
+    "défais ça",
+    "annule la dernière modification",
+    "reviens en arrière",
+    "peux-tu annuler ma dernière action ?",
+    "restaure-la",
+    "remets comme avant",
+]
+REFERENCES = [
+    ("ça", "this"),
+    ("cette tâche", "this"),
+    ("la précédente", "previous"),
+    ("celle d'avant", "previous"),
+    ("celle que je viens d'ajouter", "just_added"),
+    ("la nouvelle", "just_added"),
+    ("la première", "first"),
+    ("la deuxième", "second"),
+    ("le troisième", "third"),
+    ("numéro 2", "second"),
+    ("la dernière", "this"),
+    ("cette dernière tâche", "this"),
+]
+
+test_detects, test_small_talk, test_undos, test_references = conversation_tests(
+    DETECTS, "fr", SMALL_TALK, UNDOS, REFERENCES
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support.readers import language_tests
+from support.readers import conversation_tests, language_tests
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 
@@ -198,4 +198,61 @@ NOT_DENIALS = ["Aggiunto: latte.", "Eliminata: palestra.", "Hai 3 attività.", "
 
 test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials = language_tests(
     COMMANDS, NOT_COMMANDS, CLAIMS, NOT_CLAIMS, DENIALS, NOT_DENIALS
+)
+
+# Which language a message is in, small talk, undo, and references into the conversation.
+DETECTS = [
+    "cancella l'attività palestra",
+    "cosa devo fare oggi?",
+    "grazie mille, è tutto",
+    "sì, grazie",
+    "aggiungi il latte alla lista della spesa",
+    "ho già finito la relazione?",
+    "ciao, come stai?",
+    "annulla",
+    "non importa, lascia stare",
+    "ricordami di chiamare la mamma domani",
+]
+SMALL_TALK = [
+    "grazie",
+    "grazie mille",
+    "ti ringrazio",
+    "va bene",
+    "perfetto, grazie",
+    "ok, capito",
+    "buongiorno",
+    "ciao, come stai?",
+    "come va?",
+    "a domani",
+    "arrivederci",
+    "benissimo",
+]
+UNDOS = [
+    "annulla",
+    "annullalo",
+    "annulla l'ultima modifica",
+    "torna indietro",
+    "puoi annullare l'ultima operazione?",
+    "ripristinala",
+    "annulla quello",
+    "rimettila com'era",
+    "annulla, per favore",
+]
+REFERENCES = [
+    ("quello", "this"),
+    ("questa attività", "this"),
+    ("la precedente", "previous"),
+    ("quella di prima", "previous"),
+    ("quella che ho appena aggiunto", "just_added"),
+    ("la nuova", "just_added"),
+    ("la prima", "first"),
+    ("il secondo", "second"),
+    ("la terza", "third"),
+    ("numero 2", "second"),
+    ("l'ultima", "this"),
+    ("quell'ultima attività", "this"),
+]
+
+test_detects, test_small_talk, test_undos, test_references = conversation_tests(
+    DETECTS, "it", SMALL_TALK, UNDOS, REFERENCES
 )

@@ -3,7 +3,7 @@ everything that must not be read as one, and claims in a model's reply."""
 
 from __future__ import annotations
 
-from support.readers import language_tests
+from support.readers import conversation_tests, language_tests
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 
@@ -205,4 +205,60 @@ NOT_DENIALS = ["Adicionei o leite.", "Removida: academia.", "Você tem 3 tarefas
 
 test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials = language_tests(
     COMMANDS, NOT_COMMANDS, CLAIMS, NOT_CLAIMS, DENIALS, NOT_DENIALS
+)
+
+# Which language a message is in, small talk, undo, and references into the conversation.
+DETECTS = [
+    "apaga a tarefa da academia",
+    "o que eu tenho pra fazer hoje?",
+    "muito obrigado, é só isso",
+    "sim, por favor",
+    "adiciona leite na minha lista",
+    "já terminei o relatório?",
+    "oi, tudo bem?",
+    "desfaz isso",
+    "não, deixa pra lá",
+    "me lembra de ligar pra minha mãe amanhã",
+    "valeu, beleza",
+]
+SMALL_TALK = [
+    "obrigado",
+    "obrigada!",
+    "muito obrigado",
+    "valeu",
+    "beleza",
+    "tá bom",
+    "perfeito, obrigado",
+    "bom dia",
+    "oi, tudo bem?",
+    "como vai?",
+    "tchau",
+    "até amanhã",
+]
+UNDOS = [
+    "desfaz isso",
+    "desfaça a última alteração",
+    "pode desfazer?",
+    "volta atrás",
+    "reverte isso",
+    "restaura a tarefa",
+    "desfazer",
+]
+REFERENCES = [
+    ("isso", "this"),
+    ("essa tarefa", "this"),
+    ("a anterior", "previous"),
+    ("a de antes", "previous"),
+    ("a que eu acabei de adicionar", "just_added"),
+    ("a nova", "just_added"),
+    ("a primeira", "first"),
+    ("o segundo", "second"),
+    ("a terceira", "third"),
+    ("número 2", "second"),
+    ("a última", "this"),
+    ("essa última tarefa", "this"),
+]
+
+test_detects, test_small_talk, test_undos, test_references = conversation_tests(
+    DETECTS, "pt", SMALL_TALK, UNDOS, REFERENCES
 )

@@ -7,7 +7,7 @@ the cautious reading wins. The commands below use native verbs there ("hata do",
 
 from __future__ import annotations
 
-from support.readers import language_tests
+from support.readers import conversation_tests, language_tests
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 
@@ -189,4 +189,61 @@ NOT_DENIALS = ["Milk add kar diya.", "Gym hata diya gaya.", "Aapke 3 tasks hain.
 
 test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials = language_tests(
     COMMANDS, NOT_COMMANDS, CLAIMS, NOT_CLAIMS, DENIALS, NOT_DENIALS
+)
+
+# Which language a message is in, small talk, undo, and references into the conversation.
+DETECTS = [
+    "gym wala task hata do",
+    "mere aaj ke kaam kya hain?",
+    "shukriya yaar, bohat madad hui",
+    "haan ji",
+    "milk list mein daal do",
+    "kya maine gym wala task complete kar diya tha?",
+    "assalam o alaikum, kaise ho?",
+    "undo kar do",
+    "nahi yaar, rehne do",
+    "kal subah doctor ko call karna yaad dilana",
+    "theek hai, shukriya",
+]
+SMALL_TALK = [
+    "shukriya",
+    "bohat shukriya",
+    "thank you yaar",
+    "thanks bhai",
+    "theek hai",
+    "acha",
+    "zabardast, shukriya",
+    "assalam o alaikum",
+    "kaise ho?",
+    "kya haal hai?",
+    "khuda hafiz",
+    "allah hafiz",
+    "jazakallah",
+]
+UNDOS = [
+    "undo kar do",
+    "undo karo please",
+    "isay wapas kar do",
+    "wapas la do",
+    "pichla change undo kar dein",
+    "kya aap undo kar sakte hain?",
+    "pehle jaisa kar do",
+]
+REFERENCES = [
+    ("yeh wala", "this"),
+    ("woh task", "this"),
+    ("pichla wala", "previous"),
+    ("us se pehle wala", "previous"),
+    ("jo maine abhi add kiya", "just_added"),
+    ("naya wala", "just_added"),
+    ("pehla wala", "first"),
+    ("doosra wala", "second"),
+    ("teesri wali", "third"),
+    ("number 2", "second"),
+    ("aakhri wala", "this"),
+    ("aakhri wala task", "this"),
+]
+
+test_detects, test_small_talk, test_undos, test_references = conversation_tests(
+    DETECTS, "ur", SMALL_TALK, UNDOS, REFERENCES
 )

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
 from backend.app.services.claims import claims, denial
 from backend.app.services.intent import classify
 
-NOT_A_COMMAND = ("question", "advice", "report", "negated", "chat")
+NOT_A_COMMAND = ("question", "advice", "report", "negated", "small_talk", "chat")
 
 
 def check_command(message: str, tools: Sequence[str]) -> None:
@@ -80,3 +81,74 @@ def language_tests(
         check_denial(reply, denies=False)
 
     return test_commands, test_not_commands, test_claims, test_not_claims, test_denials, test_not_denials
+
+
+# -- the conversation's words: which language, small talk, undo, references -------------------------
+def check_detected(message: str, code: str) -> None:
+    """`message` is answered in the language `code`."""
+    from backend.app.language.detect import detect
+
+    found = detect(message, reader=classify(message).languages)
+    assert (found.code, found.detected) == (code, code), f"{message!r}: {found}"
+
+
+def check_small_talk(message: str) -> None:
+    intent = classify(message)
+    assert intent.kind == "small_talk", f"{message!r}: {intent.kind} ({intent.reason})"
+
+
+def check_undo(message: str) -> None:
+    intent = classify(message)
+    assert intent.kind == "command", f"{message!r}: {intent.kind} ({intent.reason})"
+    assert [a.tool for a in intent.actions] == ["undo_last_change"], f"{message!r}: {intent.actions}"
+
+
+# A conversation that added "Milk" two turns ago, then completed "Gym", and showed three tasks before that.
+def _conversation() -> Any:
+    from backend.app.tools.context import ConversationContext, TaskRef
+
+    milk, gym = TaskRef("1", "Milk"), TaskRef("2", "Gym")
+    shown = (TaskRef("3", "Taxes"), TaskRef("4", "Bread"), TaskRef("5", "Yoga"))
+    return ConversationContext(acted=(gym,), acted_how="", shown=shown, before=(milk,), added=milk)
+
+
+_MEANS = {"this": "Gym", "previous": "Milk", "just_added": "Milk", "first": "Taxes", "second": "Bread", "third": "Yoga"}
+
+
+def check_reference(words: str, means: str) -> None:
+    """`words` points into the conversation: to the task acted on last ("this"), the one before
+    ("previous"), the one added last ("just_added"), or a position of the list shown ("second")."""
+    from backend.app.tools.context import Pick
+
+    found = _conversation().resolve(words)
+    assert isinstance(found, Pick), f"{words!r}: {found}"
+    assert found.task.title == _MEANS[means], f"{words!r}: {found.task.title}, not {_MEANS[means]}"
+
+
+def conversation_tests(
+    detects: Sequence[str],
+    code: str,
+    small_talk: Sequence[str],
+    undos: Sequence[str],
+    references: Sequence[tuple[str, str]],
+) -> tuple[Callable[..., None], ...]:
+    """The four conversation tests every language runs (assign them to test_detects,
+    test_small_talk, test_undos, test_references)."""
+
+    @pytest.mark.parametrize("message", detects)
+    def test_detects(message: str) -> None:
+        check_detected(message, code)
+
+    @pytest.mark.parametrize("message", small_talk)
+    def test_small_talk(message: str) -> None:
+        check_small_talk(message)
+
+    @pytest.mark.parametrize("message", undos)
+    def test_undos(message: str) -> None:
+        check_undo(message)
+
+    @pytest.mark.parametrize(("words", "means"), references, ids=[r[0] for r in references])
+    def test_references(words: str, means: str) -> None:
+        check_reference(words, means)
+
+    return test_detects, test_small_talk, test_undos, test_references

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args
@@ -37,10 +37,14 @@ _WORDS = (
     "modifiers",
     "conjunctions",
     "task_nouns",
+    "title_fillers",
+    "done_states",
 )
 _CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
-_REFERENCES = ("this", "last", "number", "yes", "no")
+_REFERENCES = ("this", "last", "previous", "just_added", "number", "yes", "no")
+_DATES = ("today", "tomorrow", "after_tomorrow", "in_days", "next_week")
+_PRIORITIES = ("high", "medium", "low")
 _FLAGS = (
     "imperative_anywhere",
     "negation_anywhere",
@@ -51,12 +55,12 @@ _FLAGS = (
     "infinitive_at_head",
 )
 _FLAG_DEFAULTS = {"infinitive_at_head": True}
-_QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
+QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
 
 
 def fold(text: str) -> str:
     """Lowercase, plain quotes, no accents: the form every pattern is matched against."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_QUOTES).casefold())
+    decomposed = unicodedata.normalize("NFKD", text.translate(QUOTES).casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
@@ -81,6 +85,18 @@ class VerbPattern:
 
 
 @dataclass(frozen=True, slots=True)
+class Dates:
+    """A language's words for days: `today`, `tomorrow`, `after_tomorrow`, `in_days` (its first group
+    is the number of days), `next_week`, and `weekdays` (Monday first)."""
+
+    words: dict[str, re.Pattern[str] | None]
+    weekdays: tuple[re.Pattern[str] | None, ...]
+
+    def word(self, kind: str) -> re.Pattern[str] | None:
+        return self.words[kind]
+
+
+@dataclass(frozen=True, slots=True)
 class Lexicon:
     code: str
     name: str
@@ -90,6 +106,9 @@ class Lexicon:
     flags: dict[str, bool]
     references: dict[str, re.Pattern[str] | None]
     ordinals: tuple[re.Pattern[str], ...]  # position i+1 in the list shown last
+    common: frozenset[str] = frozenset()  # frequent words of the language: which language a text is in
+    dates: Dates = Dates(dict.fromkeys(_DATES), (None,) * 7)
+    priorities: dict[str, re.Pattern[str] | None] = field(default_factory=dict)  # high, medium, low
 
     def word(self, kind: str) -> re.Pattern[str] | None:
         return self.words[kind]
@@ -137,7 +156,7 @@ def _strings(table: dict[str, Any], key: str, where: str) -> list[str]:
 
 def parse(code: str, data: dict[str, Any]) -> Lexicon:
     """A language file's contents, checked and compiled (a bad file fails loudly at start-up)."""
-    known = {"name", "verbs", "words", "claims", "references", *_FLAGS}
+    known = {"name", "verbs", "words", "claims", "references", "detect", "dates", "priorities", *_FLAGS}
     if extra := sorted(set(data) - known):
         raise ValueError(f"{code}: unknown key {extra[0]!r}")
     verbs: list[VerbPattern] = []
@@ -150,10 +169,15 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
                 verbs.append(VerbPattern(_tools(key), form, pattern, len(verbs)))
     words_table, claims_table = data.get("words", {}), data.get("claims", {})
     references_table = data.get("references", {})
+    detect_table, dates_table = data.get("detect", {}), data.get("dates", {})
+    priorities_table = data.get("priorities", {})
     tables = (
         (words_table, _WORDS, "words"),
         (claims_table, _CLAIMS, "claims"),
         (references_table, (*_REFERENCES, "ordinals"), "references"),
+        (detect_table, ("common",), "detect"),
+        (dates_table, (*_DATES, "weekdays"), "dates"),
+        (priorities_table, _PRIORITIES, "priorities"),
     )
     for table, allowed, where in tables:
         if extra := sorted(set(table) - set(allowed)):
@@ -163,7 +187,22 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
     flags = {k: bool(data.get(k, _FLAG_DEFAULTS.get(k, False))) for k in _FLAGS}
     references = {k: _alternation(_strings(references_table, k, f"{code}.references"), whole=True) for k in _REFERENCES}
     ordinals = tuple(re.compile(fold(o)) for o in _strings(references_table, "ordinals", f"{code}.references"))
-    return Lexicon(code, str(data.get("name", code)), tuple(verbs), words, claims, flags, references, ordinals)
+    common = frozenset(fold(w) for w in _strings(detect_table, "common", f"{code}.detect"))
+    dates = Dates(
+        {k: _alternation(_strings(dates_table, k, f"{code}.dates")) for k in _DATES},
+        _weekdays(code, dates_table.get("weekdays", [])),
+    )
+    priorities = {k: _alternation(_strings(priorities_table, k, f"{code}.priorities")) for k in _PRIORITIES}
+    name = str(data.get("name", code))
+    return Lexicon(code, name, tuple(verbs), words, claims, flags, references, ordinals, common, dates, priorities)
+
+
+def _weekdays(code: str, value: Any) -> tuple[re.Pattern[str] | None, ...]:
+    if value == []:
+        return (None,) * 7
+    if not isinstance(value, list) or len(value) != 7 or not all(isinstance(d, list) for d in value):
+        raise ValueError(f"{code}.dates.weekdays must be seven lists of strings, Monday first")
+    return tuple(_alternation(_strings({"day": d}, "day", f"{code}.dates.weekdays")) for d in value)
 
 
 @cache
@@ -207,3 +246,8 @@ def add_verbs() -> re.Pattern[str]:
 
 def covered_languages() -> list[tuple[str, str]]:
     return [(lex.code, lex.name) for lex in lexicons()]
+
+
+def lexicon(code: str) -> Lexicon | None:
+    """The language `code`'s word lists, if there is a file for it."""
+    return next((lex for lex in lexicons() if lex.code == code), None)

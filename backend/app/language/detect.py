@@ -1,0 +1,94 @@
+"""Which language a message is in: the language Taskchat answers in.
+
+The evidence is the language files' own: the language's frequent words (`[detect] common`), its
+words for a task or a list and for a task's state, its whole yes/no answers, and its task verbs.
+Evidence several languages share is shared among them (Spanish and Portuguese both say "marca" and
+"como"; "feita" is only Portuguese). A message with no evidence for any file ("2", "Gym", a
+message in Polish or Japanese) takes the conversation's language when there is one, else English;
+`known` then says the reader does not know the message's language. A tie between languages goes to
+the conversation's language, then to the reader's, then to the first file (English).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from backend.app.language.lexicon import fold, lexicons
+
+DEFAULT = "en"
+_VERB = 2.0  # one of the language's task verbs in the message: worth two of its frequent words
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_KINDS = ("task_nouns", "done_states")
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """The language a turn answers in (`code`), what was detected in the message (None: no
+    language the files know), and how the choice was made."""
+
+    code: str
+    detected: str | None
+    how: str  # "words", "conversation" or "default"
+
+    @property
+    def known(self) -> bool:
+        return self.detected is not None
+
+
+def _latin(text: str) -> bool:
+    """Whether the text's letters are mostly Latin: every file is written in Latin letters."""
+    letters = [c for c in text if c.isalpha()]
+    latin = sum(1 for c in letters if "LATIN" in unicodedata.name(c, ""))
+    return not letters or latin * 2 >= len(letters)
+
+
+def scores(text: str, *, reader: Sequence[str] = ()) -> dict[str, float]:
+    """Evidence per language code for `text` (0 for none). A word counts 1, shared among the
+    languages that have it; a task verb of the language counts `_VERB`, shared the same way (Spanish
+    and Portuguese both say "marca"); the reader's own languages break a tie."""
+    folded = fold(text) if _latin(text) else ""
+    whole = " ".join(_WORD.findall(folded))
+    found: dict[str, float] = {lex.code: 0.0 for lex in lexicons()}
+    if not whole:
+        return found
+    evidence: list[tuple[float, set[str]]] = []  # (weight, languages having it)
+    for word in set(whole.split()):
+        having = {lex.code for lex in lexicons() if word in lex.common}
+        if having:
+            evidence.append((1.0, having))
+    for kind in _KINDS:
+        hits: dict[str, set[str]] = {}
+        for lex in lexicons():
+            pattern = lex.word(kind)
+            for m in pattern.finditer(whole) if pattern is not None else ():
+                hits.setdefault(m.group(), set()).add(lex.code)
+        evidence += [(1.0, having) for having in hits.values()]
+    verbs = {lex.code for lex in lexicons() if any(v.pattern.search(whole) for v in lex.verbs)}
+    if verbs:
+        evidence.append((_VERB * len(verbs), verbs))
+    for lex in lexicons():
+        for kind in ("yes", "no"):
+            pattern = lex.reference(kind)
+            if pattern is not None and pattern.fullmatch(whole):
+                evidence.append((1.0, {lex.code}))
+    for weight, having in evidence:
+        for code in having:
+            found[code] += weight / len(having)
+    return found
+
+
+def detect(text: str, *, reader: Sequence[str] = (), previous: str | None = None) -> Language:
+    """The language to answer `text` in. `reader`: the languages the message was read in (one
+    entry per clause reading); `previous`: the language of the conversation so far."""
+    found = scores(text, reader=reader)
+    best = max(found.values(), default=0)
+    if best == 0:
+        return Language(previous or DEFAULT, None, "conversation" if previous else "default")
+    tied = [code for code, score in found.items() if score == best]
+    for preferred in (*reader, previous):
+        if preferred in tied:
+            return Language(preferred, preferred, "words")
+    return Language(tied[0], tied[0], "words")
