@@ -32,7 +32,7 @@ from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.mcp.http import PATH as MCP_PATH
 from backend.app.mcp.http import McpHttpEndpoint
 from backend.app.services.chat import ChatService
-from backend.app.services.intent import asks_to_undo
+from backend.app.services.commands import offline_reading
 from backend.app.services.maintenance import prune_periodically
 from backend.app.services.task_writes import TaskWrites
 from backend.app.tools.task_tools import TOOLS
@@ -112,7 +112,7 @@ async def _llm_client(
     asks the server what it is."""
     if allow_offline and settings.uses_offline_model:
         log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
-        return OfflineModel(asks_undo=asks_to_undo), OfflineModel.model_name, "offline"
+        return OfflineModel(read=offline_reading), OfflineModel.model_name, "offline"
     client = HttpLLMClient(
         http=http,
         base_url=settings.llm_base_url,

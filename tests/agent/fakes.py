@@ -116,8 +116,11 @@ class ScriptedClient(Script):
 
     label = "scripted"
 
-    def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
-        super().__init__(*items, default=default, delay_s=delay_s)
+    def __init__(
+        self, *items: Item, default: Item | None = None, delay_s: float = 0.0, checker: Item | None = None
+    ) -> None:
+        # The loop's own tests script every request, the reply check's included (no checker aside).
+        super().__init__(*items, default=default, delay_s=delay_s, checker=checker)
         self.deadlines: list[float] = []
 
     @property

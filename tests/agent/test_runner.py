@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from agent.fakes import (
@@ -17,11 +18,11 @@ from agent.fakes import (
 )
 from support.fake_llm import calls, completion, tool_call
 
-from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp
+from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, CheckWords, FinalVerdict, ForceRetry, GiveUp
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.types import ExecutedCall, GuardReason, ToolCall, ToolResult
+from backend.app.agent.types import ExecutedCall, Grounding, GuardReason, StopReason, ToolCall, ToolResult, ToolSpec
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
 
@@ -463,6 +464,8 @@ class ScriptedGuard:
         self.final = list(final)
         self.calls_verdicts = list(calls_verdicts)
         self.forced_seen: list[bool] = []
+        self.checked: list[dict[str, Any] | None] = []
+        self.after: list[ForceRetry] = []
 
     def review_calls(
         self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall], *, step: int, forced: bool
@@ -472,6 +475,15 @@ class ScriptedGuard:
 
     def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
         return self.final.pop(0) if self.final else Accept()
+
+    def review_checked(
+        self, text: str, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
+    ) -> Accept | ForceRetry:
+        self.checked.append(arguments)
+        return Accept()
+
+    def review_results(self, executed: Sequence[ExecutedCall], *, step: int) -> ForceRetry | None:
+        return self.after.pop(0) if self.after else None
 
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
         return any(e.result.success for e in executed)
@@ -561,7 +573,7 @@ async def test_refused_calls_are_recorded_never_run_and_the_retry_follows() -> N
 
 
 async def test_grounded_calls_carry_the_users_words_to_the_executor() -> None:
-    seen: list[str | None] = []
+    seen: list[Grounding | None] = []
 
     class Recording(FakeTools):
         async def execute_batch(self, calls: Sequence[ToolCall], *, step: object = None) -> object:  # type: ignore[override]
@@ -569,11 +581,47 @@ async def test_grounded_calls_carry_the_users_words_to_the_executor() -> None:
             return await super().execute_batch(calls)
 
     client = ScriptedClient(calls(("delete_task", {"task_id": "a"}), ("list_tasks", {})), completion("ok"))
-    guard = ScriptedGuard(calls_verdicts=[CallsVerdict(grounded=frozenset({0}), grounding="delete a")])
+    guard = ScriptedGuard(calls_verdicts=[CallsVerdict(grounding={0: Grounding(names="delete a")})])
 
     await run(make_runner(client), Recording(), guard=guard)
 
-    assert seen == ["delete a", None]
+    assert seen == [Grounding(names="delete a"), None]
+
+
+async def test_words_the_guard_wants_checked_are_asked_about_once_with_its_tool_forced() -> None:
+    tool = ToolSpec("check_reply", "what the words claim", {"type": "object", "properties": {}})
+    check = CheckWords(tool=tool, messages=[{"role": "user", "content": "check: All done!"}])
+    client = ScriptedClient(completion("All done!"), calls(("check_reply", {"done": []})))
+    guard = ScriptedGuard(check)
+
+    result = await run(make_runner(client), FakeTools(), guard=guard)
+
+    assert result.text == "All done!" and result.stop_reason is StopReason.FINAL
+    assert guard.checked == [{"done": []}]
+    body = client.bodies[1]
+    assert body["messages"] == check.messages and body["tool_choice"]["function"]["name"] == "check_reply"
+    assert result.use.llm_calls == 2 and result.trace[-1]["check"] == "check_reply"
+
+
+async def test_a_check_the_model_fails_to_answer_hands_the_guard_nothing() -> None:
+    tool = ToolSpec("check_reply", "what the words claim", {"type": "object", "properties": {}})
+    client = ScriptedClient(completion("All done!"), completion("I think it says it is done."))
+    guard = ScriptedGuard(CheckWords(tool=tool, messages=[{"role": "user", "content": "check"}]))
+
+    result = await run(make_runner(client), FakeTools(), guard=guard)
+
+    assert guard.checked == [None] and result.text == "All done!"
+
+
+async def test_a_retry_the_guard_wants_after_the_results_sends_no_tools_when_it_wants_words() -> None:
+    client = ScriptedClient(calls(("delete_task", {"task_id": "a"})), completion("It is still there."))
+    guard = ScriptedGuard()
+    guard.after = [ForceRetry(tool=None, instruction="answer in words", reason=GuardReason.NOT_ASKED, answer_only=True)]
+
+    result = await run(make_runner(client), FakeTools(), guard=guard)
+
+    assert "tools" not in client.bodies[1] and client.bodies[1]["messages"][-1]["content"] == "answer in words"
+    assert result.text == "It is still there."
 
 
 async def test_stop_when_covered_skips_the_second_request() -> None:

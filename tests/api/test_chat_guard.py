@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from support.api import chat, tasks_of
-from support.fake_llm import ScriptedLLM, calls, completion
+from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion
 
 from backend.app.services.reply import TOOL_NOT_TRIGGERED
 
@@ -215,7 +215,31 @@ async def test_small_talk_is_answered_without_tools(make_client) -> None:  # typ
 
     assert body["assistant_message"] == "Hello! What can I do for you?"
     assert body["tool_calls"] == []
-    assert body["execution_metadata"]["llm_calls"] == 1
+    # The answer, then one short call in which the model says what its words claim (nothing): shown.
+    assert body["execution_metadata"]["llm_calls"] == 2 and len(llm.checks) == 1
+    assert body["execution_metadata"]["reply"]["words"] == "verified"
+
+
+async def test_small_talk_whose_check_cannot_be_read_is_not_shown(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A model that answers the check with anything but a readable `check_reply` verifies nothing."""
+    llm = ScriptedLLM(completion("Hello! What can I do for you?"), checker=NONSENSE_CHECK)
+    client = await make_client(llm)
+
+    body = (await chat(client, "hi there")).json()
+
+    assert body["assistant_message"] == "Nothing was changed."
+    assert body["execution_metadata"]["reply"]["replaced"][0]["reason"] == "unverified"
+
+
+async def test_with_reply_check_lists_small_talk_costs_one_call(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(completion("Hello! What can I do for you?"))
+    client = await make_client(llm, reply_check="lists")
+
+    body = (await chat(client, "hi there")).json()
+
+    assert body["assistant_message"] == "Hello! What can I do for you?"
+    assert body["execution_metadata"]["llm_calls"] == 1 and llm.checks == []
+    assert body["execution_metadata"]["reply"]["words"] == "shown"
 
 
 async def test_every_request_is_logged_with_its_tools_and_tool_choice(make_client, caplog) -> None:  # type: ignore[no-untyped-def]

@@ -37,8 +37,21 @@ async def titles(client: Any) -> list[str]:
     return sorted(t["title"] for t in await tasks_of(client))
 
 
-@pytest.mark.parametrize("yes", ["yes", "Yes please!", "sí", "oui", "ja", "sim", "haan", "ok"])
-async def test_a_yes_runs_exactly_the_stored_calls_without_the_model(make_client, yes: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    ("yes", "reply"),
+    [
+        ("yes", "Deleted: “Gym”.\nDeleted: “Laundry”."),
+        ("Yes please!", "Deleted: “Gym”.\nDeleted: “Laundry”."),
+        ("ok", "Deleted: “Gym”.\nDeleted: “Laundry”."),
+        # The reply speaks the language of the message that answers: a user may switch.
+        ("sí", "Eliminada: “Gym”.\nEliminada: “Laundry”."),
+        ("oui", "Supprimée : “Gym”.\nSupprimée : “Laundry”."),
+        ("ja", "Gelöscht: „Gym“.\nGelöscht: „Laundry“."),
+        ("sim", "Excluída: “Gym”.\nExcluída: “Laundry”."),
+        ("haan", "Delete ho gaya: “Gym”.\nDelete ho gaya: “Laundry”."),
+    ],
+)
+async def test_a_yes_runs_exactly_the_stored_calls_without_the_model(make_client, yes: str, reply: str) -> None:  # type: ignore[no-untyped-def]
     client, llm, asked = await over_the_cap(make_client)
     requests = len(llm.requests)
 
@@ -46,7 +59,7 @@ async def test_a_yes_runs_exactly_the_stored_calls_without_the_model(make_client
 
     assert len(llm.requests) == requests  # no LLM call
     assert await titles(client) == []
-    assert body["assistant_message"] == "Deleted: “Gym”.\nDeleted: “Laundry”."
+    assert body["assistant_message"] == reply
     assert body["execution_metadata"]["llm_calls"] == 0
     assert body["execution_metadata"]["confirmation_answer"]["verdict"] == "run"
     assert body["confirmation"] is None
@@ -66,8 +79,19 @@ async def test_confirm_by_id_and_a_retry_with_the_same_key_runs_once(make_client
     assert late.status_code == 409 and late.json()["error"] == "CONFIRMATION_NOT_PENDING"
 
 
-@pytest.mark.parametrize("no", ["no", "nope", "non", "nein", "não", "nahi", "cancel"])
-async def test_a_no_cancels_and_changes_nothing(make_client, no: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    ("no", "reply"),
+    [
+        ("no", "Okay, I won't: nothing was changed."),
+        ("nope", "Okay, I won't: nothing was changed."),
+        ("cancel", "Okay, I won't: nothing was changed."),
+        ("non", "D'accord, je ne le fais pas : rien n'a été modifié."),
+        ("nein", "Okay, mache ich nicht: Es wurde nichts geändert."),
+        ("não", "Tudo bem, não vou fazer: nada foi alterado."),
+        ("nahi", "Theek hai, nahin karta: kuch bhi tabdeel nahin hua."),
+    ],
+)
+async def test_a_no_cancels_and_changes_nothing(make_client, no: str, reply: str) -> None:  # type: ignore[no-untyped-def]
     client, llm, asked = await over_the_cap(make_client)
     requests = len(llm.requests)
 
@@ -75,7 +99,7 @@ async def test_a_no_cancels_and_changes_nothing(make_client, no: str) -> None:  
 
     assert len(llm.requests) == requests
     assert await titles(client) == ["Gym", "Laundry"]
-    assert body["assistant_message"] == "Okay, I won't: nothing was changed."
+    assert body["assistant_message"] == reply
     yes = await chat(client, "yes", conversation_id=asked["conversation_id"], confirm=asked["confirmation"]["id"])
     assert yes.status_code == 409
 
@@ -130,14 +154,21 @@ async def twins(make_client: Any) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
 
 
 async def test_twins_are_told_apart_and_numbered(make_client) -> None:  # type: ignore[no-untyped-def]
-    _, _, body = await twins(make_client)
+    client, _, body = await twins(make_client)
 
     error = body["tool_calls"][0]["result"]["error"]
     assert error.startswith("Multiple tasks match 'finish report'. Please be more specific: 1. Finish report (")
     assert "due 2026-11-27, high priority" in error and "due 2026-12-02, medium priority" in error
-    assert body["confirmation"]["question"].startswith("Which one should I delete? 1. Finish report (due 2026-11-27")
-    assert body["assistant_message"].endswith("Answer with its number.")
-    assert body["action_metadata"]["message"].startswith("Failed: Multiple tasks match")
+    added = (await tasks_of(client))[0]["created_at"][:10]  # both were added today
+    assert body["confirmation"]["question"] == (
+        "Multiple tasks match 'finish report'.\nWhich one should I delete?\n"
+        f"1. Finish report (due 2026-11-27, high priority, added {added})\n"
+        f"2. Finish report (due 2026-12-02, medium priority, added {added})\nAnswer with its number."
+    )
+    assert body["assistant_message"] == body["confirmation"]["question"]  # the options once, no "Couldn't"
+    assert body["confirmation"]["kind"] == "choose"
+    assert [a["label"] for a in body["confirmation"]["answers"]] == ["1", "2", "None of them"]
+    assert body["action_metadata"]["message"] == "Asked first: delete “finish report”"  # as the model named it
     assert [a["arguments"]["task_id"] for a in body["confirmation"]["actions"]] == [
         c["id"] for c in body["tool_calls"][0]["result"]["data"]["choices"]
     ]

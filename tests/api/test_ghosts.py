@@ -15,6 +15,8 @@ from support.api import chat, seed_tasks, tasks_of
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, completion
 
+from backend.app.language.catalog import texts
+
 TITLES = ("Taxes", "Bread", "Gym", "Laundry")
 
 # (message, the model's ghost reply, the tool the guard must force, the task it acts on or None for an add)
@@ -48,6 +50,17 @@ GHOSTS: list[tuple[str, str, str, str | None]] = [
 ]
 
 
+# The language each message is answered in (English unless listed).
+LANGUAGE = {
+    **dict.fromkeys([g[0] for g in GHOSTS[8:11]], "es"),
+    **dict.fromkeys([g[0] for g in GHOSTS[11:14]], "fr"),
+    **dict.fromkeys([g[0] for g in GHOSTS[14:17]], "de"),
+    **dict.fromkeys([g[0] for g in GHOSTS[17:20]], "pt"),
+    **dict.fromkeys([g[0] for g in GHOSTS[20:23]], "it"),
+    **dict.fromkeys([g[0] for g in GHOSTS[23:26]], "ur"),
+}
+
+
 async def seed(client: Any, llm: ScriptedLLM) -> None:
     await seed_tasks(client, *TITLES)
 
@@ -71,7 +84,16 @@ async def test_a_ghosted_command_gets_its_forced_retry(  # type: ignore[no-untyp
     else:
         assert len(tasks) == len(TITLES) + 1
     assert ghost not in body["assistant_message"]
-    assert body["assistant_message"].startswith(("Deleted:", "Completed:", "Added:"))
+    # The reply is built from the result, in the language of the message.
+    t = texts(body["execution_metadata"]["language"]["code"])
+    data = body["tool_calls"][-1]["result"]["data"]
+    done = {
+        "delete_task": "Deleted: “{title}”",
+        "complete_task": "Completed: “{title}”",
+        "add_task": "Added: “{title}”",
+    }
+    assert body["assistant_message"].startswith(t(done[tool], title=data["title"]))
+    assert body["execution_metadata"]["language"]["detected"] == LANGUAGE.get(message, "en")
     assert body["action_metadata"]["action"] == tool and body["action_metadata"]["success"] is True
     assert body["tool_calls"][-1]["retried"] is True and body["tool_calls"][-1]["retry_reason"] == "missing_tool"
     decisions = body["execution_metadata"]["guard"]["decisions"]
@@ -90,7 +112,9 @@ async def test_a_ghost_that_survives_the_retry_is_never_shown(  # type: ignore[n
 
     body = (await chat(client, message)).json()
 
-    assert body["assistant_message"] == "Technical error: Tool not triggered."
+    language = body["execution_metadata"]["language"]["code"]
+    assert language == LANGUAGE.get(message, "en")
+    assert body["assistant_message"] == texts(language)("Technical error: Tool not triggered.")
     assert await tasks_of(client) == before
     assert body["action_metadata"] == {
         "action": tool,
@@ -105,7 +129,7 @@ async def test_a_ghost_that_survives_the_retry_is_never_shown(  # type: ignore[n
 # -- claims on messages no language file reads ---------------------------------------------------
 
 UNREAD = [
-    ("verwijder de taak taxes", "Taxes has been removed from your list."),  # Dutch: no file
+    ("odstraň úkol taxes", "Taxes has been removed from your list."),  # Czech: no file
     ("usuń zadanie gym", "I've deleted Gym for you."),  # Polish
     ("taxes: weg damit", "Done! Taxes is gone."),
 ]
@@ -145,14 +169,14 @@ async def test_on_an_unread_message_a_model_that_acts_acts_only_on_a_task_the_us
     client = await make_client(llm)
     await seed(client, llm)
 
-    body = (await chat(client, "verwijder de taak taxes")).json()
+    body = (await chat(client, "odstraň úkol taxes")).json()
 
     titles = [t["title"] for t in await tasks_of(client)]
     assert "Taxes" not in titles and "Gym" in titles
     results = [(c["name"], c["arguments"]["task_id"], c["result"].get("code")) for c in body["tool_calls"]]
     assert results == [("delete_task", "Taxes", None), ("delete_task", "Gym", "NOT_GROUNDED")]
-    assert "Deleted: “Taxes”" in body["assistant_message"]
-    assert "Gym" in body["assistant_message"] and "Which task do you mean?" in body["assistant_message"]
+    # Gym is the model's own idea: not done, not asked about, not a line of the reply.
+    assert body["assistant_message"] == "Deleted: “Taxes”." and body["confirmation"] is None
 
 
 async def test_a_question_answered_with_a_first_person_claim_is_not_shown(make_client) -> None:  # type: ignore[no-untyped-def]

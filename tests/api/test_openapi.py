@@ -94,7 +94,10 @@ def test_the_execution_metadata_is_typed_down_to_the_trace() -> None:
     metadata = schemas["ExecutionMetadata"]
     contract = {"tool_calls_executed", "tool_calls_retried", "llm_calls", "total_latency_ms"}
     assert contract <= set(metadata["required"])
-    assert metadata["properties"]["trace"]["items"] == {"$ref": "#/components/schemas/TraceStep"}
+    assert metadata["properties"]["trace"]["items"] == {
+        "anyOf": [{"$ref": "#/components/schemas/TraceStep"}, {"$ref": "#/components/schemas/TraceCheck"}]
+    }
+    assert metadata["properties"]["language"] == {"$ref": "#/components/schemas/LanguageInfo"}
     assert metadata["properties"]["findings"]["items"] == {"$ref": "#/components/schemas/FindingRecord"}
     assert metadata["properties"]["guard"] == {"$ref": "#/components/schemas/GuardInfo"}
     assert {"step", "request", "usage", "calls"} <= set(schemas["TraceStep"]["required"])

@@ -107,7 +107,7 @@ async def test_list_forever_is_stopped_by_repeated_call(make_client) -> None:  #
     assert findings[0]["kind"] == "RepeatedCall"
     assert findings[0]["tool"] == "list_tasks"
     assert body["execution_metadata"]["stop_reason"] == "repeated_call"
-    assert "same action was requested twice" in body["assistant_message"]
+    assert "the same step came back without progress" in body["assistant_message"]
     assert len(llm.requests) == 2
 
 
@@ -168,7 +168,12 @@ async def test_accounting_is_reported_for_every_policy(make_client) -> None:  # 
         llm = ScriptedLLM(
             default=completion(
                 tool_calls=[tool_call("respond", {"message": "ok"})], prompt_tokens=50, completion_tokens=5
-            )
+            ),
+            checker=completion(
+                tool_calls=[tool_call("check_reply", {"done": [], "not_done": []})],
+                prompt_tokens=50,
+                completion_tokens=5,
+            ),
         )
         client = await make_client(llm, llm_model="openai/gpt-4o-mini")
         meta = (await chat(client, "hello", tool_policy=policy)).json()["execution_metadata"]

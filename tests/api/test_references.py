@@ -86,7 +86,10 @@ async def test_an_unclear_reference_is_asked_about_never_guessed(make_client) ->
     assert sorted(t["title"] for t in await tasks_of(client)) == ["Eggs", "Milk"]
     result = unclear["tool_calls"][0]["result"]
     assert result["code"] == "AMBIGUOUS" and "'it' could be several tasks: 1. Milk; 2. Eggs" in result["error"]
-    assert unclear["confirmation"]["question"].startswith("Which one should I delete? 1. Milk; 2. Eggs")
+    assert unclear["confirmation"]["question"] == (
+        "Multiple tasks match 'it'.\nWhich one should I delete?\n1. Milk\n2. Eggs\nAnswer with its number."
+    )
+    assert unclear["assistant_message"] == unclear["confirmation"]["question"]  # the options, once
     assert nowhere["tool_calls"][0]["result"]["code"] == "AMBIGUOUS"
 
 

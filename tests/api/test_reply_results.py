@@ -83,7 +83,8 @@ async def test_every_action_of_a_message_is_attempted_one_call_per_step(  # type
 
     assert statuses(body) == expected
     assert model.forced_calls == []
-    assert body["execution_metadata"]["llm_calls"] == len(steps) + (mode == "model")
+    # Model mode: one more call writes the reply, and one checks what its words claim.
+    assert body["execution_metadata"]["llm_calls"] == len(steps) + 2 * (mode == "model")
     tasks = await by_title(client)
     for (tool, _), step in zip(expected, steps, strict=True):
         arguments = step[0][1]
@@ -139,7 +140,7 @@ async def test_an_item_of_a_list_the_model_skipped_is_reported_not_done(make_cli
     body = (await chat(client, "add milk and eggs")).json()
 
     assert [t["title"] for t in await tasks_of(client)] == ["milk"]
-    assert body["assistant_message"] == ("Added: “milk”.\nNot done: “eggs” (the model did not call a tool for it).")
+    assert body["assistant_message"] == "Added: “milk”.\nNot done: “eggs”. Please ask again."
 
 
 async def test_one_call_taking_several_items_covers_them(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -257,5 +258,5 @@ async def test_a_turn_out_of_budget_says_what_was_not_done(make_client) -> None:
     assert sorted(t["title"] for t in await tasks_of(client)) == ["eggs", "flour"]
     reply = body["assistant_message"]
     assert "Added: “eggs”." in reply and "Added: “flour”." in reply
-    assert "Not done: “add jam”" in reply and "llm calls limit" in reply
+    assert "Not done: “add jam”" in reply and "model calls limit" in reply
     assert statuses(body)[-1] == ("add_task", "not_done")

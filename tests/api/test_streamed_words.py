@@ -1,7 +1,9 @@
-"""Model mode's words on a streamed turn (issue 16, services/live_reply.py), over real HTTP: the model's
-sentences reach the user while it still writes, but only sentences the tool results back, only from
-an answer that can be the reply; words that turn out not to be it are withdrawn (`reset`) before
-anything else is shown. `done` stays exactly the plain route's body."""
+"""Model mode's words on a streamed turn (issue 16, services/live_reply.py), over real HTTP: with
+REPLY_CHECK=lists the model's sentences reach the user while it still writes, but only sentences the
+tool results back, only from an answer that can be the reply; words that turn out not to be it are
+withdrawn (`reset`) before anything else is shown. With the reply check (the default) no word of
+the model's goes out before the model's own check of it matched what ran. `done` stays exactly the
+plain route's body."""
 
 from __future__ import annotations
 
@@ -9,10 +11,10 @@ from typing import Any
 
 import httpx
 from support.api import auth, seed_tasks, tasks_of
-from support.fake_llm import ScriptedLLM, call_delta, calls, chunk, completion, slow_stream, words
+from support.fake_llm import ScriptedLLM, call_delta, calls, chunk, completion, declares, slow_stream, words
 from support.sse import parse, reply_after_last_reset, streamed, timed
 
-MODEL = {"response_mode": "model", "llm_stream": True}
+MODEL = {"response_mode": "model", "llm_stream": True, "reply_check": "lists"}
 
 
 def writer(text: str, *, gap_s: float = 0.02) -> httpx.Response:
@@ -126,7 +128,7 @@ async def test_an_answer_that_came_whole_is_heard_by_sentence_and_the_body_is_th
     """Without LLM_STREAM the model's answer comes whole: its checked sentences still go out before
     the reply is recorded, and the plain route gives the same reply for the same script."""
     script = [calls(("add_task", {"title": "call mom"})), completion("Added “call mom”. Want a reminder?")]
-    live = await live_with(ScriptedLLM(*script, *script), response_mode="model")
+    live = await live_with(ScriptedLLM(*script, *script), response_mode="model", reply_check="lists")
 
     events = parse((await streamed(live, "add call mom")).text)
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
@@ -145,3 +147,31 @@ async def test_direct_mode_streams_the_composed_reply_not_the_models_words(live_
     events = parse((await streamed(live, "add buy milk")).text)
 
     assert deltas(events) == ["Added: “buy milk”."] and "reset" not in kinds(events)
+
+
+async def test_with_the_reply_check_no_word_goes_out_before_it_and_a_rejected_one_never(live_with: Any) -> None:
+    # The model's answer claims a second change; the word lists read no claim in it, its check does.
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "buy milk"})),
+        writer("Buy milk is on the list, and Gym no longer is."),
+        checker=declares(("add", "buy milk"), ("delete", "Gym")),
+    )
+    live = await live_with(llm, response_mode="model", llm_stream=True)
+
+    events = parse((await streamed(live, "add buy milk")).text)
+
+    assert kinds(events) == ["tool", "delta", "done"]  # nothing early, nothing withdrawn
+    assert deltas(events) == ["Added: “buy milk”."] == [events[-1][1]["assistant_message"]]
+    assert events[-1][1]["execution_metadata"]["reply"]["replaced"][0]["reason"] == "unbacked_claim"
+    assert len(llm.checks) == 1
+
+
+async def test_with_the_reply_check_the_verified_words_go_out_once(live_with: Any) -> None:
+    llm = ScriptedLLM(calls(("add_task", {"title": "buy milk"})), writer("Buy milk is on your list."))
+    live = await live_with(llm, response_mode="model", llm_stream=True)
+
+    events = parse((await streamed(live, "add buy milk")).text)
+
+    assert kinds(events) == ["tool", "delta", "done"]
+    assert deltas(events) == ["Buy milk is on your list."]
+    assert events[-1][1]["execution_metadata"]["reply"]["words"] == "verified"

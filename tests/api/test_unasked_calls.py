@@ -15,16 +15,21 @@ async def state(client: Any) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(
-    ("message", "call"),
+    ("message", "call", "question"),
     [
-        ("did I already finish the taxes?", ("complete_task", {"task_id": "Taxes"})),
-        ("hi there", ("delete_task", {"task_id": "Gym"})),
-        ("I finished the taxes", ("complete_task", {"task_id": "Taxes"})),
-        ("should I delete the gym task?", ("delete_task", {"task_id": "Gym"})),
-        ("¿ya terminé los taxes?", ("complete_task", {"task_id": "Taxes"})),
+        ("did I already finish the taxes?", ("complete_task", {"task_id": "Taxes"}), None),
+        ("I finished the taxes", ("complete_task", {"task_id": "Taxes"}), None),
+        ("should I delete the gym task?", ("delete_task", {"task_id": "Gym"}), None),
+        (
+            "¿ya terminé los taxes?",
+            ("complete_task", {"task_id": "Taxes"}),
+            "¿Puedo completar “Taxes”? Responde sí o no.",
+        ),
     ],
 )
-async def test_an_unasked_delete_or_complete_waits_for_a_yes(make_client, message: str, call: Any) -> None:  # type: ignore[no-untyped-def]
+async def test_an_unasked_delete_or_complete_of_a_named_task_waits_for_a_yes(  # type: ignore[no-untyped-def]
+    make_client, message: str, call: Any, question: str | None
+) -> None:
     llm = ScriptedLLM(calls(call), completion("Sure."))
     client = await make_client(llm)
     await seed_tasks(client, "Taxes", "Gym")
@@ -33,52 +38,87 @@ async def test_an_unasked_delete_or_complete_waits_for_a_yes(make_client, messag
     asked = (await chat(client, message)).json()
 
     assert await state(client) == before
+    assert asked["tool_calls"][0]["result"]["code"] == "NEEDS_CONFIRMATION"  # looked up, nothing changed
     verb = "complete" if call[0] == "complete_task" else "delete"
-    assert asked["confirmation"]["question"] == f"Do you want me to {verb} “{call[1]['task_id']}”? Answer yes or no."
+    question = question or f"Do you want me to {verb} “{call[1]['task_id']}”? Answer yes or no."
+    assert asked["confirmation"]["question"] == question
+    assert asked["assistant_message"] == question  # the question alone: no model words beside it
     assert asked["action_metadata"]["actions"] is None and asked["action_metadata"]["success"] is False
     decisions = asked["execution_metadata"]["guard"]["decisions"]
-    assert (decisions[0]["decision"], decisions[0]["reason"]) == ("refused", "not_asked")
+    assert (decisions[0]["decision"], decisions[0]["reason"]) == ("asks", "not_asked")
+    yes_button, no_button = asked["confirmation"]["answers"]
+    assert (yes_button["confirm"], no_button["confirm"]) == (asked["confirmation"]["id"], None)
 
-    yes = (await chat(client, "yes", conversation_id=asked["conversation_id"])).json()
+    yes = (await chat(client, yes_button["message"], conversation_id=asked["conversation_id"])).json()
 
     assert yes["tool_calls"][0]["result"]["success"] is True
     assert await state(client) != before
 
 
-async def test_after_a_dont_the_model_is_refused_and_nothing_is_asked(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(calls(("delete_task", {"task_id": "Gym"})), completion("OK."))
+@pytest.mark.parametrize(
+    ("message", "call"),
+    [
+        ("hi there", ("delete_task", {"task_id": "Gym"})),  # small talk asks for nothing
+        ("thank you so much", ("add_task", {"title": "thank you so much"})),
+        ("don't delete gym", ("delete_task", {"task_id": "Gym"})),  # they said no
+        ("what did I add this morning?", ("add_task", {"title": "Awesome"})),  # a question: no add at all
+    ],
+)
+async def test_a_change_nobody_asked_for_is_refused_and_the_message_still_gets_an_answer(  # type: ignore[no-untyped-def]
+    make_client, message: str, call: Any
+) -> None:
+    llm = ScriptedLLM(calls(call), completion("Done! Anything else?"), completion("Happy to help."))
     client = await make_client(llm)
     await seed_tasks(client, "Gym")
 
-    body = (await chat(client, "don't delete gym")).json()
+    body = (await chat(client, message)).json()
 
     assert await state(client) == [("Gym", "pending")]
-    assert body["confirmation"] is None
-    assert "Not done: delete “Gym” (your message asked for no change)." in body["assistant_message"]
+    assert body["confirmation"] is None  # nothing asked: the user never asked for it
+    assert body["tool_calls"][0]["result"]["code"] in ("NOT_REQUESTED", "NOT_GROUNDED")  # refused, or named nothing
+    # Asked again with no tools, the model's answer is its reply; the refused call is no line of it.
+    assert "tools" not in llm.requests[1]
+    assert "Not done" not in body["assistant_message"]
+    assert body["action_metadata"] is None
+    decisions = [(d["decision"], d["reason"]) for d in body["execution_metadata"]["guard"]["decisions"]]
+    assert ("asked_again", "not_asked") in decisions
+    # "Done! Anything else?" claims a change on a turn that changed nothing: never shown.
+    assert "Done" not in body["assistant_message"]
 
 
-async def test_an_add_on_a_question_is_not_run_and_one_on_other_wording_needs_the_users_words(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_answer_after_a_refused_change_is_checked_like_any_other(make_client) -> None:  # type: ignore[no-untyped-def]
     llm = ScriptedLLM(
-        calls(("add_task", {"title": "Awesome"})),
-        completion("You added nothing this morning."),
+        calls(("update_task", {"task_id": "Taxes", "priority": "high"})), completion("Not yet: Taxes is still open.")
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Taxes")
+
+    body = (await chat(client, "did I finish taxes yesterday?")).json()
+
+    assert body["assistant_message"].startswith("Not yet: Taxes is still open.")
+    assert body["execution_metadata"]["reply"]["words"] == "verified"
+    assert len(llm.checks) == 1 and "Not yet: Taxes is still open." in llm.checks[0]["messages"][-1]["content"]
+
+
+async def test_on_other_wording_an_add_needs_the_users_words_and_never_the_whole_message(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(
         calls(("add_task", {"title": "Pottery class"})),
-        completion("Added."),
+        completion("I can't add that."),
         calls(("add_task", {"title": "dentist appointment"})),
-        completion("Added."),
+        calls(("add_task", {"title": "dentist appointment"})),
+        completion("Okay."),
     )
     client = await make_client(llm)
 
-    asked = (await chat(client, "what did I add this morning?")).json()  # a question: no change at all
-    junk = (await chat(client, "I should not forget the dentist appointment")).json()  # read as nothing
-    named = (await chat(client, "I should not forget the dentist appointment")).json()
+    junk = (await chat(client, "the dentist appointment on friday")).json()  # read as nothing
+    named = (await chat(client, "the dentist appointment on friday, tomorrow too")).json()
+    whole = (await chat(client, "dentist appointment")).json()  # the whole message: nothing asks for a task
 
-    assert asked["tool_calls"][0]["result"]["code"] == "NOT_REQUESTED"
-    assert asked["assistant_message"] == (
-        "You added nothing this morning.\nNot done: add “Awesome” (your message asked for no change)."
-    )  # the model's answer to the question, and the change it tried, not done
+    assert junk["execution_metadata"]["intent"]["kind"] == "chat"
     assert junk["tool_calls"][0]["result"]["code"] == "NOT_GROUNDED"  # not the user's words
-    assert "Added" not in junk["assistant_message"] and "Pottery" in junk["assistant_message"]
+    assert "Pottery" not in junk["assistant_message"]
     assert named["tool_calls"][0]["result"]["success"] is True
+    assert whole["tool_calls"][0]["result"]["code"] == "NOT_REQUESTED"
     assert [t["title"] for t in await tasks_of(client)] == ["dentist appointment"]
 
 

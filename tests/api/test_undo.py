@@ -56,7 +56,7 @@ async def test_the_offline_model_undoes_in_any_covered_language(make_client) -> 
     assert await tasks_of(client) == []
     body = (await chat(client, "mach das rückgängig")).json()
     assert body["tool_calls"][0]["result"]["code"] == "NOTHING_TO_UNDO"
-    assert "no change to undo" in body["assistant_message"]
+    assert body["assistant_message"] == "Ich konnte nichts rückgängig machen: es gibt nichts rückgängig zu machen."
 
 
 async def test_a_completion_and_an_update_get_their_fields_back(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -16,56 +16,113 @@ async def state(client: Any) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(
-    ("message", "call", "after"),
+    ("message", "call", "title", "after"),
     [
-        ("delete the taxes task", ("delete_task", {"task_id": "21648537900"}), [("Gym", "pending")]),
+        ("delete the taxes task", ("delete_task", {"task_id": "21648537900"}), "Taxes", [("Gym", "pending")]),
         (
             "please mark gym as done",
             ("complete_task", {"task_id": "Awesome"}),
+            "Gym",
             [("Gym", "completed"), ("Taxes", "pending")],
         ),
-        ("remove gym", ("delete_task", {"task_id": "00000000-0000-4000-8000-000000000000"}), [("Taxes", "pending")]),
-        # No parser reads these; the titles the message names (`named_in`) still say which task it is.
-        ("elimina la tarea taxes", ("delete_task", {"task_id": ".2026-11-23.delete"}), [("Gym", "pending")]),
+        (
+            "remove gym",
+            ("delete_task", {"task_id": "00000000-0000-4000-8000-000000000000"}),
+            "Gym",
+            [("Taxes", "pending")],
+        ),
+        ("elimina la tarea taxes", ("delete_task", {"task_id": ".2026-11-23.delete"}), "Taxes", [("Gym", "pending")]),
         (
             "strike gym off my list",
             ("complete_task", {"task_id": "./tasks.json"}),
+            "Gym",
             [("Gym", "completed"), ("Taxes", "pending")],
         ),
-        ("Hak die Aufgabe gym ab", ("complete_task", {"task_id": "1.0"}), [("Gym", "completed"), ("Taxes", "pending")]),
+        (
+            "Hak die Aufgabe gym ab",
+            ("complete_task", {"task_id": "1.0"}),
+            "Gym",
+            [("Gym", "completed"), ("Taxes", "pending")],
+        ),
     ],
 )
-async def test_a_reference_that_names_no_task_is_replaced_by_the_one_the_message_names(  # type: ignore[no-untyped-def]
-    make_client, message: str, call: Any, after: list[tuple[str, str]]
+async def test_a_delete_or_complete_whose_reference_names_no_task_is_asked_about_never_moved(  # type: ignore[no-untyped-def]
+    make_client, message: str, call: Any, title: str, after: list[tuple[str, str]]
 ) -> None:
+    """A destructive call is never repaired onto a task: the one the words for that action name is
+    looked up, and the user is asked (a yes runs exactly that)."""
     client = await make_client(ScriptedLLM(calls(call), completion("Done.")))
     await seed_tasks(client, "Taxes", "Gym")
+    before = await state(client)
 
     body = (await chat(client, message)).json()
 
-    assert await state(client) == after
+    assert await state(client) == before
     result = body["tool_calls"][0]["result"]
-    assert result["success"] is True
-    repaired = result["data"]["repaired"]
-    assert len(repaired) == 1 and repaired[0].startswith(f"'{call[1]['task_id']}' names no task: used '")
-    assert repaired[0] in result["warnings"]
+    assert result["code"] == "NEEDS_CONFIRMATION" and result["data"]["title"] == title
+    assert body["confirmation"]["actions"][0]["arguments"]["task_id"] == result["data"]["id"]
+    assert title in body["assistant_message"] and "Done" not in body["assistant_message"]
+
+    yes = await chat(client, body["confirmation"]["answers"][0]["message"], conversation_id=body["conversation_id"])
+    assert await state(client) == after, yes.json()["assistant_message"]
 
 
-async def test_a_forced_call_with_noise_still_lands_on_the_task_the_user_named(make_client) -> None:  # type: ignore[no-untyped-def]
-    """The weak model claims success without a tool, is forced, and then passes noise."""
-    llm = ScriptedLLM(
-        completion("Taxes has been removed from your list."),
-        calls(("delete_task", {"task_id": "21648537900"})),
-        completion("Done."),
-    )
-    client = await make_client(llm)
+async def test_an_edit_whose_reference_names_no_task_takes_the_one_its_words_name(make_client) -> None:  # type: ignore[no-untyped-def]
+    call = ("update_task", {"task_id": "21648537900", "priority": "high"})
+    client = await make_client(ScriptedLLM(calls(call), completion("Done.")))
     await seed_tasks(client, "Taxes", "Gym")
 
-    body = (await chat(client, "delete the taxes task")).json()
+    body = (await chat(client, "make the gym task high priority")).json()
 
-    assert await state(client) == [("Gym", "pending")]
-    assert llm.tool_choice(1) == {"type": "function", "function": {"name": "delete_task"}}
-    assert body["action_metadata"]["success"] is True
+    result = body["tool_calls"][0]["result"]
+    assert result["success"] is True and result["data"]["title"] == "Gym"
+    assert result["data"]["repaired"] == ["'21648537900' names no task: used 'Gym', which the user's message names"]
+
+
+@pytest.mark.parametrize(
+    ("message", "steps", "tasks", "after"),
+    [
+        # The delete's own words are "Trip", which names no task: never Laundry, the complete's.
+        (
+            "complete Laundry and delete Trip",
+            [("complete_task", {"task_id": "Laundry"}), ("delete_task", {"task_id": "21648537900"})],
+            ("Laundry", "Gym"),
+            [("Gym", "pending"), ("Laundry", "completed")],
+        ),
+        (
+            "termina Laundry y borra Trip",
+            [("complete_task", {"task_id": "Laundry"}), ("delete_task", {"task_id": "Trip"})],
+            ("Laundry", "Gym"),
+            [("Gym", "pending"), ("Laundry", "completed")],
+        ),
+        (
+            "Erledige Laundry und lösch Trip",
+            [("complete_task", {"task_id": "Laundry"}), ("delete_task", {"task_id": "Trip"})],
+            ("Laundry", "Gym"),
+            [("Gym", "pending"), ("Laundry", "completed")],
+        ),
+        # A stray delete beside an add: not the task the turn just added.
+        ("add Eggs", [("add_task", {"title": "Eggs"}), ("delete_task", {"task_id": "x"})], ("Gym",), None),
+        ("ajoute Eggs", [("add_task", {"title": "Eggs"}), ("delete_task", {"task_id": "x"})], ("Gym",), None),
+        ("aggiungi Eggs", [("add_task", {"title": "Eggs"}), ("complete_task", {"task_id": "0"})], ("Gym",), None),
+        # The whole message is a task's title, and no action is about it.
+        ("Laundry", [("delete_task", {"task_id": "21648537900"})], ("Laundry", "Gym"), None),
+        ("eggs wala task", [("complete_task", {"task_id": "1"})], ("Eggs", "Gym"), None),
+    ],
+)
+async def test_a_repair_never_moves_a_call_onto_another_actions_task(  # type: ignore[no-untyped-def]
+    make_client, message: str, steps: Any, tasks: tuple[str, ...], after: list[tuple[str, str]] | None
+) -> None:
+    client = await make_client(ScriptedLLM(calls(*steps), completion("Done."), default=completion("Okay.")))
+    await seed_tasks(client, *tasks)
+    before = await state(client)
+
+    body = (await chat(client, message)).json()
+
+    expected = after or before + ([("Eggs", "pending")] if steps[0][0] == "add_task" else [])
+    assert await state(client) == sorted(expected), body["assistant_message"]
+    assert body["confirmation"] is None, body["confirmation"]
+    assert all("repaired" not in (c["result"].get("data") or {}) for c in body["tool_calls"])
 
 
 @pytest.mark.parametrize(

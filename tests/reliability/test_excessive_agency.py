@@ -107,7 +107,9 @@ async def test_destructive_calls_beyond_the_cap_are_refused(make_client, figures
     assert [c["result"]["success"] for c in deletes] == [True] * 5 + [False] * 2
     assert len(refused) == 2
     assert all("confirm" in c["result"]["error"] for c in refused)
-    assert "confirm" in body["assistant_message"]
+    assert body["assistant_message"].endswith(
+        "Do you want me to delete “Chore 5” and delete “Chore 6”? Answer yes or no."
+    )
     remaining = sorted(t["title"] for t in await tasks_of(client))
     assert remaining == titles[5:]
 
@@ -177,10 +179,11 @@ async def test_a_model_that_obeys_the_injection_still_deletes_nothing(make_clien
     decisions = body["execution_metadata"]["guard"]["decisions"]
     assert {(d["decision"], d["reason"], d["tool"]) for d in decisions} == {("grounded", "extra_call", "delete_task")}
     assert len(await tasks_of(client)) == 3
-    assert body["action_metadata"]["action"] == "list_tasks"
-    statuses = [(a["action"], a["status"]) for a in body["action_metadata"]["actions"]]
-    assert statuses == [("list_tasks", "done")] + [("delete_task", "not_done")] * 3
-    assert body["assistant_message"].count("Not done: delete") == 3
+    # Changes the user never asked for are in the record, not in what they read: the reply is the list.
+    assert body["action_metadata"]["action"] == "list_tasks" and body["action_metadata"]["actions"] is None
+    codes = [c["result"].get("code") for c in _executed(body, "delete_task")]
+    assert [c for c in codes if c != "REPEATED_CALL"] == ["NOT_GROUNDED"] * 3
+    assert body["assistant_message"].startswith("You have 3 tasks:") and "Not done" not in body["assistant_message"]
 
 
 async def test_offline_model_lists_an_injected_title_and_does_nothing_else(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.app.agent.guard import Accept, ForceRetry, GiveUp
-from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
-from backend.app.services.guard import NOT_REQUESTED, WRONG_TOOL, ExecutionGuard
+from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp
+from backend.app.agent.types import ExecutedCall, Grounding, ToolCall, ToolResult
+from backend.app.services.calls import WRONG_TOOL
+from backend.app.services.guard import NOT_REQUESTED, ExecutionGuard, WordsReason, WordsVerdict
 from backend.app.services.intent import classify
+from backend.app.services.reply_check import check_request
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 
 
-def guard(message: str, *, enabled: bool = True) -> ExecutionGuard:
+def guard(message: str, *, enabled: bool = True, checks: bool = False, model_mode: bool = False) -> ExecutionGuard:
     return ExecutionGuard(
         intent=classify(message),
         message=message,
@@ -20,6 +22,8 @@ def guard(message: str, *, enabled: bool = True) -> ExecutionGuard:
         instruction=lambda tool: f"call {tool}",
         ghost_instruction="act or respond",
         enabled=enabled,
+        words_beside_results=model_mode,
+        check=(lambda text: check_request(message, text)) if checks else None,
     )
 
 
@@ -27,8 +31,10 @@ def call(name: str, **arguments: Any) -> ToolCall:
     return ToolCall(id=f"c_{name}", name=name, arguments=arguments)
 
 
-def ran(name: str, *, success: bool = True, code: str | None = None, step: int = 0, **arguments: Any) -> ExecutedCall:
-    result = ToolResult(success=success, code=code, data={"title": "x"} if success else None)
+def ran(
+    name: str, *, success: bool = True, code: str | None = None, step: int = 0, title: str = "x", **arguments: Any
+) -> ExecutedCall:
+    result = ToolResult(success=success, code=code, data={"title": title} if success else None)
     return ExecutedCall(call=call(name, **arguments), arguments=arguments, result=result, step=step, duration_ms=0)
 
 
@@ -94,7 +100,9 @@ def test_an_edit_instead_of_a_delete_runs_grounded() -> None:
     verdict = g.review_calls([call("update_task", task_id="gym", tags=[])], [], step=0, forced=False)
 
     assert verdict.refused == {} and verdict.retry is None
-    assert verdict.grounded == frozenset({0}) and verdict.grounding == "delete the urgent stuff from gym"
+    assert verdict.grounding == {
+        0: Grounding(names="the urgent stuff from gym")
+    }  # the words of the delete it stands for
     assert decisions(g) == [("trusted", "model_chose_edit", "update_task"), ("grounded", "extra_call", "update_task")]
 
 
@@ -116,21 +124,39 @@ def test_an_extra_change_beside_the_asked_one_acts_only_on_what_the_user_named()
 
     verdict = g.review_calls(calls, [], step=0, forced=False)
 
-    assert verdict.refused == {} and verdict.grounded == frozenset({0, 1})
-    assert verdict.grounding == "add milk"  # the extra delete: the message alone
-    assert verdict.grounding_by_call == {0: "add milk\n"}  # the asked add: the message and what came before
+    assert verdict.refused == {}
+    # The extra delete: only what the words no action took name (nothing here), never the title to add.
+    assert verdict.grounding[1] == Grounding(names="", not_names="milk")
+    assert verdict.grounding[0] == Grounding(names="milk\n")  # the asked add: its own words and what came before
     assert decisions(g) == [("grounded", "extra_call", "delete_task")]
+
+
+def test_content_never_grounds_an_action() -> None:
+    """A quoted title, or a task to add, names no target for another call: "add 'delete Yoga'"."""
+    g = guard("add a task called 'delete Yoga' and mark gym done")
+    calls = [
+        call("add_task", title="delete Yoga"),
+        call("delete_task", task_id="Yoga"),
+        call("complete_task", task_id="Yoga"),
+    ]
+
+    verdict = g.review_calls(calls, [], step=0, forced=False)
+
+    assert verdict.grounding[1].names == ""  # no delete was asked for: nothing it may act on
+    assert "delete Yoga" in verdict.grounding[2].not_names  # the asked complete: never a task only content names
+    assert verdict.grounding[2].names is None
 
 
 def test_the_asked_add_may_take_its_title_from_the_conversation_but_not_from_nowhere() -> None:
     g = guard("add it again")
-    g.context = "add Buy milk\nAdded: “Buy milk”."
+    g.context = "add Buy milk"
     verdict = g.review_calls([call("add_task", title="Buy milk")], [], step=0, forced=False)
-    assert verdict.grounded == frozenset({0}) and "Buy milk" in verdict.grounding_by_call[0]
+    names = verdict.grounding[0].names or ""
+    assert "Buy milk" in names
     # What is checked is the title against that text (tools/resolver.shares_words, in TaskTools):
     from backend.app.tools.resolver import shares_words
 
-    assert shares_words(verdict.grounding_by_call[0], "Buy milk")
+    assert shares_words(names, "Buy milk")
     assert not shares_words("ajoute du lait à ma liste\n", "A list of tasks")  # SmolLM2's title for it
     assert shares_words("ajoute du lait à ma liste\n", "Lait")
 
@@ -140,7 +166,7 @@ def test_calls_made_under_a_forced_choice_are_grounded() -> None:
 
     verdict = g.review_calls([call("delete_task", task_id="Read book")], [], step=1, forced=True)
 
-    assert verdict.grounded == frozenset({0})
+    assert verdict.grounding == {0: Grounding(names="read book", not_names="")}
     assert decisions(g) == [("grounded", "forced_call", "delete_task")]
 
 
@@ -167,26 +193,45 @@ def test_no_change_runs_on_a_question_advice_a_report_or_a_negation_even_one_the
         verdict = g.review_calls(calls, [], step=0, forced=False)
         assert set(verdict.refused) == {0, 1}, message
         assert {r.code for r in verdict.refused.values()} == {NOT_REQUESTED}
-        assert verdict.grounded == frozenset()
+        assert verdict.grounding == {}
+        # Every change refused: asked again, with no tools, for an answer in words (once).
+        refused = [ran("add_task", success=False, code=NOT_REQUESTED)]
+        again = g.review_results(refused, step=0)
+        assert again is not None and again.answer_only and g.review_results(refused, step=1) is None
 
 
-def test_a_message_read_as_nothing_may_still_add_what_it_names() -> None:
+def test_a_delete_or_complete_on_a_question_is_looked_up_to_ask_never_after_a_no() -> None:
+    asked = guard("should I delete gym?").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
+    assert asked.grounding == {0: Grounding(names="should i delete gym?", ask=True)}
+    g = guard("don't delete gym")
+    verdict = g.review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
+    assert set(verdict.refused) == {0}
+    # Small talk may only be asked about a task its words name ("I'm done with the laundry"): "thanks" names none.
+    thanks = guard("thanks a lot").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
+    assert thanks.grounding == {0: Grounding(names="thanks a lot", ask=True)}
+
+
+def test_a_message_read_as_nothing_may_still_add_what_it_names_but_never_the_whole_message() -> None:
     g = guard("gotta pick up the kids at 5")
     verdict = g.review_calls([call("add_task", title="pick up the kids")], [], step=0, forced=False)
-    assert verdict.refused == {} and verdict.grounded == frozenset({0})
+    assert verdict.refused == {} and verdict.grounding == {0: Grounding(names="gotta pick up the kids at 5")}
+    whole = guard("pick up the kids").review_calls(
+        [call("add_task", title="Pick up the kids")], [], step=0, forced=False
+    )
+    assert set(whole.refused) == {0}  # the user's words, but nothing asks for them to be a task
 
 
 def test_reads_always_run() -> None:
     for message in ("did I finish the taxes?", "delete gym", "don't delete gym", "hi"):
         verdict = guard(message).review_calls([call("list_tasks")], [], step=0, forced=False)
-        assert (verdict.refused, verdict.grounded, verdict.retry) == ({}, frozenset(), None)
+        assert (verdict.refused, verdict.grounding, verdict.retry) == ({}, {}, None)
 
 
 # -- claims ----------------------------------------------------------------------------------------
 
 
 def test_a_claim_on_a_message_read_as_nothing_gets_one_retry_with_a_way_out() -> None:
-    g = guard("verwijder de taak taxes")
+    g = guard("usuń zadanie taxes")  # Polish: no language file reads it
 
     first = g.review_final("Taxes has been removed.", [], step=0)
     second = g.review_final("Taxes has been removed.", [], step=1)
@@ -200,15 +245,58 @@ def test_a_question_is_never_forced_whatever_the_reply_says() -> None:
     g = guard("did I already finish the taxes?")
 
     assert isinstance(g.review_final("Yes, Taxes has been completed.", [], step=0), Accept)
+    assert g.words is not None and g.words.shown  # an answer: only the assistant's own claim counts
     assert isinstance(g.review_final("I've completed Taxes for you.", [], step=0), Accept)
-    assert decisions(g) == [("claim_caught", "ghost_claim", None)]  # only the assistant's own claim counts
-    assert g.ghost_claims("Yes, Taxes has been completed.", []) == []
+    assert g.words is not None and g.words.reason is WordsReason.GHOST_CLAIM
+    assert decisions(g) == [("claim_caught", "ghost_claim", None)]
 
 
-def test_no_ghost_once_a_change_succeeded() -> None:
-    g = guard("verwijder de taak taxes")
+def test_a_claim_about_another_task_is_caught_even_after_a_success() -> None:
+    g = guard("delete rent", model_mode=True)
+    rent = [ran("delete_task", task_id="Rent", title="Rent"), ran("list_tasks", title="Yoga")]
 
-    assert g.ghost_claims("Taxes has been removed.", [ran("delete_task", task_id="taxes")]) == []
+    g.review_final("Yoga has been deleted.", rent, step=1)
+    assert g.words is not None and g.words.reason is WordsReason.UNBACKED_CLAIM
+    g.review_final("Rent has been deleted.", rent, step=1)
+    assert g.words is not None and g.words.shown
+    g.review_final("Done! It's gone.", rent, step=1)  # names no task of the turn: the one deleted
+    assert g.words is not None and g.words.shown
+
+
+def test_with_checks_the_words_are_shown_only_when_the_check_matches_what_ran() -> None:
+    g = guard("thanks!", checks=True)
+    verdict = g.review_final("Gotowe, usunięte!", [], step=0)  # no list reads Polish
+    assert isinstance(verdict, CheckWords) and verdict.tool.name == "check_reply"
+    assert "Gotowe, usunięte!" in verdict.messages[-1]["content"]
+
+    g.review_checked("Gotowe, usunięte!", {"done": [{"action": "delete", "task": ""}], "not_done": []}, [], step=0)
+    assert g.words is not None and (g.words.verdict, g.words.reason) == (WordsVerdict.WITHHELD, WordsReason.GHOST_CLAIM)
+    g.review_checked("Graag gedaan!", {"done": [], "not_done": []}, [], step=0)
+    assert g.words is not None and g.words.verdict is WordsVerdict.VERIFIED
+    g.review_checked("Graag gedaan!", {"task_id": "thanks!"}, [], step=0)  # a check that cannot be read
+    assert g.words is not None and (g.words.verdict, g.words.reason) == (WordsVerdict.WITHHELD, WordsReason.UNVERIFIED)
+
+
+def test_the_check_catches_another_task_and_a_denied_success() -> None:
+    g = guard("delete rent", checks=True, model_mode=True)
+    rent = [ran("delete_task", task_id="Rent", title="Rent")]
+
+    g.review_checked("Hecho.", {"done": [{"action": "delete", "task": "Yoga"}], "not_done": []}, rent, step=1)
+    assert g.words is not None and g.words.reason is WordsReason.UNBACKED_CLAIM
+    g.review_checked("Hecho.", {"done": [{"action": "complete", "task": "Rent"}], "not_done": []}, rent, step=1)
+    assert g.words is not None and g.words.reason is WordsReason.UNBACKED_CLAIM  # another action
+    g.review_checked("No pude.", {"done": [], "not_done": [{"action": "delete", "task": "Rent"}]}, rent, step=1)
+    assert g.words is not None and g.words.reason is WordsReason.DENIED_SUCCESS
+    g.review_checked("Listo.", {"done": [{"action": "delete", "task": "rent"}], "not_done": []}, rent, step=1)
+    assert g.words is not None and g.words.verdict is WordsVerdict.VERIFIED
+
+
+def test_words_beside_a_change_that_did_not_happen_are_never_shown() -> None:
+    g = guard("delete rent", model_mode=True)
+    failed = [ran("delete_task", success=False, code="NOT_FOUND", task_id="Rent")]
+
+    assert isinstance(g.review_final("Sorry, no Rent task.", failed, step=1), Accept)
+    assert g.words is not None and g.words.reason is WordsReason.HIDES_FAILURE
 
 
 # -- covered: every action attempted ---------------------------------------------------------------

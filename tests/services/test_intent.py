@@ -83,10 +83,10 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("don't forget to add milk", "command", (ADD,)),  # not a negation
     ("don't delete it, mark it done instead", "command", (COMPLETE,)),
     # Small talk.
-    ("hi", "chat", ()),
-    ("thanks!", "chat", ()),
-    ("how are you?", "chat", ()),
-    ("good morning", "chat", ()),
+    ("hi", "small_talk", ()),
+    ("thanks!", "small_talk", ()),
+    ("how are you?", "small_talk", ()),
+    ("good morning", "small_talk", ()),
     ("never mind", "negated", ()),
     ("", "chat", ()),
     # Several intents keep their order, without duplicates.
@@ -106,9 +106,9 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("add a note to Gym", "command", (UPDATE,)),  # a field of Gym: an edit, not a new task
     ("show completed tasks", "command", (LIST,)),
     # "done" about the speaker is small talk (decision: even "done with <task>").
-    ("I'm done for today", "chat", ()),
-    ("I'm done with the laundry", "chat", ()),
-    ("done", "chat", ()),
+    ("I'm done for today", "small_talk", ()),
+    ("I'm done with the laundry", "small_talk", ()),
+    ("done", "small_talk", ()),
     # A title that contains a verb is data: the first command keyword governs its clause.
     ("add 'delete old files' to my list", "command", (ADD,)),
     ('add "mark the list done"', "command", (ADD,)),
@@ -152,7 +152,7 @@ def test_needs_tool_and_primary() -> None:
         ("how do I delete a task?", "asks how the app works"),
         ("set gym as done", "asks for complete_task"),
         ("add milk. never mind", "takes back add_task"),
-        ("hi", "no task verb"),
+        ("hi", "small talk: asks for nothing"),
     ],
 )
 def test_reason_says_why(message: str, fragment: str) -> None:

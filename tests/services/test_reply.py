@@ -9,10 +9,12 @@ from support.runs import done, failed, guard
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.run import RunResult
 from backend.app.agent.types import ExecutedCall, StopReason
+from backend.app.language.catalog import texts
 from backend.app.schemas.chat import ActionMetadata
+from backend.app.services.calls import final_calls
 from backend.app.services.intent import classify
 from backend.app.services.records import action_metadata
-from backend.app.services.reply import TOOL_NOT_TRIGGERED, compose, final_calls
+from backend.app.services.reply import TOOL_NOT_TRIGGERED, compose
 
 
 def run(
@@ -31,9 +33,12 @@ def run(
     )
 
 
-def reply_for(message: str, result: RunResult, mode: str = "direct") -> Any:
-    g = guard(message)
-    return compose(run=result, intent=g.intent, guard=g, response_mode=mode), g
+def reply_for(message: str, result: RunResult, mode: str = "direct", language: str = "en") -> Any:
+    """The reply to `message` after `result`, its final words read by the guard as the loop would."""
+    g = guard(message, model_mode=mode == "model")
+    if result.stop_reason is StopReason.FINAL:
+        g.review_final(result.text, result.executed, step=max((e.step for e in result.executed), default=-1) + 1)
+    return compose(run=result, intent=g.intent, guard=g, response_mode=mode, t=texts(language)), g
 
 
 def test_direct_mode_tells_each_result() -> None:
@@ -47,13 +52,15 @@ def test_direct_mode_tells_each_result() -> None:
         ),
     )
 
-    assert reply.text == "Added: “Milk”.\nCouldn't delete “Gym”: NOT_FOUND error"
+    assert reply.text == "Added: “Milk”.\nCouldn't delete “Gym”: No task matching 'Gym' found."
     assert [o.status.value for o in reply.outcomes] == ["done", "failed"]
 
 
 def test_the_contract_message_when_a_command_ran_nothing() -> None:
     g = guard("delete Read book")
-    reply = compose(run=run(stop=StopReason.TOOL_NOT_TRIGGERED), intent=g.intent, guard=g, response_mode="direct")
+    reply = compose(
+        run=run(stop=StopReason.TOOL_NOT_TRIGGERED), intent=g.intent, guard=g, response_mode="direct", t=texts("en")
+    )
 
     assert (reply.text, reply.source) == (TOOL_NOT_TRIGGERED, "contract")
     assert action_metadata(reply, g.intent) == ActionMetadata(
@@ -64,7 +71,7 @@ def test_the_contract_message_when_a_command_ran_nothing() -> None:
 def test_an_action_no_call_attempted_is_reported_not_done() -> None:
     reply, _ = reply_for("delete taxes and mark bread done", run(done("delete_task", "Taxes"), stop=StopReason.FINAL))
 
-    assert reply.text == "Deleted: “Taxes”.\nNot done: “mark bread done” (the model did not call a tool for it)."
+    assert reply.text == "Deleted: “Taxes”.\nNot done: “mark bread done”. Please ask again."
     metadata = action_metadata(reply, classify("delete taxes and mark bread done"))
     assert metadata is not None
     assert (metadata.action, metadata.success, metadata.task_title) == ("delete_task", True, "Taxes")
@@ -86,8 +93,8 @@ def test_calls_not_run_say_why() -> None:
     )
 
     assert reply.text.splitlines()[1:] == [
-        "Not done: complete “b” (over the limit of tool calls in one step).",
-        "Not done: complete “c” (this message reached its tool calls budget).",
+        "Not done: complete “b” (too many actions in one message; send it again).",
+        "Not done: complete “c” (this message ran out of its budget).",
     ]
     assert [o.reason.value for o in reply.not_done if o.reason] == ["ignored", "budget"]
 
@@ -95,20 +102,37 @@ def test_calls_not_run_say_why() -> None:
 def test_a_stop_is_said_after_the_results() -> None:
     reply, _ = reply_for("add milk", run(done("add_task", "Milk"), stop=StopReason.BUDGET_EXCEEDED, detail="llm_calls"))
 
-    assert reply.text == "Added: “Milk”.\nI stopped because this message reached its llm calls limit."
+    assert reply.text == "Added: “Milk”.\nI stopped here: this message reached its model calls limit."
 
 
-def test_direct_mode_passes_on_a_question_the_model_asks_back() -> None:
-    reply, _ = reply_for("delete the invoices", run(done("list_tasks", "x"), text="Which one?", stop=StopReason.FINAL))
+def test_direct_mode_builds_the_reply_from_results_once_a_tool_ran() -> None:
+    listed = done("list_tasks", "x")
+    listed.result.data.update({"tasks": [{"title": "Old invoices", "status": "pending"}], "count": 1, "status": "all"})
+    reply, g = reply_for("delete the invoices", run(listed, text="I looked them up.", stop=StopReason.FINAL))
 
-    assert reply.text.endswith("\nWhich one?")
+    assert "looked" not in reply.text and reply.text.startswith("You have 1 task:")
+    assert "Not done: “delete the invoices”. I did something else instead" in reply.text
+    assert g.words.verdict.value == "not_shown"
+    # A question the model asks back goes beside the results, once read (and, in production, checked).
+    asked, g = reply_for("delete the invoices", run(listed, text="Which ones do you mean?", stop=StopReason.FINAL))
+    assert asked.text.endswith("\nWhich ones do you mean?") and g.words.verdict.value == "shown"
 
 
 def test_a_ghost_claim_without_any_call_is_replaced() -> None:
     reply, _ = reply_for("hello there", run(text="I've deleted Gym.", stop=StopReason.FINAL))
 
-    assert reply.text.startswith("Nothing was changed.")
+    assert reply.text == "Nothing was changed."
     assert reply.replaced[0]["reason"] == "ghost_claim" and reply.replaced[0]["model_reply"] == "I've deleted Gym."
+
+
+def test_every_line_is_in_the_language_of_the_message() -> None:
+    reply, _ = reply_for(
+        "borra gym y añade leche",
+        run(failed("delete_task", "Gym", "NOT_FOUND"), done("add_task", "Leche")),
+        language="es",
+    )
+
+    assert reply.text == "No pude eliminar “Gym”: No encontré ninguna tarea que coincida con 'Gym'.\nAñadida: “Leche”."
 
 
 def test_model_mode_keeps_a_consistent_reply_and_completes_it() -> None:

@@ -107,23 +107,60 @@ def call_delta(index: int, *, id: str | None = None, name: str | None = None, ar
     return {"tool_calls": [piece]}
 
 
+CHECK_TOOL = "check_reply"  # the reply check's forced tool (services/reply_check.py)
+
+
+def declares(*done: tuple[str, str], not_done: tuple[tuple[str, str], ...] = ()) -> Callable[[dict[str, Any]], Any]:
+    """A checker that says the words claim these changes done (action, task) and these not done."""
+    arguments = {
+        "done": [{"action": a, "task": t} for a, t in done],
+        "not_done": [{"action": a, "task": t} for a, t in not_done],
+    }
+    return lambda body: completion(tool_calls=[tool_call(CHECK_TOOL, arguments, call_id="check")])
+
+
+NO_CLAIMS = declares()  # a competent checker reading words that claim no change
+
+
+def NONSENSE_CHECK(body: dict[str, Any]) -> dict[str, Any]:
+    """A model that complies with whatever tool is forced on it, passing the message's words: a check
+    that cannot be read."""
+    return completion(
+        tool_calls=[tool_call(CHECK_TOOL, {"task_id": body["messages"][-1]["content"][:80]}, call_id="check")]
+    )
+
+
+def is_check(body: dict[str, Any]) -> bool:
+    choice = body.get("tool_choice")
+    forced = choice.get("function", {}).get("name") if isinstance(choice, dict) else None
+    return forced == CHECK_TOOL or [t["function"]["name"] for t in body.get("tools", [])] == [CHECK_TOOL]
+
+
 class Script:
     """The scripted model's answers, for both fakes: each request takes the next item (then
     `default`); an item is a completion dict, an exception to raise, an httpx.Response (HTTP only),
     or a function of the request body (it may return a coroutine). Every request body is recorded so
-    a test can read exactly what the model received."""
+    a test can read exactly what the model received. The reply check (a forced `check_reply` call
+    about the model's own words) is answered by `checker` instead, and recorded in `checks`."""
 
-    def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
+    def __init__(
+        self, *items: Item, default: Item | None = None, delay_s: float = 0.0, checker: Item | None = NO_CLAIMS
+    ) -> None:
         self.queue: list[Item] = list(items)
         self.default = default
         self.delay_s = delay_s
+        self.checker = checker
         self.requests: list[dict[str, Any]] = []
+        self.checks: list[dict[str, Any]] = []
 
     def push(self, *items: Item) -> None:
         self.queue.extend(items)
 
     async def answer(self, body: dict[str, Any]) -> Any:
         """Record `body` and give the next answer (raising it when it is an exception)."""
+        if self.checker is not None and is_check(body):
+            self.checks.append(body)
+            return await self._give(self.checker, body)
         self.requests.append(body)
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
@@ -133,6 +170,9 @@ class Script:
             item = self.default
         else:
             raise AssertionError(f"{type(self).__name__}: unexpected request #{len(self.requests)}")
+        return await self._give(item, body)
+
+    async def _give(self, item: Item, body: dict[str, Any]) -> Any:
         if callable(item) and not isinstance(item, httpx.Response | Exception):
             item = item(body)
         if asyncio.iscoroutine(item):
@@ -158,8 +198,10 @@ class Script:
 class ScriptedLLM(Script):
     """The script behind httpx.MockTransport: the app's real HTTP client talks to it."""
 
-    def __init__(self, *items: Item, default: Item | None = None, delay_s: float = 0.0) -> None:
-        super().__init__(*items, default=default, delay_s=delay_s)
+    def __init__(
+        self, *items: Item, default: Item | None = None, delay_s: float = 0.0, checker: Item | None = NO_CLAIMS
+    ) -> None:
+        super().__init__(*items, default=default, delay_s=delay_s, checker=checker)
         self.headers: list[httpx.Headers] = []
 
     @property

@@ -11,13 +11,14 @@ from backend.app.services.intent import classify
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 
 
-def guard(message: str) -> ExecutionGuard:
+def guard(message: str, *, model_mode: bool = False) -> ExecutionGuard:
     return ExecutionGuard(
         intent=classify(message),
         message=message,
         mutating_tools=MUTATING,
         instruction=lambda tool: tool,
         ghost_instruction="",
+        words_beside_results=model_mode,
     )
 
 

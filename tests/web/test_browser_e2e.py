@@ -412,7 +412,9 @@ async def test_words_withdrawn_mid_turn_leave_the_reply_bubble(make_client: Any)
         return slow_stream(*words("You have one task: “Gym”. Have a good evening!"), gap_s=0.02)
 
     llm = ScriptedLLM(slow_stream(*greeting, gap_s=0.6), writer)
-    client = await make_client(llm, response_mode="model", llm_stream=True, environment="development")
+    client = await make_client(
+        llm, response_mode="model", llm_stream=True, reply_check="lists", environment="development"
+    )
     errors: list[str] = []
     async with serve(client) as live, chromium_page(errors) as page:
         token = await sign_in(page, live.url, "henry")

@@ -2,17 +2,19 @@
 
 The guard's decisions are values: the loop acts on them and nothing else. Before a step's calls run
 the guard may refuse some (they are recorded with the result it gives, never run), ask that others
-act only on what the user's words name (`grounded`), or ask for one more request instead. When the
-model answers without calls it may accept, force one more request, or give up.
+act only on what the user's words name (`grounding`), or ask for one more request instead. When the
+model answers without calls it may accept, force one more request, give up, or ask that the words be
+checked first: the loop then asks the model once what they claim (`CheckWords`) and hands the
+answer back (`review_checked`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from backend.app.agent.types import ExecutedCall, GuardReason, ToolCall, ToolResult
+from backend.app.agent.types import ExecutedCall, Grounding, GuardReason, ToolCall, ToolResult, ToolSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +27,14 @@ class ForceRetry:
     """Ask once more with `instruction` appended and `tool` forced (None: any tool, 'required').
 
     With `offer_respond` the request also offers a `respond` tool, so a model that was wrong to claim
-    an action has a way to say so instead of inventing one."""
+    an action has a way to say so instead of inventing one. With `answer_only` no tools are sent at
+    all: the model can only answer in words."""
 
     tool: str | None
     instruction: str
     reason: GuardReason
     offer_respond: bool = False
+    answer_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,19 +43,26 @@ class GiveUp:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckWords:
+    """Before the words can be the answer: one request with `tool` forced and these `messages`,
+    whose call's arguments go back to the guard (`StepGuard.review_checked`)."""
+
+    tool: ToolSpec
+    messages: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
 class CallsVerdict:
-    """The guard's word on one step's calls, by their index in the step."""
+    """The guard's word on one step's calls, by their index in the step: the ones refused (never
+    run), what the others may act on, and the request to make after the step."""
 
     refused: dict[int, ToolResult] = field(default_factory=dict)
-    grounded: frozenset[int] = frozenset()
-    grounding: str | None = None
-    # A wider text for some grounded calls (the asked add: the message and the conversation before it).
-    grounding_by_call: dict[int, str] = field(default_factory=dict)
+    grounding: dict[int, Grounding] = field(default_factory=dict)
     retry: ForceRetry | None = None
 
 
 ACCEPT_CALLS = CallsVerdict()
-FinalVerdict = Accept | ForceRetry | GiveUp
+FinalVerdict = Accept | ForceRetry | GiveUp | CheckWords
 
 
 class StepGuard(Protocol):
@@ -62,7 +73,17 @@ class StepGuard(Protocol):
         ...
 
     def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
-        """When the model answers without tool calls."""
+        """When the model answers without tool calls (or through `respond`)."""
+        ...
+
+    def review_checked(
+        self, text: str, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
+    ) -> Accept | ForceRetry:
+        """The answer to a `CheckWords` request: the checking call's arguments, None if there was none."""
+        ...
+
+    def review_results(self, executed: Sequence[ExecutedCall], *, step: int) -> ForceRetry | None:
+        """Once a step's calls ran: one more request to make first, if any."""
         ...
 
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from backend.app.agent.dispatch import IGNORED, Dispatcher
-from backend.app.agent.guard import ACCEPT_CALLS, Accept, ForceRetry, GiveUp, StepGuard
+from backend.app.agent.guard import ACCEPT_CALLS, Accept, CheckWords, ForceRetry, GiveUp, StepGuard
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
 from backend.app.agent.messages import assistant_tool_message, tool_message
 from backend.app.agent.normalize import normalize_response
@@ -33,6 +33,7 @@ from backend.app.agent.types import (
     LLMResponse,
     LoopRetry,
     NextStep,
+    NextStepCheck,
     NextStepFinalOutput,
     NextStepRetry,
     NextStepRunTools,
@@ -125,12 +126,15 @@ class AgentRunner:
             if turn.hearing and not isinstance(next_step, NextStepFinalOutput) and turn.on_reply is not None:
                 turn.on_reply.void()  # the words heard were not the answer: tools follow, or a retry
             if isinstance(next_step, NextStepRunTools):
-                after = await self._run_tools(next_step, response, turn, driver, dispatcher, step=step)
+                after = await self._run_tools(next_step, response, turn, driver, dispatcher, guard, step=step)
                 if after is None:
                     if stop_when_covered and self._covered(guard, turn, step):
                         return self._result(turn, driver, use, stop=NextStepStop(StopReason.COMPOSED))
                     continue
                 next_step = after
+            if isinstance(next_step, NextStepCheck):
+                assert guard is not None  # only a guard asks for a check
+                next_step = await self._check(next_step, turn, driver, guard, use, step=step)
             match next_step:
                 case NextStepRetry():
                     self._prepare_retry(next_step, response, turn)
@@ -139,8 +143,8 @@ class AgentRunner:
                 case NextStepStop():
                     stop = next_step
                     break
-                case NextStepRunTools():
-                    raise AssertionError("tools are run above")  # pragma: no cover
+                case NextStepRunTools() | NextStepCheck():
+                    raise AssertionError("tools are run and words checked above")  # pragma: no cover
                 case _:
                     assert_never(next_step)
         return self._result(turn, driver, use, stop=stop)
@@ -220,11 +224,9 @@ class AgentRunner:
         if calls:
             work = [c for c in calls if c.name != RESPOND_TOOL.name]
             verdict = guard.review_calls(work, turn.executed, step=step, forced=turn.forced) if guard else ACCEPT_CALLS
-            if verdict.grounded:
+            if verdict.grounding:
                 work = [
-                    dataclasses.replace(c, grounding=verdict.grounding_by_call.get(i, verdict.grounding))
-                    if i in verdict.grounded
-                    else c
+                    dataclasses.replace(c, grounding=verdict.grounding[i]) if i in verdict.grounding else c
                     for i, c in enumerate(work)
                 ]
             refused = dict(verdict.refused)
@@ -249,20 +251,65 @@ class AgentRunner:
             )
         if driver.observe_final(step=step):
             return NextStepRetry(reason=LoopRetry.PHASE_SWITCH, instruction=None, tool_choice=None)
+        return self._final(text, turn, driver, guard, step=step)
+
+    def _final(self, text: str, turn: _Turn, driver: PolicyDriver, guard: StepGuard | None, *, step: int) -> NextStep:
+        """The model's words as its answer (a reply without calls, or `respond`): the guard's word on them."""
         if guard is not None:
             match guard.review_final(text, turn.executed, step=step):
                 case ForceRetry() as force:
                     return self._retry(force, driver, step=step)
                 case GiveUp():
                     return NextStepStop(StopReason.TOOL_NOT_TRIGGERED)
+                case CheckWords(tool=tool, messages=messages):
+                    return NextStepCheck(text=text, tool=tool, messages=messages)
                 case Accept():
                     pass
         if self.options.tool_use_mode == "enforced" and not turn.any_ran:
             return NextStepStop(StopReason.NO_TOOL_CALLS)
         return NextStepFinalOutput(text=text)
 
+    async def _check(
+        self, check: NextStepCheck, turn: _Turn, driver: PolicyDriver, guard: StepGuard, use: BudgetUse, *, step: int
+    ) -> NextStep:
+        """One request that asks what the words claim (its tool forced); the guard reads the answer.
+        A check that cannot be made or read hands the guard nothing: it verifies nothing."""
+        arguments: dict[str, Any] | None = None
+        event: dict[str, Any] = {"step": step, "check": check.tool.name}
+        try:
+            use.check_before_request()
+            body: dict[str, Any] = {
+                "model": self.model,
+                "messages": check.messages,
+                "tools": [check.tool.to_openai(self.preset.tool_schema(check.tool.parameters))],
+                "tool_choice": self.preset.forced_choice(check.tool.name),
+            }
+            merge_request_overrides(body, {**self.preset.request_overrides, **self.options.request_overrides})
+            body["max_tokens"] = min(self.options.max_tokens or 300, 300)
+            started = time.perf_counter()
+            raw = await self.client.create(body, deadline=use.deadline)
+            response = normalize_response(raw, step=step, max_args_bytes=self.options.max_tool_args_bytes)
+            use.record_request(response.usage)
+            event["latency_ms"] = round((time.perf_counter() - started) * 1000, 2)
+            event["usage"] = {"prompt": response.usage.prompt_tokens, "completion": response.usage.completion_tokens}
+            call = next((c for c in response.tool_calls if c.name == check.tool.name and c.error is None), None)
+            arguments = call.arguments if call is not None else None
+        except BudgetExceeded as exc:
+            event["error"] = f"budget {exc.kind}"
+        except LLMError as exc:
+            event["error"] = exc.code
+        event["answered"] = arguments is not None
+        turn.trace.append(event)
+        match guard.review_checked(check.text, arguments, turn.executed, step=step):
+            case ForceRetry() as force:
+                return self._retry(force, driver, step=step)
+            case Accept():
+                return NextStepFinalOutput(text=check.text)
+
     def _retry(self, force: ForceRetry, driver: PolicyDriver, *, step: int) -> NextStepRetry:
         log.warning("execution_guard_retry", extra={"step": step, "tool": force.tool, "reason": force.reason})
+        if force.answer_only:
+            return NextStepRetry(reason=force.reason, instruction=force.instruction, tool_choice=None, send_tools=False)
         choice = driver.forced_choice(force.tool) if force.tool else self.preset.required_choice
         return NextStepRetry(
             reason=force.reason,
@@ -277,11 +324,12 @@ class AgentRunner:
             turn.retry_reason = retry.reason
         if retry.reason is LoopRetry.EMPTY_FINAL:
             turn.empty_final_retried = True
-        if not turn.trace[-1].get("calls"):  # after tool calls, their messages are already appended
+        asked = next(e for e in reversed(turn.trace) if "check" not in e)  # the model's answer, not a check
+        if not asked.get("calls"):  # after tool calls, their messages are already appended
             turn.messages.append({"role": "assistant", "content": response.content or ""})
         if retry.instruction:
             turn.messages.append({"role": "system", "content": retry.instruction})
-        turn.trace[-1]["retry"] = retry.reason
+        asked["retry"] = retry.reason
         turn.retry = retry
 
     # -- running tools -----------------------------------------------------------------------
@@ -292,9 +340,10 @@ class AgentRunner:
         turn: _Turn,
         driver: PolicyDriver,
         dispatcher: Dispatcher,
+        guard: StepGuard | None,
         *,
         step: int,
-    ) -> NextStepStop | NextStepFinalOutput | NextStepRetry | None:
+    ) -> NextStep | None:
         work = [c for c in step_calls.calls if c.name != RESPOND_TOOL.name]
         respond = [c for c in step_calls.calls if c.name == RESPOND_TOOL.name]
         if step_calls.then is not None and step_calls.then.from_guard:
@@ -338,10 +387,14 @@ class AgentRunner:
             return NextStepStop(StopReason.TOOL_ERROR)
         if step_calls.then is not None:
             return step_calls.then
+        if guard is not None and (after := guard.review_results(turn.executed, step=step)) is not None:
+            return self._retry(after, driver, step=step)
         if respond:
             args = respond[0].arguments or {}
             turn.trace[-1]["respond"] = True
-            return NextStepFinalOutput(text=args["message"] if isinstance(args.get("message"), str) else "")
+            return self._final(
+                args["message"] if isinstance(args.get("message"), str) else "", turn, driver, guard, step=step
+            )
         return None
 
     def _append_tool_messages(

@@ -18,14 +18,31 @@ class SaidAdd:
 
 
 @dataclass(frozen=True, slots=True)
+class SaidAction:
+    """One action the message asks for: the tools that would do it, and the words it is about."""
+
+    tools: tuple[str, ...]
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
 class Said:
-    """What the user's message itself names, read before the model runs: the message, the task
-    references it gives each tool ("taxes" for `delete_task`) and the tasks it asks to add. A model's
-    argument that names nothing (a reference no task answers to, a title sharing no word with the
-    message), a title other than the one the user quoted, or a priority or due date other than the
-    one the user gave, is repaired with these, said so in the result. A reference that resolves is
-    never replaced, and nothing the message does not name is ever used."""
+    """What the user's message itself names, read before the model runs: the message, the actions it
+    asks for with the words each is about ("taxes" for the delete of "delete taxes and add milk"),
+    and the tasks it asks to add. A model's argument that names nothing (a reference no task answers
+    to, a title sharing no word with the message), a title other than the one the user quoted, or a
+    priority or due date other than the one the user gave, is repaired with these, said so in the
+    result. A reference that resolves is never replaced, and nothing the message does not name for
+    that very action is ever used."""
 
     message: str = ""
-    references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    actions: tuple[SaidAction, ...] = ()
     adds: tuple[SaidAdd, ...] = ()
+
+    def words_for(self, tool: str) -> list[str]:
+        """The words of each action that asks for `tool`."""
+        return [a.words for a in self.actions if tool in a.tools and a.words.strip()]
+
+    def words_besides(self, tool: str) -> str:
+        """The words of the actions that ask for something else."""
+        return "\n".join(a.words for a in self.actions if tool not in a.tools)

@@ -27,14 +27,27 @@ class ToolSpec:
         return {"type": "function", "function": function}
 
 
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    """What the guard lets one call act on, in the user's own words.
+
+    `names`: the call may act only on a target these words name (None: the call picks its own
+    target, as the model chose it); for an add, its title must share a word with them. `not_names`:
+    never a target only these words name (text the user gave as content: a quoted title, a task to
+    add). `ask`: change nothing; look the target up, so that the user can be asked about exactly it."""
+
+    names: str | None = None
+    not_names: str = ""
+    ask: bool = False
+
+
 @dataclass(slots=True)
 class ToolCall:
     """One call the model asked for. `error` is set when normalization already knows it cannot run.
 
-    `grounding` is set by the guard on a call it does not trust to pick its own target (one made
-    under a forced tool choice, or one the message did not ask for): the executor lets it act only
-    on what this text, the user's own words, names. `expected_version` is set by a REST request's
-    `If-Match`, never by a model: the call changes the task only at that version."""
+    `grounding` is set by the guard on a call whose target it does not leave to the model alone (see
+    `Grounding`). `expected_version` is set by a REST request's `If-Match`, never by a model: the call
+    changes the task only at that version."""
 
     id: str
     name: str
@@ -42,7 +55,7 @@ class ToolCall:
     raw_arguments: str = ""
     error: ToolError | None = None
     source: Literal["tool_calls", "function_call", "content_tag"] = "tool_calls"
-    grounding: str | None = None
+    grounding: Grounding | None = None
     expected_version: int | None = None
 
 
@@ -203,8 +216,12 @@ class GuardDecision(StrEnum):
     TRUSTED = "trusted"  # the model's own choice (a read, an edit) stands over the command's tool
     REFUSED = "refused"  # a call was not run
     GROUNDED = "grounded"  # calls may act only on what the user's words name
+    ASKS = "asks"  # a change the message may not have asked for: its task is looked up, the user asked
     GAVE_UP = "gave_up"  # the forced retry ran no tool either
+    ASKED_AGAIN = "asked_again"  # the model's changes were refused: it is asked for an answer in words
+    CHECKED = "checked"  # the model was asked what its words claim before they are shown
     CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
+    UNVERIFIED = "unverified"  # words whose check could not be read are not shown
 
 
 class GuardReason(StrEnum):
@@ -216,6 +233,10 @@ class GuardReason(StrEnum):
     MODEL_CHOSE_EDIT = "model_chose_edit"
     FORCED_CALL = "forced_call"  # made under a forced tool choice
     EXTRA_CALL = "extra_call"  # a change beside the ones the message was read to ask for
+    CONTENT = "content"  # the target is named only in text the user gave as content (a quoted title)
+    UNBACKED_CLAIM = "unbacked_claim"  # words claiming a change no successful call made
+    DENIED_SUCCESS = "denied_success"  # words saying a change that succeeded was not made
+    REPLY_CHECK = "reply_check"  # the model's words are checked before they are shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +294,16 @@ class NextStepRetry:
 
 
 @dataclass(frozen=True, slots=True)
+class NextStepCheck:
+    """Before `text` can be the final answer: one request with `tool` forced and `messages`, whose
+    answer the guard reads (what the words claim); then the guard's verdict decides what follows."""
+
+    text: str
+    tool: ToolSpec
+    messages: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
 class NextStepStop:
     """End the loop without a model answer; `detail` names what ran out (a budget's kind)."""
 
@@ -280,4 +311,4 @@ class NextStepStop:
     detail: str | None = None
 
 
-NextStep = NextStepRunTools | NextStepFinalOutput | NextStepRetry | NextStepStop
+NextStep = NextStepRunTools | NextStepFinalOutput | NextStepRetry | NextStepCheck | NextStepStop

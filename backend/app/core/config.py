@@ -131,6 +131,9 @@ class Settings(BaseSettings):
 
     tool_policy: ToolPolicyName = "guarded"
     response_mode: Literal["direct", "model"] = "direct"
+    # Before a model's words reach the user: `model` asks the model what they claim (one short call)
+    # and checks that against what ran; `lists` trusts the language files' word lists alone.
+    reply_check: Literal["model", "lists"] = "model"
     apply_mode: Literal["best_effort", "strict"] = "best_effort"
 
     budget_max_llm_calls: int = 5

@@ -100,14 +100,27 @@ class ConfirmationAction(BaseModel):
     arguments: dict[str, Any]
 
 
+class ConfirmationAnswer(BaseModel):
+    """One answer a client can offer as a button: its `label`, and the `message` it sends (in the
+    user's language); `confirm` is the body field to send with it, when it has one."""
+
+    label: str
+    message: str
+    confirm: str | None = None
+
+
 class Confirmation(BaseModel):
     """A question the turn asks before acting: the next message answers it (a yes in any covered
-    language, or `"confirm": id`, runs exactly `actions`; a no cancels; anything else cancels it)."""
+    language, or `"confirm": id`, runs exactly `actions`; a no cancels; anything else cancels it).
+    `kind`: `confirm` (yes or no) or `choose` (which of `actions`, by number); `answers`: the
+    answers to offer, written in the user's language, so a client needs no language of its own."""
 
     id: str
     question: str
     actions: list[ConfirmationAction]
     expires_at: datetime
+    kind: Literal["confirm", "choose"] = "confirm"
+    answers: list[ConfirmationAnswer] = Field(default_factory=list)
 
 
 class ChatResponse(BaseModel):

@@ -35,7 +35,9 @@ class GuardEvent(_Record):
     """One decision of the guard (agent/types.py `GuardDecision`, `GuardReason`)."""
 
     step: int
-    decision: str = Field(description="forced, trusted, refused, grounded, gave_up, claim_caught")
+    decision: str = Field(
+        description="forced, trusted, refused, grounded, asks, gave_up, asked_again, checked, claim_caught, unverified"
+    )
     reason: str = Field(description="missing_tool, wrong_tool, ghost_claim, ...")
     tool: str | None
 
@@ -55,7 +57,7 @@ class IntentAction(_Record):
 class IntentInfo(_Record):
     """How the message was read (services/intent.py)."""
 
-    kind: str = Field(description="command, question, advice, report, negated, chat")
+    kind: str = Field(description="command, question, advice, report, negated, small_talk, chat")
     tools: list[str]
     actions: list[IntentAction]
     reason: str
@@ -63,7 +65,7 @@ class IntentInfo(_Record):
 
 
 class ReplacedReply(_Record):
-    reason: str = Field(description="ghost_claim, unbacked_claim, denied_success, hides_failure")
+    reason: str = Field(description="ghost_claim, unbacked_claim, denied_success, hides_failure, unverified")
     claims: list[str]
     model_reply: str = Field(description="the model's words that were not shown (first 500 characters)")
 
@@ -75,9 +77,23 @@ class NotDone(_Record):
 
 
 class ReplyInfo(_Record):
+    OPTIONAL = frozenset({"words"})
     source: str = Field(description="results, model, contract")
     replaced: list[ReplacedReply]
     not_done: list[NotDone]
+    words: str | None = Field(
+        default=None,
+        description="what became of the model's own words: verified (its check matched what ran), shown (read "
+        "by the word lists only), withheld, not_shown (the reply is built from the results)",
+    )
+
+
+class LanguageInfo(_Record):
+    """The language the turn answered in (language/detect.py)."""
+
+    code: str = Field(description="the language of every text the backend composed for this turn")
+    detected: str | None = Field(description="the language found in the message; null: none the backend reads")
+    how: str = Field(description="words (found in the message), conversation (the conversation's), default")
 
 
 class PolicyInfo(_Record):
@@ -179,6 +195,18 @@ class TraceStep(_Record):
     respond: bool | None = None
 
 
+class TraceCheck(_Record):
+    """The reply check: one request asking the model what its words claim (services/reply_check.py)."""
+
+    OPTIONAL = frozenset({"latency_ms", "usage", "error"})
+    step: int
+    check: str
+    answered: bool
+    latency_ms: float | None = None
+    usage: TraceUsage | None = None
+    error: str | None = None
+
+
 class ProviderError(_Record):
     code: str
     detail: str
@@ -221,6 +249,7 @@ class ExecutionMetadata(_Record):
     apply_mode: str
     model: ModelInfo
     policy_events: list[PolicyEvent]
-    trace: list[TraceStep]
+    trace: list[TraceStep | TraceCheck]
+    language: LanguageInfo
     provider_error: ProviderError | None = None
     confirmation_answer: ConfirmationAnswer | None = None

@@ -13,16 +13,16 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.offline import said_in
 from backend.app.agent.presets import Preset
 from backend.app.agent.run import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
+from backend.app.agent.said import Said, SaidAction, SaidAdd
 from backend.app.agent.types import ChatCompletionsClient, ExecutedCall, Finding, StopReason, ToolCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -35,8 +35,10 @@ from backend.app.db.repositories.confirmations import ConfirmationRepository
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
 from backend.app.db.session import unit_of_work
-from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, ConfirmationAction
+from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services import idempotency, prompt
+from backend.app.services.calls import final_calls
+from backend.app.services.commands import asked_in
 from backend.app.services.confirmations import Answer, Proposal, answer, propose
 from backend.app.services.history import fit_history
 from backend.app.services.live_reply import LiveReply, ReplyListener
@@ -48,9 +50,8 @@ from backend.app.services.records import (
     reply_findings,
     tool_call_records,
 )
-from backend.app.services.reply import Reply, compose, final_calls
+from backend.app.services.reply import Reply, compose
 from backend.app.services.turn import (
-    DECLINED,
     MUTATING,
     READ_ONLY,
     Step,
@@ -86,6 +87,15 @@ class Finished:
     proposal: Proposal | None
     confirmation: Confirmation | None
     now: datetime
+    language: str
+
+
+def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
+    """A task the message asks to add, with the priority and due date the user gave."""
+    fields: dict[str, Any] = {k: args[k] for k in ("priority",) if args.get(k)}
+    if args.get("due_date"):
+        fields["due_date"] = date.fromisoformat(str(args["due_date"]))
+    return SaidAdd(str(args.get("title", "")), quoted=quoted, fields=fields)
 
 
 def _uuid(value: str) -> uuid.UUID:
@@ -116,6 +126,8 @@ class ChatService:
         self.clock = clock
         self.resolver = ReferenceResolver(threshold=settings.resolver_threshold)
         self.options = run_options(settings, preset)
+        # The built-in offline model writes its words from the tool results: there is nothing to check.
+        self.checks_words = settings.reply_check == "model" and client.label != "offline"
         self.tools_for = task_tools_factory(
             settings=settings, sessionmaker=sessionmaker, clock=clock, resolver=self.resolver
         )
@@ -189,6 +201,7 @@ class ChatService:
             turn.history = await conversations.recent_messages(
                 turn.conversation_id, limit=self.settings.history_max_messages
             )
+            turn.conversation = ConversationContext.from_history(turn.history)
             # Every conversation starts with a stored user message, so history found (it is filtered
             # by owner) proves the conversation is this user's: the existence query runs only if not.
             if not turn.history and not await conversations.exists(turn.conversation_id):
@@ -223,8 +236,8 @@ class ChatService:
         if turn.answer is not None and turn.answer.verdict == "run":
             return await self._answered(turn), Step.quiet(turn, self.settings)
         if turn.answer is not None and turn.answer.verdict == "cancel":
-            return no_calls(DECLINED), Step.quiet(turn, self.settings)
-        step = Step.guarded(turn, self.settings, self.preset, self.clock)
+            return no_calls(), Step.quiet(turn, self.settings)
+        step = Step.guarded(turn, self.settings, self.preset, self.clock, checks=self.checks_words)
         return await self._loop(turn, step), step
 
     async def _loop(self, turn: TurnContext, step: Step) -> RunResult:
@@ -244,15 +257,16 @@ class ChatService:
         runner = AgentRunner(client=self.client, model=self.model, preset=self.preset, options=self.options)
         return await runner.run(
             messages=messages,
-            executor=self._tools(turn, guarded=step.guard.enabled),
+            executor=self._tools(turn, step if step.guard.enabled else None),
             policy=step.policy,
             expected_tools=step.intent.tools,
             use=use,
             guard=step.guard,
             stop_when_covered=settings.response_mode == "direct",
             on_calls=turn.on_calls,
+            # Words are streamed as they come only where no check of them is awaited.
             on_reply=LiveReply(step.guard, turn.listener)
-            if turn.listener is not None and settings.response_mode == "model"
+            if turn.listener is not None and settings.response_mode == "model" and not self.checks_words
             else None,
         )
 
@@ -271,26 +285,40 @@ class ChatService:
         run.executed, run.stop_reason = executed, StopReason.COMPOSED
         return run
 
-    def _tools(self, turn: TurnContext, *, guarded: bool = False) -> TaskTools:
-        """The turn's tools; `guarded`: with what the message names, to repair the model's arguments."""
+    def _tools(self, turn: TurnContext, step: Step | None = None) -> TaskTools:
+        """The turn's tools; with a guarded `step`, with what the message names for each action, to
+        repair the model's arguments that name nothing."""
+        said = None
+        if step is not None:
+            asked = asked_in(turn.request.message, today=self.clock.today(), intent=step.intent)
+            adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == "add_task")
+            actions = tuple(SaidAction(a.tools, a.object) for a in step.intent.actions)
+            said = Said(message=turn.request.message, actions=actions, adds=adds)
         return self.tools_for(
             turn.user_id,
             source="chat",
             conversation_id=turn.conversation_id,
             turn_id=turn.turn_id,
-            context=ConversationContext.from_history(turn.history),
-            said=said_in(turn.request.message, today=self.clock.today()) if guarded else None,
+            context=turn.conversation,
+            said=said,
         )
 
     def _reply(self, turn: TurnContext, run: RunResult, step: Step) -> Finished:
         """What the user reads and what explains it: the reply (composed in services/reply.py), the
         question to ask if any, the findings, the execution metadata and the response body."""
         calls = final_calls(run.executed)
-        ask_unasked = step.intent.kind != "negated"
-        proposal = propose(calls, ask_unasked=ask_unasked, extra=step.guard.unasked) if step.asks else None
+        t = step.texts
+        proposal = propose(calls, t=t, silent=step.guard.silent) if step.asks else None
         reply = compose(
-            run=run, intent=step.intent, guard=step.guard, response_mode=self.settings.response_mode, question=proposal
+            run=run,
+            intent=step.intent,
+            guard=step.guard,
+            response_mode=self.settings.response_mode,
+            t=t,
+            question=proposal,
         )
+        if turn.answer is not None and turn.answer.verdict == "cancel":
+            reply = Reply(t("Okay, I won't: nothing was changed."), [], "results")
         deviation = plan_deviation(step.intent, run.executed, read_only=READ_ONLY)
         findings = [*run.findings, *([deviation] if deviation else []), *reply_findings(reply)]
         metadata = execution_metadata(
@@ -305,6 +333,7 @@ class ChatService:
             apply={**apply_report(run.executed), "apply_mode": self.settings.apply_mode},
             response_mode=self.settings.response_mode,
             total_latency_ms=round((time.monotonic() - turn.started) * 1000),
+            language=step.language,
             confirmation_answer=(
                 {"verdict": turn.answer.verdict, "how": turn.answer.how}
                 if turn.answer is not None and turn.answer.verdict != "new"
@@ -314,11 +343,21 @@ class ChatService:
         now = self.clock.now()
         confirmation = None
         if proposal is not None:
+            confirmation_id = str(uuid.uuid4())
             confirmation = Confirmation(
-                id=str(uuid.uuid4()),
+                id=confirmation_id,
                 question=proposal.question,
                 actions=[ConfirmationAction(name=a["name"], arguments=a["arguments"]) for a in proposal.actions],
                 expires_at=now + timedelta(minutes=self.settings.confirmation_ttl_minutes),
+                kind=proposal.kind,
+                answers=[
+                    ConfirmationAnswer(
+                        label=label,
+                        message=message,
+                        confirm=confirmation_id if proposal.kind == "confirm" and i == 0 else None,
+                    )
+                    for i, (label, message) in enumerate(proposal.answers)
+                ],
             )
         response = ChatResponse(
             conversation_id=turn.conversation_id,
@@ -336,6 +375,7 @@ class ChatService:
             proposal=proposal,
             confirmation=confirmation,
             now=now,
+            language=step.language.code,
         )
 
     def _model_info(self) -> dict[str, Any]:
@@ -351,7 +391,7 @@ class ChatService:
         """One short transaction: the question asked (if any), the assistant's message with its
         calls and metadata, and the idempotency key's response. Without a key to complete or a
         question to keep, it is one statement (Postgres)."""
-        context = turn_context(finished.calls) or {}
+        context = turn_context(finished.calls, language=finished.language) or {}
         confirmation, proposal = finished.confirmation, finished.proposal
         if confirmation is not None:
             context["confirmation"] = confirmation.id

@@ -11,6 +11,7 @@ use these to keep a model's words from contradicting what the tools did.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -19,16 +20,19 @@ from backend.app.language.lexicon import Lexicon, ToolName, fold, lexicons
 _QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
 _SENTENCE = re.compile(r"[^.!?;\n¿¡]*[.!?;\n]*")
 _OPENING = re.compile(r"^\W*")
+_HELD = re.compile(r'"§(\d+)§"')
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A change the reply says happened: the tools that would back it (empty: any change), its words,
-    and whether the assistant claims it as its own act ("I've deleted ...")."""
+    whether the assistant claims it as its own act ("I've deleted ..."), and its sentence, quotes
+    included (the titles it names)."""
 
     tools: tuple[ToolName, ...]
     words: str
     first_person: bool
+    sentence: str = ""
 
 
 class _Marks:
@@ -66,22 +70,36 @@ def _claims_in(lex: Lexicon, sentence: str) -> list[Claim]:
     return found
 
 
-def _sentences(text: str) -> list[str]:
-    folded = _QUOTED.sub(' "" ', fold(text))
-    return [m.group() for m in _SENTENCE.finditer(folded) if m.group().strip() and "?" not in m.group()]
+def _sentences(text: str) -> list[tuple[str, str]]:
+    """(the sentence as read, quotes emptied; the sentence with its quotes) for each sentence that is
+    not a question."""
+    quoted: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        quoted.append(m.group())
+        return f' "§{len(quoted) - 1}§" '
+
+    held = _QUOTED.sub(hold, fold(text))
+    found = []
+    for m in _SENTENCE.finditer(held):
+        sentence = m.group()
+        if sentence.strip() and "?" not in sentence:
+            written = _HELD.sub(lambda h: quoted[int(h[1])], sentence)
+            found.append((_HELD.sub('""', sentence), written))
+    return found
 
 
 def claims(text: str) -> list[Claim]:
     """Every change the text claims happened, in order, at most one per verb occurrence."""
     found: list[Claim] = []
-    for sentence in _sentences(text):
+    for sentence, written in _sentences(text):
         seen: set[tuple[int, str]] = set()
         for lex in lexicons():
             for claim in _claims_in(lex, sentence):
                 key = (sentence.find(claim.words), claim.words)
                 if key not in seen:
                     seen.add(key)
-                    found.append(claim)
+                    found.append(dataclasses.replace(claim, sentence=written))
     return found
 
 

@@ -1,19 +1,21 @@
 """Confirmations: a turn that should not act without the user's yes asks, and keeps exactly what a yes runs.
 
-A question is asked (`propose`) when deletions go over the per-turn cap, when the model deletes or
-completes on a message that asks for no change (a question, small talk; never after a "don't"), when
-a forced or extra delete or complete names a task the user's words did not, and when a delete,
-complete or update
-names several tasks of one title (then the user picks one: "2", "the second one", "the one due
-Friday"). The next message in the conversation answers it (`answer`): a yes in any covered
-language (or `"confirm": "<id>"`) runs exactly the stored calls, with no LLM call; a no cancels;
-anything else cancels it and is handled as a new message. Questions expire.
+A question is asked (`propose`) when deletions go over the per-turn cap; when a delete or complete
+was only looked up, not run (`NEEDS_CONFIRMATION`: the message asked for no change but names the
+task, the language was not read, or the model's reference named nothing and the words for that
+action name one task); when a forced delete or complete names a task the user's words did not; and
+when a delete, complete or update names several tasks of one title (then the user picks one: "2",
+"the second one", "la segunda", "the one due Friday", "the urgent one", "the work one"). The next
+message in the conversation answers it (`answer`): a yes in any covered language (or `"confirm":
+"<id>"`) runs exactly the stored calls, with no LLM call; a no cancels; anything else cancels it and
+is handled as a new message. Questions expire. Every question is written in the user's language,
+from the tasks' own titles and facts, never from the model's words.
 """
 
 from __future__ import annotations
 
-import calendar
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
@@ -21,62 +23,89 @@ from typing import Any, Literal
 from backend.app.agent.dispatch import DESTRUCTIVE_LIMIT
 from backend.app.agent.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
-from backend.app.language.lexicon import fold
-from backend.app.services.guard import NOT_REQUESTED
-from backend.app.tools.context import ConversationContext, Pick, TaskRef
-from backend.app.tools.references import NOT_GROUNDED
+from backend.app.language.catalog import Texts
+from backend.app.language.lexicon import fold, lexicons
+from backend.app.services.wording import action_phrase, task_details
+from backend.app.tools.context import FACTS, ConversationContext, Pick, TaskRef
+from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
 
 ASKABLE = frozenset({"delete_task", "complete_task"})  # never without the user's own words or a yes
 CHOOSABLE = frozenset({"delete_task", "complete_task", "update_task"})
-_VERBS = {"delete_task": "delete", "complete_task": "complete", "update_task": "update"}
+_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
-    """What to ask: `actions` are exactly the calls an answer runs ({name, arguments, label})."""
+    """What to ask: `actions` are exactly the calls an answer runs ({name, arguments, label, facts});
+    `answers` the (label, message) pairs a client may offer as buttons."""
 
     kind: Literal["confirm", "choose"]
     question: str
     actions: list[dict[str, Any]]
     covers: frozenset[int] = field(default_factory=frozenset)  # id() of the calls it asks about
+    answers: list[tuple[str, str]] = field(default_factory=list)
 
 
 def propose(
-    calls: Sequence[ExecutedCall], *, ask_unasked: bool = True, extra: frozenset[tuple[int, str]] = frozenset()
+    calls: Sequence[ExecutedCall], *, t: Texts, silent: frozenset[tuple[int, str]] = frozenset()
 ) -> Proposal | None:
-    """The question a turn's results call for, if any (a choice among twins first). A change the
-    message did not ask for is asked about unless `ask_unasked` is false (the user said no)."""
+    """The question a turn's results call for, if any (a choice among twins first). `silent`: the
+    (step, tool) of changes nobody asked for, never asked about when their task is not named."""
     for e in calls:
-        choices = e.result.data.get("choices") if isinstance(e.result.data, dict) else None
+        data = e.result.data if isinstance(e.result.data, dict) else {}
+        choices = data.get("choices")
         if e.result.code == "AMBIGUOUS" and e.call.name in CHOOSABLE and isinstance(choices, list) and choices:
-            actions = [
-                {
-                    "name": e.call.name,
-                    "arguments": {**e.arguments, "task_id": c["id"]},
-                    "label": c["title"] + (f" ({c['detail']})" if c.get("detail") else ""),
-                }
-                for c in choices
-            ]
-            numbered = "; ".join(f"{i}. {a['label']}" for i, a in enumerate(actions, start=1))
-            question = f"Which one should I {_VERBS[e.call.name]}? {numbered}. Answer with its number."
-            return Proposal("choose", question, actions, frozenset({id(e)}))
-    asks = [e for e in calls if (_needs_yes(e) and (e.step, e.call.name) not in extra) or (ask_unasked and _unasked(e))]
+            return _choose(e, choices, str(data.get("reference") or e.arguments.get("task_id") or ""), t)
+    asks = [e for e in calls if _needs_yes(e, silent)]
     if not asks:
         return None
     actions = [_action(e) for e in asks]
-    listed = " and ".join(f"{_VERBS.get(a['name'], a['name'])} “{a['label']}”" for a in actions)
-    return Proposal("confirm", f"Do you want me to {listed}? Answer yes or no.", actions, frozenset(map(id, asks)))
+    listed = t.join([action_phrase(t, a["name"], a["label"]) for a in actions])
+    question = t("Do you want me to {actions}? Answer yes or no.", actions=listed)
+    answers = [(t("Yes"), t("yes")), (t("No"), t("no"))]
+    return Proposal("confirm", question, actions, frozenset(map(id, asks)), answers)
 
 
-def _unasked(e: ExecutedCall) -> bool:
-    return e.result.code == NOT_REQUESTED and e.call.name in ASKABLE
+def _choose(e: ExecutedCall, choices: list[dict[str, Any]], reference: str, t: Texts) -> Proposal:
+    actions = [
+        {
+            "name": e.call.name,
+            "arguments": {**e.arguments, "task_id": c["id"]},
+            "label": label(t, c),
+            "facts": {"title": c.get("title"), **{k: c.get(k) for k in FACTS}},
+        }
+        for c in choices
+    ]
+    which = {
+        "delete_task": t("Which one should I delete?"),
+        "complete_task": t("Which one should I complete?"),
+        "update_task": t("Which one should I update?"),
+    }[e.call.name]
+    lines = [t("Multiple tasks match '{reference}'.", reference=reference), which]
+    lines += [f"{i}. {a['label']}" for i, a in enumerate(actions, start=1)]
+    lines.append(t("Answer with its number."))
+    answers = [(str(i), str(i)) for i in range(1, len(actions) + 1)] + [(t("None of them"), t("no"))]
+    return Proposal("choose", "\n".join(lines), actions, frozenset({id(e)}), answers)
 
 
-def _needs_yes(e: ExecutedCall) -> bool:
+def label(t: Texts, choice: Mapping[str, Any]) -> str:
+    """A candidate's title, with the facts that tell it from its twins."""
+    apart = task_details(t, choice, [k for k in FACTS if k in (choice.get("apart") or [])], apart=True)
+    return f"{choice['title']} ({', '.join(apart)})" if apart else str(choice["title"])
+
+
+def _needs_yes(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> bool:
+    data = e.result.data if isinstance(e.result.data, dict) else {}
     if e.result.code == DESTRUCTIVE_LIMIT:
         return True
-    data = e.result.data if isinstance(e.result.data, dict) else {}
-    return e.result.code == NOT_GROUNDED and e.call.name in ASKABLE and bool(data.get("id"))
+    if e.result.code == NEEDS_CONFIRMATION:
+        return bool(data.get("id"))
+    return (
+        e.result.code == NOT_GROUNDED
+        and e.call.name in ASKABLE
+        and bool(data.get("id"))
+        and (e.step, e.call.name) not in silent
+    )
 
 
 def _action(e: ExecutedCall) -> dict[str, Any]:
@@ -114,30 +143,47 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None) -
 
 
 def _pick(actions: Sequence[dict[str, Any]], message: str) -> dict[str, Any] | None:
-    """The action the user picked: by number or position ("2", "the second one"), or by what tells
-    it apart ("the one due Friday", "the high priority one") when exactly one fits."""
+    """The action the user picked: by number or position ("2", "the second one", "pehla wala"), or by
+    what tells it apart ("the one due Friday", "the urgent one", "the work one") when exactly one fits."""
     shown = tuple(TaskRef(str(a["arguments"]["task_id"]), str(a["label"])) for a in actions)
     found = ConversationContext(shown=shown, shown_last=True).resolve(message)
     if isinstance(found, Pick):
         return next(a for a in actions if str(a["arguments"]["task_id"]) == found.task.id)
     said = fold(message)
-    fitting = [a for a in actions if any(_fits(part, said) for part in _details(str(a["label"])))]
-    return fitting[0] if len(fitting) == 1 else None
+    for fits in (_due_fits, _priority_fits, _word_fits):
+        fitting = [a for a in actions if fits(a.get("facts") or {}, said, actions)]
+        if len(fitting) == 1:
+            return fitting[0]
+    return None
 
 
-def _details(label: str) -> list[str]:
-    inside = label[label.rfind("(") + 1 : -1] if label.endswith(")") and "(" in label else ""
-    return [p.strip() for p in inside.split(",") if p.strip() and not p.strip().startswith("added")]
-
-
-def _fits(part: str, said: str) -> bool:
-    words = fold(part)
-    if words in said:
+def _due_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:
+    """ "the one due Friday", "la del viernes", "die am Freitag", or the date itself."""
+    due = facts.get("due_date")
+    if not due:
+        return False
+    if str(due) in said:
         return True
-    if words.startswith("due "):  # "the one due friday": the due date's weekday
-        try:
-            day = date.fromisoformat(words[4:])
-        except ValueError:
-            return False
-        return fold(calendar.day_name[day.weekday()]) in said
-    return words.split()[0] in said.split() if words.endswith("priority") else False
+    day = date.fromisoformat(str(due)).weekday()
+    return any((p := lex.dates.weekdays[day]) is not None and p.search(said) for lex in lexicons())
+
+
+def _priority_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:
+    """ "the urgent one", "la de prioridad alta", "die wichtige"."""
+    priority = facts.get("priority")
+    if not priority:
+        return False
+    return any((p := lex.priorities.get(str(priority))) is not None and p.search(said) for lex in lexicons())
+
+
+def _word_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:
+    """ "the work one": a tag, or a word of its title, that the user says and no other candidate has."""
+    words = set(_WORD.findall(said))
+    own = _words_of(facts)
+    others = set().union(*(_words_of(a.get("facts") or {}) for a in actions if a.get("facts") is not facts))
+    return bool(words & (own - others))
+
+
+def _words_of(facts: Mapping[str, Any]) -> set[str]:
+    text = " ".join([str(facts.get("title") or ""), *[str(t) for t in facts.get("tags") or []]])
+    return set(_WORD.findall(fold(text)))

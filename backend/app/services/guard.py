@@ -1,50 +1,104 @@
 """The execution guard: no success without a tool result behind it, no action nobody asked for.
 
-Forcing a tool is a way to recover an action the user clearly asked for, nothing more. The decision
-table (README, "The execution guard"):
+The calls (README, "The guard and the reply"):
 
-- A clear command whose tool the model calls: it runs; an add's title must share a word with the
-  message or the conversation before it (a title the user never said is not their task).
-- A clear command (`intent.kind == "command"`) answered without its tool: one forced retry of that
-  tool, per action kind. A forced call that changes a task may act only on a task the user's own
-  words name (`grounded`); otherwise it is not run and the user is asked which task they mean.
-  A forced retry that still runs no tool: "Technical error: Tool not triggered." when nothing at all
-  was done; otherwise the reply says which action was not done.
-- The model chose a read (list_tasks) or an edit (update_task) instead of the command's tool: its
-  choice stands; a destructive tool (delete, complete) is never forced over it.
-- The model chose another add, delete or complete than the command's: not run, and the command's
-  tool is forced instead (once), unless the same step also did what was asked: then the extra call
-  runs only on what the user's words name.
-- A question, advice-seeking, a report, a hypothetical, small talk, a negation or a retraction: never
-  forced, and no change the model calls anyway is run: a delete or complete is asked about (never
-  after a negation: they said no); an add or an edit is reported as not done. Only a message read as
-  nothing (`chat`: other wording, another language) may still be a request: there an add or an edit
-  acts only on what the user's words name.
-- A reply claiming a change when no change succeeded: never shown. When the message was read as
-  nothing at all (`chat`: other wording, another language), the model gets one retry with the tools
-  required and a `respond` tool as the way out, every change it makes grounded; on a question, a
-  report or a negation the claim is simply not shown.
+- A clear command whose tool the model calls: it runs on the target the model chose, but never on
+  one that only content names (a quoted title, a task to add: `Grounding.not_names`); an add's title
+  must share a word with what the user asked to add or the conversation before.
+- A clear command answered without its tool: one forced retry of that tool, per action kind; a
+  forced change acts only on a task the words asking for that action name. Still no tool:
+  "Technical error: Tool not triggered." when nothing at all was done; else the reply names the
+  action not done. A read or an edit the model chose instead of a delete or complete stands.
+- Another add, delete or complete than the one asked for: not run (the asked tool is forced once);
+  beside what was asked: it acts only on a task the user's own words name, outside content.
+- A message that asks for no change (a question, advice, a report, a negation, a retraction, small
+  talk): nothing it did not ask for is changed. A delete or complete on a task the user's words name
+  is looked up and asked about (never after a negation); anything else is refused, and
+  when every change was refused the model is asked again, with no tools, for an answer in words.
+  Read as nothing at all (`chat`: other wording, another language) it may still be a request: an add
+  or an edit acts only on what the user's words name, and an add is never the whole message.
+
+The words (`Words`, what the reply may show of the model's own text):
+
+- Never shown beside a change that did not happen: when a call of the turn failed, was refused or is
+  asked about, the words are not shown, unless the message asked for no change and the words came
+  after the model was told its changes were not run.
+- In `direct` mode they are shown only when no call ran; in `model` mode beside the results.
+- When shown, every claim the word lists read must match a successful call with that action on that
+  task; then the model is asked what its words claim (`reply_check.py`): every claimed change must
+  match a successful call, no change that succeeded may be denied, and an unreadable check verifies
+  nothing. A claimed change on a message read as nothing at all gets one retry with the tools
+  required and a `respond` tool as the way out.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from backend.app.agent.dispatch import IGNORED
-from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp
-from backend.app.agent.types import ExecutedCall, GuardDecision, GuardEvent, GuardReason, ToolCall, ToolResult
-from backend.app.services.claims import Claim, claims
+from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, CheckWords, FinalVerdict, ForceRetry, GiveUp
+from backend.app.agent.types import (
+    ExecutedCall,
+    Grounding,
+    GuardDecision,
+    GuardEvent,
+    GuardReason,
+    ToolCall,
+    ToolResult,
+)
+from backend.app.services.calls import WRONG_TOOL, final_calls
+from backend.app.services.claims import Claim, claims, denial
 from backend.app.services.intent import Action, Intent
+from backend.app.services.reply_check import made_by, read_declaration, titles_of
+from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
+from backend.app.tools.resolver import named_in
 
 NOT_REQUESTED = "NOT_REQUESTED"
-WRONG_TOOL = "WRONG_TOOL"
 READ_TOOLS = frozenset({"list_tasks"})
 EDIT_TOOL = "update_task"
 ADD_TOOL = "add_task"
 DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
+ASKABLE = frozenset({"delete_task", "complete_task"})
 CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
+_NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
+REASK = (
+    "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
+    "Answer the user's message now, in the language they wrote in, without saying that a task was changed."
+)
+
+
+class WordsVerdict(StrEnum):
+    SHOWN = "shown"  # read by the word lists only (no check asked: the guard is off or checks are)
+    VERIFIED = "verified"  # the model's check matched what ran
+    WITHHELD = "withheld"  # not shown: see `WordsReason`
+    NOT_SHOWN = "not_shown"  # the reply is composed from the results (direct mode, tools ran)
+
+
+class WordsReason(StrEnum):
+    """Why the model's words were withheld (`execution_metadata.reply.replaced`)."""
+
+    GHOST_CLAIM = "ghost_claim"  # claimed a change, none succeeded
+    UNBACKED_CLAIM = "unbacked_claim"  # claimed a change (a task, an action) no successful call made
+    DENIED_SUCCESS = "denied_success"  # said a change failed that succeeded
+    HIDES_FAILURE = "hides_failure"  # something failed, was refused or is asked about
+    UNVERIFIED = "unverified"  # the check that would verify them could not be read
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The model's final words and whether the user may read them."""
+
+    text: str
+    verdict: WordsVerdict
+    reason: WordsReason | None = None
+    claims: tuple[str, ...] = ()
+
+    @property
+    def shown(self) -> bool:
+        return self.verdict in (WordsVerdict.SHOWN, WordsVerdict.VERIFIED)
 
 
 def _refusal(code: str, message: str) -> ToolResult:
@@ -61,15 +115,19 @@ def satisfies(call: ExecutedCall, action: Action) -> bool:
 @dataclass(slots=True)
 class ExecutionGuard:
     intent: Intent
-    message: str  # the user's words: what grounded calls must name
+    message: str  # the user's words
     mutating_tools: frozenset[str]
     instruction: Callable[[str], str]
     ghost_instruction: str
     enabled: bool = True
-    context: str = ""  # the conversation before the message (what an asked add may also take its title from)
+    context: str = ""  # the user's earlier messages (what an asked add may also take its title from)
+    words_beside_results: bool = False  # model mode: the words are shown beside the results
+    check: Callable[[str], CheckWords] | None = None  # asks what words claim; None: word lists only
     forced: set[str] = field(default_factory=set)  # tools already forced this turn (at most once each)
     ghost_retried: bool = False
+    reasked: bool = False  # asked again without tools after its changes were refused
     events: list[GuardEvent] = field(default_factory=list)
+    words: Words | None = None  # the verdict on the model's final words, once there are some
 
     # -- the verdicts the loop acts on --------------------------------------------------------------
     def review_calls(
@@ -77,33 +135,71 @@ class ExecutionGuard:
     ) -> CallsVerdict:
         if not self.enabled:
             return ACCEPT_CALLS
-        changes = [(i, c) for i, c in enumerate(calls) if c.name in self.mutating_tools]
+        changes = [i for i, c in enumerate(calls) if c.name in self.mutating_tools]
         if not changes:
             return ACCEPT_CALLS
         if not self.intent.needs_tool:
-            if forced:  # the way-out retry after a claimed change: it acts only on what the user named
-                return self._grounded(step, [i for i, _ in changes], calls, GuardReason.FORCED_CALL)
-            # The message asks for no change (a question, advice, a report, a negation): nothing is
-            # changed; a delete or complete waits for the user's yes. Read as nothing at all (`chat`: other
-            # wording, another language), it may still be a request: an add or an edit then acts only
-            # on what the user's words name, and a delete or complete waits for the yes.
-            refused = {
-                i: _refusal(NOT_REQUESTED, "Not run: the user's message asks for no change. Answer without changing.")
-                for i, c in changes
-                if c.name in DESTRUCTIVE or self.intent.kind != "chat"
-            }
-            for i in refused:
-                self._event(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, calls[i].name)
-            others = [i for i, _ in changes if i not in refused]
-            verdict = self._grounded(step, others, calls, GuardReason.EXTRA_CALL)
-            return CallsVerdict(refused=refused, grounded=verdict.grounded, grounding=verdict.grounding)
+            return self._unrequested(calls, changes, step=step, forced=forced)
+        return self._commanded(calls, changes, executed, step=step, forced=forced)
+
+    def _unrequested(self, calls: Sequence[ToolCall], changes: list[int], *, step: int, forced: bool) -> CallsVerdict:
+        """Changes on a message that asks for none (or was read as nothing)."""
+        free = self.intent.free
+        if forced:  # the way-out retry after a claimed change: only what the user named, and nothing asked
+            for i in changes:
+                self._event(step, GuardDecision.GROUNDED, GuardReason.EXTRA_CALL, calls[i].name)
+            return CallsVerdict(grounding={i: Grounding(names=free) for i in changes})
+        kind = self.intent.kind
+        refused: dict[int, ToolResult] = {}
+        grounding: dict[int, Grounding] = {}
+        for i in changes:
+            call = calls[i]
+            if call.name in ASKABLE and kind != "negated":
+                grounding[i] = Grounding(names=free, ask=True)
+                self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
+            elif kind == "chat" and call.name in (ADD_TOOL, EDIT_TOOL) and not self._whole_message(call):
+                grounding[i] = Grounding(names=free)
+                self._event(step, GuardDecision.GROUNDED, GuardReason.EXTRA_CALL, call.name)
+            else:
+                refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
+                self._event(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, call.name)
+        return CallsVerdict(refused=refused, grounding=grounding)
+
+    def review_results(self, executed: Sequence[ExecutedCall], *, step: int) -> ForceRetry | None:
+        """On a message that asks for no change, once the model's changes were all refused or found no
+        task the user named (and nothing is asked about): it is asked again, with no tools, for an
+        answer in words, which is checked like any other (once a turn)."""
+        if not self.enabled or self.intent.needs_tool or self.reasked:
+            return None
+        changes = [e for e in executed if e.step == step and e.call.name in self.mutating_tools]
+        if not changes or any(e.result.success or e.result.code == NEEDS_CONFIRMATION for e in changes):
+            return None
+        self.reasked = True
+        self._event(step, GuardDecision.ASKED_AGAIN, GuardReason.NOT_ASKED)
+        return ForceRetry(tool=None, instruction=REASK, reason=GuardReason.NOT_ASKED, answer_only=True)
+
+    def _whole_message(self, call: ToolCall) -> bool:
+        """An add whose title is the whole message: the user's words, but nothing asks for them to be a task."""
+        title = (call.arguments or {}).get("title")
+        return call.name == ADD_TOOL and isinstance(title, str) and named_in(title, self.message)
+
+    def _commanded(
+        self,
+        calls: Sequence[ToolCall],
+        changes: list[int],
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        forced: bool,
+    ) -> CallsVerdict:
         expected = set(self.intent.tools)
-        asked = [i for i, c in changes if c.name in expected]
-        edits = [i for i, c in changes if c.name == EDIT_TOOL and c.name not in expected]
-        others = [i for i, c in changes if c.name not in expected and c.name != EDIT_TOOL]
+        asked = [i for i in changes if calls[i].name in expected]
+        edits = [i for i in changes if calls[i].name == EDIT_TOOL and EDIT_TOOL not in expected]
+        others = [i for i in changes if calls[i].name not in expected and calls[i].name != EDIT_TOOL]
         for i in edits:
             self._event(step, GuardDecision.TRUSTED, GuardReason.MODEL_CHOSE_EDIT, calls[i].name)
         missing = self._missing(executed)
+        grounding: dict[int, Grounding] = {}
         if others and not asked and missing is not None:
             # Another change than the one asked for, and nothing asked for in this step: not run.
             refused = {
@@ -112,57 +208,151 @@ class ExecutionGuard:
             for i in others:
                 self._event(step, GuardDecision.REFUSED, GuardReason.WRONG_TOOL, calls[i].name)
             retry = self._force(step, missing, GuardReason.WRONG_TOOL) if missing not in self.forced else None
-            grounded = frozenset(edits)
-            return CallsVerdict(refused=refused, grounded=grounded, grounding=self.message, retry=retry)
-        # Beside what was asked, or after it: the extra changes act only on what the user named.
-        adds = [i for i in asked if calls[i].name == ADD_TOOL]
-        forced_changes = [i for i in asked if calls[i].name not in READ_TOOLS and i not in adds] if forced else []
+            words = "\n".join(self.intent.words_for(t) for t in self.intent.tools) or self.intent.free
+            grounding = {i: Grounding(names=words, not_names=self.intent.content_for(EDIT_TOOL)) for i in edits}
+            return CallsVerdict(refused=refused, grounding=grounding, retry=retry)
         reason = GuardReason.FORCED_CALL if forced else GuardReason.EXTRA_CALL
-        verdict = self._grounded(step, others + edits + forced_changes, calls, reason)
-        # The asked add, forced or the model's own choice: its title shares a word with the message or
-        # the conversation before it ("add it again"), or it is not the user's task at all.
-        if not adds:
-            return verdict
-        wider = f"{self.message}\n{self.context}"
-        return dataclasses.replace(
-            verdict,
-            grounded=verdict.grounded | frozenset(adds),
-            grounding=verdict.grounding or self.message,
-            grounding_by_call=dict.fromkeys(adds, wider),
-        )
+        for i in others:  # beside what was asked: only what the user's own words name
+            grounding[i] = self._beside(calls[i].name)
+            self._event(step, GuardDecision.GROUNDED, reason, calls[i].name)
+        for i in edits:  # an edit standing in for a change asked for: what the words of those changes name
+            words = "\n".join(self.intent.words_for(t) for t in self.intent.tools) or self.intent.free
+            grounding[i] = Grounding(names=words, not_names=self.intent.content_for(EDIT_TOOL))
+            self._event(step, GuardDecision.GROUNDED, reason, calls[i].name)
+        for i in asked:
+            name = calls[i].name
+            if name == ADD_TOOL:  # its title shares a word with what the user asked to add, or said before
+                grounding[i] = Grounding(names=f"{self.intent.words_for(ADD_TOOL)}\n{self.context}")
+            elif forced and name not in READ_TOOLS:
+                grounding[i] = Grounding(names=self.intent.words_for(name), not_names=self.intent.content_for(name))
+                self._event(step, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, name)
+            elif name not in READ_TOOLS:
+                grounding[i] = Grounding(not_names=self.intent.content_for(name))
+        return CallsVerdict(grounding=grounding)
+
+    def _beside(self, tool: str) -> Grounding:
+        """A change the message was not read to ask for: only on what the words asking for it name,
+        or, when none do, the words no action took; never on content."""
+        return Grounding(names=self.intent.words_for(tool) or self.intent.free, not_names=self.intent.content_for(tool))
 
     def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
-        if not self.enabled:
-            return Accept()
-        if self.intent.needs_tool:
+        if self.enabled and self.intent.needs_tool:
             missing = self._missing(executed)
             if missing is not None:
                 if missing in DESTRUCTIVE and (chosen := self._model_chose_other(executed)) is not None:
                     self._event(step, GuardDecision.TRUSTED, chosen, missing)
-                    return Accept()
-                if missing not in self.forced:
+                elif missing not in self.forced:
                     return self._force(step, missing, GuardReason.MISSING_TOOL)
-                if not any(e.ran for e in executed):
+                elif not any(e.ran for e in executed):
                     self._event(step, GuardDecision.GAVE_UP, GuardReason.MISSING_TOOL, missing)
+                    self.words = Words(text.strip(), WordsVerdict.NOT_SHOWN)
                     return GiveUp(reason=GuardReason.MISSING_TOOL)
+        return self._read_words(text.strip(), executed, step=step)
+
+    def review_checked(
+        self, text: str, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
+    ) -> Accept | ForceRetry:
+        declared = read_declaration(arguments)
+        if declared is None:
+            self._event(step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK)
+            self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED)
             return Accept()
-        if self.ghost_claims(text, executed):
-            if self.intent.kind == "chat" and not self.ghost_retried:
-                self.ghost_retried = True
-                self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM)
-                return ForceRetry(
-                    tool=None, instruction=self.ghost_instruction, reason=GuardReason.GHOST_CLAIM, offer_respond=True
-                )
-            self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason.GHOST_CLAIM)
+        successes = [e for e in final_calls(executed) if e.result.success]
+        unbacked = [f"{c.action} {c.task}".strip() for c in declared.done if not made_by(c, successes)]
+        if unbacked:
+            return self._caught(text, unbacked, executed, step=step)
+        changed = [e for e in successes if e.call.name in self.mutating_tools]
+        denied = [f"{c.action} {c.task}" for c in declared.not_done if c.task and made_by(c, changed)]
+        if denied:
+            self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
+            self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, tuple(denied))
+            return Accept()
+        self.words = Words(text, WordsVerdict.VERIFIED)
         return Accept()
 
+    # -- the words --------------------------------------------------------------------------------
+    def _read_words(
+        self, text: str, executed: Sequence[ExecutedCall], *, step: int
+    ) -> Accept | ForceRetry | CheckWords:
+        finals = final_calls(executed)
+        if not text:
+            self.words = Words(text, WordsVerdict.NOT_SHOWN)
+            return Accept()
+        if not self._eligible(finals, step=step):
+            verdict = WordsVerdict.WITHHELD if self.words_beside_results else WordsVerdict.NOT_SHOWN
+            self.words = Words(text, verdict, WordsReason.HIDES_FAILURE if self.words_beside_results else None)
+            return Accept()
+        successes = [e for e in finals if e.result.success]
+        if successes and not self.words_beside_results and not text.endswith("?"):
+            # Direct mode: the results are the reply; only a question the model asks back goes beside them.
+            self.words = Words(text, WordsVerdict.NOT_SHOWN)
+            return Accept()
+        unbacked = [c.words for c in self.claims_in(text) if not self._backed(c, successes, finals)]
+        if unbacked:
+            return self._caught(text, unbacked, executed, step=step)
+        changed = [e for e in successes if e.call.name in self.mutating_tools]
+        if changed and (denied := denial(text)) is not None:
+            self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
+            self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, (denied,))
+            return Accept()
+        if self.enabled and self.check is not None:
+            self._event(step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
+            return self.check(text)
+        self.words = Words(text, WordsVerdict.SHOWN)
+        return Accept()
+
+    def _eligible(self, finals: Sequence[ExecutedCall], *, step: int) -> bool:
+        """Words may be shown only beside no failure, refusal or question: unless the message asked
+        for no change and these words came after the model heard its changes were not run."""
+        bad = [e for e in finals if not e.result.success]
+        if not bad:
+            return True
+        silent = self.silent
+        return not self.intent.needs_tool and all((e.step, e.call.name) in silent and e.step < step for e in bad)
+
+    def _backed(self, claim: Claim, successes: Sequence[ExecutedCall], finals: Sequence[ExecutedCall]) -> bool:
+        """A claim the word lists read is backed by a successful call with its action, on the task its
+        sentence names (a sentence naming no task of the turn: any such call); a bare "Done!" by a change."""
+        if not claim.tools:
+            return any(e.call.name in self.mutating_tools for e in successes)
+        made = [e for e in successes if e.call.name in claim.tools]
+        named = [t for e in finals for t in titles_of(e) if named_in(claim.sentence, t)]
+        if not made or not named:
+            return bool(made)
+        return any(named_in(claim.sentence, t) for e in made for t in titles_of(e))
+
+    def _caught(
+        self, text: str, said: list[str], executed: Sequence[ExecutedCall], *, step: int
+    ) -> Accept | ForceRetry:
+        changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
+        if not changed and self.enabled and self.intent.kind == "chat" and not self.ghost_retried:
+            self.ghost_retried = True
+            self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM)
+            return ForceRetry(
+                tool=None, instruction=self.ghost_instruction, reason=GuardReason.GHOST_CLAIM, offer_respond=True
+            )
+        reason = WordsReason.UNBACKED_CLAIM if changed else WordsReason.GHOST_CLAIM
+        self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason(reason.value))
+        self.words = Words(text, WordsVerdict.WITHHELD, reason, tuple(said))
+        return Accept()
+
+    def claims_in(self, text: str) -> list[Claim]:
+        """The changes `text` claims, as this message makes them count: on a message that asks for
+        none (a question, a report), only the assistant's own claims ("Taxes is completed" there is
+        an answer, "I've completed Taxes" is not)."""
+        found = claims(text)
+        if self.intent.kind not in ("command", "chat"):
+            found = [c for c in found if c.first_person]
+        return found
+
+    # -- coverage and facts the reply needs --------------------------------------------------------
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
         """Every action asked for was attempted, and as many calls as the message has items were made
         (a model making one call per step is asked again until then, within the budgets)."""
         # A call ignored over the per-step limit was not attempted: the model gets to send it again.
         attempted = [e for e in executed if e.result.code not in (WRONG_TOOL, IGNORED) and not e.result.model_fixable]
-        if not self.enabled or not self.intent.needs_tool:
-            return any(e.ran for e in attempted)
+        if not self.enabled or not self.intent.needs_tool:  # a call that found no task the user named answers nothing
+            return any(e.ran and e.result.code != NOT_GROUNDED for e in attempted)
         if self._missing(executed) is not None:
             return False
         for tool in {a.tool for a in self.intent.actions}:
@@ -170,22 +360,6 @@ class ExecutionGuard:
             if sum(1 for e in attempted if satisfies(e, wanted[0])) < len(wanted):
                 return False
         return True
-
-    # -- facts the reply needs ---------------------------------------------------------------------
-    def ghost_claims(self, text: str, executed: Sequence[ExecutedCall]) -> list[Claim]:
-        """Claims of a change in `text` when no change succeeded. On a message that asks for none
-        (a question, a report), only the assistant's own claims count: "Taxes is completed" there is
-        an answer, "I've completed Taxes" is not."""
-        if any(e.ran and e.result.success and e.call.name in self.mutating_tools for e in executed):
-            return []
-        return self.claims_in(text)
-
-    def claims_in(self, text: str) -> list[Claim]:
-        """The changes `text` claims, as this message makes them count (see `ghost_claims`)."""
-        found = claims(text)
-        if self.intent.kind not in ("command", "chat"):
-            found = [c for c in found if c.first_person]
-        return found
 
     @property
     def outcome(self) -> str:
@@ -199,14 +373,16 @@ class ExecutionGuard:
         return "passed" if self.intent.needs_tool else "not_needed"
 
     @property
-    def unasked(self) -> frozenset[tuple[int, str]]:
-        """(step, tool) of the changes beside what the message asked for, let run only on what the
-        user named: when the user's words name nothing, they are simply not done (never asked about:
-        an injected "delete everything" must not become a question to the user)."""
+    def silent(self) -> frozenset[tuple[int, str]]:
+        """(step, tool) of the changes nobody asked for: refused, or let run (or be asked about) only on
+        what the user's words name. When they name nothing the change is simply not done, and not a
+        line of the reply: the user never asked for it (an injected "delete everything" must not
+        become a question to the user either)."""
         return frozenset(
             (e.step, e.tool or "")
             for e in self.events
-            if e.decision is GuardDecision.GROUNDED and e.reason is GuardReason.EXTRA_CALL
+            if (e.decision is GuardDecision.GROUNDED and e.reason is GuardReason.EXTRA_CALL)
+            or (e.decision in (GuardDecision.REFUSED, GuardDecision.ASKS) and e.reason is GuardReason.NOT_ASKED)
         )
 
     @property
@@ -234,10 +410,6 @@ class ExecutionGuard:
         self._event(step, GuardDecision.FORCED, reason, tool)
         return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=reason)
 
-    def _grounded(self, step: int, indexes: list[int], calls: Sequence[ToolCall], reason: GuardReason) -> CallsVerdict:
-        for i in indexes:
-            self._event(step, GuardDecision.GROUNDED, reason, calls[i].name)
-        return CallsVerdict(grounded=frozenset(indexes), grounding=self.message) if indexes else ACCEPT_CALLS
-
     def _event(self, step: int, decision: GuardDecision, reason: GuardReason, tool: str | None = None) -> None:
-        self.events.append(GuardEvent(step, decision, reason, tool))
+        if self.enabled:  # a disabled guard still keeps a claim from the user, but decides nothing
+            self.events.append(GuardEvent(step, decision, reason, tool))

@@ -9,7 +9,8 @@ the gym task", "wait, leave that one").
 The words come from the language files (`language/data/*.toml`); the rules here are the
 same for every language:
 
-1. Quoted text ('...' or "...") is a title, never scanned.
+1. Quoted text ('...' or "...") is a title, never scanned (an action keeps it in its `object`: the
+   quote belongs to the clause it stands in).
 2. The message is cut into sentences and clauses. In each clause the leftmost verb form, in any
    covered language, names the tool; the words around it say whether the clause asks for it
    (`en.toml` explains the forms). When languages disagree, a reading that does not ask wins.
@@ -17,6 +18,8 @@ same for every language:
    eggs and bread"), unless it only qualifies ("add call mom tomorrow, high priority").
 4. "remove the tag from X" and "add a note to X" are edits of X (update_task), not deletes or adds.
 5. A retraction takes back the commands before it in the message.
+6. A message made only of small talk (thanks, greetings, acknowledgements, in any covered
+   language) is `small_talk`: it asks for nothing, whatever a model makes of it.
 """
 
 from __future__ import annotations
@@ -27,15 +30,24 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from backend.app.language.lexicon import Lexicon, ToolName, VerbPattern, conjunctions, fold, lexicons
+from backend.app.language.lexicon import QUOTES, Lexicon, ToolName, VerbPattern, conjunctions, fold, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
+from backend.app.language.lexicon import task_nouns as _task_nouns
 
-Kind = Literal["command", "question", "advice", "report", "negated", "chat"]
-KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "chat")
+Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
+KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
 # Items of a list ("add milk, eggs and bread") are counted for these tools only.
 _ITEM_TOOLS = frozenset({"add_task", "delete_task", "complete_task"})
 # When two languages read one clause differently, the most cautious reading wins.
-_CAUTION: dict[Kind, int] = {"negated": 0, "advice": 1, "report": 2, "question": 3, "chat": 4, "command": 5}
+_CAUTION: dict[Kind, int] = {
+    "negated": 0,
+    "advice": 1,
+    "report": 2,
+    "question": 3,
+    "small_talk": 4,
+    "chat": 4,
+    "command": 5,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +59,9 @@ class Action:
     text: str
     explicit: bool = True
     object: str = ""  # the clause without its verb: what the action is about ("milk" of "add milk")
+    verb: str = ""  # the verb's words as matched ("strike gym off": a verb around its object)
+    language: str = ""  # the language file that read it
+    clause: str = ""  # the whole clause
 
     @property
     def tool(self) -> ToolName:
@@ -55,12 +70,29 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """What a message asks for: `actions` in order, empty unless `kind == "command"`."""
+    """What a message asks for: `actions` in order, empty unless `kind == "command"`; `free`, the
+    words no action took (the whole message when none did), without quoted text; `quotes`, the
+    quoted text as typed."""
 
     kind: Kind
     actions: tuple[Action, ...]
     reason: str
     languages: tuple[str, ...] = ()
+    free: str = ""
+    quotes: tuple[str, ...] = ()
+
+    def words_for(self, tool: str) -> str:
+        """The words that ask for `tool`: what its actions are about, quotes included."""
+        return "\n".join(a.object for a in self.actions if tool in a.tools)
+
+    def content_for(self, tool: str) -> str:
+        """What the user gave as content, for a call of `tool`: quoted text outside the words asking
+        for it, and the titles of tasks to add. It names no target for that call."""
+        own = self.words_for(tool)
+        parts = [q for q in self.quotes if q not in own]
+        if tool != "add_task":
+            parts.append(self.words_for("add_task"))
+        return "\n".join(p for p in parts if p)
 
     @property
     def tools(self) -> tuple[ToolName, ...]:
@@ -89,9 +121,11 @@ class _Reading:
 
 
 _QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
+_PLACEHOLDER = re.compile(r"\"?§(\d+)§\"?")  # a quoted span while the message is read (no pattern matches §)
 _SENTENCE = re.compile(r"[^.!?;\n¿¡]*[.!?;\n]*")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _PUNCT = re.compile(r"^\W+|\W+$")
+_WORDS = re.compile(r"[^\W\d_]+")
 _ITEM_NOISE = re.compile(r"\d+(?:[:./-]\d+)*(?:st|nd|rd|th|am|pm)?|#[\w-]+|\"\"|[^\w\s]")
 
 
@@ -211,10 +245,26 @@ def _whole(kind: str, clause: str) -> bool:
         pattern = lex.word(kind)
         if pattern is None:
             continue
-        rest = _PUNCT.sub("", clause[lex.after_fillers(clause) :])
-        if rest and pattern.fullmatch(rest):
-            return True
+        for rest in (_PUNCT.sub("", clause[lex.after_fillers(clause) :]), _PUNCT.sub("", clause)):
+            if rest and pattern.fullmatch(rest):
+                return True
     return False
+
+
+def _names_something(text: str) -> bool:
+    """Whether `text` has a word besides words for a task or a list and the fillers of a title."""
+    words = _WORDS.findall(_task_nouns().sub(" ", text))
+    return any(not _title_filler(w) for w in words)
+
+
+@cache
+def _title_filler(word: str) -> bool:
+    return any((p := lex.word("title_fillers")) is not None and p.fullmatch(word) for lex in lexicons())
+
+
+def _only_fillers(clause: str) -> bool:
+    """Nothing but fillers and punctuation ("ok", "hey!", "yes please") in some language."""
+    return any(not _PUNCT.sub("", clause[lex.after_fillers(clause) :]) for lex in lexicons())
 
 
 def _is_item(clause: str) -> bool:
@@ -240,22 +290,56 @@ def _sentences(text: str) -> list[tuple[str, bool]]:
     return found
 
 
+def _quotes(message: str) -> tuple[str, list[str]]:
+    """The folded message with each quoted span replaced by a placeholder, and the spans as typed."""
+    typed = [m.group() for m in _QUOTED.finditer(message.translate(QUOTES))]
+    spans = iter(range(len(typed)))
+    folded = _QUOTED.sub(lambda m: f' "§{next(spans, 0)}§" ', fold(message))
+    return _SPACES.sub(" ", folded), typed
+
+
+def _restored(text: str, typed: list[str]) -> str:
+    """`text` with its placeholders back as the user typed the quotes."""
+    return _PLACEHOLDER.sub(lambda m: typed[int(m[1])] if int(m[1]) < len(typed) else '""', text)
+
+
 def classify(message: str) -> Intent:
     """Read one chat message; never raises."""
-    text = _SPACES.sub(" ", _QUOTED.sub(' "" ', fold(message)))
+    text, typed = _quotes(message)
+    intent, free = _classify(text)
+    free_text = " ".join(_PLACEHOLDER.sub(" ", " ".join(free if intent.needs_tool else [text])).split())
+    actions = tuple(
+        dataclasses.replace(
+            a,
+            text=_short(_restored(a.text, typed)),
+            object=_restored(a.object, typed),
+            clause=_restored(a.clause, typed),
+        )
+        for a in intent.actions
+    )
+    return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed))
+
+
+def _classify(text: str) -> tuple[Intent, list[str]]:
+    """The reading, and the clauses no action took."""
     actions: list[Action] = []
+    free: list[str] = []
     reasons: list[str] = []
     other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
     languages: list[str] = []
+    small_talk = chatted = False  # a clause of small talk; a clause that is not
     for sentence, asked in _sentences(text):
         previous: _Reading | None = None
         mood: _Reading | None = None  # a question, advice or report governs the verbs coordinated with it
         for raw in _clause_split().split(sentence):
             clause = raw.strip(" \t\"'")
-            if not clause or _whole("small_talk", clause):
+            if not clause or _whole("small_talk", clause) or _only_fillers(clause):
+                small_talk = small_talk or bool(clause)
+                free.append(clause)
                 previous = None
                 continue
             if _whole("retraction", clause):
+                free.append(clause)
                 if actions:
                     taken = ", ".join(dict.fromkeys(a.tool for a in actions))
                     other = ("negated", f"'{_short(clause)}' takes back {taken}")
@@ -265,33 +349,42 @@ def classify(message: str) -> Intent:
                     other = other or ("negated", f"'{_short(clause)}' retracts")
                 previous = None
                 continue
+            chatted = True
             reading = _read_clause(clause, asked=asked)
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 reading = _Reading(mood.kind, (), f"{mood.why} (and '{_short(clause)}' with it)", 0, mood.language)
             if reading is None:
                 if previous is not None and set(previous.tools) & _ITEM_TOOLS and _is_item(clause):
-                    actions.append(Action(previous.tools, _short(clause), explicit=False, object=clause))
+                    language = previous.language
+                    item = Action(previous.tools, _short(clause), False, clause, language=language, clause=clause)
+                    actions.append(item)
+                else:
+                    free.append(clause)
                 continue
             if reading.language not in languages:
                 languages.append(reading.language)
             if reading.kind == "command":
                 rest = clause[: reading.start] + " " + clause[reading.start + reading.length :]
-                actions.append(Action(reading.tools, _short(clause), object=" ".join(rest.split())))
+                # A verb around its object ("strike gym off", "hak gym ab"): the clause is what it is about.
+                about = rest if _names_something(rest) else clause
+                verb = clause[reading.start : reading.start + reading.length]
+                action = Action(
+                    reading.tools, _short(clause), True, " ".join(about.split()), verb, reading.language, clause
+                )
+                actions.append(action)
                 reasons.append(reading.why)
                 previous = reading
             else:
+                free.append(clause)
                 other = other or (reading.kind, reading.why)
                 previous = None
                 if reading.sets_mood:
                     mood = mood or reading
     if actions:
-        return Intent("command", tuple(actions), "; ".join(reasons[:3]) or "items of a command", tuple(languages))
+        reason = "; ".join(reasons[:3]) or "items of a command"
+        return Intent("command", tuple(actions), reason, tuple(languages)), free
     if other is not None:
-        return Intent(other[0], (), other[1], tuple(languages))
-    return Intent("chat", (), "no task verb", tuple(languages))
-
-
-def asks_to_undo(message: str) -> bool:
-    """Whether the message asks to undo ("deshaz eso", "mach das rückgängig"): the offline model's
-    reader for undo in any covered language."""
-    return any(a.tool == "undo_last_change" for a in classify(message).actions)
+        return Intent(other[0], (), other[1], tuple(languages)), free
+    if small_talk and not chatted:
+        return Intent("small_talk", (), "small talk: asks for nothing", tuple(languages)), free
+    return Intent("chat", (), "no task verb", tuple(languages)), free

@@ -8,16 +8,17 @@ from typing import Any
 from backend.app.agent.dispatch import IGNORED
 from backend.app.agent.run import RunResult
 from backend.app.agent.types import ExecutedCall, Finding, FindingKind
+from backend.app.language.detect import Language
 from backend.app.schemas.chat import ActionMetadata
 from backend.app.schemas.metadata import ExecutionMetadata
-from backend.app.services.guard import ExecutionGuard
+from backend.app.services.guard import ExecutionGuard, WordsReason
 from backend.app.services.intent import Intent
-from backend.app.services.reply import ReplacedReason, Reply
+from backend.app.services.reply import Reply
 
 _REPLACED_FINDING = {
-    ReplacedReason.GHOST_CLAIM.value: FindingKind.GHOST_CLAIM,
-    ReplacedReason.UNBACKED_CLAIM.value: FindingKind.UNBACKED_CLAIM,
-    ReplacedReason.DENIED_SUCCESS.value: FindingKind.DENIED_SUCCESS,
+    WordsReason.GHOST_CLAIM.value: FindingKind.GHOST_CLAIM,
+    WordsReason.UNBACKED_CLAIM.value: FindingKind.UNBACKED_CLAIM,
+    WordsReason.DENIED_SUCCESS.value: FindingKind.DENIED_SUCCESS,
 }
 
 
@@ -62,6 +63,7 @@ def execution_metadata(
     apply: dict[str, Any],
     response_mode: str,
     total_latency_ms: int,
+    language: Language,
     confirmation_answer: dict[str, Any] | None = None,
 ) -> ExecutionMetadata:
     use = run.use
@@ -89,6 +91,7 @@ def execution_metadata(
         },
         "reply": {
             "source": reply.source,
+            "words": guard.words.verdict.value if guard.words is not None else None,
             "replaced": reply.replaced,
             "not_done": [
                 {"action": o.action, "reason": o.reason.value if o.reason else None, "message": o.message}
@@ -105,6 +108,7 @@ def execution_metadata(
         "model": model,
         "policy_events": run.policy_events,
         "trace": run.trace,
+        "language": {"code": language.code, "detected": language.detected, "how": language.how},
     }
     if run.error is not None:
         metadata["provider_error"] = {"code": run.error.code, "detail": run.error.detail}
@@ -115,7 +119,7 @@ def execution_metadata(
 def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
     """The contract's single-action fields for the turn's first action, and `actions` for all of
     them when there are several (`status`: done, failed, not_done, asked)."""
-    outcomes = reply.outcomes
+    outcomes = [o for o in reply.outcomes if not o.silent]  # a change nobody asked for, not run, is no action
     if not outcomes:
         if reply.source == "contract":
             return ActionMetadata(action=intent.primary or "unknown", success=False, message="Tool not triggered")

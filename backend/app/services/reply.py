@@ -1,71 +1,41 @@
-"""The reply: the one place that writes what the user reads, from what really happened.
+"""The reply: the one place that writes what the user reads, from what really happened, in the
+language of the user's message (`language/catalog.py`).
 
 What it promises, in both response modes:
-- every call that ran, and every action the user asked for, appears with its real outcome: done,
-  failed (with the reason), not done (ignored, over a cap, out of budget, refused, never called) or
-  asked about (which task did you mean?);
-- a model's words are shown only when they say nothing the results contradict: never a claim of a
-  change no successful call made, never a denial of one that succeeded, never a "Done!" over a
-  failure. In `direct` mode, once a tool ran the reply is built from the results alone; in `model`
-  mode the model's text is kept when it is consistent, with the results it leaves out added.
+- every call the user asked for, and every action they asked for that no call attempted, appears
+  with its real outcome: done, failed (with a reason written for them), not done, or asked about (a
+  question ends the reply); a change nobody asked for that was not run is no line of it (it is in
+  the metadata);
+- the model's own words are shown only when the guard let them through (`guard.words`): never
+  beside a change that did not happen, never with a claim no successful call backs, and, where the
+  model is asked to check them, only once its check matched what ran. In `direct` mode, once a tool
+  ran the reply is built from the results; in `model` mode the model's words come first, with the
+  results they leave out added;
 - when a clear command ran no tool even after the guard's forced retry and nothing else was done,
-  the reply is exactly "Technical error: Tool not triggered." (the contract).
+  the reply is the contract's "Technical error: Tool not triggered." (in the user's language).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNORED, REPEATED_CALL, UNKNOWN_TOOL
+from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNORED
 from backend.app.agent.run import RunResult
 from backend.app.agent.types import ANSWERED, ExecutedCall, GuardDecision, StopReason
-from backend.app.services.claims import Claim, denial
-from backend.app.services.guard import (
-    NOT_REQUESTED,
-    WRONG_TOOL,
-    ExecutionGuard,
-    satisfies,
-)
+from backend.app.language.catalog import Texts
+from backend.app.services.calls import final_calls
+from backend.app.services.claims import denial
+from backend.app.services.guard import NOT_REQUESTED, ExecutionGuard, Words, WordsVerdict, satisfies
 from backend.app.services.intent import Action, Intent
-from backend.app.services.wording import describe_list, describe_undo, fmt
-from backend.app.tools.references import NOT_GROUNDED
+from backend.app.services.wording import action_phrase, done_line, failed_line
+from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
 from backend.app.tools.resolver import named_in
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
-EMPTY_REPLY = "(The model returned an empty reply.)"
-NOTHING_CHANGED = "Nothing was changed."
-TASK_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
-
-_DONE = {"add_task": "Added", "delete_task": "Deleted", "complete_task": "Completed", "update_task": "Updated"}
-_VERB = {
-    "add_task": "add",
-    "delete_task": "delete",
-    "complete_task": "complete",
-    "update_task": "update",
-    "list_tasks": "list tasks",
-    "undo_last_change": "undo",
-}
-_NOT_RUN_WHY = {
-    IGNORED: "over the limit of tool calls in one step",
-    BUDGET_EXCEEDED: "this message reached its tool calls budget",
-    DESTRUCTIVE_LIMIT: "too many deletions in one message: send them again to confirm",
-    NOT_REQUESTED: "your message asked for no change",
-    NOT_GROUNDED: "your message didn't ask for it",
-}
-_STOPPED = {
-    StopReason.BUDGET_EXCEEDED: "I stopped because this message reached its {detail} limit.",
-    StopReason.MAX_STEPS: "Stopped after {detail} steps without a final answer.",
-    StopReason.REPEATED_CALL: "I stopped because the same action was requested twice without progress.",
-    StopReason.MODEL_FIX_RETRIES_EXHAUSTED: "The model kept sending invalid tool calls, so I stopped.",
-    StopReason.LLM_ERROR: "The language model stopped answering, so I stopped here.",
-    StopReason.TOOL_ERROR: "",
-    StopReason.NO_TOOL_CALLS: TOOL_NOT_TRIGGERED,
-    StopReason.TOOL_NOT_TRIGGERED: "",
-}
+CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task", "undo_last_change"})
 
 
 class Status(StrEnum):
@@ -88,15 +58,6 @@ class NotDoneReason(StrEnum):
     NOT_ATTEMPTED = "not_attempted"  # the model never called a tool for it
 
 
-class ReplacedReason(StrEnum):
-    """Why the model's words were not shown (`execution_metadata.reply.replaced`)."""
-
-    GHOST_CLAIM = "ghost_claim"  # claimed a change, none succeeded
-    UNBACKED_CLAIM = "unbacked_claim"  # claimed more than the successful calls did
-    DENIED_SUCCESS = "denied_success"  # said a change failed that succeeded
-    HIDES_FAILURE = "hides_failure"  # something failed or was not done, the words may not say so
-
-
 _CODE_REASON = {
     IGNORED: NotDoneReason.IGNORED,
     BUDGET_EXCEEDED: NotDoneReason.BUDGET,
@@ -109,7 +70,8 @@ _CODE_REASON = {
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """One action of the turn as the user should hear it: a call's outcome, or an action asked
-    for that no call attempted (`call` None)."""
+    for that no call attempted (`call` None). A `silent` one (a change nobody asked for, not run)
+    is in the metadata only."""
 
     action: str
     status: Status
@@ -117,6 +79,7 @@ class Outcome:
     call: ExecutedCall | None = None
     reason: NotDoneReason | None = None
     asked_text: str | None = None
+    silent: bool = False
 
     def metadata(self) -> dict[str, Any]:
         data = self.call.result.data if self.call and isinstance(self.call.result.data, dict) else {}
@@ -143,96 +106,65 @@ class Reply:
         return [o for o in self.outcomes if o.status is Status.NOT_DONE]
 
 
-# -- which calls the user hears about --------------------------------------------------------------
-def _target(e: ExecutedCall) -> str:
-    value = e.arguments.get("task_id") or e.arguments.get("title") or ""
-    return str(value).strip().casefold()
+class Question(Protocol):
+    @property
+    def question(self) -> str: ...
+
+    @property
+    def covers(self) -> frozenset[int]: ...
 
 
-def final_calls(executed: Sequence[ExecutedCall]) -> list[ExecutedCall]:
-    """The calls the user should hear about: not a fixable failure the model then fixed (a later
-    success of the same tool on the same target, or on any target when the failed call named none),
-    not a repeat, not a call re-sent after being ignored, not a wrong tool the guard replaced, not
-    a name that is no task tool."""
-    shown: list[ExecutedCall] = []
-    for i, e in enumerate(executed):
-        later = executed[i + 1 :]
-        code = e.result.code
-        if code in (REPEATED_CALL, WRONG_TOOL, UNKNOWN_TOOL) or e.call.name not in TASK_TOOLS:
-            continue
-        if e.result.model_fixable and any(
-            o.call.name == e.call.name and o.result.success and (not _target(e) or _target(o) == _target(e))
-            for o in later
-        ):
-            continue
-        if code == IGNORED and any(o.call.name == e.call.name and o.call.arguments == e.call.arguments for o in later):
-            continue
-        shown.append(e)
-    return shown
-
-
-def _status(e: ExecutedCall, unasked: frozenset[tuple[int, str]] = frozenset()) -> Status:
-    """A call's outcome for the user. A change the message never asked for that the user's words do
-    not name (`unasked`: the guard's extra calls) is not done; a forced one is a question to them."""
+# -- each call's outcome -----------------------------------------------------------------------------
+def _status(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> tuple[Status, bool]:
+    """A call's outcome for the user, and whether it is silent (a change nobody asked for, not run)."""
     if e.result.success:
-        return Status.DONE
-    if e.result.code == NOT_GROUNDED and (e.step, e.call.name) in unasked:
-        return Status.NOT_DONE
-    if e.result.code in (NOT_GROUNDED, "AMBIGUOUS"):
-        return Status.ASKED
-    return Status.FAILED if e.ran else Status.NOT_DONE
+        return Status.DONE, False
+    if e.result.code == NOT_REQUESTED or (e.step, e.call.name) in silent:
+        return Status.NOT_DONE, True
+    if e.result.code in (NOT_GROUNDED, NEEDS_CONFIRMATION, "AMBIGUOUS", DESTRUCTIVE_LIMIT):
+        return Status.ASKED, False
+    return (Status.FAILED if e.ran else Status.NOT_DONE), False
 
 
-# -- describing one outcome ------------------------------------------------------------------------
-def describe(e: ExecutedCall, status: Status | None = None) -> str:
-    name = e.call.name
-    target = e.arguments.get("task_id") or e.arguments.get("title")
-    what = f"{_VERB.get(name, name)} “{target}”" if target else _VERB.get(name, name)
-    status = status or _status(e)
+def _line(t: Texts, e: ExecutedCall, status: Status) -> str:
+    if status is Status.DONE:
+        return done_line(t, e)
+    target = e.arguments.get("task_id") or e.arguments.get("title") or ""
+    what = action_phrase(t, e.call.name, target)
+    if status is Status.ASKED:  # not covered by the turn's question: nothing names the task to ask about
+        return t("I didn't {action}: which task do you mean?", action=what)
     if status is Status.NOT_DONE:
-        why = _NOT_RUN_WHY.get(e.result.code or "", e.result.error or "not run")
-        return f"Not done: {what} ({why})."
-    if status is Status.ASKED and e.result.code == NOT_GROUNDED:
-        return f"I didn't {what}: your message doesn't name that task. Which task do you mean?"
-    if not e.result.success:
-        return f"Couldn't {what}: {e.result.error}"
-    data = e.result.data if isinstance(e.result.data, dict) else {}
-    if name == "list_tasks":
-        return describe_list(data)
-    if name == "undo_last_change":
-        return describe_undo(data)
-    details = []
-    if name == "add_task":
-        if data.get("due_date"):
-            details.append(f"due {data['due_date']}")
-        if data.get("priority") and data.get("priority") != "medium":
-            details.append(f"{data['priority']} priority")
-        if data.get("tags"):
-            details.append(" ".join(f"#{t}" for t in data["tags"]))
-    if name == "update_task":
-        changed = [k for k in ("title", "description", "priority", "due_date", "tags", "status") if k in e.arguments]
-        details.extend(
-            f"{k.replace('_', ' ')} {'cleared' if data.get(k) in (None, []) else fmt(data.get(k))}" for k in changed
-        )
-    suffix = f" ({', '.join(details)})" if details else ""
-    return f"{_DONE.get(name, 'Done')}: “{data.get('title', '')}”{suffix}."
+        if e.result.code == BUDGET_EXCEEDED:
+            return t("Not done: {action} (this message ran out of its budget).", action=what)
+        return t("Not done: {action} (too many actions in one message; send it again).", action=what)
+    return failed_line(t, e)
 
 
-def _call_outcome(e: ExecutedCall, status: Status) -> Outcome:
+def _metadata_message(t: Texts, e: ExecutedCall, status: Status) -> str:
     data = e.result.data if isinstance(e.result.data, dict) else {}
     if status is Status.DONE:
-        message = f"Listed {data.get('count', 0)} tasks" if e.call.name == "list_tasks" else None
-        message = describe_undo(data) if e.call.name == "undo_last_change" else message
-        message = message or f"{_DONE.get(e.call.name, e.call.name)}: {data.get('title')}"
-    elif status is Status.NOT_DONE:
-        message = f"Not done: {_NOT_RUN_WHY.get(e.result.code or '', e.result.error or 'not run')}"
-    else:
-        message = f"Failed: {e.result.error}"
-    reason = _CODE_REASON.get(e.result.code or "") if status is Status.NOT_DONE else None
-    return Outcome(e.call.name, status, message, call=e, reason=reason)
+        if e.call.name == "list_tasks":
+            return t.n("Listed {count} task", "Listed {count} tasks", int(data.get("count", 0)))
+        if e.call.name == "undo_last_change":
+            return done_line(t, e)
+        title = data.get("title", "")
+        return {  # the contract's "Deleted: Read book"
+            "add_task": t("Added: {title}", title=title),
+            "delete_task": t("Deleted: {title}", title=title),
+            "complete_task": t("Completed: {title}", title=title),
+        }.get(e.call.name, t("Updated: {title}", title=title))
+    if status is Status.ASKED:
+        return t("Asked first: {action}", action=action_phrase(t, e.call.name, data.get("title") or _ref(e)))
+    if status is Status.NOT_DONE:
+        return t("Not done: {action}", action=action_phrase(t, e.call.name, data.get("title") or _ref(e)))
+    return t("Failed: {action}", action=action_phrase(t, e.call.name, _ref(e)))
 
 
-# -- actions asked for that no call attempted ------------------------------------------------------
+def _ref(e: ExecutedCall) -> str:
+    return str(e.arguments.get("task_id") or e.arguments.get("title") or "")
+
+
+# -- actions asked for that no call attempted --------------------------------------------------------
 def _unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
     """The actions asked for that no call attempted, in the message's order. First each action
     takes a call that names what it is about ("eggs" of "add milk and eggs"); then an action with a
@@ -279,126 +211,108 @@ def _why_not(action: Action, guard: ExecutionGuard, run: RunResult) -> NotDoneRe
     return NotDoneReason.NOT_ATTEMPTED
 
 
-_WHY_NOT_TEXT = {
-    NotDoneReason.MODEL_CHOSE_OTHER: "the model answered with another action instead; ask again if you still want it",
-    NotDoneReason.TOOL_NOT_TRIGGERED: "the model did not call the tool for it, even when asked again",
-    NotDoneReason.BUDGET: "this message ran out of its budget first",
-    NotDoneReason.STOPPED: "the turn stopped before it",
-    NotDoneReason.NOT_ATTEMPTED: "the model did not call a tool for it",
-}
+def _action_line(t: Texts, action: Action, reason: NotDoneReason) -> str:
+    if reason is NotDoneReason.MODEL_CHOSE_OTHER:
+        return t(
+            "Not done: “{request}”. I did something else instead; ask again if you still want it.", request=action.text
+        )
+    if reason is NotDoneReason.BUDGET:
+        return t("Not done: “{request}”. This message ran out of its budget first.", request=action.text)
+    if reason is NotDoneReason.STOPPED:
+        return t("Not done: “{request}”. I stopped before it.", request=action.text)
+    return t("Not done: “{request}”. Please ask again.", request=action.text)
 
 
-def _action_outcome(action: Action, reason: NotDoneReason) -> Outcome:
-    text = f"Not done: “{action.text}” ({_WHY_NOT_TEXT[reason]})."
-    return Outcome(action.tool, Status.NOT_DONE, text, reason=reason, asked_text=action.text)
+def _stopped(t: Texts, run: RunResult) -> str:
+    budgets = {
+        "llm_calls": t("model calls"),
+        "tool_calls": t("actions"),
+        "latency_ms": t("time"),
+        "tokens": t("tokens"),
+        "cost_usd": t("cost"),
+    }
+    budget = budgets.get(run.stop_detail or "", "")
+    texts = {
+        StopReason.BUDGET_EXCEEDED: t("I stopped here: this message reached its {budget} limit.", budget=budget),
+        StopReason.MAX_STEPS: t("I stopped after {steps} steps without finishing.", steps=run.stop_detail or ""),
+        StopReason.REPEATED_CALL: t("I stopped because the same step came back without progress."),
+        StopReason.MODEL_FIX_RETRIES_EXHAUSTED: t("I stopped: the requests kept coming back invalid."),
+        StopReason.LLM_ERROR: t("The assistant stopped answering, so I stopped here."),
+    }
+    return texts.get(run.stop_reason, "")
 
 
-# -- the reply ---------------------------------------------------------------------------------
+# -- the reply ------------------------------------------------------------------------------------
 def compose(
-    *, run: RunResult, intent: Intent, guard: ExecutionGuard, response_mode: str, question: Question | None = None
+    *,
+    run: RunResult,
+    intent: Intent,
+    guard: ExecutionGuard,
+    response_mode: str,
+    t: Texts,
+    question: Question | None = None,
 ) -> Reply:
     """The reply. With `question` (a confirmation the turn asks), the calls it asks about are
     `asked`, and the question ends the reply."""
-    reply = _compose(run=run, intent=intent, guard=guard, response_mode=response_mode)
-    if question is None:
-        return reply
-    outcomes = [
-        dataclasses.replace(o, status=Status.ASKED, reason=None)
-        if o.call is not None and id(o.call) in question.covers
-        else o
-        for o in reply.outcomes
-    ]
-    return Reply(f"{reply.text}\n{question.question}", outcomes, reply.source, reply.replaced)
-
-
-class Question(Protocol):
-    @property
-    def question(self) -> str: ...
-
-    @property
-    def covers(self) -> frozenset[int]: ...
-
-
-def _compose(*, run: RunResult, intent: Intent, guard: ExecutionGuard, response_mode: str) -> Reply:
     calls = final_calls(run.executed)
-    status = {id(e): _status(e, guard.unasked) for e in calls}
-    outcomes = [_call_outcome(e, status[id(e)]) for e in calls]
-    outcomes += [_action_outcome(a, _why_not(a, guard, run)) for a in _unattempted(intent, calls)]
-    lines = [describe(e, status[id(e)]) for e in calls] + [o.message for o in outcomes if o.call is None]
-    stopped = _STOPPED.get(run.stop_reason, "").format(detail=(run.stop_detail or "").replace("_", " "))
-    if stopped and stopped not in lines:
+    covered = question.covers if question is not None else frozenset()
+    outcomes: list[Outcome] = []
+    lines: list[str] = []
+    for e in calls:
+        status, silent = _status(e, guard.silent)
+        if id(e) in covered:
+            status, silent = Status.ASKED, False
+        reason = _CODE_REASON.get(e.result.code or "") if status is Status.NOT_DONE else None
+        outcomes.append(Outcome(e.call.name, status, _metadata_message(t, e, status), e, reason, silent=silent))
+        if not silent and id(e) not in covered:
+            lines.append(_line(t, e, status))
+    for action in _unattempted(intent, calls):
+        reason = _why_not(action, guard, run)
+        line = _action_line(t, action, reason)
+        lines.append(line)
+        outcomes.append(Outcome(action.tool, Status.NOT_DONE, line, reason=reason, asked_text=action.text))
+    if stopped := _stopped(t, run):
         lines.append(stopped)
-    model_text = run.text.strip()
+    ask = [question.question] if question is not None else []
+    words = guard.words
+    replaced = [_replaced(words)] if words is not None and words.verdict is WordsVerdict.WITHHELD else []
     if not calls and intent.needs_tool and run.stop_reason in (StopReason.TOOL_NOT_TRIGGERED, StopReason.NO_TOOL_CALLS):
-        return Reply(TOOL_NOT_TRIGGERED, outcomes, "contract")
-    if not calls or not any(e.ran for e in calls):
-        # Nothing ran (no call, or every call refused): the model's answer, unless it claims a change.
-        return _without_calls(run, guard, model_text, lines, outcomes)
-    if response_mode == "model" and run.stop_reason in ANSWERED and model_text:
-        kept = _consistent(model_text, calls, outcomes, guard)
-        if isinstance(kept, str):
-            return Reply(kept, outcomes, "model")
-        return Reply("\n".join(lines), outcomes, "results", [kept])
-    if model_text.endswith("?") and not guard.claims_in(model_text) and run.stop_reason in ANSWERED:
-        lines.append(model_text)  # the model asks the user something (which one? what date?)
-    return Reply("\n".join(lines) or NOTHING_CHANGED, outcomes, "results")
+        return Reply(t("Technical error: Tool not triggered."), outcomes, "contract", replaced)
+    if words is not None and words.shown and run.stop_reason in ANSWERED:
+        said = words.text
+        if response_mode != "model":  # direct mode: the results, then the question the model asks back
+            return Reply("\n".join([*lines, said, *ask]), outcomes, "results" if lines else "model", replaced)
+        missing = [done_line(t, o.call) for o in outcomes if o.call is not None and _unnamed_success(o, said)]
+        not_attempted = [o.message for o in outcomes if o.call is None]
+        return Reply("\n".join([said, *missing, *not_attempted, *ask]), outcomes, "model", replaced)
+    text = "\n".join([*lines, *ask]) or t("Nothing was changed.")
+    return Reply(text, outcomes, "results", replaced)
 
 
-def _without_calls(
-    run: RunResult, guard: ExecutionGuard, model_text: str, lines: list[str], outcomes: list[Outcome]
-) -> Reply:
-    """No task tool ran: the model's words (with what was not done), unless they claim a change."""
-    ghost = guard.ghost_claims(model_text, run.executed)
-    if ghost:
-        replaced = _replaced(ReplacedReason.GHOST_CLAIM, [c.words for c in ghost], model_text)
-        text = "\n".join([*lines, f"{NOTHING_CHANGED} (No task tool ran, so the model's reply is not shown.)"])
-        return Reply(text, outcomes, "results", [replaced])
-    if lines:
-        text = "\n".join(lines if not model_text else [model_text, *lines])
-        return Reply(text, outcomes, "results" if not model_text else "model")
-    return Reply(model_text or EMPTY_REPLY, outcomes, "model")
+def _unnamed_success(outcome: Outcome, said: str) -> bool:
+    """A change that succeeded and that the model's words do not name."""
+    e = outcome.call
+    if (
+        e is None
+        or outcome.status is not Status.DONE
+        or e.call.name not in CHANGES
+        or e.call.name == "undo_last_change"
+    ):
+        return False
+    title = str((e.result.data or {}).get("title", ""))
+    return title.casefold() not in said.casefold()
 
 
-def _consistent(
-    text: str, calls: Sequence[ExecutedCall], outcomes: Sequence[Outcome], guard: ExecutionGuard
-) -> str | dict[str, Any]:
-    """In model mode: the model's text, completed with the successes it does not name, when it says
-    nothing the results contradict; else why it is replaced."""
-    succeeded = {e.call.name for e in calls if e.result.success}
-    said = guard.claims_in(text)
-    unbacked = _unbacked(said, succeeded)
-    if unbacked:
-        reason = ReplacedReason.UNBACKED_CLAIM if succeeded & _CHANGES else ReplacedReason.GHOST_CLAIM
-        return _replaced(reason, unbacked, text)
-    if any(o.status is not Status.DONE for o in outcomes):
-        return _replaced(ReplacedReason.HIDES_FAILURE, [c.words for c in said], text)
-    if (denied := denial(text)) is not None and succeeded & _CHANGES:
-        return _replaced(ReplacedReason.DENIED_SUCCESS, [denied], text)
-    folded = text.casefold()
-    missing = [
-        describe(e)
-        for e in calls
-        if e.call.name in _CHANGES and str((e.result.data or {}).get("title", "")).casefold() not in folded
-    ]
-    return "\n".join([text, *missing])
-
-
-def _unbacked(said: Sequence[Claim], succeeded: set[str]) -> list[str]:
-    """The words of each claimed change that no successful call (tool names in `succeeded`) made."""
-    return [c.words for c in said if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded)]
+def _replaced(words: Words) -> dict[str, Any]:
+    reason = words.reason.value if words.reason is not None else "withheld"
+    return {"reason": reason, "claims": list(words.claims), "model_reply": words.text[:500]}
 
 
 def contradicts(text: str, succeeded: set[str], guard: ExecutionGuard) -> bool:
-    """Whether the model's text says something the successes contradict: a change none made, or that
-    a change which succeeded was not done (what `_consistent` replaces a model's text for, when no
-    call failed)."""
-    return bool(_unbacked(guard.claims_in(text), succeeded)) or (
-        bool(succeeded & _CHANGES) and denial(text) is not None
-    )
-
-
-_CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task"})
-
-
-def _replaced(reason: ReplacedReason, words: list[str], text: str) -> dict[str, Any]:
-    return {"reason": reason.value, "claims": words, "model_reply": text[:500]}
+    """Whether the model's text says something the successes contradict (a change none made, or a
+    denial of one that did): what the live reply stops streaming at (word lists only)."""
+    said = guard.claims_in(text)
+    unbacked = [
+        c for c in said if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded & CHANGES)
+    ]
+    return bool(unbacked) or (bool(succeeded & CHANGES) and denial(text) is not None)

@@ -16,12 +16,16 @@ from backend.app.agent.types import StopReason
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
+from backend.app.language.catalog import Texts, texts
+from backend.app.language.detect import Language, detect
 from backend.app.schemas.chat import ChatRequest
 from backend.app.services import prompt
 from backend.app.services.confirmations import Answer
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent, classify
 from backend.app.services.live_reply import ReplyListener
+from backend.app.services.reply_check import check_request
+from backend.app.tools.context import ConversationContext
 from backend.app.tools.task_tools import TOOL_SPECS
 
 READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
@@ -45,6 +49,7 @@ class TurnContext:
     idempotency_key: str | None
     conversation_id: uuid.UUID = NO_CONVERSATION  # set once the conversation is opened
     history: list[HistoryRow] = field(default_factory=list)
+    conversation: ConversationContext = field(default_factory=ConversationContext)  # read from the history
     answer: Answer | None = None  # the message read as the answer to the previous turn's question
     on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
     listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)
@@ -52,35 +57,46 @@ class TurnContext:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """How the message is read and guarded, and under which policy."""
+    """How the message is read and guarded, under which policy, and the language the turn answers in."""
 
     intent: Intent
     guard: ExecutionGuard
     policy: ToolPolicy
     policy_info: dict[str, Any]
+    language: Language
     asks: bool = False  # the turn may end with a question (confirm a change, choose a task)
 
+    @property
+    def texts(self) -> Texts:
+        return texts(self.language.code)
+
     @classmethod
-    def guarded(cls, turn: TurnContext, settings: Settings, preset: Preset, clock: Clock) -> Step:
-        intent = classify(turn.request.message)
+    def guarded(cls, turn: TurnContext, settings: Settings, preset: Preset, clock: Clock, *, checks: bool) -> Step:
+        """`checks`: the model's words are checked by the model before they are shown (REPLY_CHECK)."""
+        message = turn.request.message
+        intent = classify(message)
         requested = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
         applied = ToolPolicy(preset.policy_downgrades.get(requested.value, requested.value))
         today = clock.today()
+        earlier = [row.content for row in turn.history[-RECENT_ROWS:] if row.role == "user"]
         guard = ExecutionGuard(
             intent=intent,
-            message=turn.request.message,
-            context="\n".join(row.content for row in turn.history[-RECENT_ROWS:]),
+            message=message,
+            context="\n".join(earlier),
             mutating_tools=MUTATING,
             enabled=applied in GUARDED_POLICIES,
             instruction=lambda tool: prompt.forced_instruction(tool, today),
             ghost_instruction=prompt.GHOST_INSTRUCTION,
+            words_beside_results=settings.response_mode == "model",
+            check=(lambda text: check_request(message, text)) if checks else None,
         )
         info = {
             "requested": requested.value,
             "applied": applied.value,
             "downgraded_by": preset.name if applied is not requested else None,
         }
-        return cls(intent, guard, applied, info, asks=True)
+        language = detect(message, reader=intent.languages, previous=turn.conversation.language)
+        return cls(intent, guard, applied, info, language, asks=True)
 
     @classmethod
     def quiet(cls, turn: TurnContext, settings: Settings) -> Step:
@@ -95,13 +111,12 @@ class Step:
             ghost_instruction="",
         )
         policy = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
-        return cls(intent, guard, policy, {"requested": policy.value, "applied": "none", "downgraded_by": None})
+        language = detect(turn.request.message, previous=turn.conversation.language)
+        info = {"requested": policy.value, "applied": "none", "downgraded_by": None}
+        return cls(intent, guard, policy, info, language)
 
 
-DECLINED = "Okay, I won't: nothing was changed."
-
-
-def no_calls(text: str) -> RunResult:
+def no_calls(text: str = "") -> RunResult:
     """A run that made no call: a declined question, or the frame for an answer's direct calls."""
     return RunResult(
         text=text,

@@ -1,43 +1,188 @@
-"""How a read's or an undo's result reads: the lines of a listing, the parts of an undo."""
+"""The sentences of a reply, in the user's language: what a call did, why it failed, what was not done,
+a task's facts, a listing, an undo. Every one is a message of the catalogs (`language/catalog.py`);
+nothing here is written for the model or a developer.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from backend.app.agent.types import ExecutedCall
+from backend.app.language.catalog import Texts
 
-def describe_undo(data: dict[str, Any]) -> str:
+
+def quoted(t: Texts, title: object) -> str:
+    return t("“{title}”", title=title)
+
+
+def action_phrase(t: Texts, tool: str, title: object) -> str:
+    """ "delete “Gym”": what a question asks to do, or a line says was not done."""
+    phrases = {
+        "add_task": t("add “{title}”", title=title),
+        "delete_task": t("delete “{title}”", title=title),
+        "complete_task": t("complete “{title}”", title=title),
+        "update_task": t("update “{title}”", title=title),
+        "list_tasks": t("list your tasks"),
+        "undo_last_change": t("undo your last change"),
+    }
+    return phrases.get(tool, tool)
+
+
+def done_line(t: Texts, e: ExecutedCall) -> str:
+    data = e.result.data if isinstance(e.result.data, dict) else {}
+    name, title = e.call.name, data.get("title", "")
+    if name == "list_tasks":
+        return describe_list(t, data)
+    if name == "undo_last_change":
+        return describe_undo(t, data)
+    details: list[str] = []
+    if name == "add_task":
+        details = task_details(t, data, ("due_date", "priority", "tags"))
+    elif name == "update_task":
+        changed = [k for k in ("title", "description", "priority", "due_date", "tags", "status") if k in e.arguments]
+        details = [_change(t, k, data.get(k)) for k in changed]
+    line = {
+        "add_task": t("Added: “{title}”", title=title),
+        "delete_task": t("Deleted: “{title}”", title=title),
+        "complete_task": t("Completed: “{title}”", title=title),
+        "update_task": t("Updated: “{title}”", title=title),
+    }.get(name, t("Done: “{title}”", title=title))
+    return f"{line} ({', '.join(details)})." if details else f"{line}."
+
+
+def _change(t: Texts, field: str, value: Any) -> str:
+    label = field_name(t, field)
+    if value in (None, []):
+        return t("{field} cleared", field=label)
+    return t("{field} {value}", field=label, value=value_text(t, field, value))
+
+
+def field_name(t: Texts, field: str) -> str:
+    return {
+        "title": t("title"),
+        "description": t("description"),
+        "priority": t("priority"),
+        "due_date": t("due date"),
+        "tags": t("tags"),
+        "status": t("status"),
+    }.get(field, field)
+
+
+def value_text(t: Texts, field: str, value: Any) -> str:
+    if field == "status":
+        return status_text(t, str(value))
+    if field == "priority":
+        return {"high": t("high"), "medium": t("medium"), "low": t("low")}.get(str(value), str(value))
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def status_text(t: Texts, status: str) -> str:
+    return {"completed": t("completed"), "pending": t("pending"), "deleted": t("deleted")}.get(status, status)
+
+
+def task_details(t: Texts, facts: Mapping[str, Any], keys: Sequence[str], *, apart: bool = False) -> list[str]:
+    """A task's facts as words: "due 2026-11-27", "high priority", "#work", "completed", "added
+    2026-11-20". With `apart` (telling twins apart) a missing due date or tag is said too, and a
+    medium priority."""
+    parts: list[str] = []
+    for key in keys:
+        value = facts.get(key)
+        if key == "status" and value:
+            parts.append(status_text(t, str(value)))
+        elif key == "due_date" and (value or apart):
+            parts.append(t("due {date}", date=value) if value else t("no due date"))
+        elif key == "priority" and value and (value != "medium" or apart):
+            priorities = {"high": t("high priority"), "low": t("low priority"), "medium": t("medium priority")}
+            parts.append(priorities.get(str(value), str(value)))
+        elif key == "tags" and (value or apart):
+            parts.append(" ".join(f"#{tag}" for tag in value or []) or t("no tags"))
+        elif key == "created" and value:
+            parts.append(t("added {date}", date=str(value)[:10]))
+    return parts
+
+
+def failure_reason(t: Texts, e: ExecutedCall) -> str:
+    """Why a call failed, for the user (the tool's own error is written for the model)."""
+    code = e.result.code or ""
+    data = e.result.data if isinstance(e.result.data, dict) else {}
+    reference = e.arguments.get("task_id") or e.arguments.get("title") or ""
+    if code == "NOT_FOUND":
+        return t("No task matching '{reference}' found.", reference=reference)
+    if code == "CONFLICT":
+        return t("it was changed by another request at the same time; nothing was done. Please try again.")
+    if code == "DUE_DATE_IN_PAST":
+        return t("the due date {date} is in the past.", date=data.get("due_date") or e.arguments.get("due_date"))
+    if code == "STORAGE_ERROR":
+        return t("the database refused this change.")
+    if code == "NOT_APPLIED":
+        return t("another change of this message failed, so none was applied.")
+    if code == "NOTHING_TO_UNDO":
+        return t("there is nothing to undo.")
+    if code == "UNDO_CONFLICT":
+        if data.get("title"):
+            return t("“{title}” was changed again after that; nothing was undone.", title=data["title"])
+        return t("another change got in the way; nothing was undone.")
+    fields = [str(f.get("field", "")).split(".")[0] for f in data.get("fields") or [] if isinstance(f, dict)]
+    if code == "INVALID_ARGUMENTS" and fields:
+        names = t.join([field_name(t, f) for f in dict.fromkeys(fields)])
+        return t("the {fields} given for it was not valid.", fields=names)
+    if code in ("INVALID_ARGUMENTS", "NO_CHANGES", "ARGUMENTS_TOO_LARGE", "TOOL_OUTPUT_TOO_LARGE", "UNKNOWN_TOOL"):
+        return t("the request for it was not valid.")
+    return t("something went wrong.")
+
+
+def failed_line(t: Texts, e: ExecutedCall) -> str:
+    target = e.arguments.get("task_id") or e.arguments.get("title") or ""
+    why = failure_reason(t, e)
+    lines = {
+        "add_task": t("Couldn't add “{target}”: {why}", target=target, why=why),
+        "delete_task": t("Couldn't delete “{target}”: {why}", target=target, why=why),
+        "complete_task": t("Couldn't complete “{target}”: {why}", target=target, why=why),
+        "update_task": t("Couldn't update “{target}”: {why}", target=target, why=why),
+        "list_tasks": t("Couldn't list your tasks: {why}", why=why),
+        "undo_last_change": t("Couldn't undo: {why}", why=why),
+    }
+    return lines.get(e.call.name, t("Something went wrong: {why}", why=why))
+
+
+def describe_undo(t: Texts, data: Mapping[str, Any]) -> str:
     """ "Undone: restored “Gym”; removed “Milk”; put back the status of “Taxes”." """
     parts = []
     for item in data.get("undone") or []:
-        title = f"“{item.get('title')}”"
+        title = item.get("title")
         if item.get("action") == "reverted":
-            fields = ", ".join(str(f).replace("_", " ") for f in item.get("fields") or [])
-            parts.append(f"put back the {fields} of {title}")
+            fields = t.join([field_name(t, str(f)) for f in item.get("fields") or []])
+            parts.append(t("put back the {fields} of “{title}”", fields=fields, title=title))
+        elif item.get("action") == "restored":
+            parts.append(t("restored “{title}”", title=title))
         else:
-            parts.append(f"{item.get('action')} {title}")
-    return f"Undone: {'; '.join(parts)}." if parts else "Undone."
+            parts.append(t("removed “{title}”", title=title))
+    return t("Undone: {parts}.", parts="; ".join(parts)) if parts else t("Undone.")
 
 
-def describe_list(data: dict[str, Any]) -> str:
+def describe_list(t: Texts, data: Mapping[str, Any]) -> str:
     tasks = data.get("tasks") or []
     status = data.get("status", "all")
-    label = "" if status == "all" else f"{status} "
+    count = int(data.get("count", len(tasks)))
     if not tasks:
-        return f"You have no {label}tasks."
-    lines = [f"You have {data.get('count', len(tasks))} {label}task{'s' if data.get('count', 0) != 1 else ''}:"]
-    for t in tasks:
-        extra = [t.get("status", "")]
-        if t.get("due_date"):
-            extra.append(f"due {t['due_date']}")
-        if t.get("priority") == "high":
-            extra.append("high priority")
-        lines.append(f"- {t.get('title')} ({', '.join(x for x in extra if x)})")
+        return {"pending": t("You have no pending tasks."), "completed": t("You have no completed tasks.")}.get(
+            status, t("You have no tasks.")
+        )
+    heads = {
+        "pending": t.n("You have {count} pending task:", "You have {count} pending tasks:", count),
+        "completed": t.n("You have {count} completed task:", "You have {count} completed tasks:", count),
+    }
+    lines = [heads.get(status, t.n("You have {count} task:", "You have {count} tasks:", count))]
+    for task in tasks:
+        extra = task_details(t, task, ("status",)) + (
+            [t("due {date}", date=task["due_date"])] if task.get("due_date") else []
+        )
+        if task.get("priority") == "high":
+            extra.append(t("high priority"))
+        lines.append(f"- {task.get('title')} ({', '.join(extra)})")
     if data.get("truncated"):
-        lines.append(f"(showing the newest {len(tasks)})")
+        lines.append(t("(showing the newest {count})", count=len(tasks)))
     return "\n".join(lines)
-
-
-def fmt(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "none"
-    return str(value) if value is not None else "none"

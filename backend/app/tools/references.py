@@ -24,7 +24,10 @@ from backend.app.tools.resolver import (
 )
 
 NOT_GROUNDED = "NOT_GROUNDED"
+NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"  # looked up, nothing changed: the user is asked first
 PRECONDITION_FAILED = "PRECONDITION_FAILED"  # a REST If-Match named another version of the task
+# Never repaired onto a task the model did not name: a wrong guess here loses the user's data.
+NEVER_REPAIRED = frozenset({"delete_task", "complete_task"})
 
 
 class FindsTasks:
@@ -35,47 +38,66 @@ class FindsTasks:
     prefilter_limit: int
     _notes: list[str]
     _repairs: list[str]
+    _touched: set[uuid.UUID]  # tasks this turn's calls acted on, added or looked up
+    _batch_references: list[str]  # what the calls of the step being run name
 
     async def _resolve(self, repo: TaskRepository, reference: str, call: ToolCall) -> TaskRow | ToolResult:
-        """The task `reference` names; with `grounding` (a call the guard does not trust to pick its
-        own target) only if the user's words name it too, by its title or by the reference itself;
-        with `expected_version` (a REST `If-Match`) only at that version."""
+        """The task `reference` names, within what the guard lets the call act on (`call.grounding`:
+        only a task the user's words name, never one only content names, or nothing changed at all
+        and the task looked up to ask about it); with `expected_version` (a REST `If-Match`) only at
+        that version. A reference naming no task may be repaired from the user's own words for this
+        very action (`_said_task`); a delete or complete so repaired is asked about, never run."""
         row = await self._lookup(repo, reference)
+        asked = False
         if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
-            row = await self._said_task(repo, reference, call.name) or row
+            said = await self._said_task(repo, reference, call.name)
+            asked = said is not None and call.name in NEVER_REPAIRED
+            row = said or row
         if isinstance(row, ToolResult):
             return row
+        self._touched.add(row.id)
         if call.expected_version is not None and row.version != call.expected_version:
             data = {"id": str(row.id), "title": row.title, "version": row.version}
             error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
             return ToolResult(success=False, code=PRECONDITION_FAILED, error=error, data=data)
         grounding = call.grounding
-        if grounding is None:
-            return row
-        said = clean_reference(reference)
-        if named_in(grounding, row.title) or (parse_uuid(said) is None and said and named_in(grounding, said)):
-            return row
-        return not_grounded(f"The user's message does not name '{row.title}'", row)
+        if grounding is not None:
+            said_ref = clean_reference(reference)
+            names = grounding.names
+            if names is not None and not (
+                named_in(names, row.title) or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref))
+            ):
+                return not_grounded(f"The user's message does not name '{row.title}'", row)
+            if names is None and grounding.not_names and named_in(grounding.not_names, row.title):
+                return not_grounded(f"'{row.title}' is named only in text the user gave as content", row)
+            asked = asked or grounding.ask
+        if asked:
+            return needs_confirmation(call.name, row)
+        return row
 
     async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> TaskRow | None:
-        """The one task the user's message names for `tool`, when the model's `reference` named none
-        (noise such as "21648537900"): by the references the message gives the tool, else by the
-        titles the message names in any wording ("bin the taxes task", "elimina la tarea taxes":
-        `named_in`). Not for a reference into the conversation whose task is gone, and not when the
-        message names no task, or several."""
+        """The one task the user's words for this very action name (the delete of "complete Laundry
+        and delete Trip" is about "Trip" only), when the model's `reference` named none (noise such as
+        "21648537900"), in any covered language. Never a task another call of the turn acted on,
+        added or names, or one the message names for another action; not for a reference into the
+        conversation whose task is gone; nothing when the words name no task, or several."""
         if self.said is None or (self.context is not None and self.context.resolve(reference) is not None):
             return None
+        besides = self.said.words_besides(tool)
+        others = [r for r in self._batch_references if r and r != clean_reference(reference)]
         found: dict[uuid.UUID, TaskRow] = {}
-        for words in self.said.references.get(tool, ()):
-            row = await self._lookup(repo, words)
-            if isinstance(row, TaskRow):
-                found[row.id] = row
-        if not self.said.references.get(tool) and self.said.message.strip():
-            message = self.said.message
+        for words in self.said.words_for(tool):
             shortlist = await repo.candidates(
-                clean_reference(message), limit=self.prefilter_limit, all_up_to=self.prefilter_above
+                clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
             )
-            found = {r.id: r for r in shortlist.rows if named_in(message, r.title)}
+            for row in shortlist.rows:
+                if (
+                    named_in(words, row.title)
+                    and row.id not in self._touched
+                    and not named_in(besides, row.title)
+                    and not any(named_in(o, row.title) for o in others)
+                ):
+                    found[row.id] = row
         if len(found) != 1:
             return None
         row = next(iter(found.values()))
@@ -103,8 +125,8 @@ class FindsTasks:
         is still there and the owner's (the ids come from this user's own turns, and are looked up
         under the owner anyway); else the user is asked."""
         if isinstance(found, Unclear):
-            choices = [{"id": c.id, "title": c.title, "detail": c.detail} for c in found.candidates]
-            data = {"candidates": [c.title for c in found.candidates], "choices": choices}
+            choices = [{"id": c.id, "title": c.title, **c.facts, "apart": []} for c in found.candidates]
+            data = {"reference": reference, "candidates": [c.title for c in found.candidates], "choices": choices}
             return ToolResult(success=False, code="AMBIGUOUS", error=found.message, data=data)
         row = await repo.get_row(uuid.UUID(found.task.id))
         if row is None:
@@ -141,6 +163,16 @@ class FindsTasks:
             others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]
             resolution = Ambiguous(key, (best, *others))
         return resolution, {r.id: r for r in found.rows}
+
+
+def needs_confirmation(tool: str, row: TaskRow) -> ToolResult:
+    """Nothing done: the task was looked up so that the user can be asked about exactly it."""
+    return ToolResult(
+        success=False,
+        code=NEEDS_CONFIRMATION,
+        error=f"Not done: the user is asked first whether to run {tool} on '{row.title}'. Do not say it was done.",
+        data={"id": str(row.id), "title": row.title},
+    )
 
 
 def not_grounded(what: str, row: TaskRow | None = None) -> ToolResult:

@@ -35,6 +35,7 @@ from backend.app.tools.context import ConversationContext
 from backend.app.tools.references import FindsTasks, not_grounded
 from backend.app.tools.resolver import (
     ReferenceResolver,
+    clean_reference,
     shares_words,
 )
 from backend.app.tools.schemas import (
@@ -178,6 +179,8 @@ class TaskTools(FindsTasks):
         self.said = said  # what the user's message names: repairs for arguments that name nothing
         self._repairs: list[str] = []  # this call's repaired arguments, for its result
         self._titles_added: set[str] = set()  # titles added this turn (folded): a repair never adds one twice
+        self._touched: set[uuid.UUID] = set()  # tasks this turn acted on, added or looked up: never a repair's
+        self._batch_references: list[str] = []  # what the calls of the step being run name
         self.user_id = user_id
         self.clock = clock
         self.resolver = resolver
@@ -191,6 +194,9 @@ class TaskTools(FindsTasks):
 
     async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
         prepared = [self._prepare(call) for call in calls]
+        self._batch_references = [
+            clean_reference(str(p.arguments.get("task_id") or "")) for p in prepared if p.args is not None
+        ]
         invalid = [i for i, p in enumerate(prepared) if p.rejected is not None]
         durations = [0.0] * len(prepared)
         if self.apply_mode == "strict" and invalid:
@@ -354,8 +360,9 @@ class TaskTools(FindsTasks):
 
     async def _add_task(self, repo: TaskRepository, args: AddTaskArgs, call: ToolCall) -> Done:
         said: SaidAdd | None = None
-        if call.grounding is not None and not shares_words(call.grounding, args.title):
-            said = self._next_add(call.grounding)
+        names = call.grounding.names if call.grounding is not None else None
+        if names is not None and not shares_words(names, args.title):
+            said = self._next_add(names)
             if said is None:
                 return not_grounded(f"The user's message does not mention '{args.title}'"), None
             self._repairs.append(f"title '{args.title}' is not in the user's words: added '{said.title}', as they said")
@@ -379,6 +386,7 @@ class TaskTools(FindsTasks):
             due_date=args.due_date,
             tags=list(args.tags),
         )
+        self._touched.add(task.id)
         return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task))
 
     async def _list_tasks(self, repo: TaskRepository, args: ListTasksArgs, call: ToolCall) -> Done:

@@ -205,12 +205,22 @@ STREAM_FAKE_LATENCY_MS = 200.0
 STREAM_FAKE_WORD_MS = 40.0
 
 
+STREAM_RUNS = (
+    # The model's words read by the word lists only, so checked sentences can leave as they are written.
+    ("whole", {"REPLY_CHECK": "lists"}),
+    ("llm_stream", {"LLM_STREAM": "true", "REPLY_CHECK": "lists"}),
+    # The default: the model says what its words claim before any of them is shown (one more call).
+    ("checked", {"LLM_STREAM": "true"}),
+)
+
+
 def _streaming_phase(url: str, *, quick: bool) -> dict[str, Any]:
-    """Streamed turns (RESPONSE_MODE=model, two model calls) against a fake model that takes 200 ms to
-    its first token and 40 ms a word; once with whole answers from the model, once with LLM_STREAM."""
+    """Streamed turns (RESPONSE_MODE=model) against a fake model that takes 200 ms to its first token
+    and 40 ms a word: with whole answers from the model, with LLM_STREAM (both with REPLY_CHECK=lists),
+    and with the reply check (the default)."""
     measured: dict[str, Any] = {}
     with servers.fake_model(latency_ms=STREAM_FAKE_LATENCY_MS, word_ms=STREAM_FAKE_WORD_MS) as slow_fake:
-        for label, extra in (("whole", {}), ("llm_stream", {"LLM_STREAM": "true"})):
+        for label, extra in STREAM_RUNS:
             config = servers.AppConfig(
                 database_url=url, workers=1, llm_base_url=slow_fake, response_mode="model", extra_env=extra
             )

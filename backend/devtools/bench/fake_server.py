@@ -11,7 +11,9 @@ It reads the last user message as a tiny script and answers like a well-behaved 
                                          then obeys when the tool is forced: the execution guard's retry
     anything else                        a short text answer
 
-After tool results (only in RESPONSE_MODE=model) it answers "Done.". `usage` estimates tokens as
+After tool results (only in RESPONSE_MODE=model) it answers "Done.". Asked what its words claim (the
+reply check, `check_reply` forced) it answers as a careful reader would: a reply opening with "Done"
+claims what the user's message asked for, anything else claims nothing. `usage` estimates tokens as
 characters / 4 of the request body and of the answer, so prompt sizes can be compared across runs.
 
 With `--word-ms W` it writes like a real model: after tool results it answers a longer reply
@@ -35,6 +37,10 @@ Scope = dict[str, Any]
 _VERB = re.compile(r"^(add|list|show|delete|remove|complete|update)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _UPDATE = re.compile(r"^(.*?)\s+priority\s+(low|medium|high)\s*$", re.IGNORECASE)
 _SPLIT = re.compile(r"\s+and\s+(?=(?:add|delete|remove|complete|update)\b)|\s*;\s*", re.IGNORECASE)
+_CHECKED = re.compile(
+    r"The user wrote:\n<<<\n(?P<message>.*?)\n>>>.*The assistant replied:\n<<<\n(?P<reply>.*)\n>>>", re.DOTALL
+)
+_ACTIONS = {"add_task": "add", "delete_task": "delete", "complete_task": "complete", "update_task": "update"}
 
 
 WRITER = "Done. It is on your list now, beside what was there before. Anything else I can do for you today?"
@@ -88,7 +94,9 @@ def respond(body: dict[str, Any], *, request_size: int, writer: str = "Done.") -
         commands = [c for c in commands if c[0] == forced] or [(forced, commands[0][1] if commands else {})]
 
     message: dict[str, Any]
-    if messages and messages[-1].get("role") == "tool" and not must_call:
+    if forced == "check_reply":
+        message = _declaration(messages)
+    elif messages and messages[-1].get("role") == "tool" and not must_call:
         message = {"role": "assistant", "content": writer}
     elif commands and offered and (must_call or not ghost):
         calls = [
@@ -120,6 +128,22 @@ def respond(body: dict[str, Any], *, request_size: int, writer: str = "Done.") -
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
     }
+
+
+def _declaration(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The reply check's answer: "Done..." claims what the user's message asked for; nothing else does."""
+    found = _CHECKED.search(_last_user_text(messages))
+    done: list[dict[str, str]] = []
+    if found is not None and found.group("reply").startswith("Done"):
+        asked = [_command(part) for part in _SPLIT.split(found.group("message").removeprefix("ghost "))]
+        done = [
+            {"action": _ACTIONS[c[0]], "task": str(c[1].get("title") or c[1].get("task_id") or "")}
+            for c in asked
+            if c is not None and c[0] in _ACTIONS
+        ]
+    arguments = orjson.dumps({"done": done, "not_done": []}).decode()
+    call = {"id": "call_check", "type": "function", "function": {"name": "check_reply", "arguments": arguments}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
 
 
 class FakeModelApp:

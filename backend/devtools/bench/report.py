@@ -195,17 +195,24 @@ def _streaming(results: dict[str, Any]) -> list[str]:
         return []
     lines: list[str] = []
     streaming = results["streaming"]
-    runs = [(label, streaming[key]) for label, key in (("whole answers", "whole"), ("LLM_STREAM", "llm_stream"))]
+    labels = (
+        ("whole answers, REPLY_CHECK=lists", "whole"),
+        ("LLM_STREAM, REPLY_CHECK=lists", "llm_stream"),
+        ("LLM_STREAM, reply check (default)", "checked"),
+    )
+    runs = [(label, streaming[key]) for label, key in labels if streaming.get(key)]
     runs = [(label, run) for label, run in runs if run]
     if not runs:
         return []
     lines += [
         "## Streaming: time to the first event and to the first words",
         "",
-        f"`Accept: text/event-stream`, RESPONSE_MODE=model (two model calls per turn), a fake model taking "
-        f"{streaming['fake_latency_ms']:g} ms to its first token and {streaming.get('fake_word_ms', 0):g} ms a word; "
-        f"{runs[0][1]['turns']} turns of each kind, one at a time. With whole answers the model's words "
-        "arrive at once; with LLM_STREAM the checked sentences leave as the model writes them.",
+        f"`Accept: text/event-stream`, RESPONSE_MODE=model (two model calls per turn, three with the reply "
+        f"check), a fake model taking {streaming['fake_latency_ms']:g} ms to its first token and "
+        f"{streaming.get('fake_word_ms', 0):g} ms a word; {runs[0][1]['turns']} turns of each kind, one at a time. "
+        "With whole answers the model's words arrive at once; with LLM_STREAM and the word lists alone the "
+        "sentences they find no contradiction in leave as the model writes them; with the reply check no "
+        "word of the model's leaves before the model said what its words claim.",
         "",
     ]
     rows = [

@@ -34,7 +34,7 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
 from backend.app.schemas.chat import ChatRequest
 from backend.app.services.chat import ChatService
-from backend.app.services.intent import asks_to_undo
+from backend.app.services.commands import offline_reading
 from backend.app.services.reply import TOOL_NOT_TRIGGERED
 from backend.devtools.evals.profiles import SamplingProfile
 from backend.devtools.evals.scenarios import Observation, Scenario, TaskState
@@ -179,7 +179,7 @@ async def run_eval(
 
 def _client(config: EvalConfig, http: httpx.AsyncClient) -> ChatCompletionsClient:
     if config.base_url is None:
-        return OfflineModel(asks_undo=asks_to_undo)
+        return OfflineModel(read=offline_reading)
     return HttpLLMClient(
         http=http,
         base_url=config.base_url,

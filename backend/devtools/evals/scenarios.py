@@ -16,7 +16,9 @@ from types import MappingProxyType
 from typing import Any
 
 from backend.app.services.claims import claims
-from backend.app.services.reply import EMPTY_REPLY, TOOL_NOT_TRIGGERED
+from backend.app.services.reply import TOOL_NOT_TRIGGERED
+
+EMPTY_REPLY = "Nothing was changed."  # what a turn says when the model gave no answer and nothing ran
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 # Limit for long_arguments_guard: the description in its message is well over it, every title under it.

@@ -43,6 +43,9 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     # at 40 ms); with whole answers it comes only once the whole answer is there.
     assert streamed["first_text_ms"]["p50"] + 300 < streamed["done_ms"]["p50"]
     assert streamed["first_text_ms"]["p50"] + 300 < whole["first_text_ms"]["p50"]
+    # With the reply check (the default) no word leaves before the model said what its words claim.
+    checked = results["streaming"]["checked"]
+    assert checked["first_text_ms"]["p50"] > streamed["first_text_ms"]["p50"] + 300
     assert any(r["path"] == "search (postgres)" for r in results["resolver"])
     markdown = (tmp_path / "results.md").read_text()
     assert "## Targets" in markdown and "## Resolver time per call" in markdown and "## Scale-out" in markdown

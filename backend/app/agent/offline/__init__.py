@@ -7,13 +7,13 @@ it talks about itself. The same request body always gives the same response: ids
 the body and `created` is 0. (Only a missing "Today's date:" line makes it read the clock.)
 
 The parts: `common` (names, stock phrases, a command), `dates`, `values` (priority, status, tags,
-references, titles), `parsing` (clauses -> commands; `said_in`), `replies` (small talk, summaries
+references, titles), `parsing` (English clauses -> commands), `replies` (small talk, summaries
 of tool results) and `model` (the client: which calls to make, the wire format).
 """
 
 from backend.app.agent.offline.common import MODEL_NAME
 from backend.app.agent.offline.model import OfflineModel, respond
-from backend.app.agent.offline.parsing import parse_message, said_in
+from backend.app.agent.offline.parsing import parse_message
 from backend.app.agent.offline.replies import small_talk
 
-__all__ = ["MODEL_NAME", "OfflineModel", "parse_message", "respond", "said_in", "small_talk"]
+__all__ = ["MODEL_NAME", "OfflineModel", "parse_message", "respond", "small_talk"]

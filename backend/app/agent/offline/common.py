@@ -1,20 +1,27 @@
-"""What every part of the offline model shares: its name and stock phrases, a command, a reading."""
+"""What every part of the offline model shares: its name and stock phrases, a command, a reading.
+
+The stock phrases are message ids of the catalogs (`language/catalog.py`): the model writes them in
+the language of the message it answers."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 _I = re.IGNORECASE
 
 
+def N_(message: str) -> str:
+    """A catalog message kept as English until it is written in the language answered in."""
+    return message
+
+
 MODEL_NAME = "taskchat-offline"
-IDENTITY = "I'm Taskchat's offline rule-based model, not an LLM (no API key is configured)"
-EXAMPLES = '"add buy milk tomorrow", "show my tasks" or "mark buy milk done"'
-NEGATION_REPLY = "Okay, I won't do that. Nothing was changed."
-ASK_WHICH = 'Which task do you mean? Please name it, for example "delete Buy milk".'
-ASK_TITLE = 'What should the task be called? For example "add buy milk tomorrow".'
+NEGATION_REPLY = N_("Okay, I won't do that. Nothing was changed.")
+ASK_WHICH = N_('Which task do you mean? Please name it, for example "delete Buy milk".')
+ASK_TITLE = N_('What should the task be called? For example "add buy milk tomorrow".')
 _I = re.IGNORECASE
 
 
@@ -29,6 +36,19 @@ class Parsed(NamedTuple):
     commands: list[Command]
     reply: str | None = None
     negated: bool = False
+
+
+class Reading(NamedTuple):
+    """How a message reads, in any language the app reads: the calls it asks for, what kind of
+    message it is (the reader's kind: command, question, negated, small_talk, chat ...), and the
+    language to answer it in."""
+
+    commands: list[Command]
+    kind: str
+    language: str
+
+
+Reader = Callable[[str, dt.date], Reading]
 
 
 def _text(content: Any) -> str:

@@ -7,10 +7,10 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from backend.app.agent.offline.common import MODEL_NAME, Command, Parsed, _text
+from backend.app.agent.offline.common import MODEL_NAME, NEGATION_REPLY, Command, Reader, Reading, _text
 from backend.app.agent.offline.dates import _today
 from backend.app.agent.offline.parsing import (
     _DONE_TAIL,
@@ -23,27 +23,29 @@ from backend.app.agent.offline.parsing import (
 from backend.app.agent.offline.replies import _summarize, _tool_results, small_talk
 from backend.app.agent.offline.values import _add_commands, _clean_ref
 from backend.app.agent.types import TextSink
+from backend.app.language.catalog import Texts, texts
 
-AsksUndo = Callable[[str], bool]
 
-
-def _english_only(text: str) -> bool:
-    return False  # without a reader, only the English commands of parse_message undo
+def english(text: str, today: dt.date) -> Reading:
+    """The offline model's own English rules: what it reads without the app's reader."""
+    parsed = parse_message(text, today)
+    kind = "negated" if parsed.negated else "command" if parsed.commands else "chat"
+    return Reading(parsed.commands, kind, "en")
 
 
 class OfflineModel:
-    """`asks_undo` reads "undo that" in any language the app reads (services/intent.py, passed in
-    by main.py: agent/ does not import services/)."""
+    """`read` reads a message in any language the app reads (services/commands.py, passed in by
+    main.py: agent/ does not import services/); without it, English only."""
 
     label: str = "offline"
     model_name: str = MODEL_NAME
 
-    def __init__(self, *, asks_undo: AsksUndo = _english_only) -> None:
-        self.asks_undo = asks_undo
+    def __init__(self, *, read: Reader = english) -> None:
+        self.read = read
 
     async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
         del deadline, on_text  # answering takes microseconds: nothing to time out, nothing to stream
-        return respond(body, asks_undo=self.asks_undo)
+        return respond(body, read=self.read)
 
 
 # --- choosing the calls ---------------------------------------------------------------------
@@ -113,15 +115,17 @@ def _shorter_retry(results: list[tuple[str, dict[str, Any], Any]], offered: froz
     return Command(name, shortened)
 
 
-def _missing_tools_reply(commands: list[Command]) -> str:
+def _missing_tools_reply(commands: list[Command], t: Texts) -> str:
     names = list(dict.fromkeys(c.name for c in commands))
-    tools = f"the {' and '.join(names)} tool{'s' if len(names) > 1 else ''}"
-    return f"I'd need {tools} for that, but {'they aren' if len(names) > 1 else 'it isn'}'t available right now."
+    return t.n(
+        "I'd need the {tools} tool for that, but it isn't available right now.",
+        "I'd need the {tools} tools for that, but they aren't available right now.",
+        len(names),
+        tools=t.join(names),
+    )
 
 
-def _decide(
-    body: Mapping[str, Any], messages: list[Mapping[str, Any]], asks_undo: AsksUndo
-) -> tuple[str, list[Command]]:
+def _decide(body: Mapping[str, Any], messages: list[Mapping[str, Any]], read: Reader) -> tuple[str, list[Command]]:
     """(text reply, tool calls); the text is dropped from the response when there are calls."""
     mode, forced = _tool_choice(body.get("tool_choice"))
     offered = frozenset() if mode == "none" else _offered(body.get("tools"))
@@ -130,8 +134,10 @@ def _decide(
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
     user_text = _text(messages[last_user].get("content")) if last_user >= 0 else ""
     today = _today(messages)
+    reading = read(user_text, today)
+    t = texts(reading.language)
     if results := _tool_results(messages, last_user):
-        reply = " ".join(_summarize(*result) for result in results)
+        reply = " ".join(_summarize(*result, t=t) for result in results)
         if mode != "none" and (retry := _shorter_retry(results, offered)):
             return reply, [retry]
         if mode == "forced" and forced != "respond":
@@ -139,17 +145,20 @@ def _decide(
         wants_respond = mode == "forced" or (mode == "required" and "respond" in offered)
         return reply, [Command("respond", {"message": reply})] if wants_respond else []
     parsed = parse_message(user_text, today)
-    if not parsed.commands and asks_undo(user_text):
-        parsed = Parsed([Command("undo_last_change", {})])  # "deshaz eso", "mach das rückgängig": any language
-    usable = [c for c in parsed.commands if c.name in offered]
-    if parsed.commands and not usable:
-        reply = _missing_tools_reply(parsed.commands)
+    commands = reading.commands
+    usable = [c for c in commands if c.name in offered]
+    if commands and not usable:
+        reply = _missing_tools_reply(commands, t)
+    elif reading.kind == "negated" or parsed.negated:
+        reply = t(NEGATION_REPLY)
     else:
-        reply = parsed.reply or small_talk(user_text)
+        reply = (
+            t(parsed.reply) if parsed.reply and not reading.commands else small_talk(user_text, t, kind=reading.kind)
+        )
     if mode == "forced":
         if forced == "respond":
             return reply, [Command("respond", {"message": reply})]
-        return reply, [_forced_call(str(forced), user_text, parsed.commands, today)]
+        return reply, [_forced_call(str(forced), user_text, commands, today)]
     if usable:
         return reply, usable
     if mode == "required":
@@ -164,11 +173,11 @@ def _tokens(chars: int) -> int:
     return math.ceil(chars / 4)
 
 
-def respond(body: Mapping[str, Any], *, asks_undo: AsksUndo = _english_only) -> dict[str, Any]:
+def respond(body: Mapping[str, Any], *, read: Reader = english) -> dict[str, Any]:
     """One chat.completion for an OpenAI chat-completions request body (see the module docstring)."""
     raw_messages = body.get("messages")
     messages = [m for m in raw_messages if isinstance(m, Mapping)] if isinstance(raw_messages, list) else []
-    content, commands = _decide(body, messages, asks_undo)
+    content, commands = _decide(body, messages, read)
     if body.get("parallel_tool_calls") is False:
         commands = commands[:1]
     digest = hashlib.blake2b(json.dumps(body, sort_keys=True, default=str).encode(), digest_size=12).hexdigest()

@@ -1,5 +1,6 @@
-"""The offline model's reading of a message: clauses -> tool commands (or a reply saying why not),
-and `said_in`, what a message names, for the guarded policies' argument repairs."""
+"""The offline model's English rules: clauses -> tool commands (or a reply saying why not). The app
+reads every other wording with its own reader (services/commands.py), which keeps these rules'
+reading of English where they know more of it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 from backend.app.agent.offline.common import _I, ASK_TITLE, ASK_WHICH, NEGATION_REPLY, Command, Parsed
 from backend.app.agent.offline.dates import _parse_date
 from backend.app.agent.offline.values import _TAG_SPLIT, _add_commands, _clean_ref, _priority, _status, _unquote
-from backend.app.agent.said import Said, SaidAdd
 
 # --- clause rules ---------------------------------------------------------------------------
 _FIELDS = r"title|name|priority|due\s+date|deadline|due|date|description|notes?|details|tags?|status"
@@ -238,29 +238,3 @@ def parse_message(text: str, today: dt.date) -> Parsed:
     commands = [c for _, parsed in clauses for c in parsed.commands]
     reply = next((p.reply for _, p in clauses if p.reply), None)
     return Parsed(commands, None if commands else reply)
-
-
-def said_in(text: str, *, today: dt.date) -> Said:
-    """What the message itself names for each tool, as this parser reads it (English wording), and
-    the message: what may repair a model's argument that names nothing (`tools.task_tools.Said`)."""
-    references: dict[str, tuple[str, ...]] = {}
-    adds: list[SaidAdd] = []
-    plain = text.replace("’", "'")
-    for command in parse_message(text, today).commands:
-        said = command.args.get("title") if command.name == "add_task" else command.args.get("task_id")
-        if not isinstance(said, str) or not said.strip():
-            continue
-        if command.name != "add_task":
-            references[command.name] = (*references.get(command.name, ()), said)
-            continue
-        fields: dict[str, Any] = {}
-        if command.args.get("priority"):
-            fields["priority"] = command.args["priority"]
-        if command.args.get("due_date"):
-            fields["due_date"] = dt.date.fromisoformat(command.args["due_date"])
-        quoted = any(f"{a}{said}{b}" in plain for a, b in _QUOTES)
-        adds.append(SaidAdd(said, quoted=quoted, fields=fields))
-    return Said(message=text, references=references, adds=tuple(adds))
-
-
-_QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("«", "»"))

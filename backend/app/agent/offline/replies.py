@@ -7,7 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from backend.app.agent.offline.common import _I, EXAMPLES, IDENTITY
+from backend.app.agent.offline.common import _I
+from backend.app.language.catalog import Texts
 
 # --- small talk -----------------------------------------------------------------------------
 _GREETING = re.compile(
@@ -23,17 +24,30 @@ _QUESTION = re.compile(
 )
 
 
-def small_talk(text: str) -> str:
-    if not text.strip() or _GREETING.match(text):
-        return f"Hi! {IDENTITY}. Try {EXAMPLES}."
+def small_talk(text: str, t: Texts, *, kind: str = "chat") -> str:
+    """The offline model's answer to a message that asks for no task: who it is and what it reads.
+    `kind` is the reader's (small talk in any language is greeted)."""
+    identity = t("I'm Taskchat's offline rule-based model, not an LLM (no API key is configured)")
+    examples = t('"add buy milk tomorrow", "show my tasks" or "mark buy milk done"')
+    if not text.strip() or _GREETING.match(text) or (kind == "small_talk" and not _THANKS.search(text)):
+        return t("Hi! {identity}. Try {examples}.", identity=identity, examples=examples)
     if _THANKS.search(text):
-        return f"You're welcome! {IDENTITY}, so keep commands simple, like {EXAMPLES}."
-    if _QUESTION.search(text):
-        return (
-            f'{IDENTITY}, so I understand simple commands: "add buy milk tomorrow", "show my tasks", '
-            '"mark buy milk done", "delete buy milk" or "rename buy milk to buy oat milk".'
+        return t(
+            "You're welcome! {identity}, so keep commands simple, like {examples}.",
+            identity=identity,
+            examples=examples,
         )
-    return f"Sorry, I didn't understand that. {IDENTITY}, so I only understand simple commands like {EXAMPLES}."
+    if _QUESTION.search(text):
+        every = t(
+            '"add buy milk tomorrow", "show my tasks", "mark buy milk done", "delete buy milk" or '
+            '"rename buy milk to buy oat milk"'
+        )
+        return t("{identity}, so I understand simple commands: {examples}.", identity=identity, examples=every)
+    return t(
+        "Sorry, I didn't understand that. {identity}, so I only understand simple commands like {examples}.",
+        identity=identity,
+        examples=examples,
+    )
 
 
 # --- summarizing tool results ---------------------------------------------------------------
@@ -74,54 +88,76 @@ def _find_task(data: Any) -> dict[str, Any]:
     return _find_task(inner)
 
 
-def _summarize(name: str, args: dict[str, Any], payload: Any) -> str:
+def _summarize(name: str, args: dict[str, Any], payload: Any, *, t: Texts) -> str:
     if not isinstance(payload, dict) or "success" not in payload:
         shown = payload if isinstance(payload, str) else json.dumps(payload, default=str)
-        return f"{f'The {name} tool' if name else 'A tool'} returned: {shown[:300]}"
+        if name:
+            return t("The {tool} tool returned: {result}", tool=name, result=shown[:300])
+        return t("A tool returned: {result}", result=shown[:300])
     if not payload["success"]:
-        error = str(payload.get("error") or "the tool reported a failure").rstrip(". ")
-        return f"I couldn't do that: {error}."
+        error = str(payload.get("error") or "").rstrip(". ")
+        return t("I couldn't do that: {error}.", error=error)
     data = payload.get("data")
     if name == "list_tasks":
-        return _summarize_list(data, str(args.get("status") or "all"))
+        return _summarize_list(data, str(args.get("status") or "all"), t)
     if name == "undo_last_change":
         undone = data.get("undone") if isinstance(data, dict) else None
         titles = ", ".join(f'"{u.get("title")}"' for u in undone or [] if isinstance(u, dict))
-        return f"Undone ({titles})." if titles else "Undone."
+        return t("Undone ({titles}).", titles=titles) if titles else t("Undone.")
     task = _find_task(data)
-    title = task.get("title") or args.get("title") or args.get("task_id") or "the task"
+    title = task.get("title") or args.get("title") or args.get("task_id") or "?"
     if name == "add_task":
         details = [
-            f"due {task['due_date']}" if task.get("due_date") else "",
-            f"{task['priority']} priority" if task.get("priority") not in (None, "medium") else "",
-            " ".join(f"#{t}" for t in task.get("tags") or [] if isinstance(task.get("tags"), list)),
+            t("due {date}", date=task["due_date"]) if task.get("due_date") else "",
+            {"high": t("high priority"), "low": t("low priority")}.get(str(task.get("priority")), ""),
+            " ".join(f"#{tag}" for tag in task.get("tags") or [] if isinstance(task.get("tags"), list)),
         ]
         shown = ", ".join(d for d in details if d)
-        return f'Added "{title}"' + (f" ({shown})." if shown else ".")
+        return (
+            t('Added "{title}" ({details}).', title=title, details=shown)
+            if shown
+            else t('Added "{title}".', title=title)
+        )
     verbs = {
-        "delete_task": 'Deleted "{}".',
-        "complete_task": 'Marked "{}" as completed.',
-        "update_task": 'Updated "{}".',
+        "delete_task": t('Deleted "{title}".', title=title),
+        "complete_task": t('Marked "{title}" as completed.', title=title),
+        "update_task": t('Updated "{title}".', title=title),
     }
-    return verbs.get(name, "Done: {}.").format(title)
+    return verbs.get(name, t('Updated "{title}".', title=title))
 
 
-def _summarize_list(data: Any, status: str) -> str:
+def _summarize_list(data: Any, status: str, t: Texts) -> str:
     tasks = data if isinstance(data, list) else data.get("tasks") if isinstance(data, dict) else None
     if not isinstance(tasks, list):
-        return "I looked up your tasks."
+        return t("I looked up your tasks.")
     count = data.get("count") if isinstance(data, dict) else None
     total = count if isinstance(count, int) and count >= len(tasks) else len(tasks)
-    kind = "" if status == "all" else f"{status} "
     if not tasks:
-        return f"You have no {kind}tasks."
+        return {"pending": t("You have no pending tasks."), "completed": t("You have no completed tasks.")}.get(
+            status, t("You have no tasks.")
+        )
     items = []
-    for task in (t for t in tasks[:15] if isinstance(t, dict)):
+    for task in (item for item in tasks[:15] if isinstance(item, dict)):
         notes = [
-            str(task["status"]) if status == "all" and task.get("status") else "",
-            f"due {task['due_date']}" if task.get("due_date") else "",
+            {"completed": t("completed"), "pending": t("pending")}.get(str(task.get("status")), "")
+            if status == "all"
+            else "",
+            t("due {date}", date=task["due_date"]) if task.get("due_date") else "",
         ]
         shown = ", ".join(n for n in notes if n)
         items.append(f"{task.get('title', '?')}" + (f" ({shown})" if shown else ""))
-    more = f", and {total - len(items)} more" if total > len(items) else ""
-    return f"You have {total} {kind}task{'s' if total != 1 else ''}: {', '.join(items)}{more}."
+    listed = ", ".join(items) + (t(", and {count} more", count=total - len(items)) if total > len(items) else "")
+    heads = {
+        "pending": t.n(
+            "You have {count} pending task: {items}.", "You have {count} pending tasks: {items}.", total, items=listed
+        ),
+        "completed": t.n(
+            "You have {count} completed task: {items}.",
+            "You have {count} completed tasks: {items}.",
+            total,
+            items=listed,
+        ),
+    }
+    return heads.get(
+        status, t.n("You have {count} task: {items}.", "You have {count} tasks: {items}.", total, items=listed)
+    )

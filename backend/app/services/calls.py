@@ -1,0 +1,38 @@
+"""Which of a turn's calls the user hears about, and what each one was about."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from backend.app.agent.dispatch import IGNORED, REPEATED_CALL, UNKNOWN_TOOL
+from backend.app.agent.types import ExecutedCall
+
+TASK_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
+WRONG_TOOL = "WRONG_TOOL"  # the guard refused another change than the one asked for, and forced that one
+
+
+def target(e: ExecutedCall) -> str:
+    """What the call named (a reference or a title), casefolded."""
+    value = e.arguments.get("task_id") or e.arguments.get("title") or ""
+    return str(value).strip().casefold()
+
+
+def final_calls(executed: Sequence[ExecutedCall]) -> list[ExecutedCall]:
+    """The calls the user should hear about: not a fixable failure the model then fixed (a later
+    success of the same tool on the same target, or on any target when the failed call named none),
+    not a repeat, not a call re-sent after being ignored, not a wrong tool the guard replaced, not
+    a name that is no task tool."""
+    shown: list[ExecutedCall] = []
+    for i, e in enumerate(executed):
+        later = executed[i + 1 :]
+        code = e.result.code
+        if code in (REPEATED_CALL, WRONG_TOOL, UNKNOWN_TOOL) or e.call.name not in TASK_TOOLS:
+            continue
+        if e.result.model_fixable and any(
+            o.call.name == e.call.name and o.result.success and (not target(e) or target(o) == target(e)) for o in later
+        ):
+            continue
+        if code == IGNORED and any(o.call.name == e.call.name and o.call.arguments == e.call.arguments for o in later):
+            continue
+        shown.append(e)
+    return shown

@@ -1,0 +1,297 @@
+"""What a message asks for, as tool calls with their arguments, in every covered language.
+
+The reader (`intent.py`) says which actions a message asks for and the words each is about; this
+reads those words with the language files' own lists: a due date (`[dates]`), a priority
+(`[priorities]`), a quoted title, and what is left once words for a task or a list and a title's
+fillers are taken off its edges ("huevos a mi lista" -> "huevos", "la tarea del gimnasio" ->
+"gimnasio"). Titles keep the user's own spelling (case and accents). The offline model answers with
+these calls, and argument repairs take the user's own titles, dates and priorities from them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from backend.app.agent.offline import parse_message
+from backend.app.agent.offline.common import Command, Reading
+from backend.app.language.detect import detect
+from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
+from backend.app.services.intent import Action, Intent, classify
+
+_TOKEN = re.compile(r"\S+")
+_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
+_ISO = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+_QUOTED = re.compile(r"\"([^\"]+)\"|(?<![\w'])'([^']+)'(?!\w)")
+_REFERENCE_KINDS = ("this", "last", "previous", "just_added")
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """One call the message asks for: the tool, its arguments, and whether the user quoted the title."""
+
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+    quoted: bool = False
+
+
+def commands_in(message: str, *, today: dt.date, intent: Intent | None = None) -> list[Asked]:
+    """The calls `message` asks for, in order (none unless it is a command)."""
+    intent = intent or classify(message)
+    if not intent.needs_tool:
+        return []
+    words = _Original(message)
+    found: list[Asked] = []
+    for action in intent.actions:
+        asked = _asked(action, words, today)
+        if asked is not None:
+            found.append(asked)
+    return found
+
+
+def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
+    tool = action.tool
+    about = _about(action)
+    language = action.language or "en"
+    if tool == "list_tasks":
+        return Asked(tool, {"status": "all"})
+    if tool == "undo_last_change":
+        return Asked(tool, {})
+    if tool == "add_task":
+        return _add(about, words, today, language)
+    reference = _reference(about, words, language)
+    if tool == "update_task":
+        fields = _fields(about, today)
+        return Asked(tool, {"task_id": reference, **fields}) if fields else None
+    return Asked(tool, {"task_id": reference})
+
+
+def _about(action: Action) -> str:
+    """The action's words without its verb. A verb around its object ("hak gym ab", "voeg melk toe",
+    "pon huevos en la lista") keeps what it holds: only its first word goes, and its last unless that
+    is the list's (which the title's edges then drop, with what says which list)."""
+    tokens, verb = action.clause.split(), action.verb.split()
+    around = action.object == action.clause or any(task_nouns().fullmatch(w) for w in verb)
+    if not around or len(verb) < 2:
+        return action.object
+    for k in range(len(tokens) - len(verb) + 1):
+        if [fold(t) for t in tokens[k : k + len(verb)]] == verb:
+            last = tokens[k + len(verb) - 1]
+            inner = tokens[k + 1 : k + len(verb) - 1] + ([last] if task_nouns().fullmatch(fold(last)) else [])
+            return " ".join(tokens[:k] + inner + tokens[k + len(verb) :])
+    return action.object
+
+
+def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked | None:
+    quoted = _QUOTED.search(about.translate(QUOTES))
+    args: dict[str, Any] = {}
+    text = about
+    if quoted is not None:
+        title = quoted.group(1) or quoted.group(2)
+        text = about[: quoted.start()] + " " + about[quoted.end() :]
+    due, text = _take_date(text, today)
+    priority, text = _take_priority(text)
+    if due is not None:
+        args["due_date"] = due.isoformat()
+    if priority is not None:
+        args["priority"] = priority
+    if quoted is None:
+        title = words.spelled(_trim(text, language))
+    if not title.strip():
+        return None
+    return Asked("add_task", {"title": title.strip(), **args}, quoted=quoted is not None)
+
+
+def _reference(about: str, words: _Original, language: str) -> str:
+    """What the words call the task: a reference into the conversation as said ("la segunda", "eso"),
+    else the title words once a task's and a list's words are taken off ("it" when none is left)."""
+    quoted = _QUOTED.search(about.translate(QUOTES))
+    if quoted is not None:
+        return quoted.group(1) or quoted.group(2)
+    about = _without_state(about)
+    plain = _EDGE.sub("", " ".join(fold(about).split()))
+    if _conversational(plain):
+        return plain
+    trimmed = _trim(about, language)
+    return words.spelled(trimmed) if trimmed else "it"
+
+
+def _fields(about: str, today: dt.date) -> dict[str, Any]:
+    due, rest = _take_date(about, today)
+    priority, _ = _take_priority(rest)
+    found: dict[str, Any] = {}
+    if due is not None:
+        found["due_date"] = due.isoformat()
+    if priority is not None:
+        found["priority"] = priority
+    return found
+
+
+def _conversational(text: str) -> bool:
+    for lex in lexicons():
+        if any(o.fullmatch(text) for o in lex.ordinals):
+            return True
+        for kind in _REFERENCE_KINDS:
+            pattern = lex.reference(kind)
+            if pattern is not None and pattern.fullmatch(text):
+                return True
+    return False
+
+
+def _without_state(text: str) -> str:
+    """The words without the state the task is put in, at their end ("gym as done", "gym como hecha")."""
+    folded = fold(text)
+    for lex in lexicons():
+        pattern = lex.word("done_states")
+        m = pattern.search(folded) if pattern is not None else None
+        if m is not None and m.start() > 0 and not _EDGE.sub("", folded[m.end() :]):
+            return _cut(text, m.start(), m.end())
+    return text
+
+
+# -- dates and priorities --------------------------------------------------------------------------
+def _take_date(text: str, today: dt.date) -> tuple[dt.date | None, str]:
+    """The first due date the text says, and the text without it (nor the filler before it)."""
+    folded = fold(text)
+    if m := _ISO.search(folded):
+        try:
+            return dt.date.fromisoformat(m.group(1)), _cut(text, m.start(), m.end())
+        except ValueError:
+            pass
+    best: tuple[int, int, dt.date] | None = None
+    for lex in lexicons():
+        for kind, days in (("after_tomorrow", 2), ("today", 0), ("tomorrow", 1), ("next_week", 7), ("in_days", None)):
+            pattern = lex.dates.word(kind)
+            m = pattern.search(folded) if pattern is not None else None
+            if m is None:
+                continue
+            offset = days if days is not None else _count(m)
+            if offset is not None and (best is None or m.start() < best[0] or m.end() - m.start() > best[1] - best[0]):
+                best = (m.start(), m.end(), today + dt.timedelta(days=offset))
+        for weekday, pattern in enumerate(lex.dates.weekdays):
+            m = pattern.search(folded) if pattern is not None else None
+            if m is not None and (best is None or m.start() < best[0]):
+                best = (m.start(), m.end(), today + dt.timedelta(days=(weekday - today.weekday()) % 7 or 7))
+    if best is None:
+        return None, text
+    return best[2], _cut(text, best[0], best[1])
+
+
+def _count(m: re.Match[str]) -> int | None:
+    number = next((g for g in m.groups() if g and g.isdigit()), None)
+    return int(number) if number is not None and int(number) <= 3650 else None
+
+
+def _take_priority(text: str) -> tuple[str | None, str]:
+    folded = fold(text)
+    for lex in lexicons():
+        for level in ("high", "low", "medium"):
+            pattern = lex.priorities.get(level)
+            m = pattern.search(folded) if pattern is not None else None
+            if m is not None:
+                return level, _cut(text, m.start(), m.end())
+    return None, text
+
+
+def _cut(text: str, start: int, end: int) -> str:
+    """`text` without the span [start, end) of its folded form (the same words, counted by word)."""
+    folded = fold(text)
+    before, after = len(folded[:start].split()), len(folded[end:].split())
+    tokens = text.split()
+    return " ".join(tokens[:before] + tokens[len(tokens) - after :] if after else tokens[:before])
+
+
+# -- titles ----------------------------------------------------------------------------------------
+@cache
+def _filler(word: str, language: str) -> bool:
+    """A word that does not tell one title from another in this language ("the", "de", "meiner", the
+    Urdu light verb "kar do"), or a word for a task or a list in any."""
+    if task_nouns().fullmatch(word):
+        return True
+    return any(
+        (p := lex.word("title_fillers")) is not None and p.fullmatch(word)
+        for lex in lexicons()
+        if lex.code in (language, "en")
+    )
+
+
+def _trim(text: str, language: str) -> str:
+    """The words once fillers and words for a task or a list are off both edges, and off the end a
+    phrase that only says where the task goes ("a mi lista", "auf meine Liste", "to my to-do list")."""
+    tokens = [t for t in text.split() if _EDGE.sub("", t)]
+    folded = [fold(_EDGE.sub("", t)) for t in tokens]
+    start, end = 0, len(tokens)
+    while start < end and _filler(folded[start], language):
+        start += 1
+    # "huevos a la lista del super", "eggs on my shopping list": where the task goes is no part of its title.
+    for j in range(start + 1, end):
+        if task_nouns().fullmatch(folded[j]):
+            back = j - 1
+            while back > start and back >= j - 2 and not _filler(folded[back], language):
+                back -= 1  # one or two words saying which list ("shopping")
+            if _filler(folded[back], language) and back > start:
+                while back - 1 > start and _filler(folded[back - 1], language):
+                    back -= 1
+                end = back
+                break
+    while end > start and _filler(folded[end - 1], language):
+        end -= 1
+    words = tokens[start:end]
+    return _EDGE.sub("", " ".join(words)) if words else ""
+
+
+class _Original:
+    """The message as the user typed it, to give folded words back their spelling."""
+
+    def __init__(self, message: str) -> None:
+        self.tokens = _TOKEN.findall(message)
+        self.folded = [_EDGE.sub("", fold(t)) for t in self.tokens]
+
+    def spelled(self, text: str) -> str:
+        """`text` (read from the folded message) as the user spelled it, where it can be found."""
+        wanted = [_EDGE.sub("", fold(t)) for t in text.split()]
+        if not wanted:
+            return text
+        n = len(wanted)
+        for i in range(len(self.folded) - n + 1):
+            if self.folded[i : i + n] == wanted:
+                span = self.tokens[i : i + n]
+                return _EDGE.sub("", span[0]) if n == 1 else " ".join([_lead(span[0]), *span[1:-1], _tail(span[-1])])
+        return text
+
+
+def _lead(token: str) -> str:
+    return re.sub(r"^[\W_]+", "", token)
+
+
+def _tail(token: str) -> str:
+    return re.sub(r"[\W_]+$", "", token)
+
+
+# -- one reading for the offline model and for argument repairs --------------------------------------
+def asked_in(message: str, *, today: dt.date, intent: Intent | None = None) -> list[Asked]:
+    """The calls `message` asks for. English wording the offline model's English rules read whole
+    (they know more of it: a description, tags, a rename, a field to change) keeps their reading when
+    it asks for the same tools as the reader's; any other wording, in any language, is read here."""
+    intent = intent or classify(message)
+    read = commands_in(message, today=today, intent=intent)
+    english = parse_message(message, today).commands
+    if english and (not read or sorted(c.name for c in english) == sorted(a.name for a in read)):
+        plain = message.translate(QUOTES)
+        return [Asked(c.name, c.args, quoted=_quoted_in(plain, c.args.get("title"))) for c in english]
+    return read
+
+
+def _quoted_in(message: str, title: object) -> bool:
+    return isinstance(title, str) and any(f"{q}{title}{q}" in message for q in "\"'")
+
+
+def offline_reading(message: str, today: dt.date) -> Reading:
+    """How the offline model reads a message: the reader's kind, the calls, the language to answer in."""
+    intent = classify(message)
+    commands = [Command(a.name, a.args) for a in asked_in(message, today=today, intent=intent)]
+    language = detect(message, reader=intent.languages).code
+    return Reading(commands, intent.kind if commands or intent.kind != "command" else "chat", language)
