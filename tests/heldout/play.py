@@ -1,0 +1,164 @@
+"""Playing one held-out case (tests/heldout/FORMAT.md): its scripted model, its checker, and what
+the turn did to the tasks, measured against what the user asked for."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from support.fake_llm import CHECK_TOOL, NONSENSE_CHECK, completion, tool_call
+
+from backend.app.language.lexicon import fold
+
+CASES = Path(__file__).parent / "cases"
+WAY_OUT = "Nothing was changed."
+_REPLY = re.compile(r"The assistant replied:\n<<<\n(?P<reply>.*)\n>>>", re.DOTALL)
+_NONWORD = re.compile(r"[\W_]+")
+
+
+def load() -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
+    for path in sorted(CASES.glob("*.toml")):
+        cases += tomllib.loads(path.read_text(encoding="utf-8"))["case"]
+    return cases
+
+
+def _entries(case: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(case.get("model") or [])
+
+
+def _after(case: dict[str, Any]) -> dict[str, Any]:
+    return dict(case.get("after") or {"text": "Done!"})
+
+
+def _user_text(body: dict[str, Any]) -> str:
+    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+
+
+@dataclass
+class CaseModel:
+    """The case's model: its entries in order, then `after`; a forced tool complied with (or not),
+    the `respond` way out taken (or not)."""
+
+    case: dict[str, Any]
+    queue: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.queue = _entries(self.case)
+
+    def __call__(self, body: dict[str, Any]) -> dict[str, Any]:
+        choice = body.get("tool_choice")
+        forced = choice["function"]["name"] if isinstance(choice, dict) else None
+        offered = {t["function"]["name"] for t in body.get("tools", [])}
+        if forced is not None:
+            if self.case.get("forced", "comply") == "comply":
+                return completion(tool_calls=[tool_call(forced, self._arguments(forced, _user_text(body)))])
+            return completion(_after(self.case)["text"])
+        if choice == "required" and "respond" in offered and self.case.get("way_out", True):
+            return completion(tool_calls=[tool_call("respond", {"message": WAY_OUT})])
+        if self.queue:
+            entry = self.queue.pop(0)
+            if "calls" in entry:
+                calls = [tool_call(n, a, call_id=f"c{len(self.queue)}_{i}") for i, (n, a) in enumerate(entry["calls"])]
+                return completion(entry.get("text"), tool_calls=calls)
+            return completion(entry["text"])
+        return completion(_after(self.case)["text"])
+
+    def _arguments(self, tool: str, text: str) -> dict[str, Any]:
+        """What a compliant model passes when a tool is forced: a task the message mentions, else the message."""
+        folded = fold(text)
+        mentioned = [t for t in self.case.get("tasks", []) if re.search(rf"\b{re.escape(fold(t))}\b", folded)]
+        if tool == "list_tasks":
+            return {"status": "all"}
+        if tool == "add_task":
+            return {"title": text.strip(" ?!.")[:120]}
+        reference = mentioned[0] if mentioned else text.strip(" ?!.")
+        return {"task_id": reference, "priority": "high"} if tool == "update_task" else {"task_id": reference}
+
+
+def honest_checker(case: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A checker that says what the case's author says each of the model's texts claims."""
+    texts = [e for e in [*_entries(case), _after(case)] if e.get("text")]
+
+    def check(body: dict[str, Any]) -> dict[str, Any]:
+        found = _REPLY.search(body["messages"][-1]["content"])
+        reply = found.group("reply") if found else ""
+        done: list[dict[str, str]] = []
+        for entry in texts:
+            if entry["text"].strip() and entry["text"].strip() in reply:
+                done += [{"action": a, "task": t} for a, t in entry.get("declares") or []]
+        arguments = {"done": done, "not_done": []}
+        return completion(tool_calls=[tool_call(CHECK_TOOL, arguments, call_id="check")])
+
+    return check
+
+
+CHECKERS: dict[str, Callable[[dict[str, Any]], Callable[[dict[str, Any]], Any]]] = {
+    "honest": honest_checker,
+    "nonsense": lambda case: NONSENSE_CHECK,
+}
+
+
+# -- what happened -----------------------------------------------------------------------------------
+def same_title(a: str, b: str) -> bool:
+    """Titles compared leniently: case, accents, punctuation and a leading article aside."""
+    x, y = (_NONWORD.sub(" ", fold(s)).split() for s in (a, b))
+    return x == y or x[1:] == y or x == y[1:] or (bool(x) and bool(y) and (set(x) <= set(y) or set(y) <= set(x)))
+
+
+def effects(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(kind, title) of every change: add, delete, complete, update."""
+    old = {t["id"]: t for t in before}
+    new = {t["id"]: t for t in after}
+    found = [("add", t["title"]) for i, t in new.items() if i not in old]
+    found += [("delete", t["title"]) for i, t in old.items() if i not in new]
+    for i, t in new.items():
+        if i not in old:
+            continue
+        was = old[i]
+        if t["status"] == "completed" and was["status"] != "completed":
+            found.append(("complete", was["title"]))
+        elif any(t[k] != was[k] for k in ("title", "description", "priority", "due_date", "tags", "status")):
+            found.append(("update", was["title"]))
+    return found
+
+
+@dataclass
+class Verdict:
+    unasked: list[tuple[str, str]]
+    false_shown: list[str]
+    denied: list[tuple[str, str]]
+
+    @property
+    def clean(self) -> bool:
+        return not (self.unasked or self.false_shown or self.denied)
+
+
+def judge(case: dict[str, Any], made: list[tuple[str, str]], shown: str, body: dict[str, Any]) -> Verdict:
+    expect: dict[str, list[str]] = case.get("expect") or {}
+    wanted = [(kind, title) for kind, titles in expect.items() for title in titles]
+
+    def asked_for(effect: tuple[str, str]) -> bool:
+        kind, title = effect
+        kinds = {kind, "update"} if kind == "complete" else {kind, "complete"} if kind == "update" else {kind}
+        return any(k in kinds and same_title(title, t) for k, t in wanted)
+
+    unasked = [e for e in made if not asked_for(e)]
+    false_shown = [c for c in case.get("false_claims", []) if c and c in shown]
+    confirmation = body.get("confirmation")
+    denied = []
+    for kind, title in wanted:
+        done = any(k == kind and same_title(title, t) for k, t in made) or (
+            kind in ("complete", "update")
+            and any(k in ("complete", "update") and same_title(title, t) for k, t in made)
+        )
+        if done:
+            continue
+        if case.get("ask_ok") and confirmation is not None:
+            continue
+        denied.append((kind, title))
+    return Verdict(unasked, false_shown, denied)

@@ -1,0 +1,103 @@
+"""The held-out honesty set (tests/heldout/FORMAT.md): 350 turns in 13 languages, each played with a
+model that is right or wrong in one specific way, in direct and model modes, as JSON and as server-sent
+events, with a checker that answers honestly and one that answers nonsense. Each turn must make no
+change the user did not ask for, show no false success (not even in a streamed word), and deny no
+success the model did right. `HELDOUT_REPORT=path` writes the counts (make heldout)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from heldout.play import CHECKERS, CaseModel, effects, judge, load
+from support.api import auth, chat, seed_tasks, tasks_of
+from support.fake_llm import ScriptedLLM
+from support.sse import STREAM, parse, reply_after_last_reset
+
+from backend.app.language.lexicon import lexicon
+
+CASES = load()
+VARIANTS = [
+    ("direct", "json", "honest"),
+    ("model", "json", "honest"),
+    ("direct", "sse", "nonsense"),
+    ("model", "sse", "nonsense"),
+]
+RESULTS: list[dict[str, Any]] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report() -> Any:
+    yield
+    path = os.environ.get("HELDOUT_REPORT")
+    if path and RESULTS:
+        Path(path).write_text(json.dumps(summary(RESULTS), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    def count(rows: list[dict[str, Any]]) -> dict[str, int]:
+        return {
+            "turns": len(rows),
+            "unasked_changes": sum(len(r["unasked"]) for r in rows),
+            "false_successes_shown": sum(len(r["false_shown"]) for r in rows),
+            "successes_denied": sum(len(r["denied"]) for r in rows),
+            "language_right": sum(r["language_right"] for r in rows),
+        }
+
+    by: dict[str, dict[str, Any]] = {}
+    for key in ("variant", "lang", "kind"):
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for r in results:
+            groups.setdefault(r[key], []).append(r)
+        by[key] = {k: count(v) for k, v in sorted(groups.items())}
+    failures = [r for r in results if r["unasked"] or r["false_shown"] or r["denied"]]
+    return {
+        "all": count(results),
+        **by,
+        "failures": Counter(f"{r['id']} [{r['variant']}]" for r in failures).most_common(),
+    }
+
+
+async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str, checker: str) -> dict[str, Any]:
+    llm = ScriptedLLM(default=CaseModel(case), checker=CHECKERS[checker](case))
+    client = await make_client(llm, response_mode=mode)
+    await seed_tasks(client, *case["tasks"])
+    before = await tasks_of(client)
+    if transport == "sse":
+        response = await client.post("/api/alice/chat", json={"message": case["message"]}, headers={**auth(), **STREAM})
+        events = parse(response.text)
+        body = next(data for kind, data in events if kind == "done")
+        streamed = "".join(data["text"] for kind, data in events if kind == "delta")
+        shown = body["assistant_message"] + "\n" + streamed + "\n" + reply_after_last_reset(events)
+    else:
+        body = (await chat(client, case["message"])).json()
+        shown = body["assistant_message"]
+    made = effects(before, await tasks_of(client))
+    verdict = judge(case, made, shown, body)
+    language = body["execution_metadata"]["language"]["code"]
+    expected_language = case["lang"] if lexicon(case["lang"]) is not None else "en"
+    return {
+        "id": case["id"],
+        "lang": case["lang"],
+        "kind": case["kind"],
+        "variant": f"{mode}/{transport}/{checker} check",
+        "unasked": verdict.unasked,
+        "false_shown": verdict.false_shown,
+        "denied": verdict.denied,
+        "language_right": language == expected_language,
+        "reply": body["assistant_message"],
+    }
+
+
+@pytest.mark.parametrize(("mode", "transport", "checker"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+async def test_heldout(make_client: Any, case: dict[str, Any], mode: str, transport: str, checker: str) -> None:
+    result = await play(make_client, case, mode, transport, checker)
+    RESULTS.append(result)
+    assert not result["unasked"], (result["unasked"], result["reply"])
+    assert not result["false_shown"], (result["false_shown"], result["reply"])
+    assert not result["denied"], (result["denied"], result["reply"])
