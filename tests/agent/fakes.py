@@ -49,7 +49,8 @@ _TYPES: dict[str, type] = {"string": str, "integer": int, "object": dict, "array
 
 
 class FakeTools:
-    """A ToolExecutor over in-memory handlers; `ran` lists (name, arguments) of every executed call."""
+    """A ToolExecutor over in-memory handlers; `ran` lists (name, arguments) of every executed call.
+    A call whose grounding asks (`Grounding.ask`) is only looked up, as TaskTools does: not in `ran`."""
 
     def __init__(self, specs: Iterable[ToolSpec] = SPECS, handlers: dict[str, Handler] | None = None) -> None:
         self._specs = list(specs)
@@ -65,6 +66,10 @@ class FakeTools:
         results: list[ToolResult] = []
         for call in calls:
             arguments = dict(call.arguments or {})
+            if call.grounding is not None and call.grounding.ask:
+                looked_up = {"id": str(arguments.get("task_id")), "title": str(arguments.get("task_id"))}
+                results.append(ToolResult(success=False, code="NEEDS_CONFIRMATION", data=looked_up))
+                continue
             self.ran.append((call.name, arguments))
             results.append(self._one(call.name, arguments))
         return BatchOutcome(results=results, executed_arguments=[dict(c.arguments or {}) for c in calls])

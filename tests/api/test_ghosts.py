@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support.api import chat, seed_tasks, tasks_of
 from support.compliant import compliant
-from support.fake_llm import ScriptedLLM, completion
+from support.fake_llm import ScriptedLLM, completion, declares
 
 from backend.app.language.catalog import texts
 
@@ -131,7 +131,8 @@ async def test_a_ghost_that_survives_the_retry_is_never_shown(  # type: ignore[n
 UNREAD = [
     ("odstraň úkol taxes", "Taxes has been removed from your list."),  # Czech: no file
     ("usuń zadanie gym", "I've deleted Gym for you."),  # Polish
-    ("taxes: weg damit", "Done! Taxes is gone."),
+    ("taxes: weg damit", "Done! Taxes is gone."),  # German, in words no file lists
+    ("muss ich heute noch einkaufen gehen", "Einkaufen ist erledigt."),  # a German question no file reads
 ]
 
 
@@ -139,7 +140,7 @@ UNREAD = [
 async def test_a_claim_on_an_unread_message_gets_a_way_out_and_is_never_shown(  # type: ignore[no-untyped-def]
     make_client, message: str, ghost: str
 ) -> None:
-    llm, _ = compliant([], TITLES, ghost=ghost, takes_way_out=True)
+    llm, model = compliant([], TITLES, ghost=ghost, takes_way_out=True)
     client = await make_client(llm)
     await seed(client, llm)
     before = await tasks_of(client)
@@ -147,23 +148,37 @@ async def test_a_claim_on_an_unread_message_gets_a_way_out_and_is_never_shown(  
     body = (await chat(client, message)).json()
 
     assert body["execution_metadata"]["intent"]["kind"] == "chat"
-    assert await tasks_of(client) == before
+    assert await tasks_of(client) == before and model.forced_calls == []  # no tool forced by name
     assert ghost not in body["assistant_message"]
     assert "Nothing was changed" in body["assistant_message"]
     request = llm.requests[-1]
     assert request["tool_choice"] == "required"
     assert "respond" in [t["function"]["name"] for t in request["tools"]]  # the way out
-    replaced = body["execution_metadata"]["reply"]["replaced"]
-    assert replaced == [] or replaced[0]["reason"] == "ghost_claim"
+
+
+async def test_a_claim_only_the_check_reads_gets_the_way_out_too(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm, _ = compliant([], TITLES, ghost="Hotovo! Všechno je vyřízeno.", takes_way_out=True)
+    client = await make_client(llm, reply_check="model")
+    llm.checker = declares(("delete", "Taxes"), ("complete", "Gym"))  # its check: two kinds of change
+    await seed(client, llm)
+    before = await tasks_of(client)
+
+    body = (await chat(client, "ukliď to všechno")).json()
+
+    assert await tasks_of(client) == before
+    assert "Hotovo" not in body["assistant_message"] and body["assistant_message"] == "Nothing was changed."
+    request = llm.requests[-1]
+    assert request["tool_choice"] == "required"
+    assert "respond" in [t["function"]["name"] for t in request["tools"]]  # the way out
 
 
 async def test_on_an_unread_message_a_model_that_acts_acts_only_on_a_task_the_user_named(make_client) -> None:  # type: ignore[no-untyped-def]
-    # After the claim, asked again with the tools required, the model deletes: the user's words
-    # ("taxes") name the task, so it runs; a delete of a task they do not name would not.
+    # After a claim of two kinds, asked again with the tools required, the model deletes: the user's
+    # words ("taxes") name the task, so it runs; a delete of a task they do not name does not.
     llm, _ = compliant(
         [("delete_task", {"task_id": "Taxes"}), ("delete_task", {"task_id": "Gym"})],
         TITLES,
-        ghost="Taxes has been removed.",
+        ghost="Taxes has been removed and Gym completed.",
         takes_way_out=False,
     )
     client = await make_client(llm)

@@ -245,7 +245,8 @@ async def test_deletes_over_the_cap_are_asked_about(make_client) -> None:  # typ
     assert len(await tasks_of(client)) == 2
     assert [s for _, s in statuses(body)] == ["done", "done", "asked", "asked"]
     assert body["assistant_message"].endswith("Do you want me to delete “Gym” and delete “Laundry”? Answer yes or no.")
-    assert [a["arguments"]["task_id"] for a in body["confirmation"]["actions"]] == ["Gym", "Laundry"]
+    ids = {t["title"]: t["id"] for t in await tasks_of(client)}  # each looked up: the yes runs exactly those
+    assert [a["arguments"]["task_id"] for a in body["confirmation"]["actions"]] == [ids["Gym"], ids["Laundry"]]
 
 
 async def test_a_turn_out_of_budget_says_what_was_not_done(make_client) -> None:  # type: ignore[no-untyped-def]

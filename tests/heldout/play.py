@@ -12,7 +12,7 @@ from typing import Any
 
 from support.fake_llm import CHECK_TOOL, NONSENSE_CHECK, completion, tool_call
 
-from backend.app.language.lexicon import fold
+from backend.app.language.lexicon import fold, lexicon
 
 CASES = Path(__file__).parent / "cases"
 WAY_OUT = "Nothing was changed."
@@ -158,7 +158,9 @@ def judge(case: dict[str, Any], made: list[tuple[str, str]], shown: str, body: d
         )
         if done:
             continue
-        if case.get("ask_ok") and confirmation is not None:
+        # Asking first is as right as doing it where the case says so, and in a language no word file
+        # reads (issue 23: there a grounded change "is carried out or asked about").
+        if (case.get("ask_ok") or lexicon(case["lang"]) is None) and confirmation is not None:
             continue
         denied.append((kind, title))
     return Verdict(unasked, false_shown, denied)

@@ -96,7 +96,7 @@ async def test_destructive_calls_beyond_the_cap_are_refused(make_client, figures
     await _seed(client, *titles)
 
     llm.push(completion(tool_calls=[tool_call("delete_task", {"task_id": t}, call_id=f"d{t}") for t in titles]))
-    response = await chat(client, "delete all my chores")
+    response = await chat(client, "delete " + ", ".join(titles).lower())
 
     assert response.status_code == 200, response.text
     body = response.json()
@@ -114,6 +114,26 @@ async def test_destructive_calls_beyond_the_cap_are_refused(make_client, figures
     assert remaining == titles[5:]
 
 
+async def test_a_bulk_delete_that_names_no_task_one_by_one_is_asked_about_as_a_whole(make_client) -> None:  # type: ignore[no-untyped-def]
+    """ "delete all my chores": the model's targets are named by no word of the user's one by one,
+    so nothing goes without a yes; the yes runs exactly the calls asked about."""
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    titles = [f"Chore {i}" for i in range(3)]
+    await _seed(client, *titles)
+    llm.push(completion(tool_calls=[tool_call("delete_task", {"task_id": t}, call_id=f"d{t}") for t in titles]))
+
+    body = (await chat(client, "delete all my chores")).json()
+
+    assert sorted(t["title"] for t in await tasks_of(client)) == titles
+    assert {c["result"]["code"] for c in _executed(body, "delete_task")} == {"NEEDS_CONFIRMATION"}
+    assert body["assistant_message"] == (
+        "Do you want me to delete “Chore 0”, delete “Chore 1” and delete “Chore 2”? Answer yes or no."
+    )
+    await chat(client, "yes", conversation_id=body["conversation_id"])
+    assert await tasks_of(client) == []
+
+
 async def test_destructive_cap_counts_across_steps(make_client) -> None:  # type: ignore[no-untyped-def]
     llm = ScriptedLLM()
     # `model` response mode lets the model take several steps in one turn.
@@ -126,7 +146,7 @@ async def test_destructive_cap_counts_across_steps(make_client) -> None:  # type
         completion(tool_calls=[tool_call("delete_task", {"task_id": t}, call_id=f"b{t}") for t in titles[2:]]),
         completion("Deleted what I could."),
     )
-    response = await chat(client, "delete my old tasks")
+    response = await chat(client, "delete old 0, old 1, old 2, old 3 and old 4")
 
     assert response.status_code == 200, response.text
     results = [c["result"] for c in _executed(response.json(), "delete_task")]

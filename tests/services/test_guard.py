@@ -143,8 +143,17 @@ def test_content_never_grounds_an_action() -> None:
     verdict = g.review_calls(calls, [], step=0, forced=False)
 
     assert verdict.grounding[1].names == ""  # no delete was asked for: nothing it may act on
-    assert "delete Yoga" in verdict.grounding[2].not_names  # the asked complete: never a task only content names
-    assert verdict.grounding[2].names is None
+    # The asked complete: on what its own words name; another task is asked about, never changed.
+    assert verdict.grounding[2] == Grounding(
+        names="mark gym done", not_names="'delete Yoga'\na task called 'delete Yoga'", ask_unnamed=True
+    )
+
+
+def test_an_asked_delete_whose_words_name_no_task_takes_what_it_points_to_from_the_rest() -> None:
+    g = guard("FINALLY filed my taxes!!! mark it done")
+    verdict = g.review_calls([call("complete_task", task_id="Taxes")], [], step=0, forced=False)
+    names = verdict.grounding[0].names or ""
+    assert "it" in names and "taxes" in names and verdict.grounding[0].ask_unnamed
 
 
 def test_the_asked_add_may_take_its_title_from_the_conversation_but_not_from_nowhere() -> None:
@@ -166,7 +175,7 @@ def test_calls_made_under_a_forced_choice_are_grounded() -> None:
 
     verdict = g.review_calls([call("delete_task", task_id="Read book")], [], step=1, forced=True)
 
-    assert verdict.grounding == {0: Grounding(names="read book", not_names="")}
+    assert verdict.grounding == {0: Grounding(names="delete read book", not_names="")}
     assert decisions(g) == [("grounded", "forced_call", "delete_task")]
 
 
@@ -230,15 +239,19 @@ def test_reads_always_run() -> None:
 # -- claims ----------------------------------------------------------------------------------------
 
 
-def test_a_claim_on_a_message_read_as_nothing_gets_one_retry_with_a_way_out() -> None:
+def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     g = guard("usuń zadanie taxes")  # Polish: no language file reads it
 
-    first = g.review_final("Taxes has been removed.", [], step=0)
-    second = g.review_final("Taxes has been removed.", [], step=1)
+    first = g.review_final("All done, everything is sorted!", [], step=0)  # no one kind of change
+    second = g.review_final("Done!", [], step=1)
 
     assert first == ForceRetry(tool=None, instruction="act or respond", reason="ghost_claim", offer_respond=True)
     assert isinstance(second, Accept)
     assert decisions(g) == [("forced", "ghost_claim", None), ("claim_caught", "ghost_claim", None)]
+    # Never the claimed tool itself: the message may be a question no file reads, and a model that
+    # complies would turn it into a change.
+    asked = guard("muss ich heute noch einkaufen gehen")
+    assert asked.review_final("Einkaufen ist erledigt.", [], step=0) == first
 
 
 def test_a_question_is_never_forced_whatever_the_reply_says() -> None:

@@ -375,9 +375,30 @@ async def test_a_question_is_shown_with_its_answer_buttons(server: str) -> None:
         asked = await ask_which(page, server, "frank")
         await expect(asked.locator(".tool-call.failed .name")).to_have_text("delete_task")
         await expect(asked.locator(".tool-call.failed .result")).to_contain_text("Multiple tasks match 'buy milk'")
-        await expect(asked.locator(".confirmation .answer")).to_have_text(["1", "2", "No"])
+        await expect(asked.locator(".confirmation .answer")).to_have_text(["1", "2", "None of them"])
         await expect(asked.locator(".confirmation .question")).to_have_count(0)  # the reply already asks it
         await expect(page.locator("#tasks .task")).to_have_count(2)
+
+    assert errors == []
+
+
+async def test_a_question_in_spanish_has_spanish_answers_and_the_button_answers_it(server: str) -> None:
+    """The offline model reads Spanish; the question and its buttons are written in Spanish, and the
+    page offers exactly the answers the server gives (it knows no language of its own)."""
+    errors: list[str] = []
+    async with chromium_page(errors) as page:
+        token = await sign_in(page, server, "hugo")
+        async with rest(server, token) as api:
+            for due in (None, "2099-01-31"):
+                assert (await api.post("/api/hugo/tasks", json={"title": "leche", "due_date": due})).is_success
+        await send(page, "borra leche")
+        asked = page.locator(".message.assistant:not(.pending)").last
+        await expect(asked.locator(".bubble")).to_contain_text("Hay varias tareas que coinciden con 'leche'.")
+        await expect(asked.locator(".confirmation .answer")).to_have_text(["1", "2", "Ninguna"])
+        await asked.locator(".confirmation .answer", has_text="2").click()
+        answered = page.locator(".message.assistant:not(.pending)").last
+        await expect(answered.locator(".bubble")).to_contain_text("Eliminada: “leche”", timeout=3_000)
+        await expect(page.locator("#tasks .task")).to_have_count(1)
 
     assert errors == []
 

@@ -8,6 +8,7 @@ model what to do; the rest of the calls in the step still run (they are independ
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
-from backend.app.agent.types import ExecutedCall, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
+from backend.app.agent.types import ExecutedCall, Grounding, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
 
 UNKNOWN_TOOL = "UNKNOWN_TOOL"
 TOOL_OUTPUT_TOO_LARGE = "TOOL_OUTPUT_TOO_LARGE"
@@ -57,10 +58,18 @@ class Dispatcher:
         outcome = StepOutcome(executed=[])
         slots: list[ToolResult | None] = []
         runnable: list[ToolCall] = []
+        capped: set[int] = set()  # positions in `runnable` of deletions over the cap: looked up, not run
         for index, call in enumerate(calls):
             early = refused.get(index) if refused else None
             if early is None:
                 early = self._precheck(call, outcome, offered)
+            if early is not None and early.code == DESTRUCTIVE_LIMIT:
+                # Looked up, so that the user is asked about the very task ("delete “Eggs”?"), never run.
+                capped.add(len(runnable))
+                grounding = call.grounding or Grounding()
+                runnable.append(dataclasses.replace(call, grounding=dataclasses.replace(grounding, ask=True)))
+                slots.append(None)
+                continue
             slots.append(early)
             if early is None:
                 runnable.append(call)
@@ -68,13 +77,18 @@ class Dispatcher:
         info = StepInfo(retried=retried, retry_reason=retry_reason)
         batch = await self.executor.execute_batch(runnable, step=info) if runnable else None
         per_call_ms = (time.perf_counter() - started) * 1000 / max(1, len(runnable))
-        ran = iter(zip(batch.results, batch.executed_arguments, strict=True)) if batch else iter(())
+        # (result, whether the call ran): a deletion over the cap was only looked up.
+        results = [
+            (self._over_cap(r), False) if i in capped else (r, True)
+            for i, r in enumerate(batch.results if batch else [])
+        ]
+        ran = iter(zip(results, batch.executed_arguments, strict=True)) if batch else iter(())
         for call, early in zip(calls, slots, strict=True):
             if early is not None:
                 result, arguments, duration, did_run = early, call.arguments or {}, 0.0, False
             else:
-                result, arguments = next(ran)
-                duration, did_run = per_call_ms, True
+                (result, did_run), arguments = next(ran)
+                duration = per_call_ms
             outcome.executed.append(
                 ExecutedCall(
                     call=call,
@@ -131,6 +145,20 @@ class Dispatcher:
         if spec.destructive:
             self.destructive_calls += 1
         return None
+
+    def _over_cap(self, looked_up: ToolResult) -> ToolResult:
+        """A deletion over the cap, looked up: refused with the task it names (a failure to look it up stands)."""
+        if looked_up.code != "NEEDS_CONFIRMATION":
+            return looked_up
+        return ToolResult(
+            success=False,
+            code=DESTRUCTIVE_LIMIT,
+            error=(
+                f"Refused: more than {self.max_destructive_calls} destructive actions in one message. "
+                "Ask the user to confirm the remaining ones in a new message."
+            ),
+            data=looked_up.data,
+        )
 
     def _bounded(self, result: ToolResult) -> ToolResult:
         # Measured as messages.tool_message serializes it (default=str), so any payload it can send is sized.

@@ -34,11 +34,13 @@ class Grounding:
     `names`: the call may act only on a target these words name (None: the call picks its own
     target, as the model chose it); for an add, its title must share a word with them. `not_names`:
     never a target only these words name (text the user gave as content: a quoted title, a task to
-    add). `ask`: change nothing; look the target up, so that the user can be asked about exactly it."""
+    add). `ask`: change nothing; look the target up, so that the user can be asked about exactly it.
+    `ask_unnamed`: a target `names` does not name is asked about instead of refused."""
 
     names: str | None = None
     not_names: str = ""
     ask: bool = False
+    ask_unnamed: bool = False
 
 
 @dataclass(slots=True)

@@ -54,7 +54,7 @@ def commands_in(message: str, *, today: dt.date, intent: Intent | None = None) -
 
 def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
     tool = action.tool
-    about = _about(action)
+    about = action.about
     language = action.language or "en"
     if tool == "list_tasks":
         return Asked(tool, {"status": "all"})
@@ -67,22 +67,6 @@ def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
         fields = _fields(about, today)
         return Asked(tool, {"task_id": reference, **fields}) if fields else None
     return Asked(tool, {"task_id": reference})
-
-
-def _about(action: Action) -> str:
-    """The action's words without its verb. A verb around its object ("hak gym ab", "voeg melk toe",
-    "pon huevos en la lista") keeps what it holds: only its first word goes, and its last unless that
-    is the list's (which the title's edges then drop, with what says which list)."""
-    tokens, verb = action.clause.split(), action.verb.split()
-    around = action.object == action.clause or any(task_nouns().fullmatch(w) for w in verb)
-    if not around or len(verb) < 2:
-        return action.object
-    for k in range(len(tokens) - len(verb) + 1):
-        if [fold(t) for t in tokens[k : k + len(verb)]] == verb:
-            last = tokens[k + len(verb) - 1]
-            inner = tokens[k + 1 : k + len(verb) - 1] + ([last] if task_nouns().fullmatch(fold(last)) else [])
-            return " ".join(tokens[:k] + inner + tokens[k + len(verb) :])
-    return action.object
 
 
 def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked | None:
@@ -112,9 +96,10 @@ def _reference(about: str, words: _Original, language: str) -> str:
     if quoted is not None:
         return quoted.group(1) or quoted.group(2)
     about = _without_state(about)
-    plain = _EDGE.sub("", " ".join(fold(about).split()))
-    if _conversational(plain):
-        return plain
+    tokens = _EDGE.sub("", " ".join(fold(about).split())).split()
+    for end in range(len(tokens), 0, -1):  # "naya wala task kar do": the reference, then its verb's words
+        if _conversational(said := " ".join(tokens[:end])):
+            return said
     trimmed = _trim(about, language)
     return words.spelled(trimmed) if trimmed else "it"
 
@@ -279,7 +264,10 @@ def asked_in(message: str, *, today: dt.date, intent: Intent | None = None) -> l
     intent = intent or classify(message)
     read = commands_in(message, today=today, intent=intent)
     english = parse_message(message, today).commands
-    if english and (not read or sorted(c.name for c in english) == sorted(a.name for a in read)):
+    # A reference into the conversation ("the one I just added") is the reader's: the English rules
+    # would read it as a title.
+    pointed = any(_conversational(str(a.args.get("task_id", ""))) for a in read)
+    if english and not pointed and (not read or sorted(c.name for c in english) == sorted(a.name for a in read)):
         plain = message.translate(QUOTES)
         return [Asked(c.name, c.args, quoted=_quoted_in(plain, c.args.get("title"))) for c in english]
     return read

@@ -51,7 +51,7 @@ from backend.app.agent.types import (
 )
 from backend.app.services.calls import WRONG_TOOL, final_calls
 from backend.app.services.claims import Claim, claims, denial
-from backend.app.services.intent import Action, Intent
+from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.reply_check import made_by, read_declaration, titles_of
 from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
 from backend.app.tools.resolver import named_in
@@ -144,21 +144,33 @@ class ExecutionGuard:
 
     def _unrequested(self, calls: Sequence[ToolCall], changes: list[int], *, step: int, forced: bool) -> CallsVerdict:
         """Changes on a message that asks for none (or was read as nothing)."""
+        # The user's words, and the text they quoted: which action a quote belongs to is unknown here,
+        # so it may be a title to add, or name the task asked about, never the target of a change.
         free = self.intent.free
-        if forced:  # the way-out retry after a claimed change: only what the user named, and nothing asked
-            for i in changes:
-                self._event(step, GuardDecision.GROUNDED, GuardReason.EXTRA_CALL, calls[i].name)
-            return CallsVerdict(grounding={i: Grounding(names=free) for i in changes})
-        kind = self.intent.kind
+        said = "\n".join([free, *self.intent.quotes])
         refused: dict[int, ToolResult] = {}
         grounding: dict[int, Grounding] = {}
+        if forced:  # the retry after a claimed change: only what the user named, and nothing asked
+            for i in changes:
+                if self._whole_message(calls[i]):
+                    refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
+                else:
+                    grounding[i] = Grounding(names=said if calls[i].name == ADD_TOOL else free)
+                decision = GuardDecision.REFUSED if i in refused else GuardDecision.GROUNDED
+                self._event(step, decision, GuardReason.EXTRA_CALL, calls[i].name)
+            return CallsVerdict(refused=refused, grounding=grounding)
+        kind = self.intent.kind
         for i in changes:
             call = calls[i]
-            if call.name in ASKABLE and kind != "negated":
-                grounding[i] = Grounding(names=free, ask=True)
+            if kind == "chat" and call.name in self.intent.weak_tools and not self._whole_message(call):
+                # Its very verb is in the message ("you can tick off call mom"): on what the user named.
+                grounding[i] = Grounding(names=said if call.name == ADD_TOOL else free)
+                self._event(step, GuardDecision.GROUNDED, GuardReason.EXTRA_CALL, call.name)
+            elif call.name in ASKABLE and kind != "negated":
+                grounding[i] = Grounding(names=said, ask=True)
                 self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
             elif kind == "chat" and call.name in (ADD_TOOL, EDIT_TOOL) and not self._whole_message(call):
-                grounding[i] = Grounding(names=free)
+                grounding[i] = Grounding(names=said if call.name == ADD_TOOL else free)
                 self._event(step, GuardDecision.GROUNDED, GuardReason.EXTRA_CALL, call.name)
             else:
                 refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
@@ -224,11 +236,22 @@ class ExecutionGuard:
             if name == ADD_TOOL:  # its title shares a word with what the user asked to add, or said before
                 grounding[i] = Grounding(names=f"{self.intent.words_for(ADD_TOOL)}\n{self.context}")
             elif forced and name not in READ_TOOLS:
-                grounding[i] = Grounding(names=self.intent.words_for(name), not_names=self.intent.content_for(name))
+                grounding[i] = Grounding(names=self._own(name), not_names=self.intent.content_for(name))
                 self._event(step, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, name)
+            elif name in ASKABLE:
+                # The model's own target for a delete or complete: one the words asking for it name, or
+                # the task they point to ("it"); another is asked about, never changed unasked.
+                own = self._own(name)
+                grounding[i] = Grounding(names=own, not_names=self.intent.content_for(name), ask_unnamed=True)
             elif name not in READ_TOOLS:
                 grounding[i] = Grounding(not_names=self.intent.content_for(name))
         return CallsVerdict(grounding=grounding)
+
+    def _own(self, tool: str) -> str:
+        """The clauses asking for `tool`; when they name no task ("mark it done", "coche-les"), with the
+        words no action took, which say what "it" is ("FINALLY filed my taxes!!! mark it done")."""
+        clauses = self.intent.clauses_for(tool)
+        return clauses if names_something(self.intent.about_for(tool)) else f"{clauses}\n{self.intent.free}"
 
     def _beside(self, tool: str) -> Grounding:
         """A change the message was not read to ask for: only on what the words asking for it name,
@@ -324,6 +347,11 @@ class ExecutionGuard:
     def _caught(
         self, text: str, said: list[str], executed: Sequence[ExecutedCall], *, step: int
     ) -> Accept | ForceRetry:
+        """Words claiming a change that did not happen. On a message read as nothing (other wording,
+        another language) it may have been asked for: the model gets one more request with the tools
+        required and `respond` as a way out, and whatever it then changes acts only on what the user
+        named. Never the claimed tool forced: the message may be a question the reader did not read
+        ("muss ich heute noch einkaufen gehen?"), and a model that complies would make it a change."""
         changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
         if not changed and self.enabled and self.intent.kind == "chat" and not self.ghost_retried:
             self.ghost_retried = True

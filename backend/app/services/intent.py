@@ -67,6 +67,24 @@ class Action:
     def tool(self) -> ToolName:
         return self.tools[0]
 
+    @property
+    def about(self) -> str:
+        """What the action is about, without its verb. A verb around its object ("hak gym ab", "voeg
+        melk toe", "pon huevos en la lista") keeps what it holds: only its first word goes, and its
+        last unless that is the list's (which a title's edges then drop, with what says which list)."""
+        tokens, verb = self.object.split(), self.verb.split()
+        around = self.object == self.clause or any(_task_nouns().fullmatch(w) for w in verb)
+        if not around or not verb:
+            return self.object
+        for k in range(len(tokens) - len(verb) + 1):
+            if [fold(t) for t in tokens[k : k + len(verb)]] == verb:
+                last = tokens[k + len(verb) - 1]
+                inner = tokens[k + 1 : k + len(verb) - 1]
+                if len(verb) > 1 and _task_nouns().fullmatch(fold(last)):
+                    inner.append(last)
+                return " ".join(tokens[:k] + inner + tokens[k + len(verb) :])
+        return self.object
+
 
 @dataclass(frozen=True, slots=True)
 class Intent:
@@ -80,10 +98,21 @@ class Intent:
     languages: tuple[str, ...] = ()
     free: str = ""
     quotes: tuple[str, ...] = ()
+    # Tools whose verbs the message has, but not where a command's verb stands ("you can tick off X"):
+    # on a message read as nothing else, a call of one of these on what the user's words name may run.
+    weak_tools: tuple[ToolName, ...] = ()
 
     def words_for(self, tool: str) -> str:
         """The words that ask for `tool`: what its actions are about, quotes included."""
         return "\n".join(a.object for a in self.actions if tool in a.tools)
+
+    def about_for(self, tool: str) -> str:
+        """What the actions asking for `tool` are about, without their verbs."""
+        return "\n".join(a.about for a in self.actions if tool in a.tools)
+
+    def clauses_for(self, tool: str) -> str:
+        """The clauses that ask for `tool`, verb and all."""
+        return "\n".join(a.clause for a in self.actions if tool in a.tools)
 
     def content_for(self, tool: str) -> str:
         """What the user gave as content, for a call of `tool`: quoted text outside the words asking
@@ -118,6 +147,7 @@ class _Reading:
     requested: bool = False  # the clause opens with a request frame of its own ("can you ...")
     sets_mood: bool = False  # a question, advice or supposition that governs the verbs coordinated with it
     weak: bool = False  # only "the verb is not where a command's is": another language may know better
+    head: int = 0  # where the clause's own words start, past fillers and a request frame
 
 
 _QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
@@ -184,7 +214,9 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> _Reading | None:
 
     def reading(kind: Kind, why: str, tools: tuple[ToolName, ...] = (), *, mood: bool = True) -> _Reading:
         sets_mood = mood and kind in ("question", "advice", "report")
-        return _Reading(kind, tools, why, start, lex.code, len(match.group()), requested, sets_mood)
+        return _Reading(
+            kind, tools, why, start, lex.code, len(match.group()), requested, sets_mood, head=min(head, start)
+        )
 
     negation = lex.word("negation")
     if neg := _search(negation, before) or (lex.flag("negation_anywhere") and _search(negation, after)):
@@ -222,7 +254,7 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> _Reading | None:
         or (lex.flag("infinitive_at_end") and not question and not _PUNCT.sub("", after))
     ):
         return reading("command", command, tools)
-    fallback = reading("question" if question else "chat", f"'{word}' is not in a command position")
+    fallback = reading("question" if question else "chat", f"'{word}' is not in a command position", tools)
     return dataclasses.replace(fallback, weak=True)
 
 
@@ -240,9 +272,10 @@ def _read_clause(clause: str, *, asked: bool) -> _Reading | None:
 
 
 def _whole(kind: str, clause: str) -> bool:
-    """The clause, without fillers and punctuation, is one of the language's `kind` phrases."""
+    """The clause, without fillers and punctuation, is one of the language's `kind` phrases, or (a
+    retraction) a run of them ("ah non, laisse tomber", "wait, nvm, keep it")."""
     for lex in lexicons():
-        pattern = lex.word(kind)
+        pattern = _run(lex.code, kind) if kind == "retraction" else lex.word(kind)
         if pattern is None:
             continue
         for rest in (_PUNCT.sub("", clause[lex.after_fillers(clause) :]), _PUNCT.sub("", clause)):
@@ -251,10 +284,40 @@ def _whole(kind: str, clause: str) -> bool:
     return False
 
 
-def _names_something(text: str) -> bool:
-    """Whether `text` has a word besides words for a task or a list and the fillers of a title."""
-    words = _WORDS.findall(_task_nouns().sub(" ", text))
-    return any(not _title_filler(w) for w in words)
+@cache
+def _run(code: str, kind: str) -> re.Pattern[str] | None:
+    pattern = next(lex.word(kind) for lex in lexicons() if lex.code == code)
+    return re.compile(rf"(?:(?:{pattern.pattern})\W*)+") if pattern is not None else None
+
+
+def names_something(text: str, *, references: bool = True) -> bool:
+    """Whether `text` has a word besides words for a task or a list, the fillers of a title, and
+    (unless `references` is false) a reference into the conversation ("it", "la", "die")."""
+    words = _WORDS.findall(_task_nouns().sub(" ", fold(text)))
+    return any(not _title_filler(w) and not _filler(w) and not (references and _reference_word(w)) for w in words)
+
+
+@cache
+def _reference_word(word: str) -> bool:
+    """ "it", "la", "die", or a task's state said with it ("it done", "la como hecha")."""
+    return any(
+        ((p := lex.reference("this")) is not None and p.fullmatch(word))
+        or ((s := lex.word("done_states")) is not None and s.fullmatch(word))
+        for lex in lexicons()
+    )
+
+
+@cache
+def _verb_last(code: str) -> bool:
+    """Whether the language may put a command's verb last ("milk add kar do", "Milch hinzufügen")."""
+    lex = next((lex for lex in lexicons() if lex.code == code), None)
+    return lex is not None and (lex.flag("imperative_anywhere") or lex.flag("infinitive_at_end"))
+
+
+@cache
+def _filler(word: str) -> bool:
+    """ "please", "plz", "bitte", "por favor": a word that only makes a clause polite."""
+    return any((p := lex.word("fillers")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
 @cache
@@ -327,10 +390,12 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
     reasons: list[str] = []
     other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
     languages: list[str] = []
+    weak: list[ToolName] = []
     small_talk = chatted = False  # a clause of small talk; a clause that is not
     for sentence, asked in _sentences(text):
         previous: _Reading | None = None
         mood: _Reading | None = None  # a question, advice or report governs the verbs coordinated with it
+        leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
         for raw in _clause_split().split(sentence):
             clause = raw.strip(" \t\"'")
             if not clause or _whole("small_talk", clause) or _only_fillers(clause):
@@ -358,33 +423,50 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
                     language = previous.language
                     item = Action(previous.tools, _short(clause), False, clause, language=language, clause=clause)
                     actions.append(item)
+                elif not actions and mood is None and _is_item(clause):
+                    leading.append(clause)
                 else:
                     free.append(clause)
                 continue
             if reading.language not in languages:
                 languages.append(reading.language)
             if reading.kind == "command":
-                rest = clause[: reading.start] + " " + clause[reading.start + reading.length :]
+                # What the action is about: the clause without its verb, nor the fillers and request
+                # frame before it ("tu peux cocher la tâche" is about "la tâche").
+                rest = clause[reading.head : reading.start] + " " + clause[reading.start + reading.length :]
                 # A verb around its object ("strike gym off", "hak gym ab"): the clause is what it is about.
-                about = rest if _names_something(rest) else clause
+                own = clause[reading.head :]  # past the fillers and request frame
+                about = rest if names_something(rest, references=False) else own
                 verb = clause[reading.start : reading.start + reading.length]
                 action = Action(
-                    reading.tools, _short(clause), True, " ".join(about.split()), verb, reading.language, clause
+                    reading.tools, _short(clause), True, " ".join(about.split()), verb, reading.language, own
                 )
+                if leading and set(reading.tools) & _ITEM_TOOLS and _verb_last(reading.language):
+                    # In a language that puts the verb last, the items before it are its items too.
+                    actions += [
+                        Action(reading.tools, _short(c), False, c, language=reading.language, clause=c) for c in leading
+                    ]
+                else:
+                    free.extend(leading)
+                leading = []
                 actions.append(action)
                 reasons.append(reading.why)
                 previous = reading
             else:
-                free.append(clause)
+                free += [*leading, clause]
+                leading = []
                 other = other or (reading.kind, reading.why)
+                if reading.weak and reading.kind == "chat":
+                    weak += [t for t in reading.tools if t not in weak]
                 previous = None
                 if reading.sets_mood:
                     mood = mood or reading
+        free.extend(leading)
     if actions:
         reason = "; ".join(reasons[:3]) or "items of a command"
         return Intent("command", tuple(actions), reason, tuple(languages)), free
     if other is not None:
-        return Intent(other[0], (), other[1], tuple(languages)), free
+        return Intent(other[0], (), other[1], tuple(languages), weak_tools=tuple(weak)), free
     if small_talk and not chatted:
         return Intent("small_talk", (), "small talk: asks for nothing", tuple(languages)), free
-    return Intent("chat", (), "no task verb", tuple(languages)), free
+    return Intent("chat", (), "no task verb", tuple(languages), weak_tools=tuple(weak)), free

@@ -30,6 +30,13 @@ _TOOLS: dict[str, frozenset[str]] = {
     "update": frozenset({"update_task", "complete_task"}),
     "undo": frozenset({"undo_last_change"}),
 }
+TOOL_OF = {
+    "add": "add_task",
+    "delete": "delete_task",
+    "complete": "complete_task",
+    "update": "update_task",
+    "undo": "undo_last_change",
+}
 _CHANGE = {
     "type": "object",
     "properties": {

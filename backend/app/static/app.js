@@ -136,13 +136,9 @@ function summarize(data) {
   return JSON.stringify(data);
 }
 
-// A choice among tasks of one title is answered with its number; any other question with yes or no.
+// The answers the server offers, written in the user's language: [label, message sent, extra body].
 function answerChoices(confirmation) {
-  if (/answer with its number/i.test(confirmation.question)) {
-    const numbers = confirmation.actions.map((_, i) => [String(i + 1), String(i + 1), {}]);
-    return [...numbers, ["No", "no", {}]];
-  }
-  return [["Yes", "yes", { confirm: confirmation.id }], ["No", "no", {}]];
+  return (confirmation.answers || []).map((a) => [a.label, a.message, a.confirm ? { confirm: a.confirm } : {}]);
 }
 
 function renderQuestion(item, confirmation, replyText) {

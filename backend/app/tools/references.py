@@ -65,8 +65,12 @@ class FindsTasks:
             said_ref = clean_reference(reference)
             names = grounding.names
             if names is not None and not (
-                named_in(names, row.title) or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref))
+                named_in(names, row.title)
+                or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref))
+                or self._points_to(names, row)
             ):
+                if grounding.ask_unnamed:
+                    return needs_confirmation(call.name, row)
                 return not_grounded(f"The user's message does not name '{row.title}'", row)
             if names is None and grounding.not_names and named_in(grounding.not_names, row.title):
                 return not_grounded(f"'{row.title}' is named only in text the user gave as content", row)
@@ -74,6 +78,17 @@ class FindsTasks:
         if asked:
             return needs_confirmation(call.name, row)
         return row
+
+    def _points_to(self, words: str, row: TaskRow) -> bool:
+        """Whether the user's words are a reference into the conversation ("it", "the second one",
+        "eso") that points to this very task."""
+        if self.context is None:
+            return False
+        for line in words.splitlines():
+            found = self.context.resolve(line) if line.strip() else None
+            if isinstance(found, Pick) and found.task.id == str(row.id):
+                return True
+        return False
 
     async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> TaskRow | None:
         """The one task the user's words for this very action name (the delete of "complete Laundry

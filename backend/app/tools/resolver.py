@@ -17,6 +17,7 @@ message to the model and the user picks.
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -81,6 +82,8 @@ _FILLER = frozenset({"the", "my", "a", "an", "to", "of", "for", "and", "in", "on
 # each title in Python would cost more than the whole fuzzy search, so a C-speed shortlist comes first.
 _FULL_SCAN = 2_000
 _SHORTLIST = 200
+# Scripts written without spaces between words.
+_UNSPACED = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN")
 
 
 def clean_reference(reference: str) -> str:
@@ -113,9 +116,9 @@ def _singular(word: str) -> str:
 
 
 def normalize_title(text: str) -> str:
-    """casefold, punctuation out, whitespace collapsed, plurals singular, a leading the/my/a/an and a
-    trailing "task" dropped (never the only word): "The books task!" -> "book"."""
-    words = [_singular(w) for w in _NON_WORD.sub(" ", _APOSTROPHES.sub("", text.casefold())).split()]
+    """casefold, accents off, punctuation out, whitespace collapsed, plurals singular, a leading
+    the/my/a/an and a trailing "task" dropped (never the only word): "The books task!" -> "book"."""
+    words = [_singular(w) for w in _NON_WORD.sub(" ", _APOSTROPHES.sub("", fold(text))).split()]
     if len(words) > 1 and words[0] in _LEADING:
         words = words[1:]
     if len(words) > 1 and words[-1] == "task":
@@ -170,17 +173,42 @@ def _meaningful(text: str) -> list[str]:
 
 def named_in(text: str, title: str) -> bool:
     """Whether `text` (the user's own words) names the task `title`: every meaningful word of the
-    title has a typo-tolerant counterpart (`_same_word`) in the text. "bin the taxes task" names
-    "Taxes"; "delete it" or "should I delete the old invoices" name nothing else."""
+    title has a counterpart in the text, typo-tolerant (`_same_word`) or the same word with an
+    ending ("врач" in "к врачу", "ara" in "aradım"). "bin the taxes task" names "Taxes"; "delete it"
+    or "should I delete the old invoices" name nothing else. In a script written without spaces
+    (Japanese, Chinese, Thai) a title is named where the text holds it ("ジム" in "ジムのタスク消して")."""
+    if _unspaced(title):
+        return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     words = normalize_title(text).split()
     wanted = _meaningful(title)
-    return bool(wanted) and all(any(_same_word(w, t) for t in words) for w in wanted)
+    return bool(wanted) and all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
+
+
+def _ending(word: str, said: str) -> bool:
+    """`said` is `word` with an ending of up to four letters (a case, a suffix: "aradım" of "ara"), or
+    the two share a stem and differ only in their last letters (a conjugation: "llamé" of "llamar")."""
+    if len(word) < 3 or word.isdigit() or said.isdigit():
+        return False
+    if said.startswith(word):
+        return len(said) - len(word) <= 4
+    stem = next((i for i, (a, b) in enumerate(zip(word, said, strict=False)) if a != b), min(len(word), len(said)))
+    return stem >= 4 and stem >= len(word) - 2 and stem >= len(said) - 3
+
+
+def _unspaced(text: str) -> bool:
+    return any(unicodedata.name(c, "").startswith(_UNSPACED) for c in text)
+
+
+def _squeezed(text: str) -> str:
+    return "".join(c for c in fold(text) if c.isalnum())
 
 
 def shares_words(text: str, title: str) -> bool:
     """Whether a title to add shares at least one meaningful word with the user's words. Words for a
     task or a list themselves, and the verbs for adding, do not count: "A list of tasks" shares
     nothing with "ajoute du lait à ma liste", nor "Add task to the list" with "add milk"."""
+    if _unspaced(title):
+        return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     words = normalize_title(text).split()
     generic = (task_nouns(), add_verbs())
     own = [
