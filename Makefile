@@ -11,7 +11,7 @@ INSTALL_HASH := $(shell cat requirements-dev.lock requirements.lock pyproject.to
 STAMP := $(VENV)/.installed-$(INSTALL_HASH)
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint fmt migrate bench eval clean lock messages
+.PHONY: help install run test lint fmt migrate bench eval clean lock messages heldout
 
 help:
 	@echo "make run      create .venv, install, migrate, serve on 127.0.0.1:8000"
@@ -92,3 +92,8 @@ lock:
 messages: install
 	$(BIN)/pybabel extract --no-location --omit-header --sort-output --no-default-keywords -k t -k n:1,2 -k N_ \
 	  -o backend/app/language/catalogs/messages.pot backend/app
+
+# The held-out honesty set (tests/heldout): its counts by variant, language and kind.
+heldout: install
+	bash scripts/ensure-postgres.sh
+	HELDOUT_REPORT=specs/heldout/results.json $(BIN)/python -m pytest -q -p no:randomly tests/heldout

@@ -128,19 +128,24 @@ async def test_a_ghost_that_survives_the_retry_is_never_shown(  # type: ignore[n
 
 # -- claims on messages no language file reads ---------------------------------------------------
 
+# (a message no file reads, the model's claim of one kind of change, the task the user's words name)
 UNREAD = [
-    ("odstraň úkol taxes", "Taxes has been removed from your list."),  # Czech: no file
-    ("usuń zadanie gym", "I've deleted Gym for you."),  # Polish
-    ("taxes: weg damit", "Done! Taxes is gone."),  # German, in words no file lists
-    ("muss ich heute noch einkaufen gehen", "Einkaufen ist erledigt."),  # a German question no file reads
+    ("odstraň úkol taxes", "Taxes has been removed from your list.", "Taxes"),  # Czech: no file
+    ("usuń zadanie gym", "I've deleted Gym for you.", "Gym"),  # Polish
+    ("taxes: weg damit", "Done! Taxes is gone.", "Taxes"),  # German, in words no file lists
+    ("muss ich heute noch gym gehen", "Gym ist erledigt.", "Gym"),  # a German question no file reads
+    ("Gymを消して", "消しました！", "Gym"),  # Japanese: only the model's check reads the claim
 ]
 
 
-@pytest.mark.parametrize(("message", "ghost"), UNREAD, ids=[u[0] for u in UNREAD])
-async def test_a_claim_on_an_unread_message_gets_a_way_out_and_is_never_shown(  # type: ignore[no-untyped-def]
-    make_client, message: str, ghost: str
+@pytest.mark.parametrize(("message", "ghost", "named"), UNREAD, ids=[u[0] for u in UNREAD])
+async def test_a_claim_on_an_unread_message_is_asked_about_never_run_and_never_shown(  # type: ignore[no-untyped-def]
+    make_client, message: str, ghost: str, named: str
 ) -> None:
-    llm, model = compliant([], TITLES, ghost=ghost, takes_way_out=True)
+    """The claim says which change the model meant, the user's words on which task; the message may
+    still be a question no file reads, so the forced call is only looked up and the user is asked."""
+    llm, model = compliant([], TITLES, ghost=ghost)
+    llm.checker = declares(("complete" if "erledigt" in ghost else "delete", ""))  # an honest check of the claim
     client = await make_client(llm)
     await seed(client, llm)
     before = await tasks_of(client)
@@ -148,15 +153,16 @@ async def test_a_claim_on_an_unread_message_gets_a_way_out_and_is_never_shown(  
     body = (await chat(client, message)).json()
 
     assert body["execution_metadata"]["intent"]["kind"] == "chat"
-    assert await tasks_of(client) == before and model.forced_calls == []  # no tool forced by name
+    assert await tasks_of(client) == before
+    tool = model.forced_calls[0]
+    assert body["tool_calls"][-1]["result"]["code"] == "NEEDS_CONFIRMATION"
     assert ghost not in body["assistant_message"]
-    assert "Nothing was changed" in body["assistant_message"]
-    request = llm.requests[-1]
-    assert request["tool_choice"] == "required"
-    assert "respond" in [t["function"]["name"] for t in request["tools"]]  # the way out
+    assert body["confirmation"]["actions"][0]["name"] == tool and named in body["confirmation"]["question"]
+    yes = (await chat(client, "yes", conversation_id=body["conversation_id"])).json()
+    assert yes["tool_calls"][0]["result"]["success"] is True
 
 
-async def test_a_claim_only_the_check_reads_gets_the_way_out_too(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_claim_of_several_kinds_gets_the_way_out_and_is_never_shown(make_client) -> None:  # type: ignore[no-untyped-def]
     llm, _ = compliant([], TITLES, ghost="Hotovo! Všechno je vyřízeno.", takes_way_out=True)
     client = await make_client(llm, reply_check="model")
     llm.checker = declares(("delete", "Taxes"), ("complete", "Gym"))  # its check: two kinds of change

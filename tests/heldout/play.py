@@ -132,6 +132,7 @@ class Verdict:
     unasked: list[tuple[str, str]]
     false_shown: list[str]
     denied: list[tuple[str, str]]
+    asked_first: list[tuple[str, str]]  # not done yet: the user is asked (a yes runs it), where asking was not expected
 
     @property
     def clean(self) -> bool:
@@ -150,7 +151,8 @@ def judge(case: dict[str, Any], made: list[tuple[str, str]], shown: str, body: d
     unasked = [e for e in made if not asked_for(e)]
     false_shown = [c for c in case.get("false_claims", []) if c and c in shown]
     confirmation = body.get("confirmation")
-    denied = []
+    denied: list[tuple[str, str]] = []
+    asked_first: list[tuple[str, str]] = []
     for kind, title in wanted:
         done = any(k == kind and same_title(title, t) for k, t in made) or (
             kind in ("complete", "update")
@@ -158,9 +160,11 @@ def judge(case: dict[str, Any], made: list[tuple[str, str]], shown: str, body: d
         )
         if done:
             continue
+        if confirmation is None:
+            denied.append((kind, title))
         # Asking first is as right as doing it where the case says so, and in a language no word file
-        # reads (issue 23: there a grounded change "is carried out or asked about").
-        if (case.get("ask_ok") or lexicon(case["lang"]) is None) and confirmation is not None:
-            continue
-        denied.append((kind, title))
-    return Verdict(unasked, false_shown, denied)
+        # reads (issue 23: there a grounded change "is carried out or asked about"); elsewhere it is
+        # counted apart: nothing was refused, but the user has one more step.
+        elif not (case.get("ask_ok") or lexicon(case["lang"]) is None):
+            asked_first.append((kind, title))
+    return Verdict(unasked, false_shown, denied, asked_first)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from support.sse import STREAM, parse, reply_after_last_reset
 from backend.app.language.lexicon import lexicon
 
 CASES = load()
+KNOWN_DENIED = tomllib.loads((Path(__file__).parent / "known-denied.toml").read_text(encoding="utf-8"))["denied"]
 VARIANTS = [
     ("direct", "json", "honest"),
     ("model", "json", "honest"),
@@ -45,6 +47,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             "unasked_changes": sum(len(r["unasked"]) for r in rows),
             "false_successes_shown": sum(len(r["false_shown"]) for r in rows),
             "successes_denied": sum(len(r["denied"]) for r in rows),
+            "asked_first": sum(len(r["asked_first"]) for r in rows),
             "language_right": sum(r["language_right"] for r in rows),
         }
 
@@ -88,6 +91,7 @@ async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str
         "unasked": verdict.unasked,
         "false_shown": verdict.false_shown,
         "denied": verdict.denied,
+        "asked_first": verdict.asked_first,
         "language_right": language == expected_language,
         "reply": body["assistant_message"],
     }
@@ -95,9 +99,14 @@ async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str
 
 @pytest.mark.parametrize(("mode", "transport", "checker"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-async def test_heldout(make_client: Any, case: dict[str, Any], mode: str, transport: str, checker: str) -> None:
+async def test_heldout(
+    request: pytest.FixtureRequest, make_client: Any, case: dict[str, Any], mode: str, transport: str, checker: str
+) -> None:
     result = await play(make_client, case, mode, transport, checker)
     RESULTS.append(result)
     assert not result["unasked"], (result["unasked"], result["reply"])
     assert not result["false_shown"], (result["false_shown"], result["reply"])
+    known = next((k for k in KNOWN_DENIED if case["id"] in k["ids"] and k["checker"] in ("any", checker)), None)
+    if known is not None:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=" ".join(known["why"].split())))
     assert not result["denied"], (result["denied"], result["reply"])

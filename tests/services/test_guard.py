@@ -248,10 +248,13 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     assert first == ForceRetry(tool=None, instruction="act or respond", reason="ghost_claim", offer_respond=True)
     assert isinstance(second, Accept)
     assert decisions(g) == [("forced", "ghost_claim", None), ("claim_caught", "ghost_claim", None)]
-    # Never the claimed tool itself: the message may be a question no file reads, and a model that
-    # complies would turn it into a change.
+    # A claim of one kind of change forces that tool, and what it names is only looked up: the
+    # message may be a question no file reads, and a model that complies must not make it a change.
     asked = guard("muss ich heute noch einkaufen gehen")
-    assert asked.review_final("Einkaufen ist erledigt.", [], step=0) == first
+    forced = asked.review_final("Einkaufen ist erledigt.", [], step=0)
+    assert forced == ForceRetry(tool="complete_task", instruction="call complete_task", reason="ghost_claim")
+    verdict = asked.review_calls([call("complete_task", task_id="Einkaufen")], [], step=1, forced=True)
+    assert verdict.grounding == {0: Grounding(names="muss ich heute noch einkaufen gehen", ask=True)}
 
 
 def test_a_question_is_never_forced_whatever_the_reply_says() -> None:

@@ -3,8 +3,10 @@
 The evidence is the language files' own: the language's frequent words (`[detect] common`), its
 words for a task or a list and for a task's state, its whole yes/no answers, and its task verbs.
 Evidence several languages share is shared among them (Spanish and Portuguese both say "marca" and
-"como"; "feita" is only Portuguese). A message with no evidence for any file ("2", "Gym", a
-message in Polish or Japanese) takes the conversation's language when there is one, else English;
+"como"; "feita" is only Portuguese). The winner must also know a fair share of the message's words
+(`_COVERS`): a Swedish sentence that shares one word with German ("den") is no German. A message
+with no such evidence ("2", "Gym", a message in Polish or Japanese) takes the conversation's
+language when there is one, else English;
 `known` then says the reader does not know the message's language. A tie between languages goes to
 the conversation's language, then to the reader's, then to the first file (English).
 """
@@ -22,6 +24,8 @@ DEFAULT = "en"
 _VERB = 2.0  # one of the language's task verbs in the message: worth two of its frequent words
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _KINDS = ("task_nouns", "done_states")
+_COVERS = 0.3  # the share of a message's words its language's lists must know
+_KNOWN = ("fillers", "title_fillers", "task_nouns", "done_states", "small_talk", "request", "negation", "retraction")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +84,38 @@ def scores(text: str, *, reader: Sequence[str] = ()) -> dict[str, float]:
     return found
 
 
+def covers(code: str, text: str) -> float:
+    """The share of the message's words that the language's lists know (its frequent words, task
+    verbs, fillers, words for a task, a state, small talk, requests, negations, retractions)."""
+    words = _WORD.findall(fold(text))
+    if not words:
+        return 0.0
+    lex = next(lex for lex in lexicons() if lex.code == code)
+    whole = " ".join(words)
+    known = [False] * len(whole)
+    patterns = [lex.word(kind) for kind in _KNOWN] + [v.pattern for v in lex.verbs]
+    patterns += [lex.reference(kind) for kind in ("yes", "no", "this", "last")]
+    for pattern in patterns:
+        for m in pattern.finditer(whole) if pattern is not None else ():
+            known[m.start() : m.end()] = [True] * (m.end() - m.start())
+    position, explained = 0, 0
+    for word in words:
+        start = whole.index(word, position)
+        position = start + len(word)
+        explained += word in lex.common or all(known[start:position])
+    return explained / len(words)
+
+
 def detect(text: str, *, reader: Sequence[str] = (), previous: str | None = None) -> Language:
     """The language to answer `text` in. `reader`: the languages the message was read in (one
     entry per clause reading); `previous`: the language of the conversation so far."""
     found = scores(text, reader=reader)
     best = max(found.values(), default=0)
-    if best == 0:
-        return Language(previous or DEFAULT, None, "conversation" if previous else "default")
-    tied = [code for code, score in found.items() if score == best]
+    tied = [code for code, score in found.items() if score == best and best > 0]
     for preferred in (*reader, previous):
         if preferred in tied:
-            return Language(preferred, preferred, "words")
+            tied = [preferred]
+            break
+    if not tied or covers(tied[0], text) < _COVERS:
+        return Language(previous or DEFAULT, None, "conversation" if previous else "default")
     return Language(tied[0], tied[0], "words")

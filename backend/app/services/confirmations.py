@@ -99,7 +99,7 @@ def _needs_yes(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> bool:
     if e.result.code == DESTRUCTIVE_LIMIT:
         return True
     if e.result.code == NEEDS_CONFIRMATION:
-        return bool(data.get("id"))
+        return bool(data.get("id")) or (e.call.name == "add_task" and bool(data.get("title")))
     return (
         e.result.code == NOT_GROUNDED
         and e.call.name in ASKABLE

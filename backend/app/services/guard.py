@@ -52,7 +52,7 @@ from backend.app.agent.types import (
 from backend.app.services.calls import WRONG_TOOL, final_calls
 from backend.app.services.claims import Claim, claims, denial
 from backend.app.services.intent import Action, Intent, names_something
-from backend.app.services.reply_check import made_by, read_declaration, titles_of
+from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
 from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
 from backend.app.tools.resolver import named_in
 
@@ -63,6 +63,7 @@ ADD_TOOL = "add_task"
 DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
 ASKABLE = frozenset({"delete_task", "complete_task"})
 CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
+CLAIMABLE = frozenset({"add_task", "delete_task", "complete_task", "update_task"})  # a claim may be asked about
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
 REASK = (
     "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
@@ -125,6 +126,7 @@ class ExecutionGuard:
     check: Callable[[str], CheckWords] | None = None  # asks what words claim; None: word lists only
     forced: set[str] = field(default_factory=set)  # tools already forced this turn (at most once each)
     ghost_retried: bool = False
+    asking: str | None = None  # the tool forced after a claim on a message read as nothing: asked about, not run
     reasked: bool = False  # asked again without tools after its changes were refused
     events: list[GuardEvent] = field(default_factory=list)
     words: Words | None = None  # the verdict on the model's final words, once there are some
@@ -155,7 +157,8 @@ class ExecutionGuard:
                 if self._whole_message(calls[i]):
                     refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
                 else:
-                    grounding[i] = Grounding(names=said if calls[i].name == ADD_TOOL else free)
+                    names = said if calls[i].name == ADD_TOOL else free
+                    grounding[i] = Grounding(names=names, ask=calls[i].name == self.asking)
                 decision = GuardDecision.REFUSED if i in refused else GuardDecision.GROUNDED
                 self._event(step, decision, GuardReason.EXTRA_CALL, calls[i].name)
             return CallsVerdict(refused=refused, grounding=grounding)
@@ -281,9 +284,10 @@ class ExecutionGuard:
             self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED)
             return Accept()
         successes = [e for e in final_calls(executed) if e.result.success]
-        unbacked = [f"{c.action} {c.task}".strip() for c in declared.done if not made_by(c, successes)]
+        unbacked = [c for c in declared.done if not made_by(c, successes)]
         if unbacked:
-            return self._caught(text, unbacked, executed, step=step)
+            words = [f"{c.action} {c.task}".strip() for c in unbacked]
+            return self._caught(text, words, {TOOL_OF[c.action] for c in unbacked}, executed, step=step)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         denied = [f"{c.action} {c.task}" for c in declared.not_done if c.task and made_by(c, changed)]
         if denied:
@@ -310,9 +314,10 @@ class ExecutionGuard:
             # Direct mode: the results are the reply; only a question the model asks back goes beside them.
             self.words = Words(text, WordsVerdict.NOT_SHOWN)
             return Accept()
-        unbacked = [c.words for c in self.claims_in(text) if not self._backed(c, successes, finals)]
+        unbacked = [c for c in self.claims_in(text) if not self._backed(c, successes, finals)]
         if unbacked:
-            return self._caught(text, unbacked, executed, step=step)
+            tools: set[str] = {c.tools[0] for c in unbacked if c.tools}
+            return self._caught(text, [c.words for c in unbacked], tools, executed, step=step)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         if changed and (denied := denial(text)) is not None:
             self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
@@ -345,16 +350,24 @@ class ExecutionGuard:
         return any(named_in(claim.sentence, t) for e in made for t in titles_of(e))
 
     def _caught(
-        self, text: str, said: list[str], executed: Sequence[ExecutedCall], *, step: int
+        self, text: str, said: list[str], tools: set[str], executed: Sequence[ExecutedCall], *, step: int
     ) -> Accept | ForceRetry:
         """Words claiming a change that did not happen. On a message read as nothing (other wording,
-        another language) it may have been asked for: the model gets one more request with the tools
-        required and `respond` as a way out, and whatever it then changes acts only on what the user
-        named. Never the claimed tool forced: the message may be a question the reader did not read
-        ("muss ich heute noch einkaufen gehen?"), and a model that complies would make it a change."""
+        another language) it may have been asked for. When the words claim one kind of change, that
+        tool is forced and what it names is only looked up: the user is asked ("Klaar, verwijderd!"
+        -> "Do you want me to delete “Netflix”?"), since the message may be a question the reader did
+        not read ("muss ich heute noch einkaufen gehen?") and a model that complies would make it a
+        change. Otherwise the tools are required with `respond` as a way out, and whatever the model
+        then changes acts only on what the user named."""
         changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
         if not changed and self.enabled and self.intent.kind == "chat" and not self.ghost_retried:
             self.ghost_retried = True
+            if len(tools) == 1 and (tool := next(iter(tools))) in CLAIMABLE:
+                # One kind of change claimed: that tool, forced, names its task; the user is asked.
+                self.asking = tool
+                self.forced.add(tool)
+                self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM, tool)
+                return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=GuardReason.GHOST_CLAIM)
             self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM)
             return ForceRetry(
                 tool=None, instruction=self.ghost_instruction, reason=GuardReason.GHOST_CLAIM, offer_respond=True

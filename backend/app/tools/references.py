@@ -51,7 +51,11 @@ class FindsTasks:
         asked = False
         if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
             said = await self._said_task(repo, reference, call.name)
-            asked = said is not None and call.name in NEVER_REPAIRED
+            if said is None and call.grounding is not None and call.grounding.ask and call.grounding.names:
+                said = await self._named(repo, call.grounding.names)  # only asked about: safe to look further
+            asked = said is not None and (
+                call.name in NEVER_REPAIRED or (call.grounding is not None and call.grounding.ask)
+            )
             row = said or row
         if isinstance(row, ToolResult):
             return row
@@ -78,6 +82,19 @@ class FindsTasks:
         if asked:
             return needs_confirmation(call.name, row)
         return row
+
+    async def _named(self, repo: TaskRepository, words: str) -> TaskRow | None:
+        """The one task the user's words name (for a call that only asks), else None. Not a task whose
+        title is all the words say ("Laundry"): nothing in them asks anything about it."""
+        shortlist = await repo.candidates(
+            clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
+        )
+        found = [
+            r
+            for r in shortlist.rows
+            if named_in(words, r.title) and not named_in(r.title, words) and r.id not in self._touched
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _points_to(self, words: str, row: TaskRow) -> bool:
         """Whether the user's words are a reference into the conversation ("it", "the second one",
@@ -187,6 +204,16 @@ def needs_confirmation(tool: str, row: TaskRow) -> ToolResult:
         code=NEEDS_CONFIRMATION,
         error=f"Not done: the user is asked first whether to run {tool} on '{row.title}'. Do not say it was done.",
         data={"id": str(row.id), "title": row.title},
+    )
+
+
+def needs_confirmation_to_add(title: str) -> ToolResult:
+    """Nothing added: the user is asked first whether to add this title."""
+    return ToolResult(
+        success=False,
+        code=NEEDS_CONFIRMATION,
+        error=f"Not done: the user is asked first whether to add '{title}'. Do not say it was done.",
+        data={"title": title},
     )
 
 

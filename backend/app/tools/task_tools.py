@@ -32,7 +32,7 @@ from backend.app.db.repositories.tasks import TaskFilter, TaskRepository, TaskRo
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
 from backend.app.tools.context import ConversationContext
-from backend.app.tools.references import FindsTasks, not_grounded
+from backend.app.tools.references import FindsTasks, needs_confirmation_to_add, not_grounded
 from backend.app.tools.resolver import (
     ReferenceResolver,
     clean_reference,
@@ -378,6 +378,8 @@ class TaskTools(FindsTasks):
                 if getattr(args, name) != value:
                     self._repairs.append(f"{name} '{getattr(args, name)}' is not what the user said: used '{value}'")
                     args = args.model_copy(update={name: value})
+        if call.grounding is not None and call.grounding.ask:  # nothing added: the user is asked first
+            return needs_confirmation_to_add(args.title), None
         self._titles_added.add(args.title.casefold())
         task = await repo.add(
             title=args.title,
