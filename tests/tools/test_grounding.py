@@ -42,3 +42,23 @@ def test_an_added_title_must_share_a_word_with_the_message() -> None:
     assert shares_words("añade huevos a mi lista", "Huevos")
     assert not shares_words("what did I add this morning?", "Buy milk")
     assert not shares_words("hi", "Awesome")
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("добавь к врачу на завтра", "К врачу"),  # an ending: a case
+        ("annemi aradım, tamamlandı", "Annemi ara"),  # a suffix
+        ("ya llamé al banco", "Llamar al banco"),  # a conjugation
+        ("ジムのタスク消して", "ジム"),  # a script without spaces
+        ("lägg till ägg", "Ägg"),  # accents folded on both sides
+        ("elimina la tarea de la compra", "La compra"),  # the articles of every language
+    ],
+)
+def test_named_in_any_language(text: str, title: str) -> None:
+    assert named_in(text, title)
+
+
+def test_a_short_word_is_no_ending_of_another() -> None:
+    assert not named_in("call mom about the cat", "Catalog")
+    assert not named_in("delete errand 4", "Errand 40")

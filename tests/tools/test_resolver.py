@@ -305,3 +305,10 @@ def test_a_unique_title_resolves_exactly_to_its_task(candidates: list[Candidate]
     if reference != chosen.title.strip() or not reference or parse_uuid(reference) or len(same) > 1:
         return  # quotes around the title, blank, an id, or a duplicate: covered elsewhere
     assert resolver.resolve(chosen.title, candidates) == Resolved(chosen, 1.0, "exact")
+
+
+def test_articles_and_possessives_of_every_language_tell_no_title_from_another() -> None:
+    candidates = tasks("Compra", "Steuern", "Lessive", "Palestra")
+    for reference, title in (("la compra", "Compra"), ("die Steuern", "Steuern"), ("ma lessive", "Lessive")):
+        result = resolver.resolve(reference, candidates)
+        assert isinstance(result, Resolved) and result.candidate.title == title, (reference, result)

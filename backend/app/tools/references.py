@@ -10,6 +10,7 @@ import uuid
 from backend.app.agent.said import Said
 from backend.app.agent.types import ToolCall, ToolResult
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
+from backend.app.language.lexicon import fold
 from backend.app.tools.context import ConversationContext, Pick, Unclear, ambiguous
 from backend.app.tools.resolver import (
     Ambiguous,
@@ -71,7 +72,7 @@ class FindsTasks:
             if names is not None and not (
                 named_in(names, row.title)
                 or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref))
-                or self._points_to(names, row)
+                or self._points_to(names, row, said_ref)
             ):
                 if grounding.ask_unnamed:
                     return needs_confirmation(call.name, row)
@@ -96,13 +97,16 @@ class FindsTasks:
         ]
         return found[0] if len(found) == 1 else None
 
-    def _points_to(self, words: str, row: TaskRow) -> bool:
-        """Whether the user's words are a reference into the conversation ("it", "the second one",
-        "eso") that points to this very task."""
+    def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
+        """Whether the user's words point to this very task through the conversation: they are such a
+        reference ("it", "the second one", "eso"), or they hold the one the call gave ("this task")."""
         if self.context is None:
             return False
-        for line in words.splitlines():
-            found = self.context.resolve(line) if line.strip() else None
+        said = [line for line in words.splitlines() if line.strip()]
+        if reference and any(fold(reference) in fold(line) for line in said):
+            said.append(reference)
+        for line in said:
+            found = self.context.resolve(line)
             if isinstance(found, Pick) and found.task.id == str(row.id):
                 return True
         return False

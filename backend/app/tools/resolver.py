@@ -21,12 +21,13 @@ import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import add_verbs, fold, task_nouns
+from backend.app.language.lexicon import add_verbs, fold, lexicons, task_nouns
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +118,22 @@ def _singular(word: str) -> str:
 
 def normalize_title(text: str) -> str:
     """casefold, accents off, punctuation out, whitespace collapsed, plurals singular, a leading
-    the/my/a/an and a trailing "task" dropped (never the only word): "The books task!" -> "book"."""
+    article or possessive (in any covered language) and a trailing "task" dropped (never the only
+    word): "The books task!" -> "book", "la compra" -> "compra". ("Book list" keeps its list.)"""
     words = [_singular(w) for w in _NON_WORD.sub(" ", _APOSTROPHES.sub("", fold(text))).split()]
-    if len(words) > 1 and words[0] in _LEADING:
+    if len(words) > 1 and (words[0] in _LEADING or _filler(words[0])):
         words = words[1:]
     if len(words) > 1 and words[-1] == "task":
         words = words[:-1]
     return " ".join(words)
+
+
+@cache
+def _filler(word: str) -> bool:
+    """A word that tells no title from another, in any covered language ("the", "de", "la", "der")."""
+    if word in _FILLER:
+        return True
+    return any((p := lex.word("title_fillers")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
 def _score(reference: str, title: str, token_set: float) -> float:
@@ -162,13 +172,13 @@ def _words_fit(reference: str, title: str) -> bool:
     the Ambiguous answer's job); the reference may not bring a word the title lacks.
     """
     words = title.split()
-    wanted = [w for w in reference.split() if w not in _FILLER] or reference.split()
+    wanted = [w for w in reference.split() if not _filler(w)] or reference.split()
     return all(any(_same_word(w, t) for t in words) for w in wanted)
 
 
 def _meaningful(text: str) -> list[str]:
     words = normalize_title(text).split()
-    return [w for w in words if w not in _FILLER] or words
+    return [w for w in words if not _filler(w)] or words
 
 
 def named_in(text: str, title: str) -> bool:
@@ -212,7 +222,7 @@ def shares_words(text: str, title: str) -> bool:
     words = normalize_title(text).split()
     generic = (task_nouns(), add_verbs())
     own = [
-        w for w in normalize_title(title).split() if w not in _FILLER and not any(p.fullmatch(fold(w)) for p in generic)
+        w for w in normalize_title(title).split() if not _filler(w) and not any(p.fullmatch(fold(w)) for p in generic)
     ]
     return any(any(_same_word(w, t) for t in words) for w in own)
 
