@@ -209,3 +209,21 @@ async def test_a_conversation_in_each_language(make_client: Any, code: str) -> N
     t = answered_in(friday, code)
     assert friday["assistant_message"] == t("Deleted: “{title}”", title="Report") + "."
     assert [x["due_date"] for x in await tasks_of(client) if x["title"] == "Report"] == ["2026-11-30"]
+
+
+@pytest.mark.parametrize(("first", "shared", "code"), [("aggiungi pane", "sì", "it"), ("añade pan", "sí", "es")])
+async def test_a_word_two_languages_share_is_answered_in_the_conversations_language(
+    make_client: Any, first: str, shared: str, code: str
+) -> None:
+    """"sì" and "sí" fold to the same word in Italian and Spanish: with no question pending, the
+    offline model answers it in the language the user has been writing in."""
+    client = await make_client(offline=True)
+    started = await say(client, first, None)
+    answer = await say(client, shared, started["conversation_id"])
+    t = answered_in(answer, code)
+    opening = t(
+        "Sorry, I didn't understand that. {identity}, so I only understand simple commands like {examples}.",
+        identity="\0",
+        examples="\0",
+    ).split("\0")[0]
+    assert answer["assistant_message"].startswith(opening), answer["assistant_message"]

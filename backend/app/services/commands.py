@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -277,9 +278,11 @@ def _quoted_in(message: str, title: object) -> bool:
     return isinstance(title, str) and any(f"{q}{title}{q}" in message for q in "\"'")
 
 
-def offline_reading(message: str, today: dt.date) -> Reading:
-    """How the offline model reads a message: the reader's kind, the calls, the language to answer in."""
+def offline_reading(message: str, today: dt.date, earlier: Sequence[str] = ()) -> Reading:
+    """How the offline model reads a message: the reader's kind, the calls, the language to answer in
+    (a message two languages share, "sì", takes the language of the user's earlier messages)."""
     intent = classify(message)
     commands = [Command(a.name, a.args) for a in asked_in(message, today=today, intent=intent)]
-    language = detect(message, reader=intent.languages).code
+    previous = next((found for m in reversed(earlier) if (found := detect(m).detected)), None)
+    language = detect(message, reader=intent.languages, previous=previous).code
     return Reading(commands, intent.kind if commands or intent.kind != "command" else "chat", language)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 _I = re.IGNORECASE
@@ -48,7 +48,8 @@ class Reading(NamedTuple):
     language: str
 
 
-Reader = Callable[[str, dt.date], Reading]
+# (the user's message, today, the user's earlier messages in the conversation, oldest first)
+Reader = Callable[[str, dt.date, Sequence[str]], Reading]
 
 
 def _text(content: Any) -> str:

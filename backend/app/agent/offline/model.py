@@ -7,7 +7,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from backend.app.agent.offline.common import MODEL_NAME, NEGATION_REPLY, Command, Reader, Reading, _text
@@ -26,8 +26,9 @@ from backend.app.agent.types import TextSink
 from backend.app.language.catalog import Texts, texts
 
 
-def english(text: str, today: dt.date) -> Reading:
+def english(text: str, today: dt.date, earlier: Sequence[str] = ()) -> Reading:
     """The offline model's own English rules: what it reads without the app's reader."""
+    del earlier
     parsed = parse_message(text, today)
     kind = "negated" if parsed.negated else "command" if parsed.commands else "chat"
     return Reading(parsed.commands, kind, "en")
@@ -134,7 +135,8 @@ def _decide(body: Mapping[str, Any], messages: list[Mapping[str, Any]], read: Re
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
     user_text = _text(messages[last_user].get("content")) if last_user >= 0 else ""
     today = _today(messages)
-    reading = read(user_text, today)
+    earlier = [_text(m.get("content")) for m in messages[:last_user] if m.get("role") == "user"]
+    reading = read(user_text, today, earlier)
     t = texts(reading.language)
     if results := _tool_results(messages, last_user):
         reply = " ".join(_summarize(*result, t=t) for result in results)
