@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from backend.app.language.lexicon import fold, lexicons
 
@@ -49,10 +50,11 @@ def _latin(text: str) -> bool:
     return not letters or latin * 2 >= len(letters)
 
 
-def scores(text: str, *, reader: Sequence[str] = ()) -> dict[str, float]:
+@lru_cache(maxsize=512)  # a turn asks for the same message's language more than once
+def scores(text: str) -> Mapping[str, float]:
     """Evidence per language code for `text` (0 for none). A word counts 1, shared among the
     languages that have it; a task verb of the language counts `_VERB`, shared the same way (Spanish
-    and Portuguese both say "marca"); the reader's own languages break a tie."""
+    and Portuguese both say "marca"). Not to be changed: the result is shared."""
     folded = fold(text) if _latin(text) else ""
     whole = " ".join(_WORD.findall(folded))
     found: dict[str, float] = {lex.code: 0.0 for lex in lexicons()}
@@ -84,6 +86,7 @@ def scores(text: str, *, reader: Sequence[str] = ()) -> dict[str, float]:
     return found
 
 
+@lru_cache(maxsize=512)
 def covers(code: str, text: str) -> float:
     """The share of the message's words that the language's lists know (its frequent words, task
     verbs, fillers, words for a task, a state, small talk, requests, negations, retractions)."""
@@ -109,7 +112,7 @@ def covers(code: str, text: str) -> float:
 def detect(text: str, *, reader: Sequence[str] = (), previous: str | None = None) -> Language:
     """The language to answer `text` in. `reader`: the languages the message was read in (one
     entry per clause reading); `previous`: the language of the conversation so far."""
-    found = scores(text, reader=reader)
+    found = scores(text)
     best = max(found.values(), default=0)
     tied = [code for code, score in found.items() if score == best and best > 0]
     for preferred in (*reader, previous):
