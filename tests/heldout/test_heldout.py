@@ -21,7 +21,8 @@ from support.sse import STREAM, parse, reply_after_last_reset
 
 from backend.app.language.lexicon import lexicon
 
-CASES = load()
+# HELDOUT_SETS=fresh plays one set only (make heldout); by default both.
+CASES = load(*filter(None, os.environ.get("HELDOUT_SETS", "").split(",")))
 KNOWN_DENIED = tomllib.loads((Path(__file__).parent / "known-denied.toml").read_text(encoding="utf-8"))["denied"]
 VARIANTS = [
     ("direct", "json", "honest"),
@@ -52,7 +53,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         }
 
     by: dict[str, dict[str, Any]] = {}
-    for key in ("variant", "lang", "kind"):
+    for key in ("set", "variant", "lang", "kind"):
         groups: dict[str, list[dict[str, Any]]] = {}
         for r in results:
             groups.setdefault(r[key], []).append(r)
@@ -62,6 +63,10 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         "all": count(results),
         **by,
         "failures": Counter(f"{r['id']} [{r['variant']}]" for r in failures).most_common(),
+        "replies": {
+            f"{r['id']} [{r['variant']}]": {k: r[k] for k in ("unasked", "false_shown", "denied", "reply", "trace")}
+            for r in failures
+        },
     }
 
 
@@ -85,6 +90,7 @@ async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str
     expected_language = case["lang"] if lexicon(case["lang"]) is not None else "en"
     return {
         "id": case["id"],
+        "set": case["set"],
         "lang": case["lang"],
         "kind": case["kind"],
         "variant": f"{mode}/{transport}/{checker} check",
@@ -94,6 +100,13 @@ async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str
         "asked_first": verdict.asked_first,
         "language_right": language == expected_language,
         "reply": body["assistant_message"],
+        "trace": {
+            "intent": body["execution_metadata"]["intent"]["kind"],
+            "calls": [(c["name"], c["arguments"], c["result"].get("code")) for c in body["tool_calls"]],
+            "guard": [
+                (d["decision"], d["reason"], d["tool"]) for d in body["execution_metadata"]["guard"]["decisions"]
+            ],
+        },
     }
 
 
@@ -109,4 +122,4 @@ async def test_heldout(
     known = next((k for k in KNOWN_DENIED if case["id"] in k["ids"] and k["checker"] in ("any", checker)), None)
     if known is not None:
         request.applymarker(pytest.mark.xfail(strict=True, reason=" ".join(known["why"].split())))
-    assert not result["denied"], (result["denied"], result["reply"])
+    assert not result["denied"], (result["denied"], result["reply"], result["trace"])
