@@ -178,9 +178,12 @@ async def test_a_claim_of_several_kinds_gets_the_way_out_and_is_never_shown(make
     assert "respond" in [t["function"]["name"] for t in request["tools"]]  # the way out
 
 
-async def test_on_an_unread_message_a_model_that_acts_acts_only_on_a_task_the_user_named(make_client) -> None:  # type: ignore[no-untyped-def]
-    # After a claim of two kinds, asked again with the tools required, the model deletes: the user's
-    # words ("taxes") name the task, so it runs; a delete of a task they do not name does not.
+async def test_on_an_unread_message_a_model_that_acts_after_its_claim_is_asked_about_what_the_user_named(
+    make_client,
+) -> None:  # type: ignore[no-untyped-def]
+    # After a claim of two kinds, asked again with the tools required, the model deletes: its claim,
+    # not the user, asked for a change, so nothing runs. The task the user's words name ("taxes") is
+    # asked about, and a yes deletes it; the task they do not name is neither done nor asked about.
     llm, _ = compliant(
         [("delete_task", {"task_id": "Taxes"}), ("delete_task", {"task_id": "Gym"})],
         TITLES,
@@ -189,15 +192,22 @@ async def test_on_an_unread_message_a_model_that_acts_acts_only_on_a_task_the_us
     )
     client = await make_client(llm)
     await seed(client, llm)
+    before = await tasks_of(client)
 
     body = (await chat(client, "odstraň úkol taxes")).json()
 
+    assert await tasks_of(client) == before
+    results = [(c["name"], c["arguments"]["task_id"], c["result"].get("code")) for c in body["tool_calls"]]
+    assert results == [("delete_task", "Taxes", "NEEDS_CONFIRMATION"), ("delete_task", "Gym", "NOT_GROUNDED")]
+    assert body["confirmation"]["actions"] == [
+        {"name": "delete_task", "arguments": {"task_id": body["tool_calls"][0]["result"]["data"]["id"]}}
+    ]
+    assert body["assistant_message"] == "Do you want me to delete “Taxes”? Answer yes or no."
+
+    yes = (await chat(client, "yes", conversation_id=body["conversation_id"])).json()
+    assert yes["assistant_message"] == "Deleted: “Taxes”."
     titles = [t["title"] for t in await tasks_of(client)]
     assert "Taxes" not in titles and "Gym" in titles
-    results = [(c["name"], c["arguments"]["task_id"], c["result"].get("code")) for c in body["tool_calls"]]
-    assert results == [("delete_task", "Taxes", None), ("delete_task", "Gym", "NOT_GROUNDED")]
-    # Gym is the model's own idea: not done, not asked about, not a line of the reply.
-    assert body["assistant_message"] == "Deleted: “Taxes”." and body["confirmation"] is None
 
 
 async def test_a_question_answered_with_a_first_person_claim_is_not_shown(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -38,6 +38,12 @@ class Said:
     message: str = ""
     actions: tuple[SaidAction, ...] = ()
     adds: tuple[SaidAdd, ...] = ()
+    # The user's own reference for each call the message asks for ("dentist" in "push the dentist to
+    # friday"), by tool: resolved like a model's, it tells whether the model's target is the user's.
+    references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def references_for(self, tool: str) -> tuple[str, ...]:
+        return tuple(self.references.get(tool, ()))
 
     def words_for(self, tool: str) -> list[str]:
         """The words of each action that asks for `tool`."""

@@ -293,7 +293,11 @@ class ChatService:
             asked = asked_in(turn.request.message, today=self.clock.today(), intent=step.intent)
             adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == "add_task")
             actions = tuple(SaidAction(a.tools, a.object) for a in step.intent.actions)
-            said = Said(message=turn.request.message, actions=actions, adds=adds)
+            references: dict[str, tuple[str, ...]] = {}
+            for a in asked:
+                if isinstance(ref := a.args.get("task_id"), str) and ref.strip():
+                    references[a.name] = (*references.get(a.name, ()), ref)
+            said = Said(message=turn.request.message, actions=actions, adds=adds, references=references)
         return self.tools_for(
             turn.user_id,
             source="chat",

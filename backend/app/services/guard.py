@@ -2,9 +2,11 @@
 
 The calls (README, "The guard and the reply"):
 
-- A clear command whose tool the model calls: it runs on the target the model chose, but never on
-  one that only content names (a quoted title, a task to add: `Grounding.not_names`); an add's title
-  must share a word with what the user asked to add or the conversation before.
+- A clear command whose tool the model calls: a delete, complete or edit acts on the model's target
+  when the words asking for it name it, point to it ("it") or the user's own reference resolves to it
+  ("the dentist"); another target is asked about. Never one that only content names (a quoted title,
+  a task to add: `Grounding.not_names`); an add's title must share a word with what the user asked
+  to add or the conversation before.
 - A clear command answered without its tool: one forced retry of that tool, per action kind; a
   forced change acts only on a task the words asking for that action name. Still no tool:
   "Technical error: Tool not triggered." when nothing at all was done; else the reply names the
@@ -16,7 +18,9 @@ The calls (README, "The guard and the reply"):
   is looked up and asked about (never after a negation); anything else is refused, and
   when every change was refused the model is asked again, with no tools, for an answer in words.
   Read as nothing at all (`chat`: other wording, another language) it may still be a request: an add
-  or an edit acts only on what the user's words name, and an add is never the whole message.
+  or an edit acts only on what the user's words name, and an add is never the whole message; a
+  delete or complete, a change on a message with a question mark, and a change made after the model
+  claimed one it had not made are looked up and asked about.
 
 The words (`Words`, what the reply may show of the model's own text):
 
@@ -102,15 +106,29 @@ class Words:
         return self.verdict in (WordsVerdict.SHOWN, WordsVerdict.VERIFIED)
 
 
+def _asks_something(words: str) -> bool:
+    """A question mark in any script: the message asks, whatever its words."""
+    return any(mark in words for mark in "?？¿؟")
+
+
 def _refusal(code: str, message: str) -> ToolResult:
     return ToolResult(success=False, code=code, error=message)
 
 
 def satisfies(call: ExecutedCall, action: Action) -> bool:
-    """Whether a call attempted the action: one of its tools, or an edit standing in for a change."""
+    """Whether a call attempted the action: one of its tools, or an edit standing in for a change on
+    the task the action's words name (an edit of another task leaves "delete the fridge" undone)."""
     if call.result.code == WRONG_TOOL:
         return False
-    return call.call.name in action.tools or (call.call.name == EDIT_TOOL and action.tool in CHANGING)
+    if call.call.name in action.tools:
+        return True
+    if call.call.name != EDIT_TOOL or action.tool not in CHANGING:
+        return False
+    if not names_something(action.about):
+        return True
+    data = call.result.data if isinstance(call.result.data, dict) else {}
+    targets = [str(t) for t in (data.get("title"), (call.arguments or {}).get("task_id")) if t]
+    return any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
 
 
 @dataclass(slots=True)
@@ -126,8 +144,8 @@ class ExecutionGuard:
     check: Callable[[str], CheckWords] | None = None  # asks what words claim; None: word lists only
     forced: set[str] = field(default_factory=set)  # tools already forced this turn (at most once each)
     ghost_retried: bool = False
-    asking: str | None = None  # the tool forced after a claim on a message read as nothing: asked about, not run
     reasked: bool = False  # asked again without tools after its changes were refused
+    claimed: tuple[str, ...] = ()  # a claim the lists read without its kind, while the check says which
     events: list[GuardEvent] = field(default_factory=list)
     words: Words | None = None  # the verdict on the model's final words, once there are some
 
@@ -152,29 +170,31 @@ class ExecutionGuard:
         said = "\n".join([free, *self.intent.quotes])
         refused: dict[int, ToolResult] = {}
         grounding: dict[int, Grounding] = {}
-        if forced:  # the retry after a claimed change: only what the user named, and nothing asked
+        if forced:  # the retry after a claimed change: the claim was the model's, so what it names is asked about
             for i in changes:
                 if self._whole_message(calls[i]):
                     refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
                 else:
-                    names = said if calls[i].name == ADD_TOOL else free
-                    grounding[i] = Grounding(names=names, ask=calls[i].name == self.asking)
-                decision = GuardDecision.REFUSED if i in refused else GuardDecision.GROUNDED
-                self._event(step, decision, GuardReason.EXTRA_CALL, calls[i].name)
+                    grounding[i] = Grounding(names=said, ask=True)
+                decision = GuardDecision.REFUSED if i in refused else GuardDecision.ASKS
+                self._event(step, decision, GuardReason.NOT_ASKED, calls[i].name)
             return CallsVerdict(refused=refused, grounding=grounding)
         kind = self.intent.kind
         for i in changes:
             call = calls[i]
-            if kind == "chat" and call.name in self.intent.weak_tools and not self._whole_message(call):
-                # Its very verb is in the message ("you can tick off call mom"): on what the user named.
-                grounding[i] = Grounding(names=said if call.name == ADD_TOOL else free)
-                self._event(step, GuardDecision.GROUNDED, GuardReason.EXTRA_CALL, call.name)
+            if kind == "chat" and not self._whole_message(call):
+                # Read as nothing (other wording, another language, a verb out of a command's place):
+                # it may be a request, or a question the reader missed. An add or an edit acts only on
+                # what the user's words name; a delete or complete, or any change on a message asking
+                # something ("lohnt es sich, die Versicherung zu wechseln?"), is looked up and asked about.
+                ask = call.name in ASKABLE or _asks_something(free)
+                # What the user quoted may name the task asked about, never one changed unasked.
+                grounding[i] = Grounding(names=said if call.name == ADD_TOOL or ask else free, ask=ask)
+                decision = GuardDecision.ASKS if ask else GuardDecision.GROUNDED
+                self._event(step, decision, GuardReason.NOT_ASKED if ask else GuardReason.EXTRA_CALL, call.name)
             elif call.name in ASKABLE and kind != "negated":
                 grounding[i] = Grounding(names=said, ask=True)
                 self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
-            elif kind == "chat" and call.name in (ADD_TOOL, EDIT_TOOL) and not self._whole_message(call):
-                grounding[i] = Grounding(names=said if call.name == ADD_TOOL else free)
-                self._event(step, GuardDecision.GROUNDED, GuardReason.EXTRA_CALL, call.name)
             else:
                 refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
                 self._event(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, call.name)
@@ -241,9 +261,10 @@ class ExecutionGuard:
             elif forced and name not in READ_TOOLS:
                 grounding[i] = Grounding(names=self._own(name), not_names=self.intent.content_for(name))
                 self._event(step, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, name)
-            elif name in ASKABLE:
-                # The model's own target for a delete or complete: one the words asking for it name, or
-                # the task they point to ("it"); another is asked about, never changed unasked.
+            elif name in ASKABLE or name == EDIT_TOOL:
+                # The model's own target for a delete, complete or edit: one the words asking for it
+                # name, the task they point to ("it") or the one the user's own reference resolves to
+                # ("the dentist"); another is asked about, never changed unasked.
                 own = self._own(name)
                 grounding[i] = Grounding(names=own, not_names=self.intent.content_for(name), ask_unnamed=True)
             elif name not in READ_TOOLS:
@@ -279,7 +300,10 @@ class ExecutionGuard:
         self, text: str, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
     ) -> Accept | ForceRetry:
         declared = read_declaration(arguments)
+        claimed, self.claimed = self.claimed, ()
         if declared is None:
+            if claimed:  # the lists read a claim; the check says nothing more
+                return self._caught(text, list(claimed), set(), executed, step=step)
             self._event(step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK)
             self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED)
             return Accept()
@@ -288,6 +312,8 @@ class ExecutionGuard:
         if unbacked:
             words = [f"{c.action} {c.task}".strip() for c in unbacked]
             return self._caught(text, words, {TOOL_OF[c.action] for c in unbacked}, executed, step=step)
+        if claimed:
+            return self._caught(text, list(claimed), set(), executed, step=step)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         denied = [f"{c.action} {c.task}" for c in declared.not_done if c.task and made_by(c, changed)]
         if denied:
@@ -317,6 +343,12 @@ class ExecutionGuard:
         unbacked = [c for c in self.claims_in(text) if not self._backed(c, successes, finals)]
         if unbacked:
             tools: set[str] = {c.tools[0] for c in unbacked if c.tools}
+            if len(tools) != 1 and self._may_retry(executed) and self.check is not None:
+                # A claim the lists cannot give one kind ("Done, Laundry is off your list!"): the check
+                # says which change the words claim, so that only that tool is forced, and asked about.
+                self.claimed = tuple(c.words for c in unbacked)
+                self._event(step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
+                return self.check(text)
             return self._caught(text, [c.words for c in unbacked], tools, executed, step=step)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         if changed and (denied := denial(text)) is not None:
@@ -358,13 +390,11 @@ class ExecutionGuard:
         -> "Do you want me to delete “Netflix”?"), since the message may be a question the reader did
         not read ("muss ich heute noch einkaufen gehen?") and a model that complies would make it a
         change. Otherwise the tools are required with `respond` as a way out, and whatever the model
-        then changes acts only on what the user named."""
-        changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
-        if not changed and self.enabled and self.intent.kind == "chat" and not self.ghost_retried:
+        then changes is only looked up and asked about."""
+        if self._may_retry(executed):
             self.ghost_retried = True
             if len(tools) == 1 and (tool := next(iter(tools))) in CLAIMABLE:
                 # One kind of change claimed: that tool, forced, names its task; the user is asked.
-                self.asking = tool
                 self.forced.add(tool)
                 self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM, tool)
                 return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=GuardReason.GHOST_CLAIM)
@@ -372,10 +402,16 @@ class ExecutionGuard:
             return ForceRetry(
                 tool=None, instruction=self.ghost_instruction, reason=GuardReason.GHOST_CLAIM, offer_respond=True
             )
+        changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
         reason = WordsReason.UNBACKED_CLAIM if changed else WordsReason.GHOST_CLAIM
         self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason(reason.value))
         self.words = Words(text, WordsVerdict.WITHHELD, reason, tuple(said))
         return Accept()
+
+    def _may_retry(self, executed: Sequence[ExecutedCall]) -> bool:
+        """Whether a claimed change on a message read as nothing still gets its one retry."""
+        changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
+        return not changed and self.enabled and self.intent.kind == "chat" and not self.ghost_retried
 
     def claims_in(self, text: str) -> list[Claim]:
         """The changes `text` claims, as this message makes them count: on a message that asks for
@@ -439,10 +475,12 @@ class ExecutionGuard:
         return None
 
     def _model_chose_other(self, executed: Sequence[ExecutedCall]) -> GuardReason | None:
+        """A read, or an edit of the very task a delete or complete is about, the model chose instead."""
         names = {e.call.name for e in executed if e.result.code != WRONG_TOOL}
         if names & READ_TOOLS:
             return GuardReason.MODEL_CHOSE_READ
-        if EDIT_TOOL in names:
+        wanted = [a for a in self.intent.actions if a.tool in DESTRUCTIVE]
+        if any(e.call.name == EDIT_TOOL and any(satisfies(e, a) for a in wanted) for e in executed):
             return GuardReason.MODEL_CHOSE_EDIT
         return None
 

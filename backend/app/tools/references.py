@@ -8,7 +8,7 @@ from __future__ import annotations
 import uuid
 
 from backend.app.agent.said import Said
-from backend.app.agent.types import ToolCall, ToolResult
+from backend.app.agent.types import Grounding, ToolCall, ToolResult
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
 from backend.app.tools.context import ConversationContext, Pick, Unclear, ambiguous
@@ -22,6 +22,7 @@ from backend.app.tools.resolver import (
     clean_reference,
     named_in,
     parse_uuid,
+    partly_named,
 )
 
 NOT_GROUNDED = "NOT_GROUNDED"
@@ -73,8 +74,9 @@ class FindsTasks:
                 named_in(names, row.title)
                 or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref))
                 or self._points_to(names, row, said_ref)
+                or (grounding.ask_unnamed and await self._users_own(repo, call.name, row))
             ):
-                if grounding.ask_unnamed:
+                if grounding.ask_unnamed or self._mentioned(row, grounding):
                     return needs_confirmation(call.name, row)
                 return not_grounded(f"The user's message does not name '{row.title}'", row)
             if names is None and grounding.not_names and named_in(grounding.not_names, row.title):
@@ -83,6 +85,28 @@ class FindsTasks:
         if asked:
             return needs_confirmation(call.name, row)
         return row
+
+    def _mentioned(self, row: TaskRow, grounding: Grounding) -> bool:
+        """Whether the user's message, outside what it gives as content, names the task at least in
+        part: a change of it the guard does not run is then asked about, never dropped unsaid (the
+        user may have asked for it in words the reader did not read: "e l'assicurazione mettila per
+        il 5 dicembre")."""
+        if self.said is None:
+            return False
+        words = fold(self.said.message)
+        for content in grounding.not_names.splitlines():
+            if content.strip():
+                words = words.replace(fold(content), " ")
+        return partly_named(words, row.title)
+
+    async def _users_own(self, repo: TaskRepository, tool: str, row: TaskRow) -> bool:
+        """Whether the user's own reference for this action ("dentist" in "push the dentist to
+        friday"), resolved as a model's would be, is this very task: a title the user gave in part."""
+        for reference in self.said.references_for(tool) if self.said is not None else ():
+            found = await self._lookup(repo, reference)
+            if not isinstance(found, ToolResult) and found.id == row.id:
+                return True
+        return False
 
     async def _named(self, repo: TaskRepository, words: str) -> TaskRow | None:
         """The one task the user's words name (for a call that only asks), else None. Not a task whose
@@ -128,7 +152,7 @@ class FindsTasks:
             )
             for row in shortlist.rows:
                 if (
-                    named_in(words, row.title)
+                    (named_in(words, row.title) or (tool in NEVER_REPAIRED and partly_named(words, row.title)))
                     and row.id not in self._touched
                     and not named_in(besides, row.title)
                     and not any(named_in(o, row.title) for o in others)

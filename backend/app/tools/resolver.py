@@ -76,6 +76,8 @@ Resolution = Resolved | NoMatch | Ambiguous
 _UUID = re.compile(r"[0-9a-f]{8}(-?)[0-9a-f]{4}\1[0-9a-f]{4}\1[0-9a-f]{4}\1[0-9a-f]{12}", re.IGNORECASE)
 _QUOTES = "'\"`“”‘’«»"
 _APOSTROPHES = re.compile(r"['’‘`]")
+# An elided article or preposition ("l'assurance", "dell'auto", "qu'il"): the word after it is the word.
+_ELISION = re.compile(r"\b(?:[^\W\d_]{1,2}|[^\W\d_]{1,2}ll)['’‘`](?=[^\W\d_]{2})")
 _NON_WORD = re.compile(r"[^\w\s]|_")
 _LEADING = frozenset({"the", "my", "a", "an"})
 _FILLER = frozenset({"the", "my", "a", "an", "to", "of", "for", "and", "in", "on", "at", "with"})
@@ -117,10 +119,11 @@ def _singular(word: str) -> str:
 
 
 def normalize_title(text: str) -> str:
-    """casefold, accents off, punctuation out, whitespace collapsed, plurals singular, a leading
-    article or possessive (in any covered language) and a trailing "task" dropped (never the only
-    word): "The books task!" -> "book", "la compra" -> "compra". ("Book list" keeps its list.)"""
-    words = [_singular(w) for w in _NON_WORD.sub(" ", _APOSTROPHES.sub("", fold(text))).split()]
+    """casefold, accents off, elisions off ("l'assurance" -> "assurance"), punctuation out,
+    whitespace collapsed, plurals singular, a leading article or possessive (in any covered
+    language) and a trailing "task" dropped (never the only word): "The books task!" -> "book",
+    "la compra" -> "compra". ("Book list" keeps its list.)"""
+    words = [_singular(w) for w in _NON_WORD.sub(" ", _APOSTROPHES.sub("", _ELISION.sub("", fold(text)))).split()]
     if len(words) > 1 and (words[0] in _LEADING or _filler(words[0])):
         words = words[1:]
     if len(words) > 1 and words[-1] == "task":
@@ -192,6 +195,24 @@ def named_in(text: str, title: str) -> bool:
     words = normalize_title(text).split()
     wanted = _meaningful(title)
     return bool(wanted) and all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
+
+
+def partly_named(text: str, title: str) -> bool:
+    """Whether `text` names at least a distinctive part of `title`: one of its meaningful words of
+    four letters or more ("reisepass" of "Reisepass verlängern", "rent" of "Pay rent"), or in a script
+    written without spaces two characters of it in a row that are not all kana ("歯医者" of
+    "歯医者の予約"). Weaker than `named_in`: enough to ask the user about the task, not to change it."""
+    if _unspaced(title):
+        own, said = _squeezed(title), _squeezed(text)
+        pairs = (own[i : i + 2] for i in range(len(own) - 1))
+        return any(p in said and not all(_kana(c) for c in p) for p in pairs)
+    words = normalize_title(text).split()
+    wanted = [w for w in _meaningful(title) if len(w) >= 4 and not w.isdigit()]
+    return any(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
+
+
+def _kana(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(("HIRAGANA", "KATAKANA"))
 
 
 def _ending(word: str, said: str) -> bool:
