@@ -118,3 +118,29 @@ async def test_a_claim_the_lists_read_without_its_kind_is_checked_and_that_chang
     assert body["confirmation"]["question"] == "Do you want me to delete “Laundry”? Answer yes or no."
     forced = [r.get("tool_choice") for r in llm.requests if isinstance(r.get("tool_choice"), dict)]
     assert {"type": "function", "function": {"name": "delete_task"}} in forced
+
+
+async def test_a_forced_change_whose_reference_names_nothing_asks_about_the_task_the_message_names_in_part(
+    make_client: Any,
+) -> None:
+    # A language no file reads: the message is read as nothing, the model only claims, and forced to
+    # act it passes the whole message as the reference. The one task the message names in part
+    # ("паспорт" of "Паспорт продлить") is asked about, not dropped and not changed.
+    titles = ("Паспорт продлить", "Стоматолог")
+    ghost = completion("Готово, паспорт теперь срочный.")
+    message = "сделай паспорт поважнее, пожалуйста"
+    llm = ScriptedLLM(
+        ghost,
+        completion(tool_calls=[tool_call("update_task", {"task_id": message, "priority": "high"})]),
+        completion("?"),
+        checker=declares(("update", "Паспорт продлить")),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+    before = await tasks_of(client)
+
+    body = (await chat(client, message)).json()
+
+    assert await tasks_of(client) == before
+    assert _codes(body)[-1] == ("update_task", "NEEDS_CONFIRMATION"), body["execution_metadata"]["guard"]
+    assert "Паспорт продлить" in body["confirmation"]["question"]

@@ -183,3 +183,17 @@ def test_classify_never_raises_and_is_consistent(message: str) -> None:
 def test_quoted_titles_are_never_scanned(title: str) -> None:
     assert classify(f"add '{title}'").tools == ("add_task",)
     assert classify(f'delete "{title}"').tools == ("delete_task",)
+
+
+@pytest.mark.parametrize(
+    ("message", "objects"),
+    [
+        # A number after a word is a date or an amount: the sentence goes on.
+        ("lösch den Kühlschrank und schieb die Steuererklärung auf den 15. Dezember", 2),
+        ("add water plants every 1.5 days", 1),
+        # A number that opens an enumeration ends what came before: the items are not tasks to add.
+        ("add Write report with this description: 1. Revenue by region, with costs. 2. Hiring plan, by team.", 1),
+    ],
+)
+def test_a_period_after_a_number_ends_a_sentence_only_where_an_enumeration_starts(message: str, objects: int) -> None:
+    assert len(classify(message).actions) == objects, classify(message)

@@ -87,6 +87,8 @@ def test_words_that_name_a_distinctive_part_of_a_title_name_it_in_part(words: st
         ("add milk", "Pay rent"),
         ("ジムのタスク消して", "おばあちゃんに電話"),
         ("それを消して", "歯医者の予約"),  # kana alone names nothing
+        ("add to my list", "A list of tasks"),  # the words for a list or a task name no task
+        ("update errand 4: priority high", "Errand 3"),  # its number tells it from the one named
     ],
 )
 def test_words_sharing_nothing_distinctive_do_not_name_a_title_even_in_part(words: str, title: str) -> None:

@@ -106,6 +106,13 @@ class Words:
         return self.verdict in (WordsVerdict.SHOWN, WordsVerdict.VERIFIED)
 
 
+def _without(words: str, parts: Sequence[str]) -> str:
+    """`words` without `parts` (the clauses of a no), as far as they are found in it."""
+    for part in parts:
+        words = words.replace(part, " ")
+    return " ".join(words.split())
+
+
 def _asks_something(words: str) -> bool:
     """A question mark in any script: the message asks, whatever its words."""
     return any(mark in words for mark in "?？¿؟")
@@ -195,6 +202,11 @@ class ExecutionGuard:
             elif call.name in ASKABLE and kind != "negated":
                 grounding[i] = Grounding(names=said, ask=True)
                 self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
+            elif call.name in ASKABLE and (rest := _without(said, self.intent.declined)).strip():
+                # "don't delete yoga, it's the laundry that needs to go": never what the no names; a
+                # task the rest of the message names is asked about.
+                grounding[i] = Grounding(names=rest, not_names="\n".join(self.intent.declined), ask=True)
+                self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
             else:
                 refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
                 self._event(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, call.name)
@@ -256,8 +268,9 @@ class ExecutionGuard:
             self._event(step, GuardDecision.GROUNDED, reason, calls[i].name)
         for i in asked:
             name = calls[i].name
-            if name == ADD_TOOL:  # its title shares a word with what the user asked to add, or said before
-                grounding[i] = Grounding(names=f"{self.intent.words_for(ADD_TOOL)}\n{self.context}")
+            if name == ADD_TOOL:  # its title shares a word with what the user asked to add, quoted, or said before
+                words = "\n".join([self.intent.words_for(ADD_TOOL), *self.intent.quotes, self.context])
+                grounding[i] = Grounding(names=words)
             elif forced and name not in READ_TOOLS:
                 grounding[i] = Grounding(names=self._own(name), not_names=self.intent.content_for(name))
                 self._event(step, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, name)

@@ -101,6 +101,9 @@ class Intent:
     # Tools whose verbs the message has, but not where a command's verb stands ("you can tick off X"):
     # on a message read as nothing else, a call of one of these on what the user's words name may run.
     weak_tools: tuple[ToolName, ...] = ()
+    # The clauses that say no ("don't delete yoga" of "don't delete yoga, it's the laundry that needs
+    # to go"): what they name is never the target of a change, nor of a question about one.
+    declined: tuple[str, ...] = ()
 
     def words_for(self, tool: str) -> str:
         """The words that ask for `tool`: what its actions are about, quotes included."""
@@ -152,7 +155,9 @@ class _Reading:
 
 _QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
 _PLACEHOLDER = re.compile(r"\"?§(\d+)§\"?")  # a quoted span while the message is read (no pattern matches §)
-_SENTENCE = re.compile(r"[^.!?;\n¿¡]*[.!?;\n]*")
+# A period in a number ("1.5 h") or after a number that follows a word ("auf den 15. Dezember") ends
+# no sentence; one after a number that opens a sentence or follows ':' does ("description: 1. Revenue").
+_SENTENCE = re.compile(r"(?:[^.!?;\n¿¡]|(?<=\d)\.(?=\d)|(?:(?<=\w \d)|(?<=\w \d\d))\.(?= ?[^\W_]))*[.!?;\n]*")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _PUNCT = re.compile(r"^\W+|\W+$")
 _WORDS = re.compile(r"[^\W\d_]+")
@@ -380,7 +385,8 @@ def classify(message: str) -> Intent:
         )
         for a in intent.actions
     )
-    return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed))
+    declined = tuple(" ".join(_PLACEHOLDER.sub(" ", c).split()) for c in intent.declined)
+    return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
 
 
 def _classify(text: str) -> tuple[Intent, list[str]]:
@@ -391,6 +397,7 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
     other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
     languages: list[str] = []
     weak: list[ToolName] = []
+    declined: list[str] = []
     small_talk = chatted = False  # a clause of small talk; a clause that is not
     for sentence, asked in _sentences(text):
         previous: _Reading | None = None
@@ -456,6 +463,8 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
                 free += [*leading, clause]
                 leading = []
                 other = other or (reading.kind, reading.why)
+                if reading.kind == "negated":
+                    declined.append(clause)
                 if reading.weak and reading.kind == "chat":
                     weak += [t for t in reading.tools if t not in weak]
                 previous = None
@@ -466,7 +475,7 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
         reason = "; ".join(reasons[:3]) or "items of a command"
         return Intent("command", tuple(actions), reason, tuple(languages)), free
     if other is not None:
-        return Intent(other[0], (), other[1], tuple(languages), weak_tools=tuple(weak)), free
+        return Intent(other[0], (), other[1], tuple(languages), weak_tools=tuple(weak), declined=tuple(declined)), free
     if small_talk and not chatted:
         return Intent("small_talk", (), "small talk: asks for nothing", tuple(languages)), free
     return Intent("chat", (), "no task verb", tuple(languages), weak_tools=tuple(weak)), free

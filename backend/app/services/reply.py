@@ -26,13 +26,14 @@ from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNOR
 from backend.app.agent.run import RunResult
 from backend.app.agent.types import ANSWERED, ExecutedCall, GuardDecision, StopReason
 from backend.app.language.catalog import Texts
+from backend.app.language.lexicon import fold
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import denial
 from backend.app.services.guard import NOT_REQUESTED, ExecutionGuard, Words, WordsVerdict, satisfies
-from backend.app.services.intent import Action, Intent
+from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.wording import action_phrase, done_line, failed_line
 from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
-from backend.app.tools.resolver import named_in
+from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task", "undo_last_change"})
@@ -78,7 +79,6 @@ class Outcome:
     message: str
     call: ExecutedCall | None = None
     reason: NotDoneReason | None = None
-    asked_text: str | None = None
     silent: bool = False
 
     def metadata(self) -> dict[str, Any]:
@@ -132,6 +132,8 @@ def _line(t: Texts, e: ExecutedCall, status: Status) -> str:
     target = e.arguments.get("task_id") or e.arguments.get("title") or ""
     what = action_phrase(t, e.call.name, target)
     if status is Status.ASKED:  # not covered by the turn's question: nothing names the task to ask about
+        if e.call.name == "add_task":
+            return t("I didn't add “{title}”: your message doesn't mention it.", title=target)
         return t("I didn't {action}: which task do you mean?", action=what)
     if status is Status.NOT_DONE:
         if e.result.code == BUDGET_EXCEEDED:
@@ -188,10 +190,31 @@ def _unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
             if other is not None:
                 left.remove(other)
                 continue
-        elif any(satisfies(c, action) and named_in(_said(c), action.object) for c in calls):
+        elif any(satisfies(c, action) and _covers(c, action) for c in calls):
             continue
+        elif not names_something(action.about) and any(satisfies(c, action) for c in calls):
+            continue  # "hak das bitte ab" after "miete ist raus": the same change, said twice
         missing.append(action)
     return missing
+
+
+def _covers(call: ExecutedCall, action: Action) -> bool:
+    """A call on the task an action without a verb of its own is about ("wäsche ist durch"), even
+    when its words name the task only in part."""
+    data = call.result.data if isinstance(call.result.data, dict) else {}
+    titles = [_said(call), str(data.get("title") or "")]
+    return any(named_in(t, action.object) or (t and partly_named(action.object, t)) for t in titles)
+
+
+def user_words(message: str, folded: str) -> str:
+    """The user's own spelling of `folded`, a part of their message as the reader folded it ("wasche
+    ist durch" -> "Wäsche ist durch"), so that a reply quotes them as they wrote; `folded` itself when
+    it cannot be found."""
+    size = len(folded)
+    for start in range(len(message) - size + 1):
+        if fold(message[start : start + size]) == folded:
+            return message[start : start + size]
+    return folded
 
 
 def _said(call: ExecutedCall) -> str:
@@ -211,16 +234,16 @@ def _why_not(action: Action, guard: ExecutionGuard, run: RunResult) -> NotDoneRe
     return NotDoneReason.NOT_ATTEMPTED
 
 
-def _action_line(t: Texts, action: Action, reason: NotDoneReason) -> str:
+def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
     if reason is NotDoneReason.MODEL_CHOSE_OTHER:
         return t(
-            "Not done: “{request}”. I did something else instead; ask again if you still want it.", request=action.text
+            "Not done: “{request}”. I did something else instead; ask again if you still want it.", request=request
         )
     if reason is NotDoneReason.BUDGET:
-        return t("Not done: “{request}”. This message ran out of its budget first.", request=action.text)
+        return t("Not done: “{request}”. This message ran out of its budget first.", request=request)
     if reason is NotDoneReason.STOPPED:
-        return t("Not done: “{request}”. I stopped before it.", request=action.text)
-    return t("Not done: “{request}”. Please ask again.", request=action.text)
+        return t("Not done: “{request}”. I stopped before it.", request=request)
+    return t("Not done: “{request}”. Please ask again.", request=request)
 
 
 def _stopped(t: Texts, run: RunResult) -> str:
@@ -268,9 +291,10 @@ def compose(
             lines.append(_line(t, e, status))
     for action in _unattempted(intent, calls):
         reason = _why_not(action, guard, run)
-        line = _action_line(t, action, reason)
+        request = user_words(guard.message, action.text)
+        line = _action_line(t, request, reason)
         lines.append(line)
-        outcomes.append(Outcome(action.tool, Status.NOT_DONE, line, reason=reason, asked_text=action.text))
+        outcomes.append(Outcome(action.tool, Status.NOT_DONE, line, reason=reason))
     if stopped := _stopped(t, run):
         lines.append(stopped)
     ask = [question.question] if question is not None else []

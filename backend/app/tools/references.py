@@ -52,11 +52,11 @@ class FindsTasks:
         row = await self._lookup(repo, reference)
         asked = False
         if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
-            said = await self._said_task(repo, reference, call.name)
+            said, partly = await self._said_task(repo, reference, call.name)
             if said is None and call.grounding is not None and call.grounding.ask and call.grounding.names:
                 said = await self._named(repo, call.grounding.names)  # only asked about: safe to look further
             asked = said is not None and (
-                call.name in NEVER_REPAIRED or (call.grounding is not None and call.grounding.ask)
+                partly or call.name in NEVER_REPAIRED or (call.grounding is not None and call.grounding.ask)
             )
             row = said or row
         if isinstance(row, ToolResult):
@@ -109,16 +109,14 @@ class FindsTasks:
         return False
 
     async def _named(self, repo: TaskRepository, words: str) -> TaskRow | None:
-        """The one task the user's words name (for a call that only asks), else None. Not a task whose
-        title is all the words say ("Laundry"): nothing in them asks anything about it."""
+        """The one task the user's words name (for a call that only asks), else None: named whole, or
+        if none is, named in part ("paspoort" of "Paspoort verlengen"), since the user is only asked.
+        Not a task whose title is all the words say ("Laundry"): nothing in them asks anything about it."""
         shortlist = await repo.candidates(
             clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
         )
-        found = [
-            r
-            for r in shortlist.rows
-            if named_in(words, r.title) and not named_in(r.title, words) and r.id not in self._touched
-        ]
+        rows = [r for r in shortlist.rows if not named_in(r.title, words) and r.id not in self._touched]
+        found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
         return found[0] if len(found) == 1 else None
 
     def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
@@ -135,34 +133,38 @@ class FindsTasks:
                 return True
         return False
 
-    async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> TaskRow | None:
+    async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> tuple[TaskRow | None, bool]:
         """The one task the user's words for this very action name (the delete of "complete Laundry
         and delete Trip" is about "Trip" only), when the model's `reference` named none (noise such as
         "21648537900"), in any covered language. Never a task another call of the turn acted on,
         added or names, or one the message names for another action; not for a reference into the
-        conversation whose task is gone; nothing when the words name no task, or several."""
+        conversation whose task is gone; nothing when the words name no task, or several. True beside
+        the task when the words name it only in part: it is then only asked about."""
         if self.said is None or (self.context is not None and self.context.resolve(reference) is not None):
-            return None
+            return None, False
         besides = self.said.words_besides(tool)
         others = [r for r in self._batch_references if r and r != clean_reference(reference)]
-        found: dict[uuid.UUID, TaskRow] = {}
+        found: dict[uuid.UUID, tuple[TaskRow, bool]] = {}
         for words in self.said.words_for(tool):
             shortlist = await repo.candidates(
                 clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
             )
             for row in shortlist.rows:
+                whole = named_in(words, row.title)
                 if (
-                    (named_in(words, row.title) or (tool in NEVER_REPAIRED and partly_named(words, row.title)))
+                    (whole or partly_named(words, row.title))
                     and row.id not in self._touched
                     and not named_in(besides, row.title)
                     and not any(named_in(o, row.title) for o in others)
                 ):
-                    found[row.id] = row
+                    found[row.id] = (row, not whole)
+        wholly = {i: f for i, f in found.items() if not f[1]}
+        found = wholly or found  # a task the words name whole wins over those they name in part
         if len(found) != 1:
-            return None
-        row = next(iter(found.values()))
+            return None, False
+        row, partly = next(iter(found.values()))
         self._repairs.append(f"'{reference}' names no task: used '{row.title}', which the user's message names")
-        return row
+        return row, partly
 
     async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
         if (task_id := parse_uuid(reference)) is not None:

@@ -201,13 +201,18 @@ def partly_named(text: str, title: str) -> bool:
     """Whether `text` names at least a distinctive part of `title`: one of its meaningful words of
     four letters or more ("reisepass" of "Reisepass verlängern", "rent" of "Pay rent"), or in a script
     written without spaces two characters of it in a row that are not all kana ("歯医者" of
-    "歯医者の予約"). Weaker than `named_in`: enough to ask the user about the task, not to change it."""
+    "歯医者の予約"); the words for a task or a list themselves do not count, nor a title whose number
+    the text contradicts. Weaker than `named_in`: enough to ask the user about the task, not to change it."""
     if _unspaced(title):
         own, said = _squeezed(title), _squeezed(text)
         pairs = (own[i : i + 2] for i in range(len(own) - 1))
         return any(p in said and not all(_kana(c) for c in p) for p in pairs)
     words = normalize_title(text).split()
-    wanted = [w for w in _meaningful(title) if len(w) >= 4 and not w.isdigit()]
+    numbers = {w for w in normalize_title(title).split() if w.isdigit()}
+    if numbers and numbers.isdisjoint(words) and any(w.isdigit() for w in words):
+        return False  # "Errand 4" names no part of "Errand 3": its number tells them apart
+    nouns = task_nouns()
+    wanted = [w for w in _meaningful(title) if len(w) >= 4 and not w.isdigit() and not nouns.fullmatch(fold(w))]
     return any(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
 
 

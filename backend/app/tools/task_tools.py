@@ -36,6 +36,7 @@ from backend.app.tools.references import FindsTasks, needs_confirmation_to_add, 
 from backend.app.tools.resolver import (
     ReferenceResolver,
     clean_reference,
+    partly_named,
     shares_words,
 )
 from backend.app.tools.schemas import (
@@ -364,6 +365,11 @@ class TaskTools(FindsTasks):
         if names is not None and not shares_words(names, args.title):
             said = self._next_add(names)
             if said is None:
+                said_words = self.said.message if self.said is not None else ""
+                if said_words and (shares_words(said_words, args.title) or partly_named(said_words, args.title)):
+                    # In the user's words, but not where they ask for an add (a quote the reader gave
+                    # to no action): asked about, never added on a guess, never dropped unsaid.
+                    return needs_confirmation_to_add(args.title), None
                 return not_grounded(f"The user's message does not mention '{args.title}'"), None
             self._repairs.append(f"title '{args.title}' is not in the user's words: added '{said.title}', as they said")
         elif (quoted := self._quoted_add()) is not None and _plain(args.title) != quoted.title.casefold():
