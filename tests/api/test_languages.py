@@ -215,7 +215,7 @@ async def test_a_conversation_in_each_language(make_client: Any, code: str) -> N
 async def test_a_word_two_languages_share_is_answered_in_the_conversations_language(
     make_client: Any, first: str, shared: str, code: str
 ) -> None:
-    """"sì" and "sí" fold to the same word in Italian and Spanish: with no question pending, the
+    """ "sì" and "sí" fold to the same word in Italian and Spanish: with no question pending, the
     offline model answers it in the language the user has been writing in."""
     client = await make_client(offline=True)
     started = await say(client, first, None)

@@ -62,3 +62,15 @@ def test_a_short_answer_keeps_the_conversations_language() -> None:
     assert detect("2", previous="es").code == "es"
     assert detect("no", previous="it").code == "it"
     assert detect("ja", previous="nl").code == "nl"
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        # Spanish and Portuguese score alike on these words; Portuguese's lists know more of them.
+        ("tira a academia da lista, cancelei o plano", "pt"),
+        ("apaga academia pfv, cancelei o plano", "pt"),
+    ],
+)
+def test_a_tie_goes_to_the_language_whose_lists_know_more_of_the_message(message: str, code: str) -> None:
+    assert detect(message, reader=classify(message).languages, previous="es").code == code

@@ -111,10 +111,15 @@ def covers(code: str, text: str) -> float:
 
 def detect(text: str, *, reader: Sequence[str] = (), previous: str | None = None) -> Language:
     """The language to answer `text` in. `reader`: the languages the message was read in (one
-    entry per clause reading); `previous`: the language of the conversation so far."""
+    entry per clause reading); `previous`: the language of the conversation so far. A tie goes to
+    the language whose lists know more of the message's words, then to the reader's, then to the
+    conversation's."""
     found = scores(text)
     best = max(found.values(), default=0)
     tied = [code for code, score in found.items() if score == best and best > 0]
+    if len(tied) > 1:  # the language whose lists explain more of the message ("cancelei": Portuguese)
+        most = max(covers(code, text) for code in tied)
+        tied = [code for code in tied if covers(code, text) == most]
     for preferred in (*reader, previous):
         if preferred in tied:
             tied = [preferred]
