@@ -33,6 +33,7 @@ from backend.app.mcp.http import PATH as MCP_PATH
 from backend.app.mcp.http import McpHttpEndpoint
 from backend.app.services.chat import ChatService
 from backend.app.services.commands import offline_reading
+from backend.app.services.intent import classify as read_words
 from backend.app.services.maintenance import prune_periodically
 from backend.app.services.task_writes import TaskWrites
 from backend.app.tools.task_tools import TOOLS
@@ -156,6 +157,7 @@ def _lifespan(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        read_words("add milk and delete it")  # ~600 patterns compile (a second): before the first turn, not in it
         engine = create_engine(settings)
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
         async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:

@@ -7,8 +7,10 @@ It reads the last user message as a tiny script and answers like a well-behaved 
     delete|remove <title>                delete_task(task_id=<title>)
     complete <title>                     complete_task(task_id=<title>)
     update <title> priority <p>          update_task(task_id=<title>, priority=<p>)
-    ghost <any of the above>             first claims success without a tool ("Done, I've deleted it."),
-                                         then obeys when the tool is forced: the execution guard's retry
+    <any of the above>!                  a ghost: first claims success without a tool ("Done, I've
+                                         deleted it."), then obeys when the tool is forced (the execution
+                                         guard's retry); the mark is one the message reader ignores, so
+                                         the message stays a clear command
     anything else                        a short text answer
 
 After tool results (only in RESPONSE_MODE=model) it answers "Done.". Asked what its words claim (the
@@ -86,9 +88,8 @@ def respond(body: dict[str, Any], *, request_size: int, writer: str = "Done.") -
     must_call = forced is not None or choice == "required"
 
     text = _last_user_text(messages)
-    ghost = text.lower().startswith("ghost ")
-    if ghost:
-        text = text[len("ghost ") :]
+    ghost = text.rstrip().endswith("!")
+    text = text.rstrip().rstrip("!")
     commands = [c for c in (_command(part) for part in _SPLIT.split(text)) if c is not None]
     if forced is not None:
         commands = [c for c in commands if c[0] == forced] or [(forced, commands[0][1] if commands else {})]
@@ -135,7 +136,7 @@ def _declaration(messages: list[dict[str, Any]]) -> dict[str, Any]:
     found = _CHECKED.search(_last_user_text(messages))
     done: list[dict[str, str]] = []
     if found is not None and found.group("reply").startswith("Done"):
-        asked = [_command(part) for part in _SPLIT.split(found.group("message").removeprefix("ghost "))]
+        asked = [_command(part) for part in _SPLIT.split(found.group("message").rstrip().rstrip("!"))]
         done = [
             {"action": _ACTIONS[c[0]], "task": str(c[1].get("title") or c[1].get("task_id") or "")}
             for c in asked

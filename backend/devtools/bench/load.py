@@ -221,7 +221,7 @@ SCENARIOS = (
     Scenario("delete by title", ("add Read book",), "delete read books", simple=True),
     Scenario("complete by title", ("add Pay rent",), "complete pay rent", simple=True),
     Scenario("update by title", ("add Pay rent",), "update Pay rent priority high", simple=True),
-    Scenario("ghost retry", ("add Pay rent",), "ghost delete Pay rent", simple=False),
+    Scenario("ghost retry", ("add Pay rent",), "delete Pay rent!", simple=False),
     Scenario("multi-call", (), "add Call mom and add Buy bread", simple=False),
 )
 

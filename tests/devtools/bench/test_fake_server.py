@@ -41,10 +41,10 @@ def test_commands_become_tool_calls() -> None:
 
 
 def test_ghost_claims_first_and_obeys_a_forced_tool() -> None:
-    first = ask("ghost delete Pay rent")
+    first = ask("delete Pay rent!")
     assert called(first) == [] and "deleted" in first["choices"][0]["message"]["content"]
     forced = {"type": "function", "function": {"name": "delete_task"}}
-    assert called(ask("ghost delete Pay rent", tool_choice=forced)) == [("delete_task", {"task_id": "Pay rent"})]
+    assert called(ask("delete Pay rent!", tool_choice=forced)) == [("delete_task", {"task_id": "Pay rent"})]
 
 
 def test_usage_estimates_characters_over_four_and_a_final_answer_follows_tools() -> None:
