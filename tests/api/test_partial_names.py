@@ -144,3 +144,27 @@ async def test_a_forced_change_whose_reference_names_nothing_asks_about_the_task
     assert await tasks_of(client) == before
     assert _codes(body)[-1] == ("update_task", "NEEDS_CONFIRMATION"), body["execution_metadata"]["guard"]
     assert "Паспорт продлить" in body["confirmation"]["question"]
+
+
+async def test_a_change_naming_nothing_beside_another_asks_about_the_task_only_it_can_mean(make_client: Any) -> None:
+    # Read as nothing (Russian): the delete names no task, the edit names "Страховка". The delete is
+    # asked about the other task the message names, never about the edit's.
+    titles = ("Холодильник помыть", "Страховка", "Стоматолог")
+    llm = ScriptedLLM(
+        completion(
+            tool_calls=[
+                tool_call("delete_task", {"task_id": "21648537900"}),
+                tool_call("update_task", {"task_id": "Страховка", "priority": "high"}),
+            ]
+        ),
+        completion("?"),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+
+    body = (await chat(client, "холодильник помыть удали, а страховка пусть будет срочной")).json()
+
+    rows = {t["title"]: t for t in await tasks_of(client)}
+    assert set(rows) == set(titles) and rows["Страховка"]["priority"] == "high"
+    assert _codes(body) == [("delete_task", "NEEDS_CONFIRMATION"), ("update_task", None)], body["assistant_message"]
+    assert "Холодильник помыть" in body["confirmation"]["question"]

@@ -54,7 +54,9 @@ class FindsTasks:
         if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
             said, partly = await self._said_task(repo, reference, call.name)
             if said is None and call.grounding is not None and call.grounding.ask and call.grounding.names:
-                said = await self._named(repo, call.grounding.names)  # only asked about: safe to look further
+                said = await self._named(
+                    repo, call.grounding.names, reference
+                )  # only asked about: safe to look further
             asked = said is not None and (
                 partly or call.name in NEVER_REPAIRED or (call.grounding is not None and call.grounding.ask)
             )
@@ -108,14 +110,22 @@ class FindsTasks:
                 return True
         return False
 
-    async def _named(self, repo: TaskRepository, words: str) -> TaskRow | None:
+    async def _named(self, repo: TaskRepository, words: str, reference: str) -> TaskRow | None:
         """The one task the user's words name (for a call that only asks), else None: named whole, or
         if none is, named in part ("paspoort" of "Paspoort verlengen"), since the user is only asked.
-        Not a task whose title is all the words say ("Laundry"): nothing in them asks anything about it."""
+        Not a task whose title is all the words say ("Laundry"): nothing in them asks anything about it;
+        nor one another call of the step names (the edit's "車の保険" beside a delete naming nothing)."""
         shortlist = await repo.candidates(
             clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
         )
-        rows = [r for r in shortlist.rows if not named_in(r.title, words) and r.id not in self._touched]
+        others = [r for r in self._batch_references if r and r != clean_reference(reference)]
+        rows = [
+            r
+            for r in shortlist.rows
+            if not named_in(r.title, words)
+            and r.id not in self._touched
+            and not any(named_in(o, r.title) for o in others)
+        ]
         found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
         return found[0] if len(found) == 1 else None
 
