@@ -54,9 +54,8 @@ class FindsTasks:
         if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
             said, partly = await self._said_task(repo, reference, call.name)
             if said is None and call.grounding is not None and call.grounding.ask and call.grounding.names:
-                said = await self._named(
-                    repo, call.grounding.names, reference
-                )  # only asked about: safe to look further
+                # Only asked about, never run: safe to look further.
+                said = await self._named(repo, call.grounding.names, reference)
             asked = said is not None and (
                 partly or call.name in NEVER_REPAIRED or (call.grounding is not None and call.grounding.ask)
             )
