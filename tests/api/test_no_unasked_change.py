@@ -187,3 +187,42 @@ async def test_a_read_the_model_chose_is_never_overridden_by_a_delete(make_clien
         ("list_tasks", "done"),
         ("delete_task", "not_done"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "tasks", "calls", "kept"),
+    [
+        # The clause saying no is no item of the delete before it, whatever the model deletes.
+        (
+            "remove the dentist, not the passport",
+            ("Dentist", "Passport"),
+            [("delete_task", {"task_id": "Dentist"}), ("delete_task", {"task_id": "Passport"})],
+            "Passport",
+        ),
+        (
+            "borra el dentista y el gimnasio, no el pasaporte",
+            ("Dentista", "Gimnasio", "Pasaporte"),
+            [("delete_task", {"task_id": t}) for t in ("Dentista", "Gimnasio", "Pasaporte")],
+            "Pasaporte",
+        ),
+        (
+            "hak den zahnarzt ab, nicht den pass",
+            ("Zahnarzt", "Pass verlängern"),
+            [("complete_task", {"task_id": "Zahnarzt"}), ("complete_task", {"task_id": "Pass verlängern"})],
+            "Pass verlängern",
+        ),
+    ],
+)
+async def test_what_a_clause_says_no_to_is_neither_changed_nor_asked_about(  # type: ignore[no-untyped-def]
+    make_client, message: str, tasks: tuple[str, ...], calls: list[tuple[str, dict[str, Any]]], kept: str
+) -> None:
+    llm, _ = compliant([calls], tasks)
+    client = await make_client(llm)
+    await seed_tasks(client, *tasks)
+
+    body = (await chat(client, message)).json()
+
+    rows = {t["title"]: t["status"] for t in await tasks_of(client)}
+    assert rows.get(kept) == "pending", (rows, body["assistant_message"])
+    asked = (body["confirmation"] or {}).get("question", "")
+    assert kept not in asked, asked

@@ -168,3 +168,56 @@ async def test_a_change_naming_nothing_beside_another_asks_about_the_task_only_i
     assert set(rows) == set(titles) and rows["Страховка"]["priority"] == "high"
     assert _codes(body) == [("delete_task", "NEEDS_CONFIRMATION"), ("update_task", None)], body["assistant_message"]
     assert "Холодильник помыть" in body["confirmation"]["question"]
+
+
+async def test_a_wrong_target_on_a_message_only_asked_about_becomes_a_question_about_the_task_the_words_name(
+    make_client: Any,
+) -> None:
+    # Czech, which no word file reads: the message is only asked about. The model adds the quoted
+    # title (a title of the user's own) and completes the wrong task; the task the words name in part
+    # ("prádlo" of "Vyprat prádlo") is asked about in its place, the wrong one neither run nor asked.
+    titles = ("Vyprat prádlo", "Dárek pro Evu", "Zaplatit nájem")
+    llm = ScriptedLLM(
+        completion(
+            tool_calls=[
+                tool_call("add_task", {"title": "Objednat dort"}),
+                tool_call("complete_task", {"task_id": "Dárek pro Evu"}),
+            ]
+        ),
+        completion("Hotovo."),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+
+    body = (await chat(client, "přidej „objednat dort“ a prádlo odškrtni")).json()
+
+    rows = {t["title"]: t["status"] for t in await tasks_of(client)}
+    assert rows["Dárek pro Evu"] == "pending" and rows["Vyprat prádlo"] == "pending"
+    assert body["confirmation"] is not None, body["assistant_message"]
+    asked = [a["arguments"]["task_id"] for a in body["confirmation"]["actions"] if a["name"] == "complete_task"]
+    ids = {t["title"]: t["id"] for t in await tasks_of(client)}
+    assert asked == [ids["Vyprat prádlo"]], body["confirmation"]
+    assert "Dárek pro Evu" not in body["assistant_message"]
+
+
+async def test_a_wrong_target_is_not_replaced_by_a_task_another_call_of_the_turn_names(make_client: Any) -> None:
+    # The only task the words name is the one the edit acts on: the wrong delete asks about nothing.
+    titles = ("Vyprat prádlo", "Dárek pro Evu")
+    llm = ScriptedLLM(
+        completion(
+            tool_calls=[
+                tool_call("update_task", {"task_id": "Vyprat prádlo", "priority": "high"}),
+                tool_call("delete_task", {"task_id": "Dárek pro Evu"}),
+            ]
+        ),
+        completion("Hotovo."),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+
+    body = (await chat(client, "prádlo je teď důležité, to druhé pryč")).json()
+
+    rows = {t["title"] for t in await tasks_of(client)}
+    assert rows == set(titles)
+    asked = [a["name"] for a in (body["confirmation"] or {}).get("actions", [])]
+    assert "delete_task" not in asked, body["confirmation"]

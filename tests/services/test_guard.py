@@ -7,9 +7,10 @@ from typing import Any
 from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp
 from backend.app.agent.types import ExecutedCall, Grounding, ToolCall, ToolResult
 from backend.app.services.calls import WRONG_TOOL
-from backend.app.services.guard import NOT_REQUESTED, ExecutionGuard, WordsReason, WordsVerdict
+from backend.app.services.guard import ExecutionGuard, WordsReason, WordsVerdict
 from backend.app.services.intent import classify
 from backend.app.services.reply_check import check_request
+from backend.app.tools.references import NOT_REQUESTED
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 

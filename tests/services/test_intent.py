@@ -197,3 +197,29 @@ def test_quoted_titles_are_never_scanned(title: str) -> None:
 )
 def test_a_period_after_a_number_ends_a_sentence_only_where_an_enumeration_starts(message: str, objects: int) -> None:
     assert len(classify(message).actions) == objects, classify(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "objects", "declined"),
+    [
+        # A clause opening with a negation and no verb the reader knows says no to what it names:
+        # never an item of the command before it...
+        ("remove the dentist, not the passport", "command", ["the dentist"], ["not the passport"]),
+        ("quita el dentista, no el pasaporte", "command", ["el dentista"], ["no el pasaporte"]),
+        ("lösch den zahnarzt, nicht den pass", "command", ["den zahnarzt"], ["nicht den pass"]),
+        (
+            "borra el dentista y el gimnasio, no el pasaporte",
+            "command",
+            ["el dentista", "el gimnasio"],
+            ["no el pasaporte"],
+        ),
+        # Alone, such a clause may be a reason for a change or a request: not read as saying no.
+        ("honestly the dentist one can go, not doing it this year", "chat", [], []),
+        ("nicht mehr nötig, der zahnarzt", "chat", [], []),
+    ],
+)
+def test_a_verbless_clause_opening_with_a_negation_after_a_command_declines_what_it_names(
+    message: str, kind: str, objects: list[str], declined: list[str]
+) -> None:
+    intent = classify(message)
+    assert (intent.kind, [a.object for a in intent.actions], list(intent.declined)) == (kind, objects, declined)

@@ -75,6 +75,9 @@ def test_a_short_word_is_no_ending_of_another() -> None:
         ("buzdolabı işini sil", "Buzdolabını temizle"),
         ("歯医者、金曜に変えてくれる？", "歯医者の予約"),
         ("e l'assicurazione mettila per il 5 dicembre", "Assicurazione auto"),
+        ("opa is gebeld hoor, mag weg", "Opa bellen"),  # a word of three letters, written exactly so
+        ("hang de was nog even op", "Was ophangen"),
+        ("the vet said friday", "Vet appointment"),
     ],
 )
 def test_words_that_name_a_distinctive_part_of_a_title_name_it_in_part(words: str, title: str) -> None:
@@ -89,6 +92,9 @@ def test_words_that_name_a_distinctive_part_of_a_title_name_it_in_part(words: st
         ("それを消して", "歯医者の予約"),  # kana alone names nothing
         ("add to my list", "A list of tasks"),  # the words for a list or a task name no task
         ("update errand 4: priority high", "Errand 3"),  # its number tells it from the one named
+        ("de opaal ring", "Opa bellen"),  # a word of three letters counts only as written: no ending
+        ("the vat is full", "Vet appointment"),  # nor with a typo
+        ("add a todo", "Todo app"),  # nor a word for a task
     ],
 )
 def test_words_sharing_nothing_distinctive_do_not_name_a_title_even_in_part(words: str, title: str) -> None:

@@ -57,10 +57,9 @@ from backend.app.services.calls import WRONG_TOOL, final_calls
 from backend.app.services.claims import Claim, claims, denial
 from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
-from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
+from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED
 from backend.app.tools.resolver import named_in
 
-NOT_REQUESTED = "NOT_REQUESTED"
 READ_TOOLS = frozenset({"list_tasks"})
 EDIT_TOOL = "update_task"
 ADD_TOOL = "add_task"

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from backend.app.language.detect import scores
 from backend.app.language.lexicon import QUOTES, Lexicon, ToolName, VerbPattern, conjunctions, fold, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
 from backend.app.language.lexicon import task_nouns as _task_nouns
@@ -119,11 +120,12 @@ class Intent:
 
     def content_for(self, tool: str) -> str:
         """What the user gave as content, for a call of `tool`: quoted text outside the words asking
-        for it, and the titles of tasks to add. It names no target for that call."""
+        for it, and the titles of tasks to add; and the clauses that say no ("delete gym, not the
+        yoga"). It names no target for that call, nor one to ask about."""
         own = self.words_for(tool)
         parts = [q for q in self.quotes if q not in own]
         if tool != "add_task":
-            parts.append(self.words_for("add_task"))
+            parts += [self.words_for("add_task"), *self.declined]
         return "\n".join(p for p in parts if p)
 
     @property
@@ -335,6 +337,24 @@ def _only_fillers(clause: str) -> bool:
     return any(not _PUNCT.sub("", clause[lex.after_fillers(clause) :]) for lex in lexicons())
 
 
+def _declines(clause: str) -> bool:
+    """A clause with no verb the reader knows that opens with a negation: after a command ("delete
+    gym, not the yoga") it excludes what it names, never adds it as an item. (Alone it may be a
+    reason for a change, "not doing it this week", or a request, "nicht mehr nötig": not read so.)
+    Only a negation of the clause's own language counts: "no te olvides del yoga" is a Spanish
+    reminder, not the English "no"."""
+    found = scores(clause)
+    best = max(found.values(), default=0)
+    own = {code for code, score in found.items() if score == best and best > 0}
+    for lex in lexicons():
+        if own and lex.code not in own:
+            continue
+        negation = lex.word("negation")
+        if negation is not None and negation.match(clause, lex.after_fillers(clause)) is not None:
+            return True
+    return False
+
+
 def _is_item(clause: str) -> bool:
     """A verbless clause that names something ("eggs"), not one that only qualifies ("high priority")."""
     rest = _modifiers().sub(" ", _ITEM_NOISE.sub(" ", clause))
@@ -425,6 +445,12 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
             reading = _read_clause(clause, asked=asked)
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 reading = _Reading(mood.kind, (), f"{mood.why} (and '{_short(clause)}' with it)", 0, mood.language)
+            if reading is None and actions and _declines(clause):
+                free += [*leading, clause]
+                leading = []
+                declined.append(clause)
+                previous = None
+                continue
             if reading is None:
                 if previous is not None and set(previous.tools) & _ITEM_TOOLS and _is_item(clause):
                     language = previous.language
@@ -473,7 +499,7 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
         free.extend(leading)
     if actions:
         reason = "; ".join(reasons[:3]) or "items of a command"
-        return Intent("command", tuple(actions), reason, tuple(languages)), free
+        return Intent("command", tuple(actions), reason, tuple(languages), declined=tuple(declined)), free
     if other is not None:
         return Intent(other[0], (), other[1], tuple(languages), weak_tools=tuple(weak), declined=tuple(declined)), free
     if small_talk and not chatted:

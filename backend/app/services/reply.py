@@ -29,10 +29,10 @@ from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import denial
-from backend.app.services.guard import NOT_REQUESTED, ExecutionGuard, Words, WordsVerdict, satisfies
+from backend.app.services.guard import ExecutionGuard, Words, WordsVerdict, satisfies
 from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.wording import action_phrase, done_line, failed_line
-from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
+from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED
 from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."

@@ -26,6 +26,7 @@ from backend.app.tools.resolver import (
 )
 
 NOT_GROUNDED = "NOT_GROUNDED"
+NOT_REQUESTED = "NOT_REQUESTED"  # refused, unsaid: a change the user's message did not ask for, or said no to
 NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"  # looked up, nothing changed: the user is asked first
 PRECONDITION_FAILED = "PRECONDITION_FAILED"  # a REST If-Match named another version of the task
 # Never repaired onto a task the model did not name: a wrong guess here loses the user's data.
@@ -77,8 +78,19 @@ class FindsTasks:
                 or self._points_to(names, row, said_ref)
                 or (grounding.ask_unnamed and await self._users_own(repo, call.name, row))
             ):
+                content = grounding.not_names
+                if content and (named_in(content, row.title) or partly_named(content, row.title)):
+                    # Named by what the user gave as content or said no to: not run, not asked about.
+                    error = f"'{row.title}' is named only in content or in what the user said no to; nothing was done"
+                    return ToolResult(success=False, code=NOT_REQUESTED, error=error, data={"title": row.title})
                 if grounding.ask_unnamed or self._mentioned(row, grounding):
                     return needs_confirmation(call.name, row)
+                if grounding.ask and (named := await self._named(repo, names, reference)) is not None:
+                    # Only asked about: the task the user's words name, in place of the model's wrong
+                    # pick ("kryssa av tvätten" completing "Present till Elsa" asks about "Tvätta").
+                    self._touched.add(named.id)
+                    self._repairs.append(f"the message does not name '{row.title}': asked about '{named.title}'")
+                    return needs_confirmation(call.name, named)
                 return not_grounded(f"The user's message does not name '{row.title}'", row)
             if names is None and grounding.not_names and named_in(grounding.not_names, row.title):
                 return not_grounded(f"'{row.title}' is named only in text the user gave as content", row)
@@ -117,16 +129,18 @@ class FindsTasks:
         shortlist = await repo.candidates(
             clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
         )
-        others = [r for r in self._batch_references if r and r != clean_reference(reference)]
         rows = [
             r
             for r in shortlist.rows
-            if not named_in(r.title, words)
-            and r.id not in self._touched
-            and not any(named_in(o, r.title) for o in others)
+            if not named_in(r.title, words) and r.id not in self._touched and not self._other_call_names(r, reference)
         ]
         found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
         return found[0] if len(found) == 1 else None
+
+    def _other_call_names(self, row: TaskRow, reference: str) -> bool:
+        """Whether a call of the step other than the one whose reference is `reference` names the task."""
+        own = clean_reference(reference)
+        return any(named_in(other, row.title) for other in self._batch_references if other and other != own)
 
     def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
         """Whether the user's words point to this very task through the conversation: they are such a
@@ -152,7 +166,6 @@ class FindsTasks:
         if self.said is None or (self.context is not None and self.context.resolve(reference) is not None):
             return None, False
         besides = self.said.words_besides(tool)
-        others = [r for r in self._batch_references if r and r != clean_reference(reference)]
         found: dict[uuid.UUID, tuple[TaskRow, bool]] = {}
         for words in self.said.words_for(tool):
             shortlist = await repo.candidates(
@@ -164,7 +177,7 @@ class FindsTasks:
                     (whole or partly_named(words, row.title))
                     and row.id not in self._touched
                     and not named_in(besides, row.title)
-                    and not any(named_in(o, row.title) for o in others)
+                    and not self._other_call_names(row, reference)
                 ):
                     found[row.id] = (row, not whole)
         wholly = {i: f for i, f in found.items() if not f[1]}

@@ -199,10 +199,12 @@ def named_in(text: str, title: str) -> bool:
 
 def partly_named(text: str, title: str) -> bool:
     """Whether `text` names at least a distinctive part of `title`: one of its meaningful words of
-    four letters or more ("reisepass" of "Reisepass verlängern", "rent" of "Pay rent"), or in a script
-    written without spaces two characters of it in a row that are not all kana ("歯医者" of
-    "歯医者の予約"); the words for a task or a list themselves do not count, nor a title whose number
-    the text contradicts. Weaker than `named_in`: enough to ask the user about the task, not to change it."""
+    four letters or more, typo-tolerant or with an ending ("reisepass" of "Reisepass verlängern",
+    "rent" of "Pay rent"), or of three letters written exactly so ("oma" of "Oma bellen", "was" of
+    "Was doen": too short for a typo or an ending to say anything), or in a script written without
+    spaces two characters of it in a row that are not all kana ("歯医者" of "歯医者の予約"); the words
+    for a task or a list themselves do not count, nor a title whose number the text contradicts.
+    Weaker than `named_in`: enough to ask the user about the task, not to change it."""
     if _unspaced(title):
         own, said = _squeezed(title), _squeezed(text)
         pairs = (own[i : i + 2] for i in range(len(own) - 1))
@@ -212,8 +214,8 @@ def partly_named(text: str, title: str) -> bool:
     if numbers and numbers.isdisjoint(words) and any(w.isdigit() for w in words):
         return False  # "Errand 4" names no part of "Errand 3": its number tells them apart
     nouns = task_nouns()
-    wanted = [w for w in _meaningful(title) if len(w) >= 4 and not w.isdigit() and not nouns.fullmatch(fold(w))]
-    return any(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
+    wanted = [w for w in _meaningful(title) if len(w) >= 3 and not w.isdigit() and not nouns.fullmatch(fold(w))]
+    return any(w in words if len(w) == 3 else any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
 
 
 def _kana(char: str) -> bool:
