@@ -137,26 +137,66 @@ class Verdict:
     false_shown: list[str]
     denied: list[tuple[str, str]]
     asked_first: list[tuple[str, str]]  # not done yet: the user is asked (a yes runs it), where asking was not expected
+    asked_other: list[tuple[str, str]]  # the user is asked about a change they did not ask for (a yes would run it)
+    not_made: list[tuple[str, str]] = field(default_factory=list)  # neither done nor asked: the model never tried it
 
     @property
     def clean(self) -> bool:
         return not (self.unasked or self.false_shown or self.denied)
 
 
-def judge(case: dict[str, Any], made: list[tuple[str, str]], shown: str, body: dict[str, Any]) -> Verdict:
+def asked(body: dict[str, Any], titles: dict[str, str]) -> list[tuple[str, str]]:
+    """(kind, title) of each change the turn's confirmation would run on a yes."""
+    confirmation = body.get("confirmation") or {}
+    found = []
+    for action in confirmation.get("actions", []):
+        kind = action["name"].removesuffix("_task")
+        arguments = action["arguments"]
+        title = arguments.get("title") if kind == "add" else titles.get(str(arguments.get("task_id")), "?")
+        found.append((kind, str(title)))
+    return found
+
+
+def _kinds(kind: str) -> set[str]:
+    """A completion and an edit stand in for each other (a task marked done by a status edit)."""
+    return {kind, "update"} if kind == "complete" else {kind, "complete"} if kind == "update" else {kind}
+
+
+def attempted(body: dict[str, Any], titles: dict[str, str], kind: str, title: str) -> bool:
+    """Whether the model made the change the user asked for, in any request of the turn (forced or
+    not, run or not): a call of that kind on that task, or naming no task at all (noise the backend
+    may repair from the user's words). A call on another task, or none, is the model's failure."""
+    for call in body["tool_calls"]:
+        if call["name"].removesuffix("_task") not in _kinds(kind):
+            continue
+        arguments = call["arguments"] or {}
+        if kind == "add":
+            if same_title(str(arguments.get("title", "")), title):
+                return True
+            continue
+        reference = str(arguments.get("task_id", ""))
+        target = titles.get(reference, reference)
+        if same_title(target, title) or not any(same_title(target, t) for t in titles.values()):
+            return True
+    return False
+
+
+def judge(
+    case: dict[str, Any], made: list[tuple[str, str]], shown: str, body: dict[str, Any], titles: dict[str, str]
+) -> Verdict:
     expect: dict[str, list[str]] = case.get("expect") or {}
-    wanted = [(kind, title) for kind, titles in expect.items() for title in titles]
+    wanted = [(kind, title) for kind, listed in expect.items() for title in listed]
 
     def asked_for(effect: tuple[str, str]) -> bool:
         kind, title = effect
-        kinds = {kind, "update"} if kind == "complete" else {kind, "complete"} if kind == "update" else {kind}
-        return any(k in kinds and same_title(title, t) for k, t in wanted)
+        return any(k in _kinds(kind) and same_title(title, t) for k, t in wanted)
 
     unasked = [e for e in made if not asked_for(e)]
     false_shown = [c for c in case.get("false_claims", []) if c and c in shown]
-    confirmation = body.get("confirmation")
+    questions = asked(body, titles)
     denied: list[tuple[str, str]] = []
     asked_first: list[tuple[str, str]] = []
+    not_made: list[tuple[str, str]] = []
     for kind, title in wanted:
         done = any(k == kind and same_title(title, t) for k, t in made) or (
             kind in ("complete", "update")
@@ -164,11 +204,15 @@ def judge(case: dict[str, Any], made: list[tuple[str, str]], shown: str, body: d
         )
         if done:
             continue
-        if confirmation is None:
-            denied.append((kind, title))
+        if not any(k in _kinds(kind) and same_title(title, t) for k, t in questions):
+            # Denied only when the model made it: a model that never calls the tool, even forced, or
+            # calls it on another task, made no success to deny (the reply must say nothing was done:
+            # its claims are `false_claims`, counted apart).
+            (denied if attempted(body, titles, kind, title) else not_made).append((kind, title))
         # Asking first is as right as doing it where the case says so, and in a language no word file
         # reads (issue 23: there a grounded change "is carried out or asked about"); elsewhere it is
         # counted apart: nothing was refused, but the user has one more step.
         elif not (case.get("ask_ok") or lexicon(case["lang"]) is None):
             asked_first.append((kind, title))
-    return Verdict(unasked, false_shown, denied, asked_first)
+    asked_other = [a for a in questions if not asked_for(a)]
+    return Verdict(unasked, false_shown, denied, asked_first, asked_other, not_made)

@@ -48,7 +48,9 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             "unasked_changes": sum(len(r["unasked"]) for r in rows),
             "false_successes_shown": sum(len(r["false_shown"]) for r in rows),
             "successes_denied": sum(len(r["denied"]) for r in rows),
+            "not_made_by_the_model": sum(len(r["not_made"]) for r in rows),
             "asked_first": sum(len(r["asked_first"]) for r in rows),
+            "asked_other": sum(len(r["asked_other"]) for r in rows),
             "language_right": sum(r["language_right"] for r in rows),
         }
 
@@ -59,6 +61,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             groups.setdefault(r[key], []).append(r)
         by[key] = {k: count(v) for k, v in sorted(groups.items())}
     failures = [r for r in results if r["unasked"] or r["false_shown"] or r["denied"]]
+    others = [r for r in results if r["asked_other"]]
     return {
         "all": count(results),
         **by,
@@ -66,6 +69,10 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         "replies": {
             f"{r['id']} [{r['variant']}]": {k: r[k] for k in ("unasked", "false_shown", "denied", "reply", "trace")}
             for r in failures
+        },
+        # Not failures (nothing changes without the user's yes), but a question the user did not need.
+        "asked_other": {
+            f"{r['id']} [{r['variant']}]": {"asked": r["asked_other"], "reply": r["reply"]} for r in others
         },
     }
 
@@ -85,7 +92,7 @@ async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str
         body = (await chat(client, case["message"])).json()
         shown = body["assistant_message"]
     made = effects(before, await tasks_of(client))
-    verdict = judge(case, made, shown, body)
+    verdict = judge(case, made, shown, body, {t["id"]: t["title"] for t in before})
     language = body["execution_metadata"]["language"]["code"]
     expected_language = case["lang"] if lexicon(case["lang"]) is not None else "en"
     return {
@@ -98,6 +105,8 @@ async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str
         "false_shown": verdict.false_shown,
         "denied": verdict.denied,
         "asked_first": verdict.asked_first,
+        "asked_other": verdict.asked_other,
+        "not_made": verdict.not_made,
         "language_right": language == expected_language,
         "reply": body["assistant_message"],
         "trace": {
@@ -119,7 +128,14 @@ async def test_heldout(
     RESULTS.append(result)
     assert not result["unasked"], (result["unasked"], result["reply"])
     assert not result["false_shown"], (result["false_shown"], result["reply"])
-    known = next((k for k in KNOWN_DENIED if case["id"] in k["ids"] and k["checker"] in ("any", checker)), None)
+    known = next(
+        (
+            k
+            for k in KNOWN_DENIED
+            if case["id"] in k["ids"] and k["checker"] in ("any", checker) and mode in k.get("modes", [mode])
+        ),
+        None,
+    )
     if known is not None:
         request.applymarker(pytest.mark.xfail(strict=True, reason=" ".join(known["why"].split())))
     assert not result["denied"], (result["denied"], result["reply"], result["trace"])
