@@ -136,6 +136,13 @@ def figures_table(f: Figures) -> str:
             "0",
         ),
         (
+            "One user's burst of 32 simultaneous chats over three instances, limit 5 a minute, directly and "
+            "through PgBouncer (`test_scale_out.py`)",
+            f"{_g(f, 'scale_out', 'rate_limit_burst_requests')} requests",
+            f"**{_g(f, 'scale_out', 'rate_limit_overshoot')}** accepted over the limit",
+            "0",
+        ),
+        (
             "Burst of simultaneous turns, pool 5 + 5 (`test_retries_and_load.py`)",
             f"{_g(f, 'load', 'turns')} turns",
             f"{_g(f, 'load', 'turns') - _g(f, 'load', 'ok')} not 200, {_g(f, 'load', 'server_errors')} × 5xx, "

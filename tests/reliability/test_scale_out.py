@@ -100,6 +100,26 @@ async def test_the_rate_limit_is_one_window_shared_by_every_instance(make_client
     assert {r.json()["error"] for r in responses[6:]} == {"RATE_LIMITED"}
 
 
+async def test_the_rate_limit_is_exact_under_a_concurrent_burst_over_every_instance(  # type: ignore[no-untyped-def]
+    make_client, figures: Figures
+) -> None:
+    # 32 chats of one user at once, spread over three instances (each with its own pool): exactly the
+    # limit gets through, never the requests in flight; another user is not held up by the burst.
+    limit = 5
+    balancer = await instances(make_client, ScriptedLLM(default=completion("Hi.")), rate_limit_per_minute=limit)
+
+    burst = [balancer.chat(f"hello {i}") for i in range(32)]
+    other = balancer.chat("hello", user="bob")
+    *responses, bobs = await asyncio.gather(*burst, other)
+
+    statuses = Counter(r.status_code for r in responses)
+    figures["scale_out"]["rate_limit_burst_requests"] += len(responses)
+    figures["scale_out"]["rate_limit_overshoot"] += max(0, statuses[200] - limit)
+    assert statuses == {200: limit, 429: 32 - limit}, statuses
+    assert bobs.status_code == 200, bobs.text
+    assert all(int(r.headers["Retry-After"]) >= 1 for r in responses if r.status_code == 429)
+
+
 async def test_a_conversation_moves_between_instances(make_client) -> None:  # type: ignore[no-untyped-def]
     """A question asked by one instance is answered on the next, and undone on the third."""
     four = ("Taxes", "Bread", "Gym", "Laundry")

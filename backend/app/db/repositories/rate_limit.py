@@ -1,10 +1,12 @@
 """A sliding one-minute window per user, in the database so every worker and instance shares it.
 
-Each accepted request is one inserted row (no row is ever updated, so many concurrent turns of one
-user contend for nothing); a request is accepted while the user's rows of the last 60 seconds are
-fewer than the limit. On Postgres the count and the insert are one statement; SQLite runs two.
-Concurrent requests may each see the others' rows uncommitted and pass together: the limit can be
-overshot by the requests in flight at that instant, never doubled at a minute boundary.
+Each accepted request is one inserted row; a request is accepted while the user's rows of the last
+60 seconds are fewer than the limit. The limit is exact under concurrency, across workers, instances
+and PgBouncer's transaction pooling: on Postgres the count and the insert run under a lock on the
+user taken for the rest of the request's first transaction (`pg_advisory_xact_lock`, released at its
+commit or rollback, so it needs no session), so concurrent requests of one user are counted one after
+the other, each seeing the rows the ones before it committed; other users never wait. SQLite
+serializes every writer anyway.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ _TAKE = sa.select(
     .label("taken"),
 )
 _COUNT = sa.select(_RECENT.c.n, _RECENT.c.oldest)
+# One lock per user, for the transaction: a 64-bit hash of a name no other lock of this app uses.
+_LOCK = sa.text("SELECT pg_advisory_xact_lock(hashtextextended('taskchat.rate_limit:' || :user_id, 0))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,7 @@ async def take(session: AsyncSession, *, user_id: str, limit: int, now: datetime
     the oldest request of the window leaves it."""
     params = {"id": uuid.uuid4(), "user_id": user_id, "since": now - WINDOW, "now": now, "limit": limit}
     if session.get_bind().dialect.name == "postgresql":
+        await session.execute(_LOCK, {"user_id": user_id})
         taken = (await session.execute(_TAKE, params)).one()
         allowed, oldest_seen = bool(taken.taken), taken.oldest
     else:
