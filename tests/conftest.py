@@ -86,7 +86,8 @@ ClientFactory = Callable[..., Awaitable[httpx.AsyncClient]]
 async def make_client(database: str) -> AsyncIterator[ClientFactory]:
     """`await make_client(llm)`: the app on the test database with `llm` as its model.
 
-    `llm=None` with `offline=True` uses the built-in offline model (no key configured).
+    `llm=None` with `offline=True` uses the built-in offline model (no key configured);
+    `database_url=` reaches the test database another way (through a proxy).
     """
     stack = AsyncExitStack()
 
@@ -95,7 +96,7 @@ async def make_client(database: str) -> AsyncIterator[ClientFactory]:
     ) -> httpx.AsyncClient:
         if offline:
             overrides.setdefault("llm_api_key", None)
-        settings = make_settings(database, **overrides)
+        settings = make_settings(overrides.pop("database_url", database), **overrides)
         app = create_app(
             settings,
             llm_transport=None if offline or llm is None else llm.transport,

@@ -321,7 +321,11 @@ def test_dockerfile_runs_unprivileged_in_production() -> None:
 def test_dockerfile_healthcheck_and_cmd() -> None:
     instructions = dockerfile()
     healthchecks = [args for keyword, args in instructions if keyword == "HEALTHCHECK"]
-    assert healthchecks and "urllib" in healthchecks[0] and "/health" in healthchecks[0]
+    # Healthy means ready to serve: the readiness check, which reaches the database (/health only says
+    # the process is up). HAProxy's check of the replicas is the same.
+    assert healthchecks and "urllib" in healthchecks[0] and "/ready'" in healthchecks[0]
+    haproxy = (ROOT / "deploy" / "haproxy" / "haproxy.cfg").read_text(encoding="utf-8")
+    assert "option httpchk GET /ready" in haproxy
     keyword, args = instructions[-1]
     assert keyword == "CMD"
     assert json.loads(args) == SERVE_CMD

@@ -9,7 +9,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from backend.app.api.responses import FastJSONResponse
-from backend.app.core.exceptions import AppError, error_body
+from backend.app.core.exceptions import AppError, DatabaseUnavailable, error_body
+from backend.app.db.outage import DATABASE_ERRORS, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,18 @@ def install_error_handlers(app: FastAPI) -> None:
         return FastJSONResponse(
             error_body(code, str(exc.detail)), status_code=exc.status_code, headers=getattr(exc, "headers", None)
         )
+
+    async def _database(_request: Request, exc: Exception) -> FastJSONResponse:
+        """A database error: 503 with `Retry-After` when the database is out of reach, else a 500."""
+        if unreachable(exc):
+            log.warning("database_unreachable", extra={"error": type(exc).__name__})
+            outage = DatabaseUnavailable()
+            return FastJSONResponse(outage.body, status_code=outage.status_code, headers=outage.headers)
+        log.exception("unhandled_error", exc_info=exc)
+        return FastJSONResponse(error_body("INTERNAL_ERROR", "An unexpected error occurred"), status_code=500)
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, _database)
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> FastJSONResponse:

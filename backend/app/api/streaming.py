@@ -32,7 +32,8 @@ from starlette.responses import Response
 
 from backend.app.agent.types import ExecutedCall
 from backend.app.api.responses import FastJSONResponse
-from backend.app.core.exceptions import AppError
+from backend.app.core.exceptions import AppError, DatabaseUnavailable
+from backend.app.db.outage import unreachable
 from backend.app.schemas.chat import ChatRequest, ToolCallRecord
 from backend.app.services.chat import ChatService, TurnOutcome
 from backend.app.services.records import tool_call_records
@@ -75,9 +76,13 @@ async def stream_chat(
             queue.put_nowait(("outcome", outcome))
         except AppError as error:
             queue.put_nowait(("error", error))
-        except Exception:  # recorded by the service; the client gets the contract's 500 shape
-            log.exception("streamed_turn_failed")
-            queue.put_nowait(("error", AppError("An unexpected error occurred")))
+        except Exception as exc:  # recorded by the service if it could be; the contract's 503 or 500 shape
+            if unreachable(exc):
+                log.warning("database_unreachable", extra={"error": type(exc).__name__})
+                queue.put_nowait(("error", DatabaseUnavailable()))
+            else:
+                log.exception("streamed_turn_failed")
+                queue.put_nowait(("error", AppError("An unexpected error occurred")))
 
     task = asyncio.create_task(run())
     _RUNNING.add(task)

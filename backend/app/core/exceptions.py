@@ -108,6 +108,19 @@ class IdempotencyKeyReused(InvalidRequest):
     code = "IDEMPOTENCY_KEY_REUSED"
 
 
+class DatabaseUnavailable(AppError):
+    """The database cannot be reached (refused, dropped, the pool timed out): nothing was written
+    that a retry would repeat wrongly (a turn's changes commit or not as one), so the client waits."""
+
+    status_code = 503
+    code = "DATABASE_UNAVAILABLE"
+
+    def __init__(
+        self, detail: str = "The database cannot be reached; try again shortly", *, retry_after_s: int = 5
+    ) -> None:
+        super().__init__(detail, headers={"Retry-After": str(retry_after_s)})
+
+
 class RateLimited(AppError):
     status_code = 429
     code = "RATE_LIMITED"
