@@ -20,7 +20,7 @@ from backend.app.agent.presets import select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.api.errors import install_error_handlers
 from backend.app.api.http_metrics import HttpMetrics
-from backend.app.api.middleware import BodyLimit, RequestId
+from backend.app.api.middleware import BodyLimit, OneIdentity, RequestId, StorableText
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.routes import chat, dev, health, metrics, tasks, undo, web
 from backend.app.core.clock import Clock, SystemClock
@@ -100,6 +100,8 @@ def create_app(
     if settings.cors_origins:
         _allow_cors(app, settings.cors_origins)
     app.add_middleware(RequestId)
+    app.add_middleware(StorableText, skip=MCP_PATH)  # inside BodyLimit: reads a body already capped
+    app.add_middleware(OneIdentity)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(HttpMetrics, metrics=app_metrics)  # outermost: sees every status, 413s included
     return app

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from support.api import auth, token_for
 from support.fake_llm import ScriptedLLM
 
@@ -61,3 +63,26 @@ async def test_empty_audience_and_issuer_variables_mean_unset(make_client, monke
     response = await client.get("/api/alice/tasks", headers=auth("alice"))
     assert response.status_code == 200, response.text
     assert response.json() == []
+
+
+async def test_two_authorization_headers_are_a_400_on_every_route_and_on_mcp(make_client) -> None:  # type: ignore[no-untyped-def]
+    # One request, one identity: the same token twice, or two users' tokens, whichever a route would
+    # have read. Every route of the schema, every method, and the MCP endpoint.
+    client = await make_client(ScriptedLLM())
+    ids = {"user_id": "alice", "task_id": str(uuid.uuid4()), "conversation_id": str(uuid.uuid4())}
+    schema = (await client.get("/openapi.json")).json()
+    routes = [(m.upper(), p.format(**ids)) for p, item in schema["paths"].items() for m in item]
+    routes += [("POST", "/mcp"), ("GET", "/mcp")]
+    assert len(routes) > 10
+    alice, bob = token_for("alice"), token_for("bob")
+    for pair in ((alice, bob), (alice, alice)):
+        for method, path in routes:
+            headers = [("Authorization", f"Bearer {t}") for t in pair] + [("Content-Type", "application/json")]
+            response = await client.request(method, path, headers=headers, content=b"{}")
+            assert response.status_code == 400, (method, path, response.status_code, response.text)
+            assert response.json() == {
+                "error": "BAD_REQUEST",
+                "detail": "A request carries one Authorization header; this one has 2",
+            }
+    one = await client.get("/api/alice/tasks", headers=[("Authorization", f"Bearer {alice}")])
+    assert one.status_code == 200

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import uuid
+from typing import Any
+from urllib.parse import parse_qsl
 
 import orjson
 from starlette.exceptions import HTTPException
@@ -37,6 +40,124 @@ class RequestId:
             request_id_var.reset(token)
 
 
+class OneIdentity:
+    """One identity per request: more than one `Authorization` header is a 400 in the contract's JSON
+    shape, on every route and on `/mcp`, before anything reads either (frameworks disagree on which
+    of two they take: the first on REST, the last in the MCP SDK). The app reads no token from a
+    cookie or the query string, so the header is the only place an identity can come from."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            count = sum(1 for name, _ in scope.get("headers") or () if name.lower() == b"authorization")
+            if count > 1:
+                detail = f"A request carries one Authorization header; this one has {count}"
+                await _send_error(send, 400, "BAD_REQUEST", detail)
+                return
+        await self.app(scope, receive, send)
+
+
+class StorableText:
+    """Text the database cannot store in a query parameter (a NUL character) or a JSON body field (a
+    NUL, a lone UTF-16 surrogate) is a 422 naming the field, before any handler runs: Postgres or the
+    driver refuses it mid-query, which would otherwise be a 500. A body is parsed here only when it has
+    a `\\u` escape (the only way JSON carries either); `/mcp` answers in JSON-RPC and its tools refuse
+    NUL themselves."""
+
+    def __init__(self, app: ASGIApp, *, skip: str) -> None:
+        self.app = app
+        self.skip = skip
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith(self.skip):
+            await self.app(scope, receive, send)
+            return
+        query = scope.get("query_string") or b""
+        if b"%00" in query:  # (bytes that are not UTF-8 are read as U+FFFD, as the routes read them)
+            for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+                if (problem := _unstorable(name) or _unstorable(value)) is not None:
+                    await _send_error(send, 422, "VALIDATION_ERROR", f"query.{_printable(name)}: {problem}")
+                    return
+        headers = dict(scope.get("headers") or [])
+        if not headers.get(b"content-type", b"").startswith(b"application/json"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            try:
+                message = await receive()
+            except HTTPException as over:  # BodyLimit's, raised while this reads: answered here
+                await _send_error(send, over.status_code, "PAYLOAD_TOO_LARGE", str(over.detail))
+                return
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if b"\\u" in body and (where := _unstorable_field(body)) is not None:
+            await _send_error(send, 422, "VALIDATION_ERROR", where)
+            return
+        await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """`receive` that first hands back what was already read."""
+    pending = list(messages)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
+
+
+def _unstorable(text: str) -> str | None:
+    if "\x00" in text:
+        return "contains a NUL character, which cannot be stored"
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        return "contains a lone surrogate (not valid Unicode), which cannot be stored"
+    return None
+
+
+def _unstorable_field(body: bytes) -> str | None:
+    """'body.<path>: <problem>' for the first string (key or value) the database cannot store."""
+    try:
+        document = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        try:  # orjson refuses lone surrogates outright; the standard parser keeps them
+            document = json.loads(body)
+        except ValueError:
+            return None  # not JSON: the route's own parser says so
+    stack: list[tuple[str, Any]] = [("body", document)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            if (problem := _unstorable(value)) is not None:
+                return f"{path}: {problem}"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if (problem := _unstorable(key)) is not None:
+                    return f"{path}: a key {problem}"
+                stack.append((f"{path}.{key}", item))
+        elif isinstance(value, list):
+            stack += [(f"{path}.{i}", item) for i, item in enumerate(value)]
+    return None
+
+
+def _printable(name: str) -> str:
+    return "".join(c if c.isprintable() else "?" for c in name)[:64]
+
+
+async def _send_error(send: Send, status: int, code: str, detail: str) -> None:
+    body = orjson.dumps({"error": code, "detail": detail})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 class BodyLimit:
     """Request body cap: 413 in the contract's JSON shape, before the body is read into memory.
 
@@ -55,15 +176,7 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.max_bytes:
-            body = orjson.dumps({"error": "PAYLOAD_TOO_LARGE", "detail": f"Request body over {self.max_bytes} bytes"})
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            await _send_error(send, 413, "PAYLOAD_TOO_LARGE", f"Request body over {self.max_bytes} bytes")
             return
         seen = 0
 

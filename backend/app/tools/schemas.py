@@ -5,10 +5,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+from backend.app.core.text import visible_text
 
 Priority = Literal["low", "medium", "high"]
-Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50)]
+_VISIBLE = AfterValidator(visible_text)  # something visible in it, no bidi controls (core/text.py)
+Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50), _VISIBLE]
+Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), _VISIBLE]
 TaskRef = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
 REF_HELP = "The task's title as the user said it (matched fuzzily) or its UUID."
 
@@ -18,9 +22,7 @@ class _Args(BaseModel):
 
 
 class AddTaskArgs(_Args):
-    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] = Field(
-        description="Short title."
-    )
+    title: Title = Field(description="Short title.")
     description: Annotated[str, StringConstraints(max_length=4000)] | None = None
     priority: Priority = "medium"
     due_date: date | None = Field(default=None, description="YYYY-MM-DD, today or later.")
@@ -51,7 +53,7 @@ _CLEARABLE: dict[str, Any] = {"x-clearable": True}
 class TaskFields(_Args):
     """The fields of a task a change may set: `update_task` (with the task it names) and REST's PATCH."""
 
-    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] | None = None
+    title: Title | None = None
     description: Annotated[str, StringConstraints(max_length=4000)] | None = Field(
         default=None, description="null clears it.", json_schema_extra=_CLEARABLE
     )
