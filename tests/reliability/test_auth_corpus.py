@@ -100,6 +100,9 @@ UNAUTHORIZED: dict[str, Callable[[], str | None]] = {
     "HS512 with the right secret": lambda: f"Bearer {hs({'alg': 'HS512'}, claims(), digest=hashlib.sha512)}",
     "wrong key": lambda: f"Bearer {hs(HS256, claims(), key='another-secret-0123456789-abcdefghijklmnop')}",
     "development secret": lambda: f"Bearer {hs(HS256, claims(), key=DEVELOPMENT_JWT_SECRET)}",
+    # Signed with the right secret, but for another service, and this one names no audience (RFC 7519 §4.1.3).
+    "aud without a configured audience": lambda: f"Bearer {hs(HS256, claims(aud='another-service'))}",
+    "aud list without a configured audience": lambda: f"Bearer {hs(HS256, claims(aud=['a', 'b']))}",
     "empty key": lambda: f"Bearer {hs(HS256, claims(), key=b'')}",
     "RS256 (attacker's key)": lambda: f"Bearer {jwt.encode(claims(), RSA_PRIVATE, algorithm='RS256')}",
     "ES256 (attacker's key)": lambda: f"Bearer {jwt.encode(claims(), EC_PRIVATE, algorithm='ES256')}",

@@ -191,6 +191,10 @@ def _decode_and_verify(
         raise
     except (JOSEError, ValueError, TypeError, KeyError, UnicodeError, ArithmeticError) as exc:
         raise Unauthorized("Invalid or expired token") from exc
+    if settings.jwt_audience is None and "aud" in claims:
+        # RFC 7519 §4.1.3: a service that does not identify itself with the token's audience must
+        # reject it. A token minted for another service is not one for this one.
+        raise Unauthorized("Token is for an audience; this service has none configured (JWT_AUDIENCE)")
     sub = claims.get("sub")
     if not isinstance(sub, str) or not sub:
         raise Unauthorized("Token subject missing")
