@@ -3,11 +3,12 @@ refusals, and deleted tasks invisible everywhere."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
-from support.api import USER, auth, chat, make_settings, seed_tasks, tasks_of
+from support.api import NOW, USER, auth, chat, make_settings, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
 from backend.app.agent.types import ToolCall
@@ -19,7 +20,11 @@ pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer i
 BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite", "pgbouncer"], indirect=True)
 
 
-async def undo(client: Any, user: str = USER) -> Any:
+async def undo(client: Any, user: str = USER, *, later: FixedClock | None = None) -> Any:
+    """`POST /undo`; with `later`, first move that clock past the repeat window (a deliberate next undo,
+    not a double-click)."""
+    if later is not None:
+        later.moment += timedelta(seconds=3)
     return await client.post(f"/api/{user}/undo", headers=auth(user))
 
 
@@ -60,8 +65,8 @@ async def test_the_offline_model_undoes_in_any_covered_language(make_client) -> 
 
 
 async def test_a_completion_and_an_update_get_their_fields_back(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM()
-    client = await make_client(llm)
+    llm, clock = ScriptedLLM(), FixedClock(NOW)
+    client = await make_client(llm, clock=clock)
     await seed_tasks(client, "Gym", due_date=date(2026, 12, 1), tags=["health"])
     before = await tasks_of(client)
     change = {"task_id": "Gym", "title": "Gym session", "priority": "high", "due_date": None, "tags": []}
@@ -86,7 +91,7 @@ async def test_a_completion_and_an_update_get_their_fields_back(make_client) -> 
             "fields": ["due_date", "priority", "tags", "title"],
         }
     ]
-    second = (await undo(client)).json()
+    second = (await undo(client, later=clock)).json()
 
     assert state(await tasks_of(client)) == state(before)
     assert second["undone"][0]["fields"] == ["status"] and second["source"] == "chat"
@@ -110,13 +115,17 @@ async def test_an_add_is_removed_and_a_multi_call_turn_is_undone_whole(make_clie
 
 
 async def test_rest_undo_walks_back_one_change_set_at_a_time_then_says_there_is_none(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM()
-    client = await make_client(llm)
+    llm, clock = ScriptedLLM(), FixedClock(NOW)
+    client = await make_client(llm, clock=clock)
     llm.push(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Eggs"})))
     await chat(client, "add milk")
     await chat(client, "add eggs")
 
-    first, second, third = await undo(client), await undo(client), await undo(client)
+    first, second, third = (
+        await undo(client, later=clock),
+        await undo(client, later=clock),
+        await undo(client, later=clock),
+    )
 
     assert (first.status_code, [u["title"] for u in first.json()["undone"]]) == (200, ["Eggs"])
     assert (second.status_code, [u["title"] for u in second.json()["undone"]]) == (200, ["Milk"])
@@ -128,7 +137,8 @@ async def test_rest_undo_walks_back_one_change_set_at_a_time_then_says_there_is_
 
 
 async def test_an_mcp_change_is_undone_and_another_users_change_never_is(make_client) -> None:  # type: ignore[no-untyped-def]
-    client = await make_client(ScriptedLLM())
+    clock = FixedClock(NOW)
+    client = await make_client(ScriptedLLM(), clock=clock)
     tools_for = client.app.state.tools_for  # type: ignore[attr-defined]
     await tools_for("bob", source="mcp").execute_batch([ToolCall("m1", "add_task", {"title": "Bob's task"})])
     await tools_for(USER, source="mcp").execute_batch([ToolCall("m2", "add_task", {"title": "Alice's task"})])
@@ -138,7 +148,7 @@ async def test_an_mcp_change_is_undone_and_another_users_change_never_is(make_cl
     assert undone.status_code == 200 and undone.json()["source"] == "mcp"
     assert await tasks_of(client) == []
     assert [t["title"] for t in await tasks_of(client, "bob")] == ["Bob's task"]
-    assert (await undo(client)).status_code == 409  # Bob's change is not Alice's to undo
+    assert (await undo(client, later=clock)).status_code == 409  # Bob's change is not Alice's to undo
 
 
 async def test_undo_refuses_when_a_later_change_touched_the_task_and_changes_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -197,3 +207,66 @@ async def test_deleted_tasks_are_invisible_to_lists_tools_and_the_resolver(make_
     assert [t["title"] for t in listed["tool_calls"][0]["result"]["data"]["tasks"]] == ["Taxes"]
     assert completed["tool_calls"][0]["result"]["code"] == "NOT_FOUND"
     assert [t["title"] for t in via_mcp.results[0].data["tasks"]] == ["Taxes"]
+
+
+async def _two_changes(make_client: Any, clock: FixedClock) -> Any:
+    llm = ScriptedLLM()
+    client = await make_client(llm, clock=clock)
+    llm.push(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Eggs"})))
+    await chat(client, "add milk")
+    await chat(client, "add eggs")
+    return client
+
+
+async def test_a_double_clicked_undo_undoes_once(make_client) -> None:  # type: ignore[no-untyped-def]
+    clock = FixedClock(NOW)
+    client = await _two_changes(make_client, clock)
+
+    first, second = await undo(client), await undo(client)  # the second click, at once
+
+    assert first.status_code == second.status_code == 200
+    assert second.json() == first.json() and second.headers["Idempotency-Replayed"] == "true"
+    assert [t["title"] for t in await tasks_of(client)] == ["Milk"]  # Eggs undone, Milk kept
+    later = await undo(client, later=clock)  # a deliberate next undo, after the window
+    assert [u["title"] for u in later.json()["undone"]] == ["Milk"] and await tasks_of(client) == []
+
+
+async def test_an_undo_with_an_idempotency_key_runs_once_whatever_the_timing(make_client) -> None:  # type: ignore[no-untyped-def]
+    clock = FixedClock(NOW)
+    client = await _two_changes(make_client, clock)
+    headers = {**auth(), "Idempotency-Key": "undo-1"}
+
+    first = await client.post(f"/api/{USER}/undo", headers=headers)
+    clock.moment += timedelta(minutes=5)  # long past the repeat window: the key still holds
+    again = await client.post(f"/api/{USER}/undo", headers=headers)
+
+    assert first.status_code == again.status_code == 200 and again.json() == first.json()
+    assert again.headers["Idempotency-Replayed"] == "true"
+    assert [t["title"] for t in await tasks_of(client)] == ["Milk"]
+    other = await client.post(f"/api/{USER}/undo", headers={**auth(), "Idempotency-Key": "undo-2"})
+    assert other.status_code == 200 and await tasks_of(client) == []
+
+
+async def test_an_undo_naming_the_change_it_saw_reverts_only_that_one(make_client) -> None:  # type: ignore[no-untyped-def]
+    clock = FixedClock(NOW)
+    client = await _two_changes(make_client, clock)
+    first = await undo(client)
+    seen = first.json()["turn_id"]  # the Eggs turn, now undone
+
+    clock.moment += timedelta(minutes=1)
+    again = await client.post(f"/api/{USER}/undo", json={"turn_id": seen}, headers=auth())
+
+    assert again.status_code == 409 and again.json()["error"] == "UNDO_CONFLICT", again.text
+    assert [t["title"] for t in await tasks_of(client)] == ["Milk"]  # nothing more was undone
+    rows = (await client.get(f"/api/{USER}/tasks", headers=auth())).json()
+    assert [t["title"] for t in rows] == ["Milk"]
+
+
+async def test_concurrent_undo_clicks_revert_one_change_set(make_client) -> None:  # type: ignore[no-untyped-def]
+    clock = FixedClock(NOW)
+    client = await _two_changes(make_client, clock)
+
+    responses = await asyncio.gather(*(undo(client) for _ in range(4)))
+
+    assert all(r.status_code in (200, 409) for r in responses), [r.text for r in responses]
+    assert [t["title"] for t in await tasks_of(client)] == ["Milk"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -49,7 +50,9 @@ class ToolCall:
 
     `grounding` is set by the guard on a call whose target it does not leave to the model alone (see
     `Grounding`). `expected_version` is set by a REST request's `If-Match`, never by a model: the call
-    changes the task only at that version."""
+    changes the task only at that version. `expected_change` and `repeat_window_s`, likewise from REST
+    only: an undo reverts the newest change set only if it is this one (the change the client saw);
+    within that many seconds of the last undo it answers that undo again (a double-click)."""
 
     id: str
     name: str
@@ -59,6 +62,8 @@ class ToolCall:
     source: Literal["tool_calls", "function_call", "content_tag"] = "tool_calls"
     grounding: Grounding | None = None
     expected_version: int | None = None
+    expected_change: uuid.UUID | None = None
+    repeat_window_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

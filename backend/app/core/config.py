@@ -164,6 +164,9 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = 20
     idempotency_ttl_hours: int = 24
     undo_retention_days: int = Field(default=30, ge=0)  # deleted tasks can be restored this long
+    # A REST undo with no Idempotency-Key and no turn_id, this soon after the last undo, answers that
+    # one again (a double-click undoes once); 0: every such request undoes one more change set.
+    undo_repeat_window_s: float = Field(default=2.0, ge=0)
     confirmation_ttl_minutes: int = Field(default=5, ge=1)  # a pending "yes?" question expires after
     prune_interval_s: float = Field(default=3600, ge=0)  # the service forgets what is past retention; 0: never
 

@@ -22,7 +22,9 @@ from backend.app.core.exceptions import (
     Forbidden,
     InvalidRequest,
     NotFound,
+    NothingToUndo,
     PreconditionFailed,
+    UndoConflict,
 )
 from backend.app.core.metrics import Metrics
 from backend.app.db.models import Task
@@ -32,6 +34,7 @@ from backend.app.db.session import unit_of_work
 from backend.app.services import idempotency
 from backend.app.tools.factory import ToolsFor
 from backend.app.tools.references import PRECONDITION_FAILED
+from backend.app.tools.undo import NOTHING_TO_UNDO
 
 _INVALID = frozenset(
     {"INVALID_ARGUMENTS", "DUE_DATE_IN_PAST", "NO_CHANGES", "ARGUMENTS_TOO_LARGE", "ARGUMENTS_JSON_PARSE_ERROR"}
@@ -107,6 +110,55 @@ class TaskWrites:
             async with unit_of_work(self.sessionmaker) as session:
                 await IdempotencyRepository(session, user_id).complete(idempotency_key, status=201, body=body)
         return Written(201, body, task.version)
+
+    async def undo(self, user_id: str, *, idempotency_key: str | None, expected: uuid.UUID | None) -> Written:
+        """Revert the newest change set, once per click: a retry with the same `Idempotency-Key` gets the
+        stored answer; with `expected` (the change set the client saw) only that one is reverted; with
+        neither, a request within `UNDO_REPEAT_WINDOW_S` of the last undo answers that undo again."""
+        turn_id = uuid.uuid4()
+        if idempotency_key is not None:
+            async with unit_of_work(self.sessionmaker) as session:
+                payload = {"route": "POST /undo", "body": {"turn_id": str(expected) if expected else None}}
+                stored = await idempotency.claim(
+                    session,
+                    user_id=user_id,
+                    key=idempotency_key,
+                    payload=payload,
+                    turn_id=turn_id,
+                    settings=self.settings,
+                    clock=self.clock,
+                )
+            if stored is not None:
+                return Written(stored.status, stored.body, None, True)
+        # Without a key or the change it saw, a click this soon after the last undo is that undo again.
+        window = self.settings.undo_repeat_window_s if idempotency_key is None and expected is None else 0.0
+        tools = self.tools_for(user_id, source="rest", turn_id=turn_id)
+        call = ToolCall(
+            id=f"rest-{turn_id.hex[:12]}",
+            name="undo_last_change",
+            arguments={},
+            expected_change=expected,
+            repeat_window_s=window,
+        )
+        result = (await tools.execute_batch([call])).results[0]
+        if self.metrics is not None:
+            self.metrics.observe_tool_result("undo_last_change", success=result.success, source="rest")
+        if not result.success:
+            error: AppError = (
+                NothingToUndo(result.error or "There is no change to undo.")
+                if result.code == NOTHING_TO_UNDO
+                else UndoConflict(result.error or "The last change can no longer be undone.")
+            )
+            if idempotency_key is not None:  # nothing changed: a retry may run
+                await self._release(user_id, idempotency_key)
+            raise error
+        body = dict(result.data)
+        if body.pop("replayed", False):
+            return Written(200, body, None, True)
+        if idempotency_key is not None:
+            async with unit_of_work(self.sessionmaker) as session:
+                await IdempotencyRepository(session, user_id).complete(idempotency_key, status=200, body=body)
+        return Written(200, body, None)
 
     async def update(self, user_id: str, task_id: uuid.UUID, fields: dict[str, Any], *, version: int | None) -> Task:
         arguments = {**fields, "task_id": str(task_id)}

@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal
 
 import orjson
@@ -430,7 +431,10 @@ class TaskTools(FindsTasks):
         return ToolResult(success=True, data=data), Change(task.id, snapshot(task), None)
 
     async def _undo_last_change(self, repo: TaskRepository, args: UndoArgs, call: ToolCall) -> Done:
-        return await undo_last_change(repo, now=self.clock.now()), None
+        now = self.clock.now()
+        return await undo_last_change(
+            repo, now=now, expected=call.expected_change, repeat_window=timedelta(seconds=call.repeat_window_s)
+        ), None
 
     async def _mutate(self, repo: TaskRepository, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
         row = await self._resolve(repo, reference, call)

@@ -9,7 +9,8 @@ is owner-scoped.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import uuid
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from backend.app.agent.types import ToolResult
@@ -25,11 +26,27 @@ class _Conflict(Exception):
     pass
 
 
-async def undo_last_change(repo: TaskRepository, *, now: datetime) -> ToolResult:
+async def undo_last_change(
+    repo: TaskRepository,
+    *,
+    now: datetime,
+    expected: uuid.UUID | None = None,
+    repeat_window: timedelta = timedelta(0),
+) -> ToolResult:
+    """Revert the newest change set; with `expected`, only if it is that one (else nothing changes);
+    within `repeat_window` of the last undo, answer that undo again (`replayed`). The user's undos run
+    one at a time (a lock held to the end of the transaction), so a second click waits for the first
+    and then sees it."""
     log = ChangeRepository(repo.session, repo.user_id)
+    await log.lock_undo()
+    if repeat_window and (recent := await log.last_undone(since=now - repeat_window)):
+        return ToolResult(success=True, data={**described(recent), "replayed": True})
     change_set = await log.last_change_set()
     if not change_set:
         return ToolResult(success=False, code=NOTHING_TO_UNDO, error="There is no change to undo.")
+    if expected is not None and change_set[0].turn_id != expected:
+        error = f"Can't undo: the most recent change is not {expected} (already undone?). Nothing was changed."
+        return ToolResult(success=False, code=UNDO_CONFLICT, error=error)
     try:
         async with repo.session.begin_nested():
             undone = [await _revert(repo, log, change) for change in change_set]
@@ -39,6 +56,23 @@ async def undo_last_change(repo: TaskRepository, *, now: datetime) -> ToolResult
         return ToolResult(success=False, code=UNDO_CONFLICT, error=f"Can't undo: {exc}. Nothing was changed.")
     data = {"undone": undone, "source": change_set[0].source, "turn_id": str(change_set[0].turn_id)}
     return ToolResult(success=True, data=data)
+
+
+def described(change_set: list[RecordedChange]) -> dict[str, Any]:
+    """What undoing `change_set` did, as `undo_last_change` reported it (for a repeated request)."""
+    undone: list[dict[str, Any]] = []
+    for change in change_set:
+        before, after = change.before or {}, change.after or {}
+        title = str(after.get("title") or before.get("title") or "the task")
+        entry: dict[str, Any] = {"task_id": str(change.task_id), "title": title}
+        if change.tool_name == "delete_task":
+            undone.append({"action": "restored", **entry})
+        elif change.tool_name == "add_task":
+            undone.append({"action": "removed", **entry})
+        else:
+            fields = sorted(k for k in _FIELDS if before.get(k) != after.get(k))
+            undone.append({"action": "reverted", **entry, "title": str(before.get("title", title)), "fields": fields})
+    return {"undone": undone, "source": change_set[0].source, "turn_id": str(change_set[0].turn_id)}
 
 
 async def _revert(repo: TaskRepository, log: ChangeRepository, change: RecordedChange) -> dict[str, Any]:

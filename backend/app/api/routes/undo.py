@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import uuid
+from typing import Annotated
 
-from backend.app.api.deps import CurrentUser, ToolsForDep
+from fastapi import APIRouter, Body
+from pydantic import BaseModel, ConfigDict, Field
+
+from backend.app.api.deps import CurrentUser, TaskWritesDep
+from backend.app.api.responses import FastJSONResponse
+from backend.app.api.routes.tasks import IdempotencyKey
 from backend.app.schemas.common import error_responses
 from backend.app.schemas.tasks import UndoOut
-from backend.app.services.undo import undo_last_change
 
 router = APIRouter(tags=["tasks"])
+
+
+class UndoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    turn_id: uuid.UUID | None = Field(
+        default=None,
+        description="The change set the client saw (an undo's or a change's `turn_id`): only that one is "
+        "reverted; 409 `UNDO_CONFLICT`, with nothing changed, when the newest change set is another.",
+    )
 
 
 @router.post(
@@ -19,7 +34,10 @@ router = APIRouter(tags=["tasks"])
     description="Reverts the user's most recent change set, whether a chat turn, an MCP call or a REST request "
     "made it: deleted tasks come back with their ids, added ones go, updated and completed ones get their fields "
     "back. 409 `NOTHING_TO_UNDO` when there is none; 409 `UNDO_CONFLICT`, with nothing changed, when a later "
-    "change touched one of its tasks. Another user's changes are never touched.",
+    "change touched one of its tasks. Another user's changes are never touched. Once per click: "
+    "`Idempotency-Key` replays the stored answer; a body `turn_id` reverts only that change set; with neither, "
+    "a request within `UNDO_REPEAT_WINDOW_S` (2 s) of the last undo answers that undo again "
+    "(`Idempotency-Replayed: true`) instead of reverting one more.",
     responses=error_responses(
         401,
         403,
@@ -35,5 +53,15 @@ router = APIRouter(tags=["tasks"])
         },
     ),
 )
-async def undo(user_id: CurrentUser, tools_for: ToolsForDep) -> UndoOut:
-    return UndoOut.model_validate(await undo_last_change(tools_for(user_id, source="rest")))
+async def undo(
+    user_id: CurrentUser,
+    writes: TaskWritesDep,
+    body: Annotated[UndoIn | None, Body()] = None,
+    idempotency_key: IdempotencyKey = None,
+) -> FastJSONResponse:
+    expected = body.turn_id if body is not None else None
+    written = await writes.undo(user_id, idempotency_key=idempotency_key, expected=expected)
+    headers = {"Idempotency-Replayed": "true"} if written.replayed else {}
+    return FastJSONResponse(
+        UndoOut.model_validate(written.body).model_dump(mode="json"), status_code=written.status, headers=headers
+    )

@@ -73,6 +73,34 @@ class ChangeRepository:
         )
         return bool((await self.session.execute(query)).scalar())
 
+    async def lock_undo(self) -> None:
+        """Run this user's undos one at a time, to the end of the transaction (Postgres; SQLite runs one
+        writer at a time anyway)."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            key = "taskchat.undo:" + self.user_id
+            await self.session.execute(sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": key})
+
+    async def last_undone(self, *, since: datetime) -> list[RecordedChange]:
+        """The change set undone most recently, if that was at or after `since`, newest change first."""
+        undone = sa.and_(
+            _X.c.user_id == self.user_id,
+            _X.c.success.is_(True),
+            _X.c.undone_at.is_not(None),
+            _X.c.task_id.is_not(None),
+            _X.c.tool_name.in_(CHANGE_TOOLS),
+        )
+        latest = sa.select(_X.c.turn_id).where(undone, _X.c.undone_at >= since).order_by(_X.c.undone_at.desc()).limit(1)
+        query = (
+            sa.select(_X)
+            .where(undone, _X.c.turn_id == latest.scalar_subquery())
+            .order_by(_X.c.created_at.desc(), _X.c.id.desc())
+        )
+        rows = (await self.session.execute(query)).all()
+        return [
+            RecordedChange(r.id, r.turn_id, r.tool_name, r.task_id, r.before, r.after, r.source, r.created_at)
+            for r in rows
+        ]
+
     async def mark_undone(self, ids: Sequence[uuid.UUID], *, when: datetime) -> int:
         """Mark the changes undone; how many were not already (a racing undo may have been first)."""
         statement = (
