@@ -270,3 +270,17 @@ async def test_concurrent_undo_clicks_revert_one_change_set(make_client) -> None
 
     assert all(r.status_code in (200, 409) for r in responses), [r.text for r in responses]
     assert [t["title"] for t in await tasks_of(client)] == ["Milk"]
+
+
+async def test_with_no_repeat_window_each_undo_reverts_one_more_change_set(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM()
+    client = await make_client(llm, undo_repeat_window_s=0)
+    llm.push(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Eggs"})))
+    await chat(client, "add milk")
+    await chat(client, "add eggs")
+
+    first, second = await undo(client), await undo(client)  # at once, and the clock does not move
+
+    assert [u["title"] for u in first.json()["undone"]] == ["Eggs"]
+    assert [u["title"] for u in second.json()["undone"]] == ["Milk"]
+    assert await tasks_of(client) == []
