@@ -22,7 +22,7 @@ from backend.app.api.errors import install_error_handlers
 from backend.app.api.http_metrics import HttpMetrics
 from backend.app.api.middleware import BodyLimit, OneIdentity, RequestId, StorableText
 from backend.app.api.responses import FastJSONResponse
-from backend.app.api.routes import chat, dev, health, metrics, tasks, undo, web
+from backend.app.api.routes import chat, dev, health, metrics, tasks, undo, user_data, web
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings, get_settings
 from backend.app.core.logging import configure_logging
@@ -91,6 +91,7 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(tasks.router)
     app.include_router(undo.router)
+    app.include_router(user_data.router)
     app.include_router(metrics.router)
     if settings.environment == "development":
         app.include_router(dev.router)

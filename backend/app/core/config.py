@@ -201,6 +201,9 @@ class Settings(BaseSettings):
     # A REST undo with no Idempotency-Key and no turn_id, this soon after the last undo, answers that
     # one again (a double-click undoes once); 0: every such request undoes one more change set.
     undo_repeat_window_s: float = Field(default=2.0, ge=0)
+    # Conversations untouched this long go (messages, tool executions, questions with them), as do tool
+    # executions of no conversation made before then; 0: kept until the user erases them.
+    conversation_retention_days: int = Field(default=0, ge=0)
     confirmation_ttl_minutes: int = Field(default=5, ge=1)  # a pending "yes?" question expires after
     prune_interval_s: float = Field(default=3600, ge=0)  # the service forgets what is past retention; 0: never
 

@@ -5,7 +5,8 @@
 | deleted_tasks | UNDO_RETENTION_DAYS after the delete |
 | idempotency_keys | IDEMPOTENCY_TTL_HOURS after the request |
 | rate_limit_events | the sliding window (60 s) |
-| tasks, conversations, messages, tool_executions, pending_confirmations | until the user's data is deleted |
+| conversations, messages, tool_executions, pending_confirmations | CONVERSATION_RETENTION_DAYS (0: kept) |
+| tasks | until the user deletes them, or erases their data (`DELETE /api/{user_id}/data`) |
 
 The service prunes every PRUNE_INTERVAL_S seconds; with several instances on one Postgres, one at a
 time: a transaction-scoped advisory lock, which an instance that does not get it simply skips.
@@ -26,6 +27,7 @@ from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.idempotency import purge_expired
 from backend.app.db.repositories.tasks import purge_deleted
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
+from backend.app.services.user_data import forget_conversations
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +45,19 @@ async def prune_once(
         postgres = session.get_bind().dialect.name == "postgresql"
         if postgres and not (await session.execute(_LOCK, {"key": PRUNE_LOCK_KEY})).scalar():
             return None
-        return {
+        removed = {
             "deleted tasks past UNDO_RETENTION_DAYS": await purge_deleted(
                 session, older_than=now - timedelta(days=settings.undo_retention_days)
             ),
             "idempotency keys past IDEMPOTENCY_TTL_HOURS": await purge_expired(session, now=now),
             "rate-limit events out of the window": await rate_limit.prune(session, now=now),
         }
+        if settings.conversation_retention_days:
+            older_than = now - timedelta(days=settings.conversation_retention_days)
+            removed["conversation rows past CONVERSATION_RETENTION_DAYS"] = await forget_conversations(
+                session, older_than=older_than
+            )
+        return removed
 
 
 async def prune(settings: Settings, *, clock: Clock | None = None) -> dict[str, int]:

@@ -1,0 +1,42 @@
+"""A user's data, to take away or to erase (services/user_data.py)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from backend.app.api.deps import CurrentUser
+from backend.app.api.responses import FastJSONResponse
+from backend.app.db.session import unit_of_work
+from backend.app.schemas.common import error_responses
+from backend.app.services import user_data
+
+router = APIRouter(tags=["your data"])
+_OUTAGE = {503: ("The database cannot be reached; see Retry-After", "DATABASE_UNAVAILABLE", "Try again shortly")}
+
+
+@router.get(
+    "/api/{user_id}/export",
+    summary="Everything of yours, as JSON",
+    description="Tasks, deleted tasks still restorable, conversations and their messages, every tool execution "
+    "(the change log, with each change's before and after) and pending confirmations: every row that is yours, "
+    "as a JSON attachment.",
+    responses=error_responses(401, 403, 422, 500, own=_OUTAGE),
+)
+async def export(user_id: CurrentUser, request: Request) -> FastJSONResponse:
+    async with unit_of_work(request.app.state.sessionmaker) as session:
+        data = await user_data.export(session, user_id)
+    headers = {"Content-Disposition": 'attachment; filename="taskchat-export.json"'}
+    return FastJSONResponse(data, headers=headers)
+
+
+@router.delete(
+    "/api/{user_id}/data",
+    summary="Erase everything of yours",
+    description="Deletes every row that carries your user id, in every table, in one transaction (all or "
+    "nothing), and answers how many rows of each table went. Not undoable. Logged by count, never by content.",
+    responses=error_responses(401, 403, 422, 500, own=_OUTAGE),
+)
+async def erase(user_id: CurrentUser, request: Request) -> FastJSONResponse:
+    async with unit_of_work(request.app.state.sessionmaker) as session:
+        erased = await user_data.erase(session, user_id)
+    return FastJSONResponse({"erased": erased})
