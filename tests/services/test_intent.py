@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from backend.app.language.lexicon import QUOTES
 from backend.app.services.intent import KINDS, Intent, ToolName, classify
+
+QUOTES_CHARS = "".join(chr(k) + str(v) for k, v in QUOTES.items())
 
 ADD, LIST, COMPLETE, DELETE, UPDATE = "add_task", "list_tasks", "complete_task", "delete_task", "update_task"
 UNDO = "undo_last_change"
@@ -179,7 +182,9 @@ def test_classify_never_raises_and_is_consistent(message: str) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(title=st.text(alphabet=st.characters(blacklist_characters="'\"’‘“”"), max_size=40))
+# Without the characters the reader takes for quote marks (a title holding one cannot be delimited by
+# them): every key and value of QUOTES ("«" was missing, and '"«¿UY"' read as a retraction).
+@given(title=st.text(alphabet=st.characters(blacklist_characters=QUOTES_CHARS), max_size=40))
 def test_quoted_titles_are_never_scanned(title: str) -> None:
     assert classify(f"add '{title}'").tools == ("add_task",)
     assert classify(f'delete "{title}"').tools == ("delete_task",)
