@@ -143,6 +143,12 @@ def figures_table(f: Figures) -> str:
             "0",
         ),
         (
+            "The database stopped and started under load, behind a TCP proxy (`test_db_outage.py`)",
+            f"{_g(f, 'outage', 'requests')} requests",
+            f"**{_g(f, 'outage', 'server_errors')}** × 500 (503 with Retry-After while it was gone)",
+            "0",
+        ),
+        (
             "Burst of simultaneous turns, pool 5 + 5 (`test_retries_and_load.py`)",
             f"{_g(f, 'load', 'turns')} turns",
             f"{_g(f, 'load', 'turns') - _g(f, 'load', 'ok')} not 200, {_g(f, 'load', 'server_errors')} × 5xx, "
@@ -168,7 +174,12 @@ DEFAULTS: list[tuple[str, str, str]] = [
     ("max_tool_args_bytes", "B", "hypothesis: oversized arguments → ARGUMENTS_TOO_LARGE, never parsed"),
     ("max_body_bytes", "B", "tests/api/test_limits.py (413, also chunked)"),
     ("max_message_chars", "chars", "tests/api/test_limits.py (422); NUL in the message → 422"),
-    ("rate_limit_per_minute", "/user/min", "tests/api/test_limits.py (shared by two app instances, 429 + Retry-After)"),
+    (
+        "rate_limit_per_minute",
+        "/user/min",
+        "tests/api/test_limits.py (shared by two app instances, 429 + Retry-After); 32 at once over three "
+        "instances (test_scale_out.py): exactly the limit",
+    ),
     ("idempotency_ttl_hours", "h", "retry storm (100 concurrent + 30 replays on 10 keys, two workers): 0 duplicates"),
     ("jwt_max_lifetime_minutes", "min", "2 h and 10-year tokens → 401; `iat` in the future → 401"),
     ("jwt_leeway_s", "s", "exp 60 s past → 401; iat 10 s ahead → accepted (clock skew)"),
