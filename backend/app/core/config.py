@@ -204,6 +204,10 @@ class Settings(BaseSettings):
     # Conversations untouched this long go (messages, tool executions, questions with them), as do tool
     # executions of no conversation made before then; 0: kept until the user erases them.
     conversation_retention_days: int = Field(default=0, ge=0)
+    # GET /mcp (an event stream for server-initiated messages, of which the stateless server sends
+    # none): closed after this many seconds, and at most this many open per user and worker.
+    mcp_stream_idle_s: float = Field(default=60.0, gt=0)
+    mcp_streams_per_user: int = Field(default=2, ge=1)
     confirmation_ttl_minutes: int = Field(default=5, ge=1)  # a pending "yes?" question expires after
     prune_interval_s: float = Field(default=3600, ge=0)  # the service forgets what is past retention; 0: never
 

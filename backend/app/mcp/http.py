@@ -13,9 +13,11 @@ from it. The transport is stateless: no MCP session lives in a process, so no st
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio
 import orjson
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
@@ -23,7 +25,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST
 from starlette.datastructures import Headers
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError
@@ -53,6 +55,7 @@ class McpHttpEndpoint:
     def __init__(self, *, settings: Settings) -> None:
         self.settings = settings
         self._manager: StreamableHTTPSessionManager | None = None
+        self._streams: dict[str, int] = {}  # open GET event streams per user, in this worker
 
     @asynccontextmanager
     async def run(self, *, tools_for_user: ToolsForUser, metrics: Metrics | None = None) -> AsyncIterator[None]:
@@ -101,7 +104,40 @@ class McpHttpEndpoint:
             return
         scope["user"] = AuthenticatedUser(AccessToken(token="jwt", client_id=user_id, subject=user_id, scopes=[]))
         scope[_REQUEST_ID_KEY] = request_id_var.get()
+        if scope.get("method") == "GET":
+            await self._stream(self._manager, user_id, scope, receive, send)
+            return
         await self._manager.handle_request(scope, receive, send)
+
+    async def _stream(
+        self, manager: StreamableHTTPSessionManager, user_id: str, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """A GET's event stream, bounded: the stateless server sends nothing on it, so it is closed
+        after MCP_STREAM_IDLE_S, and a user holds at most MCP_STREAMS_PER_USER of them in this worker
+        (429 beyond, with Retry-After)."""
+        if self._streams.get(user_id, 0) >= self.settings.mcp_streams_per_user:
+            detail = f"At most {self.settings.mcp_streams_per_user} open MCP event streams per user"
+            retry = str(max(1, int(self.settings.mcp_stream_idle_s)))
+            await _send_json(send, 429, {"error": "RATE_LIMITED", "detail": detail}, {"Retry-After": retry})
+            return
+        self._streams[user_id] = self._streams.get(user_id, 0) + 1
+        state = {"started": False, "ended": False}
+
+        async def tracked(message: Message) -> None:
+            state["started"] |= message["type"] == "http.response.start"
+            state["ended"] |= message["type"] == "http.response.body" and not message.get("more_body", False)
+            await send(message)
+
+        try:
+            with anyio.move_on_after(self.settings.mcp_stream_idle_s):
+                await manager.handle_request(scope, receive, tracked)
+            if state["started"] and not state["ended"]:  # closed here: end the body cleanly
+                with contextlib.suppress(OSError, RuntimeError):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            self._streams[user_id] -= 1
+            if not self._streams[user_id]:
+                del self._streams[user_id]
 
 
 async def _send_json(send: Send, status: int, content: dict[str, str], extra: dict[str, str] | None = None) -> None:
