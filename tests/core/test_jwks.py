@@ -88,12 +88,14 @@ class Provider:
     keys: list[Key] = field(default_factory=list)
     requests: int = 0
     down: bool = False
+    cache_control: str | None = None  # the provider's Cache-Control on its JWKS document
 
     async def jwks(self, _request: Request) -> Response:
         self.requests += 1
         if self.down:
             return Response(status_code=503)
-        return JSONResponse({"keys": [k.public_jwk() for k in self.keys]})
+        headers = {"Cache-Control": self.cache_control} if self.cache_control else None
+        return JSONResponse({"keys": [k.public_jwk() for k in self.keys]}, headers=headers)
 
 
 @pytest.fixture(scope="module")
@@ -262,3 +264,27 @@ def test_settings_need_a_jwks_url_for_rs256_and_es256() -> None:
     # Production without JWT_SECRET is fine when HS256 is not accepted at all.
     production = Settings(_env_file=None, environment="production", jwt_algorithms="RS256", jwt_jwks_url="http://x/j")  # type: ignore[call-arg]
     assert production.jwt_secret is None
+
+
+@pytest.mark.parametrize(
+    ("cache_control", "kept_s"),
+    [
+        ("public, max-age=300", 300),  # the provider's word, within the bounds
+        ("max-age=120, s-maxage=600", 600),  # a shared cache's lifetime wins
+        ("no-cache", 60),  # as soon as the refresh interval allows
+        ("max-age=86400", 3600),  # never past JWT_JWKS_MAX_AGE_S
+        (None, 3600),  # no word: the ceiling
+    ],
+)
+async def test_the_providers_cache_headers_bound_how_long_keys_are_kept(
+    make_client: Any, provider: Provider, keys: dict[str, Key], cache_control: str | None, kept_s: float
+) -> None:
+    provider.cache_control = cache_control
+    client, clock = await app_for(make_client, provider)
+    token = keys["rsa"].token()
+    assert await status(client, token) == 200 and provider.requests == 1
+
+    clock.now += kept_s - 1  # still fresh: no fetch
+    assert await status(client, token) == 200 and provider.requests == 1
+    clock.now += 2  # past its lifetime: fetched again
+    assert await status(client, token) == 200 and provider.requests == 2

@@ -232,10 +232,12 @@ _KTY = {"RS256": "RSA", "ES256": "EC"}
 class KeySet:
     """An identity provider's public keys (its JWKS document), fetched when first needed and kept.
 
-    Refetched when older than `max_age_s`, and when a token names a `kid` it does not hold, but then
-    at most once every `refresh_s`: a flood of tokens with made-up key ids costs one fetch a minute,
-    not one per request. When a refetch fails, the keys already held stay in use; with none held, a
-    token cannot be checked (503, not a 401: the client did nothing wrong).
+    Refetched when older than the provider's `Cache-Control: max-age` (or `s-maxage`; `no-cache` and
+    `no-store` mean as soon as `refresh_s` allows), never kept longer than `max_age_s`; and when a
+    token names a `kid` it does not hold, but then at most once every `refresh_s`: a flood of tokens
+    with made-up key ids costs one fetch a minute, not one per request. When a refetch fails, the keys
+    already held stay in use; with none held, a token cannot be checked (503, not a 401: the client did
+    nothing wrong).
     """
 
     def __init__(
@@ -251,6 +253,7 @@ class KeySet:
         self.refresh_s, self.max_age_s, self.clock = refresh_s, max_age_s, clock
         self.keys: dict[str | None, dict[str, Any]] = {}
         self.fetched_at: float | None = None
+        self.lifetime_s = max_age_s  # how long the keys fetched last may be kept (their cache headers)
         self.fetches = 0
         self._lock = asyncio.Lock()
 
@@ -258,7 +261,7 @@ class KeySet:
         """The public key (a JWK) that verifies a token of `algorithm` with this `kid`."""
         seen = self.fetched_at
         may_refetch = seen is None or self.clock() - seen >= self.refresh_s
-        stale = seen is None or self.clock() - seen > self.max_age_s
+        stale = seen is None or self.clock() - seen > self.lifetime_s
         if stale or (not self.keys and may_refetch):
             await self._refresh(seen)
         found = self._find(kid, algorithm)
@@ -295,7 +298,23 @@ class KeySet:
                 self.fetched_at = self.clock()
                 return
             self.keys, self.fetched_at = keys, self.clock()
+            self.lifetime_s = _lifetime(response.headers.get("cache-control", ""), self.refresh_s, self.max_age_s)
             self.fetches += 1
+
+
+def _lifetime(cache_control: str, floor: float, ceiling: float) -> float:
+    """How long a response may be kept by its `Cache-Control`, within [floor, ceiling]: `no-store`
+    and `no-cache` say as briefly as may be; `s-maxage` wins over `max-age`; none says the ceiling."""
+    directives: dict[str, str] = {}
+    for part in cache_control.lower().split(","):
+        name, _, value = part.strip().partition("=")
+        directives[name] = value.strip().strip('"')
+    if "no-store" in directives or "no-cache" in directives:
+        return floor
+    for name in ("s-maxage", "max-age"):
+        if directives.get(name, "").isdigit():
+            return min(ceiling, max(floor, float(directives[name])))
+    return ceiling
 
 
 def _fits(jwk: dict[str, Any], algorithm: str) -> bool:
