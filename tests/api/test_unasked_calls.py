@@ -169,3 +169,46 @@ async def test_an_asked_add_may_take_its_title_from_the_conversation(make_client
     assert again["tool_calls"][0]["result"]["success"] is True, again["assistant_message"]
     assert again["execution_metadata"]["guard"]["outcome"] == "retried"
     assert [t["title"] for t in await tasks_of(client)] == ["Water the plants", "Water the plants"]
+
+
+async def test_a_forced_add_of_the_whole_message_asks_about_the_one_title_it_quotes(make_client) -> None:  # type: ignore[no-untyped-def]
+    # Czech, which no file reads: the model only claims an add; forced, it passes the whole message as
+    # the title. The message quotes one title: that is what the user is asked about, not the message.
+    from support.fake_llm import declares, tool_call
+
+    message = "zapiš mi „zavolat mechanikovi“ na pondělí"
+    llm = ScriptedLLM(
+        completion("Hotovo, přidáno!"),
+        completion(tool_calls=[tool_call("add_task", {"title": message})]),
+        completion("?"),
+        checker=declares(("add", "zavolat mechanikovi")),
+    )
+    client = await make_client(llm)
+
+    body = (await chat(client, message)).json()
+
+    assert await tasks_of(client) == []
+    assert body["confirmation"] is not None, body["execution_metadata"]["guard"]
+    assert [a["arguments"]["title"] for a in body["confirmation"]["actions"]] == ["zavolat mechanikovi"]
+    assert "Hotovo" not in body["assistant_message"]
+    yes = (await chat(client, "yes", conversation_id=body["conversation_id"])).json()
+    assert yes["tool_calls"][-1]["result"]["success"] is True
+    assert [t["title"] for t in await tasks_of(client)] == ["zavolat mechanikovi"]
+
+
+async def test_a_forced_add_of_the_whole_message_with_no_quote_is_still_refused(make_client) -> None:  # type: ignore[no-untyped-def]
+    from support.fake_llm import declares, tool_call
+
+    message = "díky moc, to je super"
+    llm = ScriptedLLM(
+        completion("Hotovo, přidáno!"),
+        completion(tool_calls=[tool_call("add_task", {"title": message})]),
+        completion("Rádo se stalo."),
+        checker=declares(("add", "")),
+    )
+    client = await make_client(llm)
+
+    body = (await chat(client, message)).json()
+
+    assert await tasks_of(client) == [] and body["confirmation"] is None
+    assert "Hotovo" not in body["assistant_message"]

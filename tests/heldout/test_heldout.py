@@ -23,7 +23,8 @@ from backend.app.language.lexicon import lexicon
 
 # HELDOUT_SETS=fresh plays one set only (make heldout); by default both.
 CASES = load(*filter(None, os.environ.get("HELDOUT_SETS", "").split(",")))
-KNOWN_DENIED = tomllib.loads((Path(__file__).parent / "known-denied.toml").read_text(encoding="utf-8"))["denied"]
+KNOWN_FILE = Path(__file__).parent / "known-denied.toml"
+KNOWN_DENIED = tomllib.loads(KNOWN_FILE.read_text(encoding="utf-8")).get("denied", [])
 VARIANTS = [
     ("direct", "json", "honest"),
     ("model", "json", "honest"),

@@ -36,12 +36,14 @@ class Grounding:
     target, as the model chose it); for an add, its title must share a word with them. `not_names`:
     never a target only these words name (text the user gave as content: a quoted title, a task to
     add). `ask`: change nothing; look the target up, so that the user can be asked about exactly it.
-    `ask_unnamed`: a target `names` does not name is asked about instead of refused."""
+    `ask_unnamed`: a target `names` does not name is asked about instead of refused. `title`: for an
+    add, the title the user's words give (the one quote of a message the model passed whole)."""
 
     names: str | None = None
     not_names: str = ""
     ask: bool = False
     ask_unnamed: bool = False
+    title: str | None = None
 
 
 @dataclass(slots=True)

@@ -113,6 +113,8 @@ def _action(e: ExecutedCall) -> dict[str, Any]:
     arguments = dict(e.arguments)
     if data.get("id"):
         arguments["task_id"] = data["id"]  # the task resolved then, not a title to resolve again
+    elif e.call.name == "add_task" and data.get("title"):
+        arguments["title"] = data["title"]  # the title asked about (repaired from the user's words), not the model's
     label = str(data.get("title") or e.arguments.get("task_id") or e.arguments.get("title") or "")
     return {"name": e.call.name, "arguments": arguments, "label": label}
 

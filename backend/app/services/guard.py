@@ -177,8 +177,13 @@ class ExecutionGuard:
         refused: dict[int, ToolResult] = {}
         grounding: dict[int, Grounding] = {}
         if forced:  # the retry after a claimed change: the claim was the model's, so what it names is asked about
+            quoted = [q.strip(" \"'") for q in self.intent.quotes]
             for i in changes:
-                if self._whole_message(calls[i]):
+                if self._whole_message(calls[i]) and len(quoted) == 1 and quoted[0]:
+                    # The whole message as a title, where it quotes one: the quote is the title the
+                    # user gave ("mets-moi « vérifier le loyer » pour le 1er"), asked about.
+                    grounding[i] = Grounding(names=said, ask=True, title=quoted[0])
+                elif self._whole_message(calls[i]):
                     refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
                 else:
                     grounding[i] = Grounding(names=said, ask=True)

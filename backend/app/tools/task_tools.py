@@ -363,6 +363,9 @@ class TaskTools(FindsTasks):
     async def _add_task(self, repo: TaskRepository, args: AddTaskArgs, call: ToolCall) -> Done:
         said: SaidAdd | None = None
         names = call.grounding.names if call.grounding is not None else None
+        if call.grounding is not None and call.grounding.title and args.title != call.grounding.title:
+            self._repairs.append(f"title '{args.title}' is the whole message: used '{call.grounding.title}', quoted")
+            args = args.model_copy(update={"title": call.grounding.title})
         if names is not None and not shares_words(names, args.title):
             said = self._next_add(names)
             if said is None:
