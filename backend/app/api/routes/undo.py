@@ -27,6 +27,15 @@ class UndoIn(BaseModel):
     )
 
 
+_EXAMPLES = {
+    "the newest change": {"summary": "No body: the newest change set", "value": None},
+    "the change seen": {
+        "summary": "Only the change set the client saw",
+        "value": {"turn_id": "0b7f3c1e-2f1a-4a57-9a53-6f1f2d0c9a11"},
+    },
+}
+
+
 @router.post(
     "/api/{user_id}/undo",
     response_model=UndoOut,
@@ -56,7 +65,7 @@ class UndoIn(BaseModel):
 async def undo(
     user_id: CurrentUser,
     writes: TaskWritesDep,
-    body: Annotated[UndoIn | None, Body()] = None,
+    body: Annotated[UndoIn | None, Body(openapi_examples=_EXAMPLES)] = None,
     idempotency_key: IdempotencyKey = None,
 ) -> FastJSONResponse:
     expected = body.turn_id if body is not None else None
