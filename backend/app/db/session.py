@@ -66,6 +66,15 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
 
 
 AUTOCOMMIT_SINGLE_STATEMENTS = "taskchat_autocommit_single_statements"
+_XACT_LOCK = sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:name, 0))")
+
+
+async def lock_until_commit(session: AsyncSession, name: str) -> None:
+    """Wait for, then hold to the end of the transaction, the lock called `name` (Postgres: a
+    transaction-scoped advisory lock, which needs no session and so works behind PgBouncer; SQLite
+    runs one writer at a time anyway)."""
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(_XACT_LOCK, {"name": name})
 
 
 def _unique_statement_name() -> str:

@@ -28,13 +28,13 @@ from backend.app.core.exceptions import (
 )
 from backend.app.core.metrics import Metrics
 from backend.app.db.models import Task
-from backend.app.db.repositories.idempotency import IdempotencyRepository
+from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
 from backend.app.services import idempotency
 from backend.app.tools.factory import ToolsFor
 from backend.app.tools.references import PRECONDITION_FAILED
-from backend.app.tools.undo import NOTHING_TO_UNDO
+from backend.app.tools.undo import NOTHING_TO_UNDO, UNDO_CONFLICT
 
 _INVALID = frozenset(
     {"INVALID_ARGUMENTS", "DUE_DATE_IN_PAST", "NO_CHANGES", "ARGUMENTS_TOO_LARGE", "ARGUMENTS_JSON_PARSE_ERROR"}
@@ -85,17 +85,7 @@ class TaskWrites:
     async def create(self, user_id: str, fields: dict[str, Any], *, idempotency_key: str | None) -> Written:
         turn_id = uuid.uuid4()
         if idempotency_key is not None:
-            async with unit_of_work(self.sessionmaker) as session:
-                payload = {"route": "POST /tasks", "body": fields}
-                stored = await idempotency.claim(
-                    session,
-                    user_id=user_id,
-                    key=idempotency_key,
-                    payload=payload,
-                    turn_id=turn_id,
-                    settings=self.settings,
-                    clock=self.clock,
-                )
+            stored = await self._claim(user_id, idempotency_key, {"route": "POST /tasks", "body": fields}, turn_id)
             if stored is not None:
                 version = stored.body.get("version") if stored.status == 201 else None
                 return Written(stored.status, stored.body, version if isinstance(version, int) else None, True)
@@ -107,8 +97,7 @@ class TaskWrites:
             raise
         body = task_body(task)
         if idempotency_key is not None:
-            async with unit_of_work(self.sessionmaker) as session:
-                await IdempotencyRepository(session, user_id).complete(idempotency_key, status=201, body=body)
+            await self._complete(user_id, idempotency_key, 201, body)
         return Written(201, body, task.version)
 
     async def undo(self, user_id: str, *, idempotency_key: str | None, expected: uuid.UUID | None) -> Written:
@@ -117,47 +106,25 @@ class TaskWrites:
         neither, a request within `UNDO_REPEAT_WINDOW_S` of the last undo answers that undo again."""
         turn_id = uuid.uuid4()
         if idempotency_key is not None:
-            async with unit_of_work(self.sessionmaker) as session:
-                payload = {"route": "POST /undo", "body": {"turn_id": str(expected) if expected else None}}
-                stored = await idempotency.claim(
-                    session,
-                    user_id=user_id,
-                    key=idempotency_key,
-                    payload=payload,
-                    turn_id=turn_id,
-                    settings=self.settings,
-                    clock=self.clock,
-                )
+            payload = {"route": "POST /undo", "body": {"turn_id": str(expected) if expected else None}}
+            stored = await self._claim(user_id, idempotency_key, payload, turn_id)
             if stored is not None:
                 return Written(stored.status, stored.body, None, True)
         # Without a key or the change it saw, a click this soon after the last undo is that undo again.
         window = self.settings.undo_repeat_window_s if idempotency_key is None and expected is None else 0.0
-        tools = self.tools_for(user_id, source="rest", turn_id=turn_id)
-        call = ToolCall(
-            id=f"rest-{turn_id.hex[:12]}",
-            name="undo_last_change",
-            arguments={},
-            expected_change=expected,
-            repeat_window_s=window,
-        )
-        result = (await tools.execute_batch([call])).results[0]
-        if self.metrics is not None:
-            self.metrics.observe_tool_result("undo_last_change", success=result.success, source="rest")
-        if not result.success:
-            error: AppError = (
-                NothingToUndo(result.error or "There is no change to undo.")
-                if result.code == NOTHING_TO_UNDO
-                else UndoConflict(result.error or "The last change can no longer be undone.")
+        try:
+            result = await self._run(
+                user_id, turn_id, "undo_last_change", {}, expected_change=expected, repeat_window_s=window
             )
+        except AppError:
             if idempotency_key is not None:  # nothing changed: a retry may run
                 await self._release(user_id, idempotency_key)
-            raise error
+            raise
         body = dict(result.data)
         if body.pop("replayed", False):
             return Written(200, body, None, True)
         if idempotency_key is not None:
-            async with unit_of_work(self.sessionmaker) as session:
-                await IdempotencyRepository(session, user_id).complete(idempotency_key, status=200, body=body)
+            await self._complete(user_id, idempotency_key, 200, body)
         return Written(200, body, None)
 
     async def update(self, user_id: str, task_id: uuid.UUID, fields: dict[str, Any], *, version: int | None) -> Task:
@@ -176,11 +143,45 @@ class TaskWrites:
         return task
 
     # -- helpers -------------------------------------------------------------------------------
+    async def _claim(
+        self, user_id: str, key: str, payload: dict[str, Any], turn_id: uuid.UUID
+    ) -> StoredResponse | None:
+        """Claim the request's `Idempotency-Key` (services/idempotency.py): the stored answer of a replay."""
+        async with unit_of_work(self.sessionmaker) as session:
+            return await idempotency.claim(
+                session,
+                user_id=user_id,
+                key=key,
+                payload=payload,
+                turn_id=turn_id,
+                settings=self.settings,
+                clock=self.clock,
+            )
+
+    async def _complete(self, user_id: str, key: str, status: int, body: dict[str, Any]) -> None:
+        async with unit_of_work(self.sessionmaker) as session:
+            await IdempotencyRepository(session, user_id).complete(key, status=status, body=body)
+
     async def _run(
-        self, user_id: str, turn_id: uuid.UUID, tool: str, arguments: dict[str, Any], *, version: int | None = None
+        self,
+        user_id: str,
+        turn_id: uuid.UUID,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        version: int | None = None,
+        expected_change: uuid.UUID | None = None,
+        repeat_window_s: float = 0.0,
     ) -> ToolResult:
         tools = self.tools_for(user_id, source="rest", turn_id=turn_id)
-        call = ToolCall(id=f"rest-{turn_id.hex[:12]}", name=tool, arguments=arguments, expected_version=version)
+        call = ToolCall(
+            id=f"rest-{turn_id.hex[:12]}",
+            name=tool,
+            arguments=arguments,
+            expected_version=version,
+            expected_change=expected_change,
+            repeat_window_s=repeat_window_s,
+        )
         result = (await tools.execute_batch([call])).results[0]
         if self.metrics is not None:
             self.metrics.observe_tool_result(tool, success=result.success, source="rest")
@@ -216,6 +217,10 @@ def _error(tool: str, result: ToolResult, *, if_match: bool) -> AppError:
         # Changed between the read and the versioned write: with If-Match the client's version is
         # stale; without it, another writer won this race.
         return PreconditionFailed(detail) if if_match else Conflict(detail)
+    if code == NOTHING_TO_UNDO:
+        return NothingToUndo(detail)
+    if code == UNDO_CONFLICT:
+        return UndoConflict(detail)
     if code == "UNKNOWN_TOOL":
         return Forbidden(f"This deployment does not offer {tool} (TOOLS_ALLOW / TOOLS_DENY)")
     return AppError(detail)

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.db.models import ToolExecution
+from backend.app.db.session import lock_until_commit
 
 _X = ToolExecution.__table__  # type: ignore[attr-defined]
 CHANGE_TOOLS = ("add_task", "complete_task", "delete_task", "update_task")
@@ -38,11 +39,12 @@ class ChangeRepository:
         self.session = session
         self.user_id = user_id
 
-    def _changes(self) -> sa.ColumnElement[bool]:
+    def _changes(self, *, undone: bool = False) -> sa.ColumnElement[bool]:
+        """The user's recorded changes that are not undone (or, with `undone`, that are)."""
         return sa.and_(
             _X.c.user_id == self.user_id,
             _X.c.success.is_(True),
-            _X.c.undone_at.is_(None),
+            _X.c.undone_at.is_not(None) if undone else _X.c.undone_at.is_(None),
             _X.c.task_id.is_not(None),
             _X.c.tool_name.in_(CHANGE_TOOLS),
         )
@@ -50,9 +52,13 @@ class ChangeRepository:
     async def last_change_set(self) -> list[RecordedChange]:
         """The newest turn's changes that are not undone, newest first (the order to revert them in)."""
         newest = sa.select(_X.c.turn_id).where(self._changes()).order_by(_X.c.created_at.desc()).limit(1)
+        return await self._change_set(self._changes(), newest)
+
+    async def _change_set(self, which: sa.ColumnElement[bool], turn: sa.Select[Any]) -> list[RecordedChange]:
+        """The changes `which` selects of the change set `turn` names, newest first."""
         query = (
             sa.select(_X)
-            .where(self._changes(), _X.c.turn_id == newest.scalar_subquery())
+            .where(which, _X.c.turn_id == turn.scalar_subquery())
             .order_by(_X.c.created_at.desc(), _X.c.id.desc())
         )
         rows = (await self.session.execute(query)).all()
@@ -74,32 +80,14 @@ class ChangeRepository:
         return bool((await self.session.execute(query)).scalar())
 
     async def lock_undo(self) -> None:
-        """Run this user's undos one at a time, to the end of the transaction (Postgres; SQLite runs one
-        writer at a time anyway)."""
-        if self.session.get_bind().dialect.name == "postgresql":
-            key = "taskchat.undo:" + self.user_id
-            await self.session.execute(sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": key})
+        """Run this user's undos one at a time, to the end of the transaction."""
+        await lock_until_commit(self.session, f"taskchat.undo:{self.user_id}")
 
     async def last_undone(self, *, since: datetime) -> list[RecordedChange]:
         """The change set undone most recently, if that was at or after `since`, newest change first."""
-        undone = sa.and_(
-            _X.c.user_id == self.user_id,
-            _X.c.success.is_(True),
-            _X.c.undone_at.is_not(None),
-            _X.c.task_id.is_not(None),
-            _X.c.tool_name.in_(CHANGE_TOOLS),
-        )
-        latest = sa.select(_X.c.turn_id).where(undone, _X.c.undone_at >= since).order_by(_X.c.undone_at.desc()).limit(1)
-        query = (
-            sa.select(_X)
-            .where(undone, _X.c.turn_id == latest.scalar_subquery())
-            .order_by(_X.c.created_at.desc(), _X.c.id.desc())
-        )
-        rows = (await self.session.execute(query)).all()
-        return [
-            RecordedChange(r.id, r.turn_id, r.tool_name, r.task_id, r.before, r.after, r.source, r.created_at)
-            for r in rows
-        ]
+        undone = self._changes(undone=True)
+        latest = sa.select(_X.c.turn_id).where(undone, _X.c.undone_at >= since).order_by(_X.c.undone_at.desc())
+        return await self._change_set(undone, latest.limit(1))
 
     async def mark_undone(self, ids: Sequence[uuid.UUID], *, when: datetime) -> int:
         """Mark the changes undone; how many were not already (a racing undo may have been first)."""

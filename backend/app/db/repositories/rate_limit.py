@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.db.models import RateLimitEvent
+from backend.app.db.session import lock_until_commit
 
 _E = RateLimitEvent.__table__  # type: ignore[attr-defined]
 WINDOW = timedelta(seconds=60)
@@ -48,8 +49,6 @@ _TAKE = sa.select(
     .label("taken"),
 )
 _COUNT = sa.select(_RECENT.c.n, _RECENT.c.oldest)
-# One lock per user, for the transaction: a 64-bit hash of a name no other lock of this app uses.
-_LOCK = sa.text("SELECT pg_advisory_xact_lock(hashtextextended('taskchat.rate_limit:' || :user_id, 0))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +62,7 @@ async def take(session: AsyncSession, *, user_id: str, limit: int, now: datetime
     the oldest request of the window leaves it."""
     params = {"id": uuid.uuid4(), "user_id": user_id, "since": now - WINDOW, "now": now, "limit": limit}
     if session.get_bind().dialect.name == "postgresql":
-        await session.execute(_LOCK, {"user_id": user_id})
+        await lock_until_commit(session, f"taskchat.rate_limit:{user_id}")
         taken = (await session.execute(_TAKE, params)).one()
         allowed, oldest_seen = bool(taken.taken), taken.oldest
     else:
