@@ -72,7 +72,7 @@ def scores(text: str) -> Mapping[str, float]:
             for m in pattern.finditer(whole) if pattern is not None else ():
                 hits.setdefault(m.group(), set()).add(lex.code)
         evidence += [(1.0, having) for having in hits.values()]
-    verbs = {lex.code for lex in lexicons() if any(v.pattern.search(whole) for v in lex.verbs)}
+    verbs = {lex.code for lex in lexicons() if lex.any_verb is not None and lex.any_verb.search(whole)}
     if verbs:
         evidence.append((_VERB * len(verbs), verbs))
     for lex in lexicons():

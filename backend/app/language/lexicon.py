@@ -109,6 +109,9 @@ class Lexicon:
     common: frozenset[str] = frozenset()  # frequent words of the language: which language a text is in
     dates: Dates = Dates(dict.fromkeys(_DATES), (None,) * 7)
     priorities: dict[str, re.Pattern[str] | None] = field(default_factory=dict)  # high, medium, low
+    # Every verb form of every tool in one alternation: where the first verb of a text starts, found in
+    # one scan instead of one per tool and form (the verbs are then matched only there).
+    any_verb: re.Pattern[str] | None = None
 
     def word(self, kind: str) -> re.Pattern[str] | None:
         return self.words[kind]
@@ -160,13 +163,16 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
     if extra := sorted(set(data) - known):
         raise ValueError(f"{code}: unknown key {extra[0]!r}")
     verbs: list[VerbPattern] = []
+    every_verb: list[str] = []
     for key, forms in data.get("verbs", {}).items():
         if extra := sorted(set(forms) - set(FORMS)):
             raise ValueError(f"{code}: unknown form {extra[0]!r} in [verbs.{key}]")
         for form in FORMS:
-            pattern = _alternation(_strings(forms, form, f"{code}.verbs.{key}"))
+            entries = _strings(forms, form, f"{code}.verbs.{key}")
+            pattern = _alternation(entries)
             if pattern is not None:
                 verbs.append(VerbPattern(_tools(key), form, pattern, len(verbs)))
+                every_verb += entries
     words_table, claims_table = data.get("words", {}), data.get("claims", {})
     references_table = data.get("references", {})
     detect_table, dates_table = data.get("detect", {}), data.get("dates", {})
@@ -194,7 +200,20 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
     )
     priorities = {k: _alternation(_strings(priorities_table, k, f"{code}.priorities")) for k in _PRIORITIES}
     name = str(data.get("name", code))
-    return Lexicon(code, name, tuple(verbs), words, claims, flags, references, ordinals, common, dates, priorities)
+    return Lexicon(
+        code,
+        name,
+        tuple(verbs),
+        words,
+        claims,
+        flags,
+        references,
+        ordinals,
+        common,
+        dates,
+        priorities,
+        _alternation(every_verb),
+    )
 
 
 def _weekdays(code: str, value: Any) -> tuple[re.Pattern[str] | None, ...]:

@@ -172,8 +172,14 @@ def _short(text: str) -> str:
 
 
 def _first_verb(lex: Lexicon, clause: str) -> tuple[VerbPattern, re.Match[str]] | None:
-    found = [(v, m) for v in lex.verbs if (m := v.pattern.search(clause))]
-    return min(found, key=lambda f: (f[1].start(), -len(f[1].group()), f[0].order), default=None)
+    """The leftmost verb form; at one position the longest, then the first in the file. One scan
+    finds the position (`any_verb`), the forms are then only tried there."""
+    first = _search(lex.any_verb, clause)
+    if first is None:
+        return None
+    at = first.start()
+    found = [(v, m) for v in lex.verbs if (m := v.pattern.match(clause, at))]
+    return min(found, key=lambda f: (-len(f[1].group()), f[0].order), default=None)
 
 
 def _head(lex: Lexicon, clause: str) -> tuple[int, bool]:
