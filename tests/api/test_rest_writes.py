@@ -5,6 +5,7 @@ and metrics; with Idempotency-Key on create and ETag / If-Match on change and de
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 from typing import Any
 
@@ -235,3 +236,34 @@ async def test_a_tool_this_deployment_denies_is_403_over_rest_too(make_client: A
 
     assert response.status_code == 403 and "delete_task" in response.json()["detail"]
     assert [t["title"] for t in await tasks_of(client)] == ["Keep me"]
+
+
+async def test_every_refused_write_is_recorded_as_refused(client: httpx.AsyncClient, database: str) -> None:
+    """A write refused with a 4xx leaves an audit row that says so: not a success, the refusal's
+    code, and no change (no task, no before or after) that undo or a reader could take for one."""
+    task = (await create(client, title="Gym")).json()
+    missing = "00000000-0000-4000-8000-000000000000"
+    refused = [
+        await create(client, title="Old", due_date="2020-01-01"),  # a due date in the past
+        await patch(client, task["id"], if_match='"7"', title="Stale"),  # another version
+        await patch(client, missing, title="Nobody"),  # no such task
+        await delete(client, missing),
+        await delete(client, task["id"], if_match='"9"'),
+    ]
+    assert [r.status_code for r in refused] == [422, 412, 404, 404, 412]
+    nothing = await client.post("/api/bob/undo", headers=auth("bob"))  # bob has changed nothing
+    assert nothing.status_code == 409
+
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    query = "SELECT tool_name, success, result, task_id, before, after FROM tool_executions ORDER BY created_at"
+    async with engine.connect() as conn:
+        rows = [dict(r) for r in (await conn.execute(sa.text(query))).mappings()]
+    failed = [r for r in rows if not r["success"]]  # the test clock stands still: no order among them
+    assert Counter(r["tool_name"] for r in failed) == Counter(
+        add_task=1, update_task=2, delete_task=2, undo_last_change=1
+    )
+    for row in failed:
+        result = row["result"] if isinstance(row["result"], dict) else json.loads(row["result"])
+        assert result["success"] is False and result["code"], row
+        assert (row["task_id"], row["before"], row["after"]) == (None, None, None), row
+    assert [(t["title"], t["version"]) for t in await tasks_of(client)] == [("Gym", 1)]  # nothing refused changed it
