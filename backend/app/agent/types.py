@@ -231,6 +231,7 @@ class GuardDecision(StrEnum):
     CHECKED = "checked"  # the model was asked what its words claim before they are shown
     CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
     UNVERIFIED = "unverified"  # words whose check could not be read are not shown
+    SHORTENED = "shortened"  # words longer than the claim reader reads are shown up to there
 
 
 class GuardReason(StrEnum):
@@ -246,6 +247,7 @@ class GuardReason(StrEnum):
     UNBACKED_CLAIM = "unbacked_claim"  # words claiming a change no successful call made
     DENIED_SUCCESS = "denied_success"  # words saying a change that succeeded was not made
     REPLY_CHECK = "reply_check"  # the model's words are checked before they are shown
+    TOO_LONG = "too_long"  # the message, or the model's words, longer than the word lists read
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ _VERB = 2.0  # one of the language's task verbs in the message: worth two of its
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _KINDS = ("task_nouns", "done_states")
 _COVERS = 0.3  # the share of a message's words its language's lists must know
+_READ = 400  # characters: the start of a long message tells its language (and bounds the lists' work)
 _KNOWN = ("fillers", "title_fillers", "task_nouns", "done_states", "small_talk", "request", "negation", "retraction")
 
 
@@ -114,6 +115,7 @@ def detect(text: str, *, reader: Sequence[str] = (), previous: str | None = None
     entry per clause reading); `previous`: the language of the conversation so far. A tie goes to
     the language whose lists know more of the message's words, then to the reader's, then to the
     conversation's."""
+    text = text[:_READ]
     found = scores(text)
     best = max(found.values(), default=0)
     tied = [code for code, score in found.items() if score == best and best > 0]

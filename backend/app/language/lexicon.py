@@ -17,6 +17,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args
 
+from backend.app.language import scan
+
 ToolName = Literal["add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"]
 Form = Literal["imperative", "infinitive", "past", "declarative"]
 TOOL_NAMES: frozenset[str] = frozenset(get_args(ToolName))
@@ -112,6 +114,7 @@ class Lexicon:
     # Every verb form of every tool in one alternation: where the first verb of a text starts, found in
     # one scan instead of one per tool and form (the verbs are then matched only there).
     any_verb: re.Pattern[str] | None = None
+    any_past: re.Pattern[str] | None = None  # the same for the past forms (what a reply claims happened)
 
     def word(self, kind: str) -> re.Pattern[str] | None:
         return self.words[kind]
@@ -164,6 +167,7 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
         raise ValueError(f"{code}: unknown key {extra[0]!r}")
     verbs: list[VerbPattern] = []
     every_verb: list[str] = []
+    every_past: list[str] = []
     for key, forms in data.get("verbs", {}).items():
         if extra := sorted(set(forms) - set(FORMS)):
             raise ValueError(f"{code}: unknown form {extra[0]!r} in [verbs.{key}]")
@@ -173,6 +177,7 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
             if pattern is not None:
                 verbs.append(VerbPattern(_tools(key), form, pattern, len(verbs)))
                 every_verb += entries
+                every_past += entries if form == "past" else []
     words_table, claims_table = data.get("words", {}), data.get("claims", {})
     references_table = data.get("references", {})
     detect_table, dates_table = data.get("detect", {}), data.get("dates", {})
@@ -212,8 +217,16 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
         common,
         dates,
         priorities,
-        _alternation(every_verb),
+        _any(every_verb),
+        _any(every_past),
     )
+
+
+def _any(entries: list[str]) -> re.Pattern[str] | None:
+    """Every entry in one alternation, grouped by first character (`scan`): one fast scan says where
+    the first of them starts."""
+    fragments = [fold(e) for e in sorted(entries, key=len, reverse=True)]
+    return scan.starts(fragments, before=r"(?<![\w'])", after=r"(?![\w])") if fragments else None
 
 
 def _weekdays(code: str, value: Any) -> tuple[re.Pattern[str] | None, ...]:

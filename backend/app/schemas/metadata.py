@@ -36,7 +36,10 @@ class GuardEvent(_Record):
 
     step: int
     decision: str = Field(
-        description="forced, trusted, refused, grounded, asks, gave_up, asked_again, checked, claim_caught, unverified"
+        description=(
+            "forced, trusted, refused, grounded, asks, gave_up, asked_again, checked, claim_caught, unverified, "
+            "shortened"
+        )
     )
     reason: str = Field(description="missing_tool, wrong_tool, ghost_claim, ...")
     tool: str | None
@@ -57,7 +60,7 @@ class IntentAction(_Record):
 class IntentInfo(_Record):
     """How the message was read (services/intent.py)."""
 
-    kind: str = Field(description="command, question, advice, report, negated, small_talk, chat")
+    kind: str = Field(description="command, question, advice, report, negated, small_talk, chat, too_long")
     tools: list[str]
     actions: list[IntentAction]
     reason: str

@@ -54,10 +54,10 @@ from backend.app.agent.types import (
     ToolResult,
 )
 from backend.app.services.calls import WRONG_TOOL, final_calls
-from backend.app.services.claims import Claim, claims, denial
+from backend.app.services.claims import Claim, claims, denial, readable
 from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
-from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED
+from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED, TOO_LONG_TO_READ
 from backend.app.tools.resolver import named_in
 
 READ_TOOLS = frozenset({"list_tasks"})
@@ -68,6 +68,7 @@ ASKABLE = frozenset({"delete_task", "complete_task"})
 CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
 CLAIMABLE = frozenset({"add_task", "delete_task", "complete_task", "update_task"})  # a claim may be asked about
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
+_TOO_LONG = "Not run: the user's message is too long to act on. Ask them to send their requests in shorter messages."
 REASK = (
     "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
     "Answer the user's message now, in the language they wrote in, without saying that a task was changed."
@@ -170,6 +171,10 @@ class ExecutionGuard:
 
     def _unrequested(self, calls: Sequence[ToolCall], changes: list[int], *, step: int, forced: bool) -> CallsVerdict:
         """Changes on a message that asks for none (or was read as nothing)."""
+        if self.intent.kind == "too_long":  # not read: what it asks for is not known, it may take back anything
+            for i in changes:
+                self._event(step, GuardDecision.REFUSED, GuardReason.TOO_LONG, calls[i].name)
+            return CallsVerdict(refused={i: _refusal(TOO_LONG_TO_READ, _TOO_LONG) for i in changes})
         # The user's words, and the text they quoted: which action a quote belongs to is unknown here,
         # so it may be a title to add, or name the task asked about, never the target of a change.
         free = self.intent.free
@@ -220,7 +225,7 @@ class ExecutionGuard:
         """On a message that asks for no change, once the model's changes were all refused or found no
         task the user named (and nothing is asked about): it is asked again, with no tools, for an
         answer in words, which is checked like any other (once a turn)."""
-        if not self.enabled or self.intent.needs_tool or self.reasked:
+        if not self.enabled or self.intent.needs_tool or self.reasked or self.intent.kind == "too_long":
             return None
         changes = [e for e in executed if e.step == step and e.call.name in self.mutating_tools]
         if not changes or any(e.result.success or e.result.code == NEEDS_CONFIRMATION for e in changes):
@@ -318,6 +323,7 @@ class ExecutionGuard:
     ) -> Accept | ForceRetry:
         declared = read_declaration(arguments)
         claimed, self.claimed = self.claimed, ()
+        text = readable(text)  # what was checked: the words as far as the lists read them
         if declared is None:
             if claimed:  # the lists read a claim; the check says nothing more
                 return self._caught(text, list(claimed), set(), executed, step=step)
@@ -348,6 +354,9 @@ class ExecutionGuard:
         if not text:
             self.words = Words(text, WordsVerdict.NOT_SHOWN)
             return Accept()
+        if (shown := readable(text)) != text:  # what the lists cannot read in bounded time is never shown
+            self._event(step, GuardDecision.SHORTENED, GuardReason.TOO_LONG)
+            text = shown
         if not self._eligible(finals, step=step):
             verdict = WordsVerdict.WITHHELD if self.words_beside_results else WordsVerdict.NOT_SHOWN
             self.words = Words(text, verdict, WordsReason.HIDES_FAILURE if self.words_beside_results else None)

@@ -35,10 +35,18 @@ from backend.app.language.lexicon import QUOTES, Lexicon, ToolName, VerbPattern,
 from backend.app.language.lexicon import modifiers as _modifiers
 from backend.app.language.lexicon import task_nouns as _task_nouns
 
-Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
-KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
+Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat", "too_long"]
+KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat", "too_long")
 # Items of a list ("add milk, eggs and bread") are counted for these tools only.
 _ITEM_TOOLS = frozenset({"add_task", "delete_task", "complete_task"})
+# How much of a message the reader reads: its word lists are a few thousand regular expressions, so a
+# clause costs about half a millisecond and a character of long prose about twenty microseconds here;
+# these bounds keep the worst message near 10 ms of CPU (`python -m backend.devtools.bench.reader`).
+# A message beyond them (quoted text counts as one word, and so does a long field value: "description:
+# …") is `too_long`: not read, it asks for no change and the guard runs none (a retraction or a
+# question may be anywhere in it).
+READ_CHARS = 400
+READ_CLAUSES = 20
 # When two languages read one clause differently, the most cautious reading wins.
 _CAUTION: dict[Kind, int] = {
     "negated": 0,
@@ -48,6 +56,7 @@ _CAUTION: dict[Kind, int] = {
     "small_talk": 4,
     "chat": 4,
     "command": 5,
+    "too_long": 0,
 }
 
 
@@ -372,15 +381,15 @@ def _clause_split() -> re.Pattern[str]:
     return conjunctions()
 
 
-def _sentences(text: str) -> list[tuple[str, bool]]:
-    """(sentence, asked): asked when it ends with '?' or opens with '¿'."""
+def _sentences(text: str) -> list[tuple[list[str], bool]]:
+    """(the sentence's clauses, asked): asked when it ends with '?' or opens with '¿'."""
     found = []
     for m in _SENTENCE.finditer(text):
         sentence = m.group()
         if not sentence.strip(" .!?;\n"):
             continue
         opened = m.start() > 0 and text[m.start() - 1] == "¿"
-        found.append((sentence.strip(" .!?;\n"), "?" in sentence or opened))
+        found.append((_clause_split().split(sentence.strip(" .!?;\n")), "?" in sentence or opened))
     return found
 
 
@@ -397,10 +406,31 @@ def _restored(text: str, typed: list[str]) -> str:
     return _PLACEHOLDER.sub(lambda m: typed[int(m[1])] if int(m[1]) < len(typed) else '""', text)
 
 
+def _field_value(text: str) -> int | None:
+    """Where a field's value starts, in a text too long to read: after the first colon within the
+    bound that follows a field's name ("... with this description: ...", "Notiz: ..."). What comes
+    after is the value, content like a quote, not words to read."""
+    colon = text.find(":", 0, READ_CHARS)
+    while colon >= 0:
+        name = " ".join(text[max(0, colon - 60) : colon].split()[-3:])
+        if any((f := lex.word("fields")) is not None and f.search(name) for lex in lexicons()):
+            return colon + 1
+        colon = text.find(":", colon + 1, READ_CHARS)
+    return None
+
+
 def classify(message: str) -> Intent:
     """Read one chat message; never raises."""
     text, typed = _quotes(message)
-    intent, free = _classify(text)
+    if len(text) > READ_CHARS and (at := _field_value(text)) is not None:
+        typed.append(_restored(text[at:], typed).strip())
+        text = f'{text[:at]} "§{len(typed) - 1}§"'
+    sentences = _sentences(text[: READ_CHARS + 1])
+    clauses = sum(len(clauses) for clauses, _asked in sentences)
+    if len(text) > READ_CHARS or clauses > READ_CLAUSES:
+        why = f"longer than the reader reads ({len(text)} characters, {clauses} clauses): it asks for no change"
+        return Intent("too_long", (), why, free=" ".join(_PLACEHOLDER.sub(" ", text).split()), quotes=tuple(typed))
+    intent, free = _classify(sentences)
     free_text = " ".join(_PLACEHOLDER.sub(" ", " ".join(free if intent.needs_tool else [text])).split())
     actions = tuple(
         dataclasses.replace(
@@ -415,7 +445,7 @@ def classify(message: str) -> Intent:
     return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
 
 
-def _classify(text: str) -> tuple[Intent, list[str]]:
+def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str]]:
     """The reading, and the clauses no action took."""
     actions: list[Action] = []
     free: list[str] = []
@@ -425,11 +455,11 @@ def _classify(text: str) -> tuple[Intent, list[str]]:
     weak: list[ToolName] = []
     declined: list[str] = []
     small_talk = chatted = False  # a clause of small talk; a clause that is not
-    for sentence, asked in _sentences(text):
+    for clauses, asked in sentences:
         previous: _Reading | None = None
         mood: _Reading | None = None  # a question, advice or report governs the verbs coordinated with it
         leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
-        for raw in _clause_split().split(sentence):
+        for raw in clauses:
             clause = raw.strip(" \t\"'")
             if not clause or _whole("small_talk", clause) or _only_fillers(clause):
                 small_talk = small_talk or bool(clause)

@@ -11,9 +11,10 @@ not even for a moment. So an answer's text is heard only when it can be the repl
 Then each sentence goes on once it is complete and the text up to it says nothing the results
 contradict: no change claimed that no call made, no denial of a change that succeeded (the checks
 the reply makes on the whole text, `reply.contradicts`). At the first sentence that fails, or at a
-`<` (a call written as text), the answer's streaming stops: the rest is sent once the reply is
-composed. When heard words turn out not to be the reply (the model went on calling tools, the guard
-asked again, or the composed reply replaced them), the listener is told to drop them (`reset`).
+`<` (a call written as text), or past the claim reader's reach (`claims.READABLE` characters), the
+answer's streaming stops: the rest is sent once the reply is composed. When heard words turn out not
+to be the reply (the model went on calling tools, the guard asked again, or the composed reply
+replaced them), the listener is told to drop them (`reset`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Protocol
 
 from backend.app.agent.types import ExecutedCall, TextSink
 from backend.app.language.lexicon import fold
+from backend.app.services.claims import READABLE
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.reply import contradicts
 
@@ -87,7 +89,7 @@ class LiveReply:
         # Claims and denials are read sentence by sentence, so the new sentences are checked alone,
         # unless a quotation opened earlier is still open (what is quoted is not a claim).
         checked = self.sent + out if self._open_quote else out
-        if contradicts(checked, self._succeeded, self.guard):
+        if len(self.sent) + len(out) > READABLE or contradicts(checked, self._succeeded, self.guard):
             self._stopped = True
             return
         self._buffer = self._buffer[len(head) :]

@@ -32,7 +32,7 @@ from backend.app.services.claims import denial
 from backend.app.services.guard import ExecutionGuard, Words, WordsVerdict, satisfies
 from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.wording import action_phrase, done_line, failed_line
-from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED
+from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED, TOO_LONG_TO_READ
 from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
@@ -53,6 +53,7 @@ class NotDoneReason(StrEnum):
     BUDGET = "budget"  # a per-turn budget ran out
     DESTRUCTIVE_CAP = "destructive_cap"  # more deletions than MAX_DESTRUCTIVE_CALLS_PER_TURN
     NOT_REQUESTED = "not_requested"  # the guard refused a change the message did not ask for
+    TOO_LONG = "too_long"  # the message is longer than the reader reads: no change is run
     TOOL_NOT_TRIGGERED = "tool_not_triggered"  # asked, forced, and the model still did not call it
     MODEL_CHOSE_OTHER = "model_chose_other"  # the model read or edited instead; its choice stood
     STOPPED = "stopped"  # the turn stopped (step limit, an error) before it
@@ -65,6 +66,7 @@ _CODE_REASON = {
     DESTRUCTIVE_LIMIT: NotDoneReason.DESTRUCTIVE_CAP,
     NOT_REQUESTED: NotDoneReason.NOT_REQUESTED,
     NOT_GROUNDED: NotDoneReason.NOT_REQUESTED,
+    TOO_LONG_TO_READ: NotDoneReason.TOO_LONG,
 }
 
 
@@ -138,6 +140,10 @@ def _line(t: Texts, e: ExecutedCall, status: Status) -> str:
     if status is Status.NOT_DONE:
         if e.result.code == BUDGET_EXCEEDED:
             return t("Not done: {action} (this message ran out of its budget).", action=what)
+        if e.result.code == TOO_LONG_TO_READ:
+            return t(
+                "Not done: {action} (your message is too long for me to act on; send it in shorter parts).", action=what
+            )
         return t("Not done: {action} (too many actions in one message; send it again).", action=what)
     return failed_line(t, e)
 

@@ -27,6 +27,7 @@ from backend.app.tools.resolver import (
 
 NOT_GROUNDED = "NOT_GROUNDED"
 NOT_REQUESTED = "NOT_REQUESTED"  # refused, unsaid: a change the user's message did not ask for, or said no to
+TOO_LONG_TO_READ = "TOO_LONG_TO_READ"  # refused, said: the message is longer than the reader reads
 NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"  # looked up, nothing changed: the user is asked first
 PRECONDITION_FAILED = "PRECONDITION_FAILED"  # a REST If-Match named another version of the task
 # Never repaired onto a task the model did not name: a wrong guess here loses the user's data.
