@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from backend.app.agent.detect import detect
+from backend.app.agent.fallback import Arm, FallbackClient
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.offline import OfflineModel
 from backend.app.agent.presets import select_preset
@@ -109,7 +110,7 @@ def create_app(
 
 
 async def _llm_client(
-    settings: Settings, http: httpx.AsyncClient, *, allow_offline: bool
+    settings: Settings, http: httpx.AsyncClient, *, allow_offline: bool, metrics: Metrics
 ) -> tuple[ChatCompletionsClient, str, str]:
     """The model client, the model's name and the provider whose preset applies. With no key the
     offline model answers (`allow_offline`: unless a test scripted the transport); `LLM_PROVIDER=auto`
@@ -117,22 +118,44 @@ async def _llm_client(
     if allow_offline and settings.uses_offline_model:
         log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
         return OfflineModel(read=offline_reading), OfflineModel.model_name, "offline"
-    client = HttpLLMClient(
-        http=http,
-        base_url=settings.llm_base_url,
-        api_key=settings.llm_api_key,
-        connect_timeout_s=settings.llm_connect_timeout_s,
-        read_timeout_s=settings.llm_read_timeout_s,
-        max_retries=settings.llm_max_retries,
-        stream=settings.llm_stream,
-    )
+
+    def http_client(base_url: str, api_key: str | None) -> HttpLLMClient:
+        return HttpLLMClient(
+            http=http,
+            base_url=base_url,
+            api_key=api_key,
+            connect_timeout_s=settings.llm_connect_timeout_s,
+            read_timeout_s=settings.llm_read_timeout_s,
+            max_retries=settings.llm_max_retries,
+            stream=settings.llm_stream,
+        )
+
+    client: ChatCompletionsClient = http_client(settings.llm_base_url, settings.llm_api_key)
+    if settings.llm_fallbacks:
+        arms = [Arm(settings.llm_model, client)]
+        for f in settings.llm_fallbacks:
+            own_server = f.base_url is not None and f.base_url != settings.llm_base_url
+            key = f.api_key if f.api_key is not None or own_server else settings.llm_api_key
+            arms.append(Arm(f.model, http_client(f.base_url or settings.llm_base_url, key)))
+        client = FallbackClient(
+            arms,
+            cooldown_s=settings.llm_cooldown_s,
+            observe=lambda a: metrics.observe_model(model=a.model, outcome=a.code or "ok"),
+        )
     model, provider = settings.llm_model, settings.llm_provider
     if provider == "auto":
         found = await detect(http, settings.llm_base_url, api_key=settings.llm_api_key)
         provider = found.provider
         log.info("llm_provider_detected", extra={"provider": provider, "evidence": found.evidence})
     log.info(
-        "llm_client", extra={"client": "http", "base_url": settings.llm_base_url, "model": model, "provider": provider}
+        "llm_client",
+        extra={
+            "client": "http",
+            "base_url": settings.llm_base_url,
+            "model": model,
+            "provider": provider,
+            "fallbacks": [f.model for f in settings.llm_fallbacks],
+        },
     )
     return client, model, provider
 
@@ -164,7 +187,9 @@ def _lifespan(
         engine = create_engine(settings)
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
         async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:
-            client, model, provider = await _llm_client(settings, http, allow_offline=llm_transport is None)
+            client, model, provider = await _llm_client(
+                settings, http, allow_offline=llm_transport is None, metrics=metrics
+            )
             app.state.settings = settings
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)

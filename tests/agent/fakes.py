@@ -19,7 +19,7 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
-from backend.app.agent.types import BatchOutcome, StepInfo, TextSink, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import Attempt, BatchOutcome, StepInfo, TextSink, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
     name="add_task",
@@ -132,7 +132,14 @@ class ScriptedClient(Script):
     def bodies(self) -> list[dict[str, Any]]:
         return self.requests
 
-    async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
+    async def create(
+        self,
+        body: dict[str, Any],
+        *,
+        deadline: float,
+        on_text: TextSink | None = None,
+        attempts: list[Attempt] | None = None,
+    ) -> dict[str, Any]:
         del on_text  # answers come whole: the loop hands their text on itself
         self.deadlines.append(deadline)
         item = await self.answer(copy.deepcopy(body))

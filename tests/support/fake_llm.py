@@ -203,6 +203,7 @@ class ScriptedLLM(Script):
     ) -> None:
         super().__init__(*items, default=default, delay_s=delay_s, checker=checker)
         self.headers: list[httpx.Headers] = []
+        self.urls: list[str] = []
 
     @property
     def transport(self) -> httpx.MockTransport:
@@ -210,5 +211,6 @@ class ScriptedLLM(Script):
 
     async def _handle(self, request: httpx.Request) -> httpx.Response:
         self.headers.append(request.headers)
+        self.urls.append(str(request.url))
         item = await self.answer(json.loads(request.content))
         return item if isinstance(item, httpx.Response) else httpx.Response(200, json=item)

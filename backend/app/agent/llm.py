@@ -17,7 +17,7 @@ import httpx
 import orjson
 
 from backend.app.agent.sse import ChunkReader, assemble, events, is_event_stream, text_delta
-from backend.app.agent.types import Heard, TextSink
+from backend.app.agent.types import Attempt, Heard, TextSink
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,14 @@ class HttpLLMClient:
         # along, so a long answer is bounded by the turn's deadline, not by the read timeout.
         self._stream = stream
 
-    async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
+    async def create(
+        self,
+        body: dict[str, Any],
+        *,
+        deadline: float,
+        on_text: TextSink | None = None,
+        attempts: list[Attempt] | None = None,
+    ) -> dict[str, Any]:
         """One completion. With LLM_STREAM the chunks are read as they arrive and `on_text` hears each
         piece of text; once a piece was handed on, a failure is not retried (the text would repeat)."""
         heard = Heard(on_text)

@@ -25,6 +25,7 @@ from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
 from backend.app.agent.presets import Preset, merge_request_overrides
 from backend.app.agent.run import CallsObserver, ReplyObserver, RunOptions, RunResult
 from backend.app.agent.types import (
+    Attempt,
     ChatCompletionsClient,
     ExecutedCall,
     Finding,
@@ -183,7 +184,10 @@ class AgentRunner:
         started = time.perf_counter()
         sink = turn.on_reply.step(turn.executed) if turn.on_reply is not None else None
         heard = Heard(sink)
-        raw = await self.client.create(body, deadline=use.deadline, on_text=heard if sink is not None else None)
+        attempts: list[Attempt] = []
+        raw = await self.client.create(
+            body, deadline=use.deadline, on_text=heard if sink is not None else None, attempts=attempts
+        )
         latency = round((time.perf_counter() - started) * 1000, 2)
         response = normalize_response(
             raw,
@@ -209,6 +213,10 @@ class AgentRunner:
         }
         if plan.phase:
             event["request"]["phase"] = plan.phase
+        if attempts:  # several models: which one answered, and what failed before it
+            event["model"] = attempts[-1].model
+            if failed := [{"model": a.model, "code": a.code, "detail": a.detail} for a in attempts[:-1]]:
+                event["fallbacks"] = failed
         if ignored_keys:
             event["ignored_override_keys"] = ignored_keys
         if response.normalizations:

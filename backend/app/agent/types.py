@@ -157,15 +157,30 @@ class Heard:
             self.listener(piece)
 
 
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One model asked for one request: `code` None when it answered, else why it failed."""
+
+    model: str
+    code: str | None
+    detail: str | None
+
+
 class ChatCompletionsClient(Protocol):
     """An OpenAI-compatible `/chat/completions` endpoint (real server or the offline model).
     `on_text`, when given, hears the answer's text as it arrives (a streamed answer); a client that
-    does not stream simply never calls it."""
+    does not stream simply never calls it. `attempts`, when given, is told of each model asked (a
+    client of several models, agent/fallback.py; one model says nothing)."""
 
     label: str
 
     async def create(
-        self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None
+        self,
+        body: dict[str, Any],
+        *,
+        deadline: float,
+        on_text: TextSink | None = None,
+        attempts: list[Attempt] | None = None,
     ) -> dict[str, Any]: ...
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from zxcvbn import zxcvbn
 
@@ -116,6 +116,16 @@ def _patterned(secret: str) -> str | None:
     return None
 
 
+class FallbackModel(BaseModel):
+    """One entry of LLM_FALLBACKS: a model tried when the ones before it fail; the base URL and key
+    are LLM_BASE_URL's and LLM_API_KEY's unless given."""
+
+    model_config = ConfigDict(extra="forbid")
+    model: str = Field(min_length=1)
+    base_url: str | None = None
+    api_key: str | None = None
+
+
 class Settings(BaseSettings):
     """Every setting the service reads; names and defaults are part of the public contract."""
 
@@ -151,6 +161,10 @@ class Settings(BaseSettings):
     llm_max_tokens: int = 1024
     # Ask for `stream: true` and assemble the chunks before the loop reads them (agent/sse.py).
     llm_stream: bool = False
+    # JSON list of models tried in order when LLM_MODEL fails (agent/fallback.py):
+    # [{"model": "anthropic/claude-3.5-haiku"}, {"model": "qwen", "base_url": "http://127.0.0.1:8080/v1"}]
+    llm_fallbacks: list[FallbackModel] = Field(default_factory=list)
+    llm_cooldown_s: float = Field(default=60.0, ge=0)  # a model that failed is tried last for this long
 
     jwt_secret: str | None = None
     jwt_audience: str | None = None

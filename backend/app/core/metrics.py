@@ -54,6 +54,12 @@ class Metrics:
         self.llm_calls = Counter(
             "taskchat_llm_calls", "Requests to the model server.", ["client", "outcome"], registry=r
         )
+        self.llm_model_answers = Counter(
+            "taskchat_llm_model_answers",
+            "Requests per model of LLM_MODEL and LLM_FALLBACKS, by outcome (ok or the error code).",
+            ["model", "outcome"],
+            registry=r,
+        )
         self.llm_latency = Histogram(
             "taskchat_llm_call_duration_seconds",
             "Latency of one model request (client retries included).",
@@ -172,6 +178,9 @@ class Metrics:
         self.llm_calls.labels(_label(client), _label(outcome)).inc()
         self.llm_latency.labels(_label(client)).observe(seconds)
 
+    def observe_model(self, *, model: str, outcome: str) -> None:
+        self.llm_model_answers.labels(_label(model), _label(outcome)).inc()
+
     def observe_http(self, *, method: str, route: str, status: int, seconds: float) -> None:
         self.http_latency.labels(_label(method), route, str(status)).observe(seconds)
 
@@ -180,7 +189,12 @@ class _CompletionsClient(Protocol):
     label: str
 
     async def create(
-        self, body: dict[str, Any], *, deadline: float, on_text: Callable[[str], None] | None = None
+        self,
+        body: dict[str, Any],
+        *,
+        deadline: float,
+        on_text: Callable[[str], None] | None = None,
+        attempts: list[Any] | None = None,
     ) -> dict[str, Any]: ...
 
 
@@ -197,12 +211,17 @@ class MeteredClient:
         self.metrics = metrics
 
     async def create(
-        self, body: dict[str, Any], *, deadline: float, on_text: Callable[[str], None] | None = None
+        self,
+        body: dict[str, Any],
+        *,
+        deadline: float,
+        on_text: Callable[[str], None] | None = None,
+        attempts: list[Any] | None = None,
     ) -> dict[str, Any]:
         started = time.perf_counter()
         outcome = "ok"
         try:
-            return await self.inner.create(body, deadline=deadline, on_text=on_text)
+            return await self.inner.create(body, deadline=deadline, on_text=on_text, attempts=attempts)
         except AppError as exc:
             outcome = exc.code
             raise

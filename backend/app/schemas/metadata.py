@@ -149,11 +149,13 @@ class CallWarning(_Record):
 
 
 class ModelInfo(_Record):
+    OPTIONAL = frozenset({"fallbacks"})
     name: str
     client: str
     offline: bool
     preset: dict[str, Any]
     options: dict[str, Any]
+    fallbacks: list[str] | None = Field(default=None, description="LLM_FALLBACKS: the models tried after `name`")
 
 
 class PolicyEvent(_Record):
@@ -178,11 +180,29 @@ class TraceUsage(_Record):
     completion: int
 
 
+class FallbackRecord(_Record):
+    """A model that failed a request before another answered it (LLM_FALLBACKS)."""
+
+    model: str
+    code: str | None
+    detail: str | None
+
+
 class TraceStep(_Record):
-    """One request to the model and what came of it (agent/runner.py)."""
+    """One request to the model and what came of it (agent/runner.py). `model` and `fallbacks`
+    only with several models: the one that answered, and those that failed before it."""
 
     OPTIONAL = frozenset(
-        {"ignored_override_keys", "normalizations", "retry", "ignored_tool_calls", "errors", "respond"}
+        {
+            "ignored_override_keys",
+            "normalizations",
+            "retry",
+            "ignored_tool_calls",
+            "errors",
+            "respond",
+            "model",
+            "fallbacks",
+        }
     )
     step: int
     request: TraceRequest
@@ -196,6 +216,8 @@ class TraceStep(_Record):
     ignored_tool_calls: int | None = None
     errors: list[str | None] | None = None
     respond: bool | None = None
+    model: str | None = None
+    fallbacks: list[FallbackRecord] | None = None
 
 
 class TraceCheck(_Record):

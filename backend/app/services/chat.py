@@ -389,6 +389,7 @@ class ChatService:
             "offline": self.client.label == "offline",
             "preset": self.preset.describe(),
             "options": options_summary(self.options),
+            "fallbacks": [f.model for f in self.settings.llm_fallbacks] or None,
         }
 
     async def _persist(self, turn: TurnContext, finished: Finished) -> None:

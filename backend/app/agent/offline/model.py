@@ -22,7 +22,7 @@ from backend.app.agent.offline.parsing import (
 )
 from backend.app.agent.offline.replies import _summarize, _tool_results, small_talk
 from backend.app.agent.offline.values import _add_commands, _clean_ref
-from backend.app.agent.types import TextSink
+from backend.app.agent.types import Attempt, TextSink
 from backend.app.language.catalog import Texts, texts
 
 
@@ -44,7 +44,14 @@ class OfflineModel:
     def __init__(self, *, read: Reader = english) -> None:
         self.read = read
 
-    async def create(self, body: dict[str, Any], *, deadline: float, on_text: TextSink | None = None) -> dict[str, Any]:
+    async def create(
+        self,
+        body: dict[str, Any],
+        *,
+        deadline: float,
+        on_text: TextSink | None = None,
+        attempts: list[Attempt] | None = None,
+    ) -> dict[str, Any]:
         del deadline, on_text  # answering takes microseconds: nothing to time out, nothing to stream
         return respond(body, read=self.read)
 
