@@ -119,6 +119,7 @@ def test_prune_removes_deleted_tasks_past_retention_and_says_how_many(tmp_path: 
         "deleted tasks past UNDO_RETENTION_DAYS: 1 removed",
         "idempotency keys past IDEMPOTENCY_TTL_HOURS: 0 removed",
         "rate-limit events out of the window: 0 removed",
+        "model outcomes past ROUTING_WINDOW: 0 removed",
     ]
     with sqlite3.connect(tmp_path / "prune.db") as db:
         assert db.execute("SELECT count(*) FROM deleted_tasks").fetchone() == (1,)

@@ -11,13 +11,14 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 import httpx
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.routing import Route
 
 from backend.app.agent.detect import detect
 from backend.app.agent.fallback import Arm, FallbackClient
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.offline import OfflineModel
-from backend.app.agent.presets import select_preset
+from backend.app.agent.presets import Preset, select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.api.errors import install_error_handlers
 from backend.app.api.http_metrics import HttpMetrics
@@ -36,6 +37,7 @@ from backend.app.services.chat import ChatService
 from backend.app.services.commands import offline_reading
 from backend.app.services.intent import classify as read_words
 from backend.app.services.maintenance import prune_periodically
+from backend.app.services.routing import Price, Router, Tuning
 from backend.app.services.task_writes import TaskWrites
 from backend.app.tools.task_tools import TOOLS
 
@@ -160,6 +162,33 @@ async def _llm_client(
     return client, model, provider
 
 
+def _router(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], preset: Preset) -> Router:
+    """The choice among LLM_MODEL and LLM_FALLBACKS (services/routing.py); a model's price is its own
+    when given, else the preset's."""
+    prices = {settings.llm_model: Price(preset.price_in_per_mtok, preset.price_out_per_mtok)}
+    for f in settings.llm_fallbacks:
+        prices[f.model] = Price(
+            preset.price_in_per_mtok if f.price_in_per_mtok is None else f.price_in_per_mtok,
+            preset.price_out_per_mtok if f.price_out_per_mtok is None else f.price_out_per_mtok,
+        )
+    tuning = Tuning(
+        epsilon=settings.routing_epsilon,
+        ucb_c=settings.routing_ucb_c,
+        floor=settings.routing_success_floor,
+        min_turns=settings.routing_min_turns,
+    )
+    return Router(
+        models=[settings.llm_model, *(f.model for f in settings.llm_fallbacks)],
+        prices=prices,
+        strategy=settings.routing_strategy,
+        tuning=tuning,
+        window=settings.routing_window,
+        refresh_s=settings.routing_refresh_s,
+        sessionmaker=sessionmaker,
+        seed=settings.routing_seed,
+    )
+
+
 def _allow_cors(app: FastAPI, origins: list[str]) -> None:
     app.add_middleware(
         CORSMiddleware,
@@ -202,14 +231,17 @@ def _lifespan(
                     refresh_s=settings.jwt_jwks_refresh_s,
                     max_age_s=settings.jwt_jwks_max_age_s,
                 )
+            preset = select_preset(provider=provider, model=model)
+            several = isinstance(client, FallbackClient)
             service = ChatService(
                 settings=settings,
                 sessionmaker=app.state.sessionmaker,
                 client=MeteredClient(client, metrics),
                 model=model,
-                preset=select_preset(provider=provider, model=model),
+                preset=preset,
                 clock=clock or SystemClock(),
                 metrics=metrics,
+                router=_router(settings, app.state.sessionmaker, preset) if several else None,
             )
             app.state.chat_service = service
             tools_for_user = app.state.tools_for = service.tools_for

@@ -183,3 +183,71 @@ def test_llm_fallbacks_is_read_as_json_from_the_environment(monkeypatch: pytest.
         ("c", "http://c.test/v1", None),
     ]
     assert settings.llm_cooldown_s == 5
+
+
+# -- the choice by measured success (issue 26 part 3) ---------------------------------------------
+
+
+async def test_every_instance_learns_from_every_turn(make_client) -> None:  # type: ignore[no-untyped-def]
+    """Instance one sees model-a fail and model-b answer; instance two, on the same database, asks
+    model-b first (greedy: the better mean) without having seen a turn itself."""
+    learning = {"routing_strategy": "greedy", "routing_refresh_s": 0, "llm_cooldown_s": 0}
+    first = Models(model_a=[httpx.Response(503)], model_b=[completion("Fine, thanks!")])
+    one = await _client(make_client, _llm(first), **learning)
+    for _ in range(3):
+        assert (await chat(one, "hi there, how are you?")).status_code == 200
+
+    second = Models(model_a=[completion("Fine, thanks!")], model_b=[completion("Fine, thanks!")])
+    two = await _client(make_client, _llm(second), **learning)
+    body = (await chat(two, "hi there, how are you?")).json()
+
+    routing = body["execution_metadata"]["routing"]
+    assert (routing["strategy"], routing["chosen"], routing["how"]) == ("greedy", FALLBACK, "exploit")
+    estimates = {e["model"]: (e["n"], e["mean_reward"]) for e in routing["estimates"]}
+    assert estimates[PRIMARY][1] == 0.0 and estimates[FALLBACK][1] == 1.0
+    assert estimates[PRIMARY][0] >= 1 and estimates[FALLBACK][0] >= 3
+    assert second.asked[0] == FALLBACK
+
+
+async def test_the_default_strategy_is_the_configured_order_and_says_so(make_client) -> None:  # type: ignore[no-untyped-def]
+    models = Models(model_a=[completion("Fine, thanks!")], model_b=[completion("Fine, thanks!")])
+    client = await _client(make_client, _llm(models))
+
+    body = (await chat(client, "hi there, how are you?")).json()
+
+    routing = body["execution_metadata"]["routing"]
+    assert (routing["strategy"], routing["chosen"], routing["how"]) == ("fixed", PRIMARY, "fixed")
+    assert models.asked == [PRIMARY]
+    metrics = (await client.get("/metrics")).text
+    assert f'taskchat_routing_choices_total{{how="fixed",model="{PRIMARY}"}} 1.0' in metrics
+
+
+async def test_a_turn_that_fails_on_every_model_counts_against_the_one_chosen(make_client) -> None:  # type: ignore[no-untyped-def]
+    import sqlalchemy as sa
+
+    models = Models(model_a=[httpx.Response(503)], model_b=[httpx.Response(503)])
+    client = await _client(make_client, _llm(models))
+    assert (await chat(client, "hi there, how are you?")).status_code == 503
+
+    async with client.app.state.engine.connect() as conn:  # type: ignore[attr-defined]
+        rows = (await conn.execute(sa.text("SELECT model, reward FROM routing_outcomes"))).all()
+    assert [(m, r) for m, r in rows] == [(PRIMARY, 0.0)]
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "epsilon_greedy", "ucb1", "thompson"])
+async def test_each_strategy_converges_on_the_model_that_answers(make_client, strategy: str) -> None:  # type: ignore[no-untyped-def]
+    """model-a fails every request (model-b then answers it); within 30 turns each strategy asks model-b first."""
+    models = Models(model_a=[httpx.Response(503)], model_b=[completion("Fine, thanks!")])
+    client = await _client(
+        make_client,
+        _llm(models),
+        routing_strategy=strategy,
+        routing_refresh_s=0,
+        routing_seed=3,
+        routing_ucb_c=0.3,
+        llm_cooldown_s=0,
+    )
+
+    firsts = await _firsts(client, models, 30)
+
+    assert firsts[-10:].count(FALLBACK) >= 8, firsts

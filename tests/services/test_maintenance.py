@@ -43,6 +43,7 @@ async def test_each_table_is_pruned_past_its_retention(make_client, database: st
         "deleted tasks past UNDO_RETENTION_DAYS": 0,
         "idempotency keys past IDEMPOTENCY_TTL_HOURS": 0,
         "rate-limit events out of the window": 2,
+        "model outcomes past ROUTING_WINDOW": 0,
     }
     assert later is not None and later["idempotency keys past IDEMPOTENCY_TTL_HOURS"] == 1
     assert later["deleted tasks past UNDO_RETENTION_DAYS"] == 1

@@ -72,7 +72,7 @@ class FallbackClient:
         tried = attempts if attempts is not None else []
         heard = Heard(on_text)
         failure: LLMError | None = None
-        for arm in self._order():
+        for arm in self._order(body.get("model")):
             if failure is not None and (heard.pieces or self._clock() >= deadline):
                 break  # words already reached the user, or no time is left: the failure stands
             try:
@@ -97,11 +97,13 @@ class FallbackClient:
         if self._observe is not None:
             self._observe(attempt)
 
-    def _order(self) -> list[Arm]:
-        """The models in order, those cooling down last (in the order they come back)."""
+    def _order(self, first: object) -> list[Arm]:
+        """The models in order, the one the request names first (the turn's choice), those cooling
+        down last (in the order they come back)."""
         now = self._clock()
-        ready = [a for a in self.arms if self._cool_until.get(a.model, 0.0) <= now]
-        cooling = sorted((a for a in self.arms if a not in ready), key=lambda a: self._cool_until[a.model])
+        named = sorted(self.arms, key=lambda a: a.model != first)  # stable: the rest keep their order
+        ready = [a for a in named if self._cool_until.get(a.model, 0.0) <= now]
+        cooling = sorted((a for a in named if a not in ready), key=lambda a: self._cool_until[a.model])
         return ready + cooling
 
 

@@ -124,6 +124,9 @@ class FallbackModel(BaseModel):
     model: str = Field(min_length=1)
     base_url: str | None = None
     api_key: str | None = None
+    # US dollars per million tokens, for the cost of its turns (ROUTING_SUCCESS_FLOOR picks the cheapest)
+    price_in_per_mtok: float | None = Field(default=None, ge=0)
+    price_out_per_mtok: float | None = Field(default=None, ge=0)
 
 
 class Settings(BaseSettings):
@@ -165,6 +168,15 @@ class Settings(BaseSettings):
     # [{"model": "anthropic/claude-3.5-haiku"}, {"model": "qwen", "base_url": "http://127.0.0.1:8080/v1"}]
     llm_fallbacks: list[FallbackModel] = Field(default_factory=list)
     llm_cooldown_s: float = Field(default=60.0, ge=0)  # a model that failed is tried last for this long
+    # Which of several models a turn asks first (services/routing.py); "fixed": LLM_MODEL, then the rest.
+    routing_strategy: Literal["fixed", "greedy", "epsilon_greedy", "ucb1", "thompson"] = "fixed"
+    routing_epsilon: float = Field(default=0.1, ge=0, le=1)
+    routing_ucb_c: float = Field(default=1.0, ge=0)
+    routing_success_floor: float = Field(default=0.0, ge=0, le=1)  # 0: off; else the cheapest model above it
+    routing_min_turns: int = Field(default=20, ge=1)  # turns before a model's mean counts for the floor
+    routing_window: int = Field(default=500, ge=1)  # each model's last outcomes read and kept
+    routing_refresh_s: float = Field(default=5.0, ge=0)  # how long an instance reuses the outcomes it read
+    routing_seed: int | None = None  # the draws of epsilon_greedy and thompson, for a reproducible run
 
     jwt_secret: str | None = None
     jwt_audience: str | None = None

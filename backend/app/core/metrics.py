@@ -54,6 +54,12 @@ class Metrics:
         self.llm_calls = Counter(
             "taskchat_llm_calls", "Requests to the model server.", ["client", "outcome"], registry=r
         )
+        self.routing_choices = Counter(
+            "taskchat_routing_choices",
+            "Turns per model asked first (ROUTING_STRATEGY), by how it was chosen: fixed, exploit, explore, floor.",
+            ["model", "how"],
+            registry=r,
+        )
         self.llm_model_answers = Counter(
             "taskchat_llm_model_answers",
             "Requests per model of LLM_MODEL and LLM_FALLBACKS, by outcome (ok or the error code).",
@@ -177,6 +183,9 @@ class Metrics:
     def observe_llm_call(self, *, client: str, outcome: str, seconds: float) -> None:
         self.llm_calls.labels(_label(client), _label(outcome)).inc()
         self.llm_latency.labels(_label(client)).observe(seconds)
+
+    def observe_routing(self, *, model: str, how: str) -> None:
+        self.routing_choices.labels(_label(model), _label(how)).inc()
 
     def observe_model(self, *, model: str, outcome: str) -> None:
         self.llm_model_answers.labels(_label(model), _label(outcome)).inc()

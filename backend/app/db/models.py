@@ -198,3 +198,20 @@ class RateLimitEvent(SQLModel, table=True):
     id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
     user_id: str = Field(max_length=255, nullable=False)
     at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
+
+
+class RoutingOutcome(SQLModel, table=True):
+    """How one model did on one turn under one tool policy: what the choice of model learns from,
+    on every instance (services/routing.py). Insert-only, so no row is hot; the last ROUTING_WINDOW
+    of each model are read and kept (migration 0011)."""
+
+    __tablename__ = "routing_outcomes"
+    __table_args__ = (sa.Index("ix_routing_outcomes_policy_model_at", "policy", "model", "at"),)
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    model: str = Field(max_length=255, nullable=False)
+    policy: str = Field(max_length=32, nullable=False)
+    reward: float = Field(nullable=False)  # 0..1: the guard's verdict and the tools' results
+    latency_ms: float = Field(nullable=False)
+    cost_usd: float = Field(nullable=False)
+    at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)

@@ -242,13 +242,32 @@ class ConfirmationAnswer(_Record):
     how: str | None
 
 
+class RoutingEstimate(_Record):
+    model: str
+    n: int = Field(description="the model's outcomes read (its last ROUTING_WINDOW)")
+    mean_reward: float | None
+    mean_cost_usd: float | None
+    mean_latency_ms: float | None
+    score: float | None = Field(description="what the strategy compared: the mean, the upper bound or the draw")
+
+
+class RoutingInfo(_Record):
+    """With several models (LLM_FALLBACKS): the one this turn asked first and why (services/routing.py)."""
+
+    strategy: Literal["fixed", "greedy", "epsilon_greedy", "ucb1", "thompson"]
+    policy: str
+    chosen: str
+    how: Literal["fixed", "exploit", "explore", "floor"]
+    estimates: list[RoutingEstimate]
+
+
 class ExecutionMetadata(_Record):
     """Always has tool_calls_executed, tool_calls_retried, llm_calls and total_latency_ms (the
     contract); the rest explains the turn: the guard's decisions, the reading of the message, where
     the reply came from, the policy, the plan, findings, budget use, best-effort accounting, the
     model, and a compact trace of each request."""
 
-    OPTIONAL = frozenset({"provider_error", "confirmation_answer"})
+    OPTIONAL = frozenset({"provider_error", "confirmation_answer", "routing"})
     tool_calls_executed: int
     tool_calls_retried: int
     llm_calls: int
@@ -275,6 +294,7 @@ class ExecutionMetadata(_Record):
     model: ModelInfo
     policy_events: list[PolicyEvent]
     trace: list[TraceStep | TraceCheck]
+    routing: RoutingInfo | None = None
     language: LanguageInfo
     provider_error: ProviderError | None = None
     confirmation_answer: ConfirmationAnswer | None = None

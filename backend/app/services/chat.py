@@ -31,9 +31,11 @@ from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.db.models import as_utc
 from backend.app.db.repositories import rate_limit
+from backend.app.db.repositories import routing as routing_outcomes
 from backend.app.db.repositories.confirmations import ConfirmationRepository
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
+from backend.app.db.repositories.routing import Observed
 from backend.app.db.session import unit_of_work
 from backend.app.schemas.chat import ChatRequest, ChatResponse, Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services import idempotency, prompt
@@ -51,6 +53,7 @@ from backend.app.services.records import (
     tool_call_records,
 )
 from backend.app.services.reply import Reply, compose
+from backend.app.services.routing import Router
 from backend.app.services.turn import (
     MUTATING,
     READ_ONLY,
@@ -116,8 +119,10 @@ class ChatService:
         preset: Preset,
         clock: Clock,
         metrics: Metrics | None = None,
+        router: Router | None = None,
     ) -> None:
         self.settings = settings
+        self.router = router  # several models: which one a turn asks first (services/routing.py)
         self.metrics = metrics or Metrics()
         self.sessionmaker = sessionmaker
         self.client = client
@@ -164,7 +169,7 @@ class ChatService:
         try:
             run, step = await self._run(turn)
             finished = self._reply(turn, run, step)
-            await self._persist(turn, finished)
+            await self._persist(turn, finished, self._learned(turn, run, step, finished))
             self._observe(turn, run, step, finished)
         except Exception as exc:
             # The user's message stays; the error is recorded beside it; nothing else was written
@@ -254,7 +259,11 @@ class ChatService:
             price_out_per_mtok=self.preset.price_out_per_mtok,
         )
         use.started = turn.started
-        runner = AgentRunner(client=self.client, model=self.model, preset=self.preset, options=self.options)
+        if self.router is not None:
+            turn.routing = await self.router.choose(step.policy.value)
+            self.metrics.observe_routing(model=turn.routing.model, how=turn.routing.how)
+        model = turn.routing.model if turn.routing is not None else self.model
+        runner = AgentRunner(client=self.client, model=model, preset=self.preset, options=self.options)
         return await runner.run(
             messages=messages,
             executor=self._tools(turn, step if step.guard.enabled else None),
@@ -343,6 +352,7 @@ class ChatService:
                 if turn.answer is not None and turn.answer.verdict != "new"
                 else None
             ),
+            routing=turn.routing.describe() if turn.routing is not None else None,
         )
         now = self.clock.now()
         confirmation = None
@@ -392,7 +402,14 @@ class ChatService:
             "fallbacks": [f.model for f in self.settings.llm_fallbacks] or None,
         }
 
-    async def _persist(self, turn: TurnContext, finished: Finished) -> None:
+    def _learned(self, turn: TurnContext, run: RunResult, step: Step, finished: Finished) -> list[Observed]:
+        """With several models: how each model asked did on this turn (services/routing.py)."""
+        if turn.routing is None or self.router is None:
+            return []
+        latency_ms = float(finished.body["execution_metadata"]["total_latency_ms"])
+        return self.router.observed(turn.routing, run, guard_outcome=step.guard.outcome, latency_ms=latency_ms)
+
+    async def _persist(self, turn: TurnContext, finished: Finished, learned: list[Observed]) -> None:
         """One short transaction: the question asked (if any), the assistant's message with its
         calls and metadata, and the idempotency key's response. Without a key to complete or a
         question to keep, it is one statement (Postgres)."""
@@ -400,8 +417,9 @@ class ChatService:
         confirmation, proposal = finished.confirmation, finished.proposal
         if confirmation is not None:
             context["confirmation"] = confirmation.id
-        single = turn.idempotency_key is None and confirmation is None
+        single = turn.idempotency_key is None and confirmation is None and not learned
         async with unit_of_work(self.sessionmaker, single_statement=single) as session:
+            await routing_outcomes.record(session, learned, at=finished.now)
             if confirmation is not None and proposal is not None:
                 await ConfirmationRepository(session, turn.user_id).ask(
                     conversation_id=turn.conversation_id,
@@ -477,6 +495,11 @@ class ChatService:
                 execution_metadata={"error": exc.code, "detail": exc.detail, "status": exc.status_code},
                 is_error=True,
             )
+            if turn.routing is not None and self.router is not None:
+                latency_ms = (time.monotonic() - turn.started) * 1000
+                await routing_outcomes.record(
+                    session, self.router.failed(turn.routing, latency_ms=latency_ms), at=self.clock.now()
+                )
             if key is not None:
                 keys = IdempotencyRepository(session, user_id)
                 if await conversations.turn_changed_tasks(turn_id, mutating=MUTATING):

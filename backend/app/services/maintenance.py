@@ -5,6 +5,7 @@
 | deleted_tasks | UNDO_RETENTION_DAYS after the delete |
 | idempotency_keys | IDEMPOTENCY_TTL_HOURS after the request |
 | rate_limit_events | the sliding window (60 s) |
+| routing_outcomes | each model's last ROUTING_WINDOW per tool policy |
 | conversations, messages, tool_executions, pending_confirmations | CONVERSATION_RETENTION_DAYS (0: kept) |
 | tasks | until the user deletes them, or erases their data (`DELETE /api/{user_id}/data`) |
 
@@ -23,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings
-from backend.app.db.repositories import rate_limit
+from backend.app.db.repositories import rate_limit, routing
 from backend.app.db.repositories.idempotency import purge_expired
 from backend.app.db.repositories.tasks import purge_deleted
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
@@ -51,6 +52,7 @@ async def prune_once(
             ),
             "idempotency keys past IDEMPOTENCY_TTL_HOURS": await purge_expired(session, now=now),
             "rate-limit events out of the window": await rate_limit.prune(session, now=now),
+            "model outcomes past ROUTING_WINDOW": await routing.prune(session, window=settings.routing_window),
         }
         if settings.conversation_retention_days:
             older_than = now - timedelta(days=settings.conversation_retention_days)

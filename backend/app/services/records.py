@@ -65,6 +65,7 @@ def execution_metadata(
     total_latency_ms: int,
     language: Language,
     confirmation_answer: dict[str, Any] | None = None,
+    routing: dict[str, Any] | None = None,
 ) -> ExecutionMetadata:
     use = run.use
     metadata: dict[str, Any] = {
@@ -113,6 +114,7 @@ def execution_metadata(
     if run.error is not None:
         metadata["provider_error"] = {"code": run.error.code, "detail": run.error.detail}
     metadata["confirmation_answer"] = confirmation_answer
+    metadata["routing"] = routing
     return ExecutionMetadata.model_validate(metadata)
 
 

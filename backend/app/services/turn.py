@@ -25,6 +25,7 @@ from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent, classify
 from backend.app.services.live_reply import ReplyListener
 from backend.app.services.reply_check import check_request
+from backend.app.services.routing import Choice
 from backend.app.tools.context import ConversationContext
 from backend.app.tools.task_tools import TOOL_SPECS
 
@@ -53,6 +54,7 @@ class TurnContext:
     answer: Answer | None = None  # the message read as the answer to the previous turn's question
     on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
     listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)
+    routing: Choice | None = None  # with several models: the one asked first, and why (services/routing.py)
 
 
 @dataclass(frozen=True, slots=True)
