@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
@@ -18,7 +19,7 @@ from backend.app.agent.detect import detect
 from backend.app.agent.fallback import Arm, FallbackClient
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.offline import OfflineModel
-from backend.app.agent.presets import Preset, select_preset
+from backend.app.agent.presets import Preset, adapt, select_preset
 from backend.app.agent.types import ChatCompletionsClient
 from backend.app.api.errors import install_error_handlers
 from backend.app.api.http_metrics import HttpMetrics
@@ -26,7 +27,7 @@ from backend.app.api.middleware import BodyLimit, OneIdentity, RequestId, Storab
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.routes import chat, dev, health, metrics, tasks, undo, user_data, web
 from backend.app.core.clock import Clock, SystemClock
-from backend.app.core.config import Settings, get_settings
+from backend.app.core.config import FallbackModel, Settings, get_settings
 from backend.app.core.logging import configure_logging
 from backend.app.core.metrics import MeteredClient, Metrics
 from backend.app.core.security import KeySet
@@ -132,23 +133,26 @@ async def _llm_client(
             stream=settings.llm_stream,
         )
 
-    client: ChatCompletionsClient = http_client(settings.llm_base_url, settings.llm_api_key)
-    if settings.llm_fallbacks:
-        arms = [Arm(settings.llm_model, client)]
-        for f in settings.llm_fallbacks:
-            own_server = f.base_url is not None and f.base_url != settings.llm_base_url
-            key = f.api_key if f.api_key is not None or own_server else settings.llm_api_key
-            arms.append(Arm(f.model, http_client(f.base_url or settings.llm_base_url, key)))
-        client = FallbackClient(
-            arms,
-            cooldown_s=settings.llm_cooldown_s,
-            observe=lambda a: metrics.observe_model(model=a.model, outcome=a.code or "ok"),
-        )
     model, provider = settings.llm_model, settings.llm_provider
     if provider == "auto":
         found = await detect(http, settings.llm_base_url, api_key=settings.llm_api_key)
         provider = found.provider
         log.info("llm_provider_detected", extra={"provider": provider, "evidence": found.evidence})
+    client: ChatCompletionsClient = http_client(settings.llm_base_url, settings.llm_api_key)
+    if settings.llm_fallbacks:
+        sent = select_preset(provider=provider, model=model)
+        arms = [Arm(model, client)]
+        for f in settings.llm_fallbacks:
+            own_server = f.base_url is not None and f.base_url != settings.llm_base_url
+            key = f.api_key if f.api_key is not None or own_server else settings.llm_api_key
+            to = _fallback_preset(f, provider)
+            shape = None if to == sent else functools.partial(adapt, sent=sent, to=to)
+            arms.append(Arm(f.model, http_client(f.base_url or settings.llm_base_url, key), shape))
+        client = FallbackClient(
+            arms,
+            cooldown_s=settings.llm_cooldown_s,
+            observe=lambda a: metrics.observe_model(model=a.model, outcome=a.code or "ok"),
+        )
     log.info(
         "llm_client",
         extra={
@@ -162,14 +166,20 @@ async def _llm_client(
     return client, model, provider
 
 
+def _fallback_preset(fallback: FallbackModel, provider: str) -> Preset:
+    """A fallback model's preset: its own provider's, else LLM_MODEL's provider's, for its name."""
+    return select_preset(provider=fallback.provider or provider, model=fallback.model)
+
+
 def _router(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], preset: Preset) -> Router:
     """The choice among LLM_MODEL and LLM_FALLBACKS (services/routing.py); a model's price is its own
-    when given, else the preset's."""
+    when given, else its preset's."""
     prices = {settings.llm_model: Price(preset.price_in_per_mtok, preset.price_out_per_mtok)}
     for f in settings.llm_fallbacks:
+        own = _fallback_preset(f, preset.provider)
         prices[f.model] = Price(
-            preset.price_in_per_mtok if f.price_in_per_mtok is None else f.price_in_per_mtok,
-            preset.price_out_per_mtok if f.price_out_per_mtok is None else f.price_out_per_mtok,
+            own.price_in_per_mtok if f.price_in_per_mtok is None else f.price_in_per_mtok,
+            own.price_out_per_mtok if f.price_out_per_mtok is None else f.price_out_per_mtok,
         )
     tuning = Tuning(
         epsilon=settings.routing_epsilon,

@@ -251,3 +251,27 @@ async def test_each_strategy_converges_on_the_model_that_answers(make_client, st
     firsts = await _firsts(client, models, 30)
 
     assert firsts[-10:].count(FALLBACK) >= 8, firsts
+
+
+async def test_a_fallback_of_another_provider_gets_the_request_in_its_own_shape(make_client) -> None:  # type: ignore[no-untyped-def]
+    # model-a (OpenRouter) makes the call, then fails; model-b (llama.cpp) gets the tool-call turn with
+    # `content: ""` (llama.cpp refuses null) and schemas capped for its grammar compiler.
+    models = Models(
+        model_a=[calls(("add_task", {"title": "Buy milk"})), httpx.Response(502)],
+        model_b=[completion("Added Buy milk.")],
+    )
+    llm = _llm(models)
+    local = [{"model": FALLBACK, "base_url": "http://127.0.0.1:8080/v1", "provider": "llamacpp"}]
+    client = await _client(
+        make_client, llm, llm_provider="openrouter", llm_fallbacks=local, response_mode="model", reply_check="lists"
+    )
+
+    assert (await chat(client, "add buy milk")).status_code == 200
+
+    to_a, to_b = llm.requests[1], llm.requests[2]
+    assert (to_a["model"], to_b["model"]) == (PRIMARY, FALLBACK)
+    assert [m["content"] for m in to_a["messages"] if m.get("tool_calls")] == [None]
+    assert [m["content"] for m in to_b["messages"] if m.get("tool_calls")] == [""]
+    lengths = [p.get("maxLength") for t in to_b["tools"] for p in t["function"]["parameters"]["properties"].values()]
+    assert max(x for x in lengths if x is not None) <= 200
+    assert [t["title"] for t in await tasks_of(client)] == ["Buy milk"]

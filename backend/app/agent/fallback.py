@@ -28,10 +28,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Arm:
-    """One model of the list: its name on the wire and the client that reaches it."""
+    """One model of the list: its name on the wire, the client that reaches it, and how a request
+    built for the first model's provider is shaped for its own (`presets.adapt`; None: as built)."""
 
     model: str
     client: ChatCompletionsClient
+    adapt: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 class FallbackClient:
@@ -76,8 +78,9 @@ class FallbackClient:
             if failure is not None and (heard.pieces or self._clock() >= deadline):
                 break  # words already reached the user, or no time is left: the failure stands
             try:
+                request = arm.adapt(body) if arm.adapt is not None else body
                 raw = await arm.client.create(
-                    {**body, "model": arm.model}, deadline=deadline, on_text=heard if on_text else None
+                    {**request, "model": arm.model}, deadline=deadline, on_text=heard if on_text else None
                 )
                 _completion(raw)
             except LLMError as exc:

@@ -194,3 +194,41 @@ def merge_request_overrides(body: dict[str, Any], overrides: Mapping[str, Any]) 
             continue
         body[key] = value
     return ignored
+
+
+def adapt(body: dict[str, Any], *, sent: Preset, to: Preset) -> dict[str, Any]:
+    """A request built for `sent`'s provider, as `to`'s provider should receive it (a fallback model
+    of another provider, agent/fallback.py): the forced or required tool choice, an assistant
+    tool-call turn's empty content, the tool name on tool results, the request overrides and the
+    schemas' repetition caps are each provider's own. `body` is not changed."""
+    if sent == to:
+        return body
+    out = dict(body)
+    choice = body.get("tool_choice")
+    if (isinstance(choice, dict) and not to.supports_forced_function) or (
+        choice is not None and choice == sent.required_choice and choice != "auto"
+    ):
+        out["tool_choice"] = to.required_choice
+    names = {c["id"]: c["function"]["name"] for m in body.get("messages", ()) for c in m.get("tool_calls") or ()}
+    out["messages"] = [_adapt_message(m, names, to) for m in body.get("messages", ())]
+    if "tools" in body:
+        out["tools"] = [
+            {**t, "function": {**t["function"], "parameters": to.tool_schema(t["function"].get("parameters", {}))}}
+            for t in body["tools"]
+        ]
+    for key, value in sent.request_overrides.items():
+        if out.get(key) == value:
+            out.pop(key)
+    merge_request_overrides(out, to.request_overrides)
+    return out
+
+
+def _adapt_message(message: dict[str, Any], names: Mapping[str, str], to: Preset) -> dict[str, Any]:
+    if message.get("role") == "assistant" and message.get("tool_calls") and not message.get("content"):
+        return {**message, "content": "" if to.assistant_tool_call_content == "empty_string" else None}
+    if message.get("role") == "tool":
+        named = {k: v for k, v in message.items() if k != "name"}
+        if to.tool_message_name and message.get("tool_call_id") in names:
+            named["name"] = names[message["tool_call_id"]]
+        return named
+    return message

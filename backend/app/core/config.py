@@ -124,6 +124,7 @@ class FallbackModel(BaseModel):
     model: str = Field(min_length=1)
     base_url: str | None = None
     api_key: str | None = None
+    provider: str | None = None  # its preset family (see LLM_PROVIDER); default: LLM_MODEL's
     # US dollars per million tokens, for the cost of its turns (ROUTING_SUCCESS_FLOOR picks the cheapest)
     price_in_per_mtok: float | None = Field(default=None, ge=0)
     price_out_per_mtok: float | None = Field(default=None, ge=0)
