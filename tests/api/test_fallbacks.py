@@ -219,7 +219,7 @@ async def test_the_default_strategy_is_the_configured_order_and_says_so(make_cli
     assert (routing["strategy"], routing["chosen"], routing["how"]) == ("fixed", PRIMARY, "fixed")
     assert models.asked == [PRIMARY]
     metrics = (await client.get("/metrics")).text
-    assert f'taskchat_routing_choices_total{{how="fixed",model="{PRIMARY}"}} 1.0' in metrics
+    assert f'taskchat_routing_choices_total{{how="fixed",model="{PRIMARY}",policy="guarded"}} 1.0' in metrics
 
 
 async def test_a_turn_that_fails_on_every_model_counts_against_the_one_chosen(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -56,8 +56,8 @@ class Metrics:
         )
         self.routing_choices = Counter(
             "taskchat_routing_choices",
-            "Turns per model asked first (ROUTING_STRATEGY), by how it was chosen: fixed, exploit, explore, floor.",
-            ["model", "how"],
+            "Turns per arm (model, tool policy) asked first (ROUTING_STRATEGY), by how: fixed, exploit, explore, floor",
+            ["model", "policy", "how"],
             registry=r,
         )
         self.llm_model_answers = Counter(
@@ -184,8 +184,8 @@ class Metrics:
         self.llm_calls.labels(_label(client), _label(outcome)).inc()
         self.llm_latency.labels(_label(client)).observe(seconds)
 
-    def observe_routing(self, *, model: str, how: str) -> None:
-        self.routing_choices.labels(_label(model), _label(how)).inc()
+    def observe_routing(self, *, model: str, policy: str, how: str) -> None:
+        self.routing_choices.labels(_label(model), _label(policy), _label(how)).inc()
 
     def observe_model(self, *, model: str, outcome: str) -> None:
         self.llm_model_answers.labels(_label(model), _label(outcome)).inc()

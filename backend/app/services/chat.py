@@ -261,7 +261,7 @@ class ChatService:
         use.started = turn.started
         if self.router is not None:
             turn.routing = await self.router.choose(step.policy.value)
-            self.metrics.observe_routing(model=turn.routing.model, how=turn.routing.how)
+            self.metrics.observe_routing(model=turn.routing.model, policy=turn.routing.policy, how=turn.routing.how)
         model = turn.routing.model if turn.routing is not None else self.model
         runner = AgentRunner(client=self.client, model=model, preset=self.preset, options=self.options)
         return await runner.run(
