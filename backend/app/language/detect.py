@@ -26,7 +26,7 @@ _VERB = 2.0  # one of the language's task verbs in the message: worth two of its
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _KINDS = ("task_nouns", "done_states")
 _COVERS = 0.3  # the share of a message's words its language's lists must know
-_READ = 400  # characters: the start of a long message tells its language (and bounds the lists' work)
+_READ = 300  # characters: the start of a long message tells its language (and bounds the lists' work)
 _KNOWN = ("fillers", "title_fillers", "task_nouns", "done_states", "small_talk", "request", "negation", "retraction")
 
 

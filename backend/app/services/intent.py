@@ -39,14 +39,14 @@ Kind = Literal["command", "question", "advice", "report", "negated", "small_talk
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat", "too_long")
 # Items of a list ("add milk, eggs and bread") are counted for these tools only.
 _ITEM_TOOLS = frozenset({"add_task", "delete_task", "complete_task"})
-# How much of a message the reader reads: its word lists are a few thousand regular expressions, so a
-# clause costs about half a millisecond and a character of long prose about twenty microseconds here;
-# these bounds keep the worst message near 10 ms of CPU (`python -m backend.devtools.bench.reader`).
+# How much of a message the reader reads: its word lists are a few thousand regular expressions, and
+# the worst text costs up to ~30 microseconds a character here; these bounds keep the worst message
+# under 10 ms of CPU on this host (`python -m backend.devtools.bench.reader`: 8.3 ms at a 130 ms probe).
 # A message beyond them (quoted text counts as one word, and so does a long field value: "description:
 # …") is `too_long`: not read, it asks for no change and the guard runs none (a retraction or a
 # question may be anywhere in it).
-READ_CHARS = 400
-READ_CLAUSES = 20
+READ_CHARS = 300
+READ_CLAUSES = 16
 # When two languages read one clause differently, the most cautious reading wins.
 _CAUTION: dict[Kind, int] = {
     "negated": 0,
