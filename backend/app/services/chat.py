@@ -399,7 +399,7 @@ class ChatService:
             "offline": self.client.label == "offline",
             "preset": self.preset.describe(),
             "options": options_summary(self.options),
-            "fallbacks": [f.model for f in self.settings.llm_fallbacks] or None,
+            "fallbacks": self.router.models[1:] if self.router is not None else None,
         }
 
     def _learned(self, turn: TurnContext, run: RunResult, step: Step, finished: Finished) -> list[Observed]:
