@@ -171,7 +171,7 @@ def _fallback_preset(fallback: FallbackModel, provider: str) -> Preset:
     return select_preset(provider=fallback.provider or provider, model=fallback.model)
 
 
-def _router(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], preset: Preset) -> Router:
+def _router(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], preset: Preset, clock: Clock) -> Router:
     """The choice among LLM_MODEL and LLM_FALLBACKS (services/routing.py); a model's price is its own
     when given, else its preset's."""
     prices = {settings.llm_model: Price(preset.price_in_per_mtok, preset.price_out_per_mtok)}
@@ -195,6 +195,8 @@ def _router(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], 
         window=settings.routing_window,
         refresh_s=settings.routing_refresh_s,
         sessionmaker=sessionmaker,
+        clock=clock,
+        max_age_s=settings.routing_max_age_s,
         seed=settings.routing_seed,
     )
 
@@ -251,7 +253,7 @@ def _lifespan(
                 preset=preset,
                 clock=clock or SystemClock(),
                 metrics=metrics,
-                router=_router(settings, app.state.sessionmaker, preset) if several else None,
+                router=_router(settings, app.state.sessionmaker, preset, clock or SystemClock()) if several else None,
             )
             app.state.chat_service = service
             tools_for_user = app.state.tools_for = service.tools_for

@@ -275,3 +275,25 @@ async def test_a_fallback_of_another_provider_gets_the_request_in_its_own_shape(
     lengths = [p.get("maxLength") for t in to_b["tools"] for p in t["function"]["parameters"]["properties"].values()]
     assert max(x for x in lengths if x is not None) <= 200
     assert [t["title"] for t in await tasks_of(client)] == ["Buy milk"]
+
+
+async def test_outcomes_older_than_the_max_age_are_forgotten(make_client) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from support.api import NOW
+
+    from backend.app.core.clock import FixedClock
+
+    learning = {"routing_strategy": "greedy", "routing_refresh_s": 0, "llm_cooldown_s": 0, "routing_max_age_s": 3600}
+    first = Models(model_a=[httpx.Response(503)], model_b=[completion("Fine, thanks!")])
+    one = await _client(make_client, _llm(first), **learning)
+    for _ in range(2):
+        assert (await chat(one, "hi there, how are you?")).status_code == 200
+
+    later = FixedClock(NOW + timedelta(hours=2))  # model-a's failures are two hours old
+    second = Models(model_a=[completion("Fine, thanks!")], model_b=[completion("Fine, thanks!")])
+    two = await _client(make_client, _llm(second), clock=later, **learning)
+    routing = (await chat(two, "hi there, how are you?")).json()["execution_metadata"]["routing"]
+
+    assert [e["n"] for e in routing["estimates"]] == [0, 0]
+    assert (routing["chosen"], routing["how"]) == (PRIMARY, "explore")  # a fresh start

@@ -176,6 +176,8 @@ class Settings(BaseSettings):
     routing_success_floor: float = Field(default=0.0, ge=0, le=1)  # 0: off; else the cheapest model above it
     routing_min_turns: int = Field(default=20, ge=1)  # turns before a model's mean counts for the floor
     routing_window: int = Field(default=500, ge=1)  # each model's last outcomes read and kept
+    # outcomes older than this are not read: a model that was down, or has changed, gets a fresh start
+    routing_max_age_s: float = Field(default=3600.0, gt=0)
     routing_refresh_s: float = Field(default=5.0, ge=0)  # how long an instance reuses the outcomes it read
     routing_seed: int | None = None  # the draws of epsilon_greedy and thompson, for a reproducible run
 

@@ -23,12 +23,14 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.run import RunResult
 from backend.app.agent.types import ANSWERED
+from backend.app.core.clock import Clock
 from backend.app.db.repositories import routing as outcomes
 from backend.app.db.repositories.routing import Observed, Totals
 from backend.app.db.session import unit_of_work
@@ -178,6 +180,8 @@ class Router:
         window: int,
         refresh_s: float,
         sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Clock,
+        max_age_s: float = 3600.0,
         seed: int | None = None,
     ) -> None:
         self.models = list(models)
@@ -187,6 +191,8 @@ class Router:
         self.window = window
         self.refresh_s = refresh_s
         self.sessionmaker = sessionmaker
+        self.clock = clock
+        self.max_age_s = max_age_s
         self.rng = random.Random(seed)
         self._cache: dict[str, tuple[float, dict[str, Totals]]] = {}
 
@@ -199,8 +205,9 @@ class Router:
         cached = self._cache.get(policy)
         if cached is not None and now - cached[0] < self.refresh_s:
             return cached[1]
+        since = self.clock.now() - timedelta(seconds=self.max_age_s)
         async with unit_of_work(self.sessionmaker) as session:
-            found = await outcomes.totals(session, policy=policy, window=self.window)
+            found = await outcomes.totals(session, policy=policy, window=self.window, since=since)
         self._cache[policy] = (now, found)
         return found
 

@@ -11,12 +11,14 @@ fallback client, the router and its outcomes table on SQLite):
 | patchy | 75 % | 15 % | 10 % | 3 ms | $0.50 / $1.50 |
 | cheap | 50 % | 30 % | 20 % | 1 ms | $0.10 / $0.40 |
 
-and "steady" is down (every request a 503) for turns 40-60 % of the run. A claim without the tool
-is forced by the guard (the model complies when forced): the task is added but the turn counts half.
-A server error moves the request to the next model. A turn succeeds when its task was added once
-and the turn answered. Each strategy starts with no outcomes; the best fixed arm is the fixed
-order with the model of best success first. Regret is the best fixed arm's success rate times the
-turns so far, minus the successes so far. Written: results.json, results.md and regret.png.
+and "steady" is down (every request a 503) for turns 40-60 % of the run. A claim without the tool is
+forced by the guard (the model complies when forced): the task is added but the turn counts half. A
+server error moves the request to the next model. A turn succeeds when its task was added once and
+the turn answered. The run's clock ticks a second a turn, and ROUTING_MAX_AGE_S is 300 s: what a
+model did more than 300 turns ago no longer counts (so a model that was down gets a fresh start).
+Each strategy starts with no outcomes; the best fixed arm is the fixed order with the model of best
+success first. Regret is the best fixed arm's success rate times the turns so far, minus the
+successes so far. Written: results.json, results.md and regret.png.
 """
 
 from __future__ import annotations
@@ -30,13 +32,14 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from backend.app.agent.fallback import Arm, FallbackClient
 from backend.app.agent.presets import select_preset
 from backend.app.agent.types import Attempt, TextSink
-from backend.app.core.clock import SystemClock
+from backend.app.core.clock import FixedClock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, LLMUnavailable
 from backend.app.core.metrics import Metrics
@@ -61,6 +64,7 @@ MODELS = {
     "cheap": Behaviour(0.50, 0.30, 0.001, Price(0.1, 0.4)),
 }
 DOWN = ("steady", 0.4, 0.6)  # this model fails every request for this share of the run
+MAX_AGE_S = 300.0  # ROUTING_MAX_AGE_S: with a turn a second, outcomes of the last 300 turns count
 
 
 @dataclass
@@ -154,6 +158,7 @@ async def run_one(run: Run, *, turns: int, seed: int, folder: Path) -> Run:
         }
     )
     rng = random.Random(seed)
+    clock = FixedClock(datetime(2026, 11, 28, tzinfo=UTC))  # a turn a second: the run's own time
     models = {name: Scripted(name, b, random.Random(rng.random())) for name, b in MODELS.items()}
     client = FallbackClient([Arm(m, models[m]) for m in run.order], cooldown_s=0.0)
     engine = create_engine(settings)
@@ -166,6 +171,8 @@ async def run_one(run: Run, *, turns: int, seed: int, folder: Path) -> Run:
         window=500,
         refresh_s=0.0,
         sessionmaker=sessionmaker,
+        clock=clock,
+        max_age_s=MAX_AGE_S,
         seed=seed,
     )
     preset = select_preset(provider="openai", model=run.order[0])
@@ -175,7 +182,7 @@ async def run_one(run: Run, *, turns: int, seed: int, folder: Path) -> Run:
         client=client,
         model=run.order[0],
         preset=preset,
-        clock=SystemClock(),
+        clock=clock,
         metrics=Metrics(),
         router=router,
     )
@@ -184,6 +191,7 @@ async def run_one(run: Run, *, turns: int, seed: int, folder: Path) -> Run:
         for k in range(turns):
             models[name].down = start * turns <= k < end * turns
             await _turn(service, run, k)
+            clock.moment += timedelta(seconds=1)
     finally:
         await engine.dispose()
     return run

@@ -37,14 +37,15 @@ class Totals:
     cost_usd: float
 
 
-def _ranked() -> sa.Subquery:
+def _ranked(since: datetime | None = None) -> sa.Subquery:
     rank = sa.func.row_number().over(partition_by=(_O.c.policy, _O.c.model), order_by=(_O.c.at.desc(), _O.c.id))
-    return sa.select(_O, rank.label("k")).subquery()
+    query = sa.select(_O, rank.label("k"))
+    return (query.where(_O.c.at >= since) if since is not None else query).subquery()
 
 
-async def totals(session: AsyncSession, *, policy: str, window: int) -> dict[str, Totals]:
-    """Each model's last `window` outcomes under `policy` (one statement)."""
-    ranked = _ranked()
+async def totals(session: AsyncSession, *, policy: str, window: int, since: datetime) -> dict[str, Totals]:
+    """Each model's last `window` outcomes under `policy`, none older than `since` (one statement)."""
+    ranked = _ranked(since)
     query = (
         sa.select(
             ranked.c.model,
