@@ -107,7 +107,11 @@ def create_app(
     app.add_middleware(RequestId)
     app.add_middleware(StorableText, skip=MCP_PATH)  # inside BodyLimit: reads a body already capped
     app.add_middleware(OneIdentity)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        wider={chat.CHAT_PATH: max(settings.max_chat_body_bytes, settings.max_body_bytes)},
+    )
     app.add_middleware(HttpMetrics, metrics=app_metrics)  # outermost: sees every status, 413s included
     return app
 

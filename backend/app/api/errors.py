@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from backend.app.api.responses import FastJSONResponse
 from backend.app.core.exceptions import AppError, DatabaseUnavailable, error_body
 from backend.app.db.outage import DATABASE_ERRORS, unreachable
+from backend.app.schemas.common import BODY_FORM
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _validation(_request: Request, exc: RequestValidationError) -> FastJSONResponse:
         parts = []
         for err in exc.errors()[:10]:
-            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body" and not str(p).startswith(BODY_FORM))
             parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         return FastJSONResponse(error_body("VALIDATION_ERROR", "; ".join(parts) or "Invalid request"), status_code=422)
 

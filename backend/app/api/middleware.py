@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -164,19 +166,22 @@ class BodyLimit:
     A declared Content-Length over the cap is answered at once; a body without one (chunked) is
     counted while it is read, and the read fails with a 413 HTTPException that the app's error
     handler renders. (FastAPI's own `max_body_size` answers in plain text, so it is not used.)
+    `wider`: paths (patterns matched in full) whose cap is higher, with that cap.
     """
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_bytes: int, wider: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.wider = [(re.compile(path), cap) for path, cap in (wider or {}).items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        cap = next((cap for path, cap in self.wider if path.fullmatch(scope["path"])), self.max_bytes)
         declared = dict(scope.get("headers") or []).get(b"content-length", b"")
-        if declared.isdigit() and int(declared) > self.max_bytes:
-            await _send_error(send, 413, "PAYLOAD_TOO_LARGE", f"Request body over {self.max_bytes} bytes")
+        if declared.isdigit() and int(declared) > cap:
+            await _send_error(send, 413, "PAYLOAD_TOO_LARGE", f"Request body over {cap} bytes")
             return
         seen = 0
 
@@ -185,8 +190,8 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise HTTPException(status_code=413, detail=f"Request body over {self.max_bytes} bytes")
+                if seen > cap:
+                    raise HTTPException(status_code=413, detail=f"Request body over {cap} bytes")
             return message
 
         await self.app(scope, counting_receive, send)

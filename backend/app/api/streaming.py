@@ -58,6 +58,28 @@ def event(name: str, data: Any) -> bytes:
 async def stream_chat(
     service: ChatService, *, user_id: str, request: ChatRequest, idempotency_key: str | None
 ) -> Response:
+    started = await start_turn(
+        service, user_id=user_id, request=request, idempotency_key=idempotency_key, live_words=True
+    )
+    if isinstance(started, Response):
+        return started
+    first, queue = started
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"} | replayed(first)
+    return StreamingResponse(_events(first, queue), media_type=EVENT_STREAM, headers=headers)
+
+
+async def start_turn(
+    service: ChatService,
+    *,
+    user_id: str,
+    request: ChatRequest,
+    idempotency_key: str | None,
+    live_words: bool,
+    start_if_new: bool = False,
+) -> Response | tuple[Item, asyncio.Queue[Item]]:
+    """Run the turn in a task of its own and wait for its first item: an error response when the turn
+    failed before anything was streamed, else that item and the queue the rest arrives on.
+    `live_words`: in model mode, the model's checked words are queued as they come."""
     queue: asyncio.Queue[Item] = asyncio.Queue()
 
     async def on_calls(executed: Sequence[ExecutedCall]) -> None:
@@ -71,7 +93,8 @@ async def stream_chat(
                 request=request,
                 idempotency_key=idempotency_key,
                 on_calls=on_calls,
-                listener=_Listener(queue),
+                listener=_Listener(queue) if live_words else None,
+                start_if_new=start_if_new,
             )
             queue.put_nowait(("outcome", outcome))
         except AppError as error:
@@ -93,11 +116,8 @@ async def stream_chat(
         return _error_response(first[1])
     if first[0] == "outcome" and first[1].status != 200:  # a replayed failure keeps its status
         outcome: TurnOutcome = first[1]
-        return FastJSONResponse(outcome.body, status_code=outcome.status, headers=_replayed(outcome))
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    if first[0] == "outcome":
-        headers |= _replayed(first[1])
-    return StreamingResponse(_events(first, queue), media_type=EVENT_STREAM, headers=headers)
+        return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(first))
+    return first, queue
 
 
 class _Listener:
@@ -157,5 +177,6 @@ def _error_response(error: AppError) -> Response:
     return FastJSONResponse(error.body, status_code=error.status_code, headers=error.headers)
 
 
-def _replayed(outcome: TurnOutcome) -> dict[str, str]:
-    return {"Idempotency-Replayed": "true"} if outcome.replayed else {}
+def replayed(first: Item) -> dict[str, str]:
+    """The header of a response whose turn is a replay (the stored response of an Idempotency-Key)."""
+    return {"Idempotency-Replayed": "true"} if first[0] == "outcome" and first[1].replayed else {}

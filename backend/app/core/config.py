@@ -218,6 +218,9 @@ class Settings(BaseSettings):
     history_max_messages: int = 40
 
     max_body_bytes: int = 16_384
+    # The chat route's cap for the AI SDK's request, which carries the whole chat as the client holds
+    # it on every turn (api/ui_stream.py); a plain chat request keeps MAX_BODY_BYTES.
+    max_chat_body_bytes: int = Field(default=1_048_576, ge=1)
     max_message_chars: int = Field(default=4_000, ge=1)
     # How the loop treats a tool that failed, and which tools this deployment offers at all.
     tool_failure_policy: Literal["tolerated", "fatal"] = "tolerated"

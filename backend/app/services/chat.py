@@ -145,9 +145,12 @@ class ChatService:
         idempotency_key: str | None,
         on_calls: CallsObserver | None = None,
         listener: ReplyListener | None = None,
+        start_if_new: bool = False,
     ) -> TurnOutcome:
         """One turn. A streamed turn's `on_calls` hears of each step's calls as soon as they ran; its
-        `listener`, in model mode, the model's words as they come, once checked (live_reply.py)."""
+        `listener`, in model mode, the model's words as they come, once checked (live_reply.py).
+        `start_if_new`: the request's `conversation_id` is created when this user has none by that id
+        (an AI SDK chat's conversation, api/ui_stream.py), where it would otherwise be 404."""
         # The turn id is on the logging context for the whole turn, so every line it logs carries it.
         if len(request.message) > self.settings.max_message_chars:
             raise InvalidRequest(f"message: at most {self.settings.max_message_chars} characters (MAX_MESSAGE_CHARS)")
@@ -155,7 +158,14 @@ class ChatService:
         token = turn_id_var.set(str(turn_id))
         try:
             turn = TurnContext(
-                user_id, request, turn_id, time.monotonic(), idempotency_key, on_calls=on_calls, listener=listener
+                user_id,
+                request,
+                turn_id,
+                time.monotonic(),
+                idempotency_key,
+                on_calls=on_calls,
+                listener=listener,
+                start_if_new=start_if_new,
             )
             return await self._chat(turn)
         finally:
@@ -201,6 +211,10 @@ class ChatService:
             if request.confirm is not None:
                 raise ConfirmationNotPending("A new conversation has no pending confirmation.")
             turn.conversation_id = await conversations.create(title=request.message)
+        elif turn.start_if_new and await conversations.open(request.conversation_id, title=request.message):
+            if request.confirm is not None:
+                raise ConfirmationNotPending("A new conversation has no pending confirmation.")
+            turn.conversation_id = request.conversation_id
         else:
             turn.conversation_id = request.conversation_id
             turn.history = await conversations.recent_messages(

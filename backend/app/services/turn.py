@@ -54,6 +54,7 @@ class TurnContext:
     answer: Answer | None = None  # the message read as the answer to the previous turn's question
     on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
     listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)
+    start_if_new: bool = False  # the request's conversation_id is created when it is new (chat.py)
     routing: Choice | None = None  # with several models: the one asked first, and why (services/routing.py)
 
 

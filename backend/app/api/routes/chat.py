@@ -2,18 +2,52 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+import orjson
+from fastapi import APIRouter, Body, Depends, Header, Request
+from pydantic import Discriminator, Tag
 from starlette.responses import Response
 
-from backend.app.api.deps import ChatServiceDep, CurrentUser
+from backend.app.api.deps import ChatServiceDep, CurrentUser, SettingsDep
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.streaming import stream_chat, wants_stream
+from backend.app.api.ui_stream import stream_ui_chat
+from backend.app.core.exceptions import PayloadTooLarge
 from backend.app.schemas.chat import ChatRequest, ChatResponse
-from backend.app.schemas.common import error_responses
+from backend.app.schemas.common import BODY_FORM, error_responses
+from backend.app.schemas.ui_chat import EXAMPLE as UI_EXAMPLE
+from backend.app.schemas.ui_chat import UIChatRequest
 
 router = APIRouter(tags=["chat"])
+# The route's path as BodyLimit matches it: its cap is MAX_CHAT_BODY_BYTES, for the AI SDK's request.
+CHAT_PATH = r"/api/[^/]+/chat"
+
+
+def _form(body: Any) -> str:
+    """Which request this is: the AI SDK's (it sends `messages`) or the plain one."""
+    return BODY_FORM + ("ui" if isinstance(body, dict) and "messages" in body else "chat")
+
+
+async def _plain_cap(raw: Request, settings: SettingsDep) -> None:
+    """A plain chat request keeps MAX_BODY_BYTES: the route's wider cap (MAX_CHAT_BODY_BYTES) is for
+    the AI SDK's, which carries the whole chat. Checked before the body is validated, as BodyLimit's."""
+    body, cap = await raw.body(), settings.max_body_bytes
+    if len(body) <= cap:
+        return
+    try:
+        shaped = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        shaped = None
+    if _form(shaped) != BODY_FORM + "ui":
+        raise PayloadTooLarge(f"Request body over {cap} bytes")
+
+
+# One route, two request shapes, told apart by the body; a body's errors are its own shape's.
+AnyChatRequest = Annotated[
+    Annotated[ChatRequest, Tag(BODY_FORM + "chat")] | Annotated[UIChatRequest, Tag(BODY_FORM + "ui")],
+    Discriminator(_form),
+]
 
 
 @router.post(
@@ -32,7 +66,15 @@ router = APIRouter(tags=["chat"])
     "`confirmation` (when the turn asks one), then `done` whose data is exactly the JSON body above (its "
     "`assistant_message` is the delta text since the last `reset`); `error` (the error JSON) if the turn fails "
     "once the stream began. Errors before the first event keep their status and JSON body. A client that "
-    "disconnects leaves the turn to finish and be recorded.",
+    "disconnects leaves the turn to finish and be recorded.\n\n"
+    "A body in the Vercel AI SDK's chat shape (`UIChatRequest`: `id`, `messages`, `trigger`, as `useChat` "
+    "sends it) is answered in the SDK's UI message stream protocol (`x-vercel-ai-ui-message-stream: v1`): "
+    "`start` (`messageMetadata.conversationId`), a tool part per call (`tool-input-available`, then "
+    "`tool-output-available` or `tool-output-error`), the reply as `text-start`/`text-delta`/`text-end`, "
+    "`data-confirmation` when the turn asks, `finish`, and `error` (`errorText`: the error JSON). Only the last "
+    "user message is read; the chat's `id` is its conversation; without `Idempotency-Key` the user message's "
+    "id is the key, so a retry or regenerate replays instead of acting twice.",
+    dependencies=[Depends(_plain_cap)],
     responses={
         200: {
             "content": {
@@ -41,6 +83,8 @@ router = APIRouter(tags=["chat"])
                     "example": 'event: tool\ndata: {"name": "add_task", "arguments": {"title": "Buy milk"}, '
                     '"result": {"success": true, ...}}\n\nevent: delta\ndata: {"text": "Added: “Buy milk”."}\n\n'
                     'event: done\ndata: {"conversation_id": "...", "assistant_message": "Added: “Buy milk”.", ...}\n\n',
+                    "description": "`Accept: text/event-stream`: the events above. An AI SDK request: the UI "
+                    'message stream, e.g. `data: {"type": "start", ...}`, ..., `data: [DONE]`.',
                 }
             }
         },
@@ -49,7 +93,18 @@ router = APIRouter(tags=["chat"])
 )
 async def chat(
     user_id: CurrentUser,
-    request: ChatRequest,
+    request: Annotated[
+        AnyChatRequest,
+        Body(
+            openapi_examples={
+                "plain": {"summary": "A message", "value": {"message": "delete Read book", "conversation_id": None}},
+                "ai-sdk": {
+                    "summary": "As the AI SDK's useChat sends it (answered with its UI message stream)",
+                    "value": UI_EXAMPLE,
+                },
+            }
+        ),
+    ],
     service: ChatServiceDep,
     idempotency_key: Annotated[
         str | None,
@@ -62,6 +117,8 @@ async def chat(
     ] = None,
     accept: Annotated[str | None, Header(description="`text/event-stream` streams the turn (see above).")] = None,
 ) -> Response:
+    if isinstance(request, UIChatRequest):
+        return await stream_ui_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
     if wants_stream(accept):
         return await stream_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
     outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key)

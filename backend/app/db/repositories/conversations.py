@@ -84,9 +84,9 @@ class ConversationRepository:
         self.session = session
         self.user_id = user_id
 
-    async def create(self, *, title: str) -> uuid.UUID:
-        """A new conversation of this user; returns its id."""
-        conversation_id, now = uuid.uuid4(), utcnow()
+    async def create(self, *, title: str, conversation_id: uuid.UUID | None = None) -> uuid.UUID:
+        """A new conversation of this user (with `conversation_id` when given); returns its id."""
+        conversation_id, now = conversation_id or uuid.uuid4(), utcnow()
         await self.session.execute(
             _INSERT_CONVERSATION,
             {
@@ -98,6 +98,22 @@ class ConversationRepository:
             },
         )
         return conversation_id
+
+    async def open(self, conversation_id: uuid.UUID, *, title: str) -> bool:
+        """This user's conversation `conversation_id`, created when it is new: True when created.
+        Two first turns racing to create it are one conversation (the loser's insert is undone in
+        its savepoint and finds the winner's). An id another user holds is an IntegrityError (the
+        ids given here are derived from the user's id, so it does not happen)."""
+        if await self.exists(conversation_id):
+            return False
+        try:
+            async with self.session.begin_nested():
+                await self.create(title=title, conversation_id=conversation_id)
+        except sa.exc.IntegrityError:
+            if await self.exists(conversation_id):
+                return False
+            raise
+        return True
 
     async def exists(self, conversation_id: uuid.UUID) -> bool:
         query = sa.select(_C.c.id).where(_C.c.id == conversation_id, _C.c.user_id == self.user_id)

@@ -1,0 +1,132 @@
+"""A chat turn in the Vercel AI SDK's UI message stream protocol (v1), for `useChat` clients.
+
+The request is the SDK's (schemas/ui_chat.py); the answer is server-sent events whose data are the
+protocol's chunks, with its `x-vercel-ai-ui-message-stream: v1` header, ending with `[DONE]`:
+
+- `start`, its `messageMetadata` `{"conversationId"}`: the stored conversation this chat is;
+- per tool call, as soon as its step ran: `tool-input-available` (`toolName`, `input`: the
+  arguments), then `tool-output-available` (`output`: the tool's result) or, when the tool failed,
+  `tool-output-error` (`errorText`: the tool's error);
+- the reply: `text-start`, `text-delta`s, `text-end` (the body's `assistant_message`);
+- `data-confirmation` when the turn asks before acting (data: the body's `confirmation`, whose
+  `answers` are the buttons to offer: send an answer's `message`, with `confirm` in the body);
+- `finish` (`messageMetadata`: the conversation id and the actions' outcomes, `action_metadata`);
+- `error` (`errorText`: the contract's error JSON) when the turn fails once the stream began.
+
+The reply's text is sent once it is the reply. The protocol cannot withdraw text, so the model's
+words are not streamed before they are known to be the reply (the plain SSE format streams them and
+withdraws with `reset`). Errors before the first chunk keep their status and JSON body: the SDK's
+transport throws an Error whose message is that JSON, as `errorText` is in the stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import orjson
+from fastapi.responses import StreamingResponse
+from starlette.responses import Response
+
+from backend.app.api.streaming import Item, replayed, start_turn
+from backend.app.schemas.ui_chat import UIChatRequest
+from backend.app.services.chat import ChatService
+
+HEADERS = {
+    "Cache-Control": "no-cache",
+    "X-Accel-Buffering": "no",
+    "x-vercel-ai-ui-message-stream": "v1",
+}
+
+
+async def stream_ui_chat(
+    service: ChatService, *, user_id: str, request: UIChatRequest, idempotency_key: str | None
+) -> Response:
+    turn = request.chat_request(user_id)
+    started = await start_turn(
+        service,
+        user_id=user_id,
+        request=turn,
+        idempotency_key=idempotency_key or request.idempotency_key(),
+        live_words=False,
+        start_if_new=request.conversation_id is None,
+    )
+    if isinstance(started, Response):
+        return started
+    first, queue = started
+    assert turn.conversation_id is not None  # the chat's own or the one the body names
+    chunks = _chunks(first, queue, conversation_id=turn.conversation_id)
+    return StreamingResponse(chunks, media_type="text/event-stream", headers=HEADERS | replayed(first))
+
+
+def chunk(data: dict[str, Any]) -> bytes:
+    return b"data: " + orjson.dumps(data, default=str) + b"\n\n"
+
+
+async def _chunks(first: Item, queue: asyncio.Queue[Item], *, conversation_id: uuid.UUID) -> AsyncIterator[bytes]:
+    ids = _CallIds()
+    yield chunk({"type": "start", "messageMetadata": {"conversationId": str(conversation_id)}})
+    item = first
+    while True:
+        kind, value = item
+        if kind == "tool":
+            for part in _tool(value, ids):
+                yield part
+        elif kind == "error":
+            yield chunk({"type": "error", "errorText": orjson.dumps(value.body).decode()})
+            break
+        elif kind == "outcome":
+            for part in _finale(value.body, ids):
+                yield part
+            break
+        item = await queue.get()  # ("delta" and "reset" do not come: the turn runs without live words)
+    yield b"data: [DONE]\n\n"
+
+
+class _CallIds:
+    """Tool call ids, unique across the chat: the SDK keys a message's tool parts by them."""
+
+    def __init__(self) -> None:
+        self.prefix, self.count = uuid.uuid4().hex[:12], 0
+
+    def next(self) -> str:
+        self.count += 1
+        return f"call-{self.prefix}-{self.count}"
+
+
+def _tool(record: dict[str, Any], ids: _CallIds) -> Iterator[bytes]:
+    call_id, result = ids.next(), record["result"]
+    yield chunk(
+        {
+            "type": "tool-input-available",
+            "toolCallId": call_id,
+            "toolName": record["name"],
+            "input": record["arguments"],
+        }
+    )
+    if result.get("success"):
+        yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": result})
+    else:
+        error = result.get("error") or result.get("code") or "The tool failed."
+        yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": str(error)})
+
+
+def _finale(body: dict[str, Any], ids: _CallIds) -> Iterator[bytes]:
+    """What follows the streamed tool calls: a replay's calls (a replay streamed none), the reply, the
+    question, finish."""
+    if ids.count == 0:
+        for record in body.get("tool_calls") or []:
+            yield from _tool(record, ids)
+    text = str(body.get("assistant_message") or "")
+    if text:
+        yield chunk({"type": "text-start", "id": "reply"})
+        for piece in text.splitlines(keepends=True):
+            yield chunk({"type": "text-delta", "id": "reply", "delta": piece})
+        yield chunk({"type": "text-end", "id": "reply"})
+    if body.get("confirmation"):
+        confirmation = body["confirmation"]
+        yield chunk({"type": "data-confirmation", "id": confirmation["id"], "data": confirmation})
+    metadata = {"conversationId": str(body["conversation_id"]), "action_metadata": body.get("action_metadata")}
+    yield chunk({"type": "finish", "finishReason": "stop", "messageMetadata": metadata})
