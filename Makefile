@@ -48,9 +48,10 @@ run: install
 test: install
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-browser.sh
+	bash scripts/ensure-node.sh
 	$(BIN)/ruff check backend tests
 	$(BIN)/mypy backend
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	TASKCHAT_NODE_REQUIRED=1 $(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check backend tests
