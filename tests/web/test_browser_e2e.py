@@ -18,35 +18,22 @@ import re
 import socket
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from support.browser import chromium_page, needs_chromium
 from support.fake_llm import ScriptedLLM, call_delta, chunk, slow_stream, words
 from support.live import serve
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 # The README's picture is refreshed only on request (UPDATE_SCREENSHOT=1): the due date in it
 # changes daily, and a test run should not dirty the work tree.
 README_SCREENSHOT = ROOT / "docs" / "screenshot.png"
 TASKS_SCREENSHOT = ROOT / "docs" / "page-tasks.png"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"{CHROMIUM} not found: run scripts/ensure-browser.sh (apt-get install chromium)"
-)
+pytestmark = needs_chromium
 playwright_api = pytest.importorskip("playwright.async_api")
 expect = playwright_api.expect
 # Chromium logs every 4xx response as a console error; a test that provokes one expects exactly these.
@@ -111,23 +98,6 @@ async def server(tmp_path: Path) -> AsyncIterator[str]:
                 proc.kill()
                 await proc.wait()
         log.close()
-
-
-@asynccontextmanager
-async def chromium_page(errors: list[str]) -> AsyncIterator[Any]:
-    """A fresh headless Chromium page; console errors and uncaught exceptions go to `errors`."""
-    async with playwright_api.async_playwright() as playwright:
-        try:
-            browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        except playwright_api.Error as exc:
-            pytest.skip(f"{CHROMIUM} is installed but could not start: {exc.message.splitlines()[0]}")
-        try:
-            page = await browser.new_page(viewport={"width": 1280, "height": 760})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            yield page
-        finally:
-            await browser.close()
 
 
 async def sign_in(page: Any, server: str, user: str) -> str:

@@ -1,0 +1,54 @@
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import { useState } from "react";
+
+// A to-do chat on Taskchat with the AI SDK's useChat: its default transport, pointed at the chat
+// route with the user's token. Tool parts show what really ran; a question's answers are buttons.
+export function TaskChat({ baseUrl, userId, token }) {
+  const { messages, sendMessage, status, error } = useChat({
+    transport: new DefaultChatTransport({
+      api: `${baseUrl}/api/${userId}/chat`,
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+  });
+  const [input, setInput] = useState("");
+
+  return (
+    <div className="taskchat">
+      {messages.map((message) => (
+        <div key={message.id} className={message.role}>
+          {message.parts.map((part, i) => {
+            if (part.type === "text") return <p key={i}>{part.text}</p>;
+            if (part.type.startsWith("tool-")) {
+              const outcome = part.state === "output-error" ? `failed: ${part.errorText}` : "done";
+              return <small key={i} className="tool">{part.type.slice(5)} {outcome}</small>;
+            }
+            if (part.type === "data-confirmation") {
+              return part.data.answers.map((answer) => (
+                <button
+                  key={answer.label}
+                  disabled={status !== "ready"}
+                  onClick={() => sendMessage({ text: answer.message }, { body: { confirm: answer.confirm } })}
+                >
+                  {answer.label}
+                </button>
+              ));
+            }
+            return null;
+          })}
+        </div>
+      ))}
+      {error && <p role="alert">{JSON.parse(error.message).detail}</p>}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          sendMessage({ text: input });
+          setInput("");
+        }}
+      >
+        <input value={input} onChange={(event) => setInput(event.target.value)} placeholder="add buy milk" />
+        <button type="submit" disabled={status !== "ready" || !input}>Send</button>
+      </form>
+    </div>
+  );
+}
