@@ -38,7 +38,7 @@ export function TaskChat({ baseUrl, userId, token }) {
           })}
         </div>
       ))}
-      {error && <p role="alert">{JSON.parse(error.message).detail}</p>}
+      {error && <p role="alert">{detail(error)}</p>}
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -51,4 +51,13 @@ export function TaskChat({ baseUrl, userId, token }) {
       </form>
     </div>
   );
+}
+
+// Taskchat's errors are JSON ({"error": CODE, "detail": text}), in the stream or as the response.
+function detail(error) {
+  try {
+    return JSON.parse(error.message).detail;
+  } catch {
+    return error.message;
+  }
 }

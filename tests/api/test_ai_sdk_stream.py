@@ -138,10 +138,14 @@ async def test_a_regenerate_or_a_retry_of_the_same_message_replays_and_acts_once
     assert kinds(replayed) == kinds(first) and text_of(replayed) == text_of(first)
     assert len(llm.requests) == 1
     assert [t["title"] for t in await tasks_of(client)] == ["Buy milk"]
+    # An edited message (useChat keeps its id, the text changes) is a turn of its own.
+    llm.push(calls(("add_task", {"title": "Buy eggs"})))
+    edited = chunks(await ui_post(client, [said("add buy eggs", "user-msg-1")], messageId="user-msg-1"))
+    assert text_of(edited) == "Added: “Buy eggs”."
     # The same words as a new message (a new id) are a new turn.
     llm.push(calls(("add_task", {"title": "Buy milk"})))
     chunks(await ui_post(client, [message, said("add buy milk", "user-msg-2")]))
-    assert len(await tasks_of(client)) == 2
+    assert sorted(t["title"] for t in await tasks_of(client)) == ["Buy eggs", "Buy milk", "Buy milk"]
 
 
 async def test_an_idempotency_key_header_wins_over_the_message_id(make_client: Any) -> None:

@@ -49,7 +49,7 @@ async def stream_ui_chat(
         service,
         user_id=user_id,
         request=turn,
-        idempotency_key=idempotency_key or request.idempotency_key(),
+        idempotency_key=idempotency_key or request.idempotency_key(turn.message),
         live_words=False,
         start_if_new=request.conversation_id is None,
     )

@@ -94,8 +94,9 @@ class UIChatRequest(BaseModel):
     def conversation(self, user_id: str) -> uuid.UUID:
         return uuid.uuid5(_CHATS, f"{user_id}\x00{self.id}")
 
-    def idempotency_key(self) -> str:
-        """The key a turn gets when the client sends none: the chat's and the user message's ids, so a
-        retry or a regenerate of the same message replays what it did instead of acting twice."""
-        digest = hashlib.sha256(f"{self.id}\x00{self.asked().id}".encode()).hexdigest()
+    def idempotency_key(self, message: str) -> str:
+        """The key a turn gets when the client sends none: the chat's id, the user message's id and
+        its text (`message`), so a retry or a regenerate of the same message replays what it did
+        instead of acting twice, and an edited message (useChat keeps its id) is a turn of its own."""
+        digest = hashlib.sha256(f"{self.id}\x00{self.asked().id}\x00{message}".encode()).hexdigest()
         return f"ai-sdk:{digest}"
