@@ -14,6 +14,7 @@ deadline. Each request's `attempts` list says which model answered and what fail
 
 from __future__ import annotations
 
+import copy
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -122,9 +123,13 @@ def _completion(raw: dict[str, Any]) -> None:
 
 
 def _all_failed(last: LLMError, tried: list[Attempt]) -> LLMError:
-    """The last failure, its detail naming every model that failed."""
+    """The last failure as a new error of its kind (its status and headers), its detail naming every
+    model that failed; the original is left as it was raised (it is the new one's cause)."""
     if len(tried) < 2:
         return last
     said = "; ".join(f"{a.model}: {a.detail}" for a in tried if a.code is not None)
-    last.detail = f"Every model failed ({said})"[:1000]
-    return last
+    every = copy.copy(last)
+    every.detail = f"Every model failed ({said})"[:1000]
+    every.args = (every.detail,)
+    every.__cause__ = last
+    return every
