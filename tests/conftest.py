@@ -7,6 +7,7 @@ import logging
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -70,13 +71,42 @@ async def database(request: pytest.FixtureRequest, _engines: dict[str, tuple[str
     return request.getfixturevalue("_pgbouncer") if kind == "pgbouncer" else url
 
 
+# What `make test-fast` (`pytest --fast`) leaves out: the held-out set, the browser and the Node
+# clients, the reliability, performance and tooling tests, the CLI and packaging tests (each a
+# subprocess), and the second run of every test through PgBouncer. `make test` runs everything.
+SLOW = (
+    "heldout/",
+    "reliability/",
+    "perf/",
+    "clients/",
+    "devtools/",
+    "web/test_browser_e2e.py",
+    "test_cli.py",
+    "test_packaging.py",
+)
+_TESTS = Path(__file__).resolve().parent
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--fast", action="store_true", help="the fast lane: leave out the slow tests (tests/conftest.py)")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if config.getoption("fast") and collection_path.is_relative_to(_TESTS):
+        where = collection_path.relative_to(_TESTS).as_posix() + ("/" if collection_path.is_dir() else "")
+        if where.startswith(SLOW):
+            return True
+    return None
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Tests marked `through_pgbouncer` run twice: on Postgres directly and through PgBouncer (unless
     they choose their databases themselves, with a parametrization of `database`)."""
     marked = metafunc.definition.get_closest_marker("through_pgbouncer") is not None
     chosen = any("database" in str(m.args[0]) for m in metafunc.definition.iter_markers("parametrize"))
     if marked and not chosen and "database" in metafunc.fixturenames:
-        metafunc.parametrize("database", ["postgres", "pgbouncer"], indirect=True)
+        kinds = ["postgres"] if metafunc.config.getoption("fast") else ["postgres", "pgbouncer"]
+        metafunc.parametrize("database", kinds, indirect=True)
 
 
 ClientFactory = Callable[..., Awaitable[httpx.AsyncClient]]

@@ -6,22 +6,45 @@ import asyncio
 import os
 
 import sqlalchemy as sa
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from backend.app.db.migrate import migrate
 from backend.app.db.session import delete_all_rows
 
-POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+_BASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+# Under `pytest -n` (make test-fast) each worker (gw0, gw1, ...) has a database of its own beside it.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+POSTGRES_URL = (
+    _BASE_URL
+    if _WORKER is None
+    else make_url(_BASE_URL).set(database=f"{make_url(_BASE_URL).database}_{_WORKER}").render_as_string(False)
+)
 
 
 async def reset_postgres(url: str) -> None:
-    """Drop everything in the test database, then migrate from zero: the suite tests the migrations too."""
+    """Drop everything in the test database, then migrate from zero: the suite tests the migrations too.
+    A worker's database is created first if it is new."""
+    if url != _BASE_URL:
+        await _create_database(url)
     engine = create_async_engine(url)
     async with engine.begin() as conn:
         await conn.execute(sa.text("DROP SCHEMA IF EXISTS public CASCADE"))
         await conn.execute(sa.text("CREATE SCHEMA public"))
     await engine.dispose()
     await asyncio.to_thread(migrate, url, quiet=True)
+
+
+async def _create_database(url: str) -> None:
+    name = make_url(url).database
+    admin = create_async_engine(_BASE_URL, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            found = await conn.scalar(sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name})
+            if not found:
+                await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    finally:
+        await admin.dispose()
 
 
 async def migrate_sqlite(url: str) -> None:
