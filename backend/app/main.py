@@ -102,8 +102,6 @@ def create_app(
     app.router.routes.append(Route(MCP_PATH, mcp_endpoint, methods=["GET", "POST", "DELETE"], include_in_schema=False))
     web.install(app)
 
-    if settings.cors_origins:
-        _allow_cors(app, settings.cors_origins)
     app.add_middleware(RequestId)
     app.add_middleware(StorableText, skip=MCP_PATH)  # inside BodyLimit: reads a body already capped
     app.add_middleware(OneIdentity)
@@ -112,7 +110,11 @@ def create_app(
         max_bytes=settings.max_body_bytes,
         wider={chat.CHAT_PATH: max(settings.max_chat_body_bytes, settings.max_body_bytes)},
     )
-    app.add_middleware(HttpMetrics, metrics=app_metrics)  # outermost: sees every status, 413s included
+    app.add_middleware(HttpMetrics, metrics=app_metrics)  # sees every status, 413s included
+    if settings.cors_origins:
+        # Outermost: a browser on another origin can read every answer, the middleware's own (413,
+        # 400, 422) too, where it would otherwise see only a failed fetch.
+        _allow_cors(app, settings.cors_origins)
     return app
 
 

@@ -12,6 +12,7 @@ export function TaskChat({ baseUrl, userId, token }) {
     }),
   });
   const [input, setInput] = useState("");
+  const busy = status === "submitted" || status === "streaming";
 
   return (
     <div className="taskchat">
@@ -27,7 +28,7 @@ export function TaskChat({ baseUrl, userId, token }) {
               return part.data.answers.map((answer) => (
                 <button
                   key={answer.label}
-                  disabled={status !== "ready"}
+                  disabled={busy}
                   onClick={() => sendMessage({ text: answer.message }, { body: { confirm: answer.confirm } })}
                 >
                   {answer.label}
@@ -47,7 +48,7 @@ export function TaskChat({ baseUrl, userId, token }) {
         }}
       >
         <input value={input} onChange={(event) => setInput(event.target.value)} placeholder="add buy milk" />
-        <button type="submit" disabled={status !== "ready" || !input}>Send</button>
+        <button type="submit" disabled={busy || !input}>Send</button>
       </form>
     </div>
   );

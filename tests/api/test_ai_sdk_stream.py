@@ -64,16 +64,21 @@ async def test_a_turn_streams_start_its_tool_parts_the_reply_and_finish(make_cli
 
     found = chunks(await ui_post(client, [said("add buy milk")]))
 
+    # The calls are one step and the reply another, as the SDK's own server sends them.
     assert kinds(found) == [
         "start",
+        "start-step",
         "tool-input-available",
         "tool-output-available",
+        "finish-step",
+        "start-step",
         "text-start",
         "text-delta",
         "text-end",
+        "finish-step",
         "finish",
     ]
-    start, call, output, *_, finish = found
+    start, _, call, output, *_, finish = found
     conversation = start["messageMetadata"]["conversationId"]
     assert call["toolName"] == "add_task" and call["input"] == {"title": "Buy milk"}
     assert output["toolCallId"] == call["toolCallId"]
@@ -173,11 +178,12 @@ async def test_a_confirmation_is_a_data_part_and_its_answer_runs_the_actions(mak
     confirmation = part["data"]
     assert part["id"] == confirmation["id"] and confirmation["question"]
     assert [a["name"] for a in confirmation["actions"]] == ["delete_task", "delete_task"]
-    assert kinds(found)[-2:] == ["data-confirmation", "finish"]
+    assert kinds(found)[-3:] == ["data-confirmation", "finish-step", "finish"]
     yes = next(a for a in confirmation["answers"] if a.get("confirm"))
     requests = len(llm.requests)
 
-    answered = chunks(await ui_post(client, [asked, said(yes["message"])], confirm=yes["confirm"]))
+    answer = said(yes["message"])
+    answered = chunks(await ui_post(client, [asked, answer], confirm=yes["confirm"]))
 
     assert len(llm.requests) == requests  # the stored actions ran, the model was not asked
     assert [c["input"] for c in answered if c["type"] == "tool-input-available"] == [
@@ -185,6 +191,11 @@ async def test_a_confirmation_is_a_data_part_and_its_answer_runs_the_actions(mak
     ]
     assert text_of(answered).count("Deleted") == 2
     assert await tasks_of(client) == []  # two deleted by the first turn, the two it asked about by the yes
+    # useChat's regenerate() of the yes sends the same message without the body it was sent with:
+    # another request, so another turn (the question is answered: nothing is deleted again), not a 422.
+    llm.push(completion("There is nothing waiting for a yes."))
+    again = await ui_post(client, [asked, answer], trigger="regenerate-message")
+    assert again.status_code == 200 and not [c for c in chunks(again) if c["type"].startswith("tool-")]
 
 
 async def test_an_error_before_the_stream_keeps_its_status_and_json(make_client: Any) -> None:
@@ -209,7 +220,7 @@ async def test_an_error_after_the_stream_began_is_an_error_part(
     monkeypatch.setattr(service, "_persist", broken)
     found = chunks(await ui_post(client, [said("add buy milk")]))
 
-    assert kinds(found) == ["start", "tool-input-available", "tool-output-available", "error"]
+    assert kinds(found) == ["start", "start-step", "tool-input-available", "tool-output-available", "error"]
     assert json.loads(found[-1]["errorText"]) == {"error": "INTERNAL_ERROR", "detail": "An unexpected error occurred"}
 
 
@@ -225,7 +236,8 @@ async def test_an_error_after_the_stream_began_is_an_error_part(
         ),
         ([{"id": "u", "role": "user", "parts": [{"type": "text", "text": "   "}]}], {}, "no text"),
         ([{"id": "u", "role": "user", "parts": [{"type": "text", "text": "a\x00b"}]}], {}, "NUL"),
-        ([{"id": "u", "role": "robot", "parts": []}], {}, "role"),
+        ([{"id": "u", "role": "robot", "parts": []}], {}, "no user message"),
+        ([{"id": "u", "parts": [{"type": "text", "text": "hi"}]}], {}, "role"),
         ([said("hi")], {"trigger": "resume-stream"}, "trigger"),
         ([said("hi")], {"user_id": "bob"}, "user_id"),
         ([said("x" * 4001)], {}, "4000"),
@@ -244,6 +256,18 @@ async def test_a_malformed_sdk_request_is_a_422_in_the_contracts_shape(
     assert response.json()["error"] == "VALIDATION_ERROR" and where in response.json()["detail"]
     assert "@" not in response.json()["detail"]  # the shape's tag is not part of a field's name
     assert llm.requests == []
+
+
+async def test_an_unusual_message_earlier_in_the_chat_does_not_block_it(make_client: Any) -> None:
+    client = await make_client(ScriptedLLM(default=completion("Hello!")))
+    odd = [
+        {"id": "x" * 1_000, "role": "tool", "parts": [{"type": "custom-" + "y" * 500, "whatever": [1, 2]}]},
+        {"id": "a", "role": "assistant", "parts": [], "metadata": {"anything": True}},
+    ]
+
+    found = chunks(await ui_post(client, [*odd, said("hello")]))
+
+    assert text_of(found) == "Hello!"
 
 
 async def test_the_whole_chat_fits_under_max_chat_body_bytes_and_a_plain_body_keeps_its_cap(

@@ -5,7 +5,7 @@
 // TASKCHAT_URL, TASKCHAT_USER and TASKCHAT_TOKEN.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DefaultChatTransport, readUIMessageStream } from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, readUIMessageStream } from "ai";
 
 const { TASKCHAT_URL: url, TASKCHAT_USER: user, TASKCHAT_TOKEN: token } = process.env;
 const auth = { Authorization: `Bearer ${token}` };
@@ -59,6 +59,13 @@ test("a turn: a tool part with its input and output, the reply, the conversation
   assert.equal(call.output.data.title, "Buy milk");
   assert.equal(textOf(message), "Added: “Buy milk”.");
   assert.match(message.metadata.conversationId, /^[0-9a-f-]{36}$/);
+  // The calls are a step and the reply another: a client that sends again while the last step is
+  // complete tool calls (useChat's sendAutomaticallyWhen with this helper) sees a finished answer.
+  assert.deepEqual(
+    message.parts.map((p) => p.type),
+    ["step-start", "tool-add_task", "step-start", "text"],
+  );
+  assert.equal(lastAssistantMessageIsCompleteWithToolCalls({ messages: [asked, message] }), false);
   assert.equal(message.metadata.action_metadata.action, "add_task");
   assert.equal((await tasks()).filter((t) => t === "Buy milk").length, 1);
 

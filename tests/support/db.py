@@ -8,9 +8,10 @@ import os
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlmodel import SQLModel
 
+import backend.app.db.models  # noqa: F401  (the tables, for clean)
 from backend.app.db.migrate import migrate
-from backend.app.db.session import delete_all_rows
 
 _BASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 # Under `pytest -n` (make test-fast) each worker (gw0, gw1, ...) has a database of its own beside it.
@@ -52,7 +53,10 @@ async def migrate_sqlite(url: str) -> None:
 
 
 async def clean(engine: AsyncEngine) -> None:
-    # Chat turns commit several short transactions and race each other in some tests, so each test
-    # starts from empty tables instead of running inside one rolled-back transaction.
+    """Empty every table, children first. Chat turns commit several short transactions and race each
+    other in some tests, so each test starts from empty tables instead of running inside one
+    rolled-back transaction. DELETE, not TRUNCATE: a test's tables hold a few rows, and a TRUNCATE of
+    them all (new files for every table and index) takes ~40 ms where the DELETEs take ~4."""
     async with engine.begin() as conn:
-        await delete_all_rows(conn)
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            await conn.execute(sa.text(f"DELETE FROM {table.name}"))

@@ -35,6 +35,23 @@ async def test_allowed_origin_gets_preflight_and_response_headers(make_client) -
     assert mcp.status_code == 200 and mcp.headers["access-control-allow-origin"] == FRONTEND
 
 
+async def test_the_middlewares_own_errors_are_readable_from_the_allowed_origin(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A 413 (body cap) or a 400 (two identities) is answered before the routes: a browser on the
+    frontend's origin must still be allowed to read it, or it sees only a failed fetch."""
+    client = await make_client(offline=True, cors_origins=[FRONTEND], max_body_bytes=1_000, max_chat_body_bytes=2_000)
+    too_large = await client.post(
+        "/api/alice/tasks",
+        content=b"x" * 5_000,
+        headers={**auth(), "Origin": FRONTEND, "Content-Type": "application/json"},
+    )
+    assert too_large.status_code == 413 and too_large.json()["error"] == "PAYLOAD_TOO_LARGE"
+    assert too_large.headers["access-control-allow-origin"] == FRONTEND
+    two = await client.get(
+        "/api/alice/tasks", headers=[("Authorization", auth()["Authorization"])] * 2 + [("Origin", FRONTEND)]
+    )
+    assert two.status_code == 400 and two.headers["access-control-allow-origin"] == FRONTEND
+
+
 async def test_other_origins_get_no_cors_headers(make_client) -> None:  # type: ignore[no-untyped-def]
     client = await make_client(offline=True, cors_origins=[FRONTEND])
 

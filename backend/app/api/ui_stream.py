@@ -4,10 +4,11 @@ The request is the SDK's (schemas/ui_chat.py); the answer is server-sent events 
 protocol's chunks, with its `x-vercel-ai-ui-message-stream: v1` header, ending with `[DONE]`:
 
 - `start`, its `messageMetadata` `{"conversationId"}`: the stored conversation this chat is;
-- per tool call, as soon as its step ran: `tool-input-available` (`toolName`, `input`: the
-  arguments), then `tool-output-available` (`output`: the tool's result) or, when the tool failed,
-  `tool-output-error` (`errorText`: the tool's error);
-- the reply: `text-start`, `text-delta`s, `text-end` (the body's `assistant_message`);
+- the calls, in one step (`start-step` ... `finish-step`): per call, as soon as its step ran,
+  `tool-input-available` (`toolName`, `input`: the arguments), then `tool-output-available`
+  (`output`: the tool's result) or, when the tool failed, `tool-output-error` (`errorText`);
+- the reply in a step of its own: `text-start`, `text-delta`s, `text-end` (the body's
+  `assistant_message`);
 - `data-confirmation` when the turn asks before acting (data: the body's `confirmation`, whose
   `answers` are the buttons to offer: send an answer's `message`, with `confirm` in the body);
 - `finish` (`messageMetadata`: the conversation id and the actions' outcomes, `action_metadata`);
@@ -49,7 +50,7 @@ async def stream_ui_chat(
         service,
         user_id=user_id,
         request=turn,
-        idempotency_key=idempotency_key or request.idempotency_key(turn.message),
+        idempotency_key=idempotency_key or request.idempotency_key(turn),
         live_words=False,
         start_if_new=request.conversation_id is None,
     )
@@ -66,59 +67,64 @@ def chunk(data: dict[str, Any]) -> bytes:
 
 
 async def _chunks(first: Item, queue: asyncio.Queue[Item], *, conversation_id: uuid.UUID) -> AsyncIterator[bytes]:
-    ids = _CallIds()
+    parts = _Parts()
     yield chunk({"type": "start", "messageMetadata": {"conversationId": str(conversation_id)}})
     item = first
     while True:
         kind, value = item
         if kind == "tool":
-            for part in _tool(value, ids):
+            for part in parts.tool(value):
                 yield part
         elif kind == "error":
             yield chunk({"type": "error", "errorText": orjson.dumps(value.body).decode()})
             break
         elif kind == "outcome":
-            for part in _finale(value.body, ids):
+            for part in _finale(value.body, parts):
                 yield part
             break
         item = await queue.get()  # ("delta" and "reset" do not come: the turn runs without live words)
     yield b"data: [DONE]\n\n"
 
 
-class _CallIds:
-    """Tool call ids, unique across the chat: the SDK keys a message's tool parts by them."""
+class _Parts:
+    """The tool parts of one answer: their call ids, unique across the chat (the SDK keys a message's
+    tool parts by them), and the step they are in. The calls are one step and the reply another, as
+    the SDK's own server sends them: a client that sends again when the last step is complete tool
+    calls (`lastAssistantMessageIsCompleteWithToolCalls`) sees a finished answer, not calls to go on
+    from."""
 
     def __init__(self) -> None:
         self.prefix, self.count = uuid.uuid4().hex[:12], 0
 
-    def next(self) -> str:
+    def tool(self, record: dict[str, Any]) -> Iterator[bytes]:
+        if self.count == 0:
+            yield chunk({"type": "start-step"})
         self.count += 1
-        return f"call-{self.prefix}-{self.count}"
+        call_id, result = f"call-{self.prefix}-{self.count}", record["result"]
+        yield chunk(
+            {
+                "type": "tool-input-available",
+                "toolCallId": call_id,
+                "toolName": record["name"],
+                "input": record["arguments"],
+            }
+        )
+        if result.get("success"):
+            yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": result})
+        else:
+            error = result.get("error") or result.get("code") or "The tool failed."
+            yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": str(error)})
 
 
-def _tool(record: dict[str, Any], ids: _CallIds) -> Iterator[bytes]:
-    call_id, result = ids.next(), record["result"]
-    yield chunk(
-        {
-            "type": "tool-input-available",
-            "toolCallId": call_id,
-            "toolName": record["name"],
-            "input": record["arguments"],
-        }
-    )
-    if result.get("success"):
-        yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": result})
-    else:
-        error = result.get("error") or result.get("code") or "The tool failed."
-        yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": str(error)})
-
-
-def _finale(body: dict[str, Any], ids: _CallIds) -> Iterator[bytes]:
-    """What follows the streamed tool calls: a replay's calls (a replay streamed none), the reply, the
-    question, finish."""
-    if ids.count == 0:
+def _finale(body: dict[str, Any], parts: _Parts) -> Iterator[bytes]:
+    """What follows the streamed tool calls: a replay's calls (a replay streamed none), then the
+    reply, the question and finish, in a step of their own."""
+    if parts.count == 0:
         for record in body.get("tool_calls") or []:
-            yield from _tool(record, ids)
+            yield from parts.tool(record)
+    if parts.count:
+        yield chunk({"type": "finish-step"})
+    yield chunk({"type": "start-step"})
     text = str(body.get("assistant_message") or "")
     if text:
         yield chunk({"type": "text-start", "id": "reply"})
@@ -128,5 +134,6 @@ def _finale(body: dict[str, Any], ids: _CallIds) -> Iterator[bytes]:
     if body.get("confirmation"):
         confirmation = body["confirmation"]
         yield chunk({"type": "data-confirmation", "id": confirmation["id"], "data": confirmation})
+    yield chunk({"type": "finish-step"})
     metadata = {"conversationId": str(body["conversation_id"]), "action_metadata": body.get("action_metadata")}
     yield chunk({"type": "finish", "finishReason": "stop", "messageMetadata": metadata})

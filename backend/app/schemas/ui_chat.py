@@ -34,14 +34,17 @@ class UIPart(BaseModel):
     (files, tool parts, data parts, reasoning, step starts) is carried by the client and ignored."""
 
     model_config = ConfigDict(extra="allow")
-    type: str = Field(max_length=200)
+    type: str
     text: str | None = None
 
 
 class UIMessage(BaseModel):
+    """A message of the chat as the client holds it. Checked loosely: only the last user message is
+    read, and an unusual message earlier in a chat must not make every later turn of it a 422."""
+
     model_config = ConfigDict(extra="allow")
-    id: str = Field(max_length=255)
-    role: Literal["system", "user", "assistant"]
+    id: str
+    role: str = Field(description="`user`, `assistant` or `system`; only the last `user` message is read.")
     parts: list[UIPart]
 
 
@@ -94,9 +97,10 @@ class UIChatRequest(BaseModel):
     def conversation(self, user_id: str) -> uuid.UUID:
         return uuid.uuid5(_CHATS, f"{user_id}\x00{self.id}")
 
-    def idempotency_key(self, message: str) -> str:
+    def idempotency_key(self, turn: ChatRequest) -> str:
         """The key a turn gets when the client sends none: the chat's id, the user message's id and
-        its text (`message`), so a retry or a regenerate of the same message replays what it did
-        instead of acting twice, and an edited message (useChat keeps its id) is a turn of its own."""
-        digest = hashlib.sha256(f"{self.id}\x00{self.asked().id}\x00{message}".encode()).hexdigest()
-        return f"ai-sdk:{digest}"
+        the request it makes (`turn`: the text and the fields beside it), so a retry or a regenerate
+        of the same message replays what it did instead of acting twice, and an edited message
+        (useChat keeps its id), or the same one sent with other fields, is a turn of its own."""
+        said = f"{self.id}\x00{self.asked().id}\x00{turn.model_dump_json()}"
+        return f"ai-sdk:{hashlib.sha256(said.encode()).hexdigest()}"

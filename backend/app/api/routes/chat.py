@@ -72,8 +72,9 @@ AnyChatRequest = Annotated[
     "`start` (`messageMetadata.conversationId`), a tool part per call (`tool-input-available`, then "
     "`tool-output-available` or `tool-output-error`), the reply as `text-start`/`text-delta`/`text-end`, "
     "`data-confirmation` when the turn asks, `finish`, and `error` (`errorText`: the error JSON). Only the last "
-    "user message is read; the chat's `id` is its conversation; without `Idempotency-Key` the user message's "
-    "id is the key, so a retry or regenerate replays instead of acting twice.",
+    "user message is read; the chat's `id` is its conversation; without `Idempotency-Key` the key is made of "
+    "the chat's id, the user message's id and the request, so a retry or regenerate replays instead of acting "
+    "twice.",
     dependencies=[Depends(_plain_cap)],
     responses={
         200: {
