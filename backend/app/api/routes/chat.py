@@ -80,7 +80,15 @@ AnyChatRequest = Annotated[
         200: {
             "content": {
                 "text/event-stream": {
-                    "schema": {"type": "string"},
+                    # One server-sent event: its name (the plain stream's; the AI SDK's has none) and data.
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "event": {"type": "string"},
+                            "data": {"type": "string", "description": "JSON; `[DONE]` ends the AI SDK's stream"},
+                        },
+                        "required": ["data"],
+                    },
                     "example": 'event: tool\ndata: {"name": "add_task", "arguments": {"title": "Buy milk"}, '
                     '"result": {"success": true, ...}}\n\nevent: delta\ndata: {"text": "Added: “Buy milk”."}\n\n'
                     'event: done\ndata: {"conversation_id": "...", "assistant_message": "Added: “Buy milk”.", ...}\n\n',
