@@ -21,7 +21,8 @@ export function TaskChat({ baseUrl, userId, token }) {
           {message.parts.map((part, i) => {
             if (part.type === "text") return <p key={i}>{part.text}</p>;
             if (part.type.startsWith("tool-")) {
-              const outcome = part.state === "output-error" ? `failed: ${part.errorText}` : "done";
+              // errorText is the tool's own error, written for the model; the reply says it in the user's language.
+              const outcome = part.state === "output-error" ? "failed" : "done";
               return <small key={i} className="tool">{part.type.slice(5)} {outcome}</small>;
             }
             if (part.type === "data-confirmation") {

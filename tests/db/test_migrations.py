@@ -37,7 +37,9 @@ async def _objects(url: str) -> dict[str, set[str]]:
 @pytest.fixture
 async def private_postgres() -> AsyncIterator[str]:
     name = f"test_migrations_{uuid.uuid4().hex[:8]}"
-    admin = create_async_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    # The server's own database: the test database may not exist yet (a pytest -n worker's is made
+    # by the session's first database fixture, which this one does not wait for).
+    admin = create_async_engine(make_url(POSTGRES_URL).set(database="postgres"), isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
         await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     try:

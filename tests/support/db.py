@@ -12,6 +12,7 @@ from sqlmodel import SQLModel
 
 import backend.app.db.models  # noqa: F401  (the tables, for clean)
 from backend.app.db.migrate import migrate
+from backend.devtools.bench.servers import create_database
 
 _BASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 # Under `pytest -n` (make test-fast) each worker (gw0, gw1, ...) has a database of its own beside it.
@@ -27,25 +28,13 @@ async def reset_postgres(url: str) -> None:
     """Drop everything in the test database, then migrate from zero: the suite tests the migrations too.
     A worker's database is created first if it is new."""
     if url != _BASE_URL:
-        await _create_database(url)
+        await create_database(url)
     engine = create_async_engine(url)
     async with engine.begin() as conn:
         await conn.execute(sa.text("DROP SCHEMA IF EXISTS public CASCADE"))
         await conn.execute(sa.text("CREATE SCHEMA public"))
     await engine.dispose()
     await asyncio.to_thread(migrate, url, quiet=True)
-
-
-async def _create_database(url: str) -> None:
-    name = make_url(url).database
-    admin = create_async_engine(_BASE_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as conn:
-            found = await conn.scalar(sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name})
-            if not found:
-                await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    finally:
-        await admin.dispose()
 
 
 async def migrate_sqlite(url: str) -> None:

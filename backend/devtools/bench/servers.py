@@ -257,16 +257,23 @@ async def prepare_postgres(url: str) -> None:
     name = parsed.database or ""
     if "bench" not in name:
         raise SystemExit(f"refusing to use database {name!r}: the benchmark empties it (name it *bench*)")
+    await create_database(url)
+    await asyncio.to_thread(_migrate, url)
+    await empty(url)
+
+
+async def create_database(url: str) -> None:
+    """Create `url`'s database on its server when it does not exist (the tests' workers use it too)."""
+    parsed = make_url(url)
     admin = create_async_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
         async with admin.connect() as conn:
+            name = parsed.database or ""
             exists = await conn.scalar(sa.text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
             if not exists:
                 await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     finally:
         await admin.dispose()
-    await asyncio.to_thread(_migrate, url)
-    await empty(url)
 
 
 def sqlite_url(directory: Path) -> str:
