@@ -19,7 +19,8 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
-from backend.app.agent.types import Attempt, BatchOutcome, StepInfo, TextSink, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import Attempt, TextSink
+from backend.app.calls.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
     name="add_task",

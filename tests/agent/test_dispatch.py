@@ -19,18 +19,11 @@ from agent.fakes import (
 )
 from support.fake_llm import calls, completion, tool_call
 
-from backend.app.agent.dispatch import (
-    BUDGET_EXCEEDED,
-    DESTRUCTIVE_LIMIT,
-    REPEATED_CALL,
-    TOOL_OUTPUT_TOO_LARGE,
-    UNKNOWN_TOOL,
-    Dispatcher,
-)
-from backend.app.agent.normalize import ARGUMENTS_JSON_PARSE_ERROR, ARGUMENTS_TOO_LARGE
+from backend.app.agent.dispatch import Dispatcher
 from backend.app.agent.presets import Preset
 from backend.app.agent.run import RunResult
-from backend.app.agent.types import ToolCall, ToolError, ToolResult
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ToolCall, ToolError, ToolResult
 
 # -- unknown tools and masking --------------------------------------------------------------------
 
@@ -47,13 +40,13 @@ async def test_unknown_tool_lists_valid_names_and_the_model_fixes_it() -> None:
 
     assert tools.ran == [("add_task", {"title": "milk"})]
     (sent,) = client.tool_messages(1)
-    assert sent["content"]["code"] == UNKNOWN_TOOL
+    assert sent["content"]["code"] == ResultCode.UNKNOWN_TOOL
     assert "Valid tools: add_task, delete_task, list_tasks" in sent["content"]["error"]
     assert sent["content"]["data"] == {"valid_tools": ["add_task", "delete_task", "list_tasks"]}
     first, second = result.executed
     assert (first.ran, first.result.model_fixable, second.ran, second.result.success) == (False, True, True, True)
     assert (result.stop_reason, result.ok, result.text) == ("final", True, "Added milk.")
-    assert result.trace[0]["errors"] == [UNKNOWN_TOOL]
+    assert result.trace[0]["errors"] == [ResultCode.UNKNOWN_TOOL]
 
 
 async def test_masked_tool_is_neither_offered_nor_run() -> None:
@@ -65,7 +58,7 @@ async def test_masked_tool_is_neither_offered_nor_run() -> None:
     assert client.tool_names(0) == ["add_task", "list_tasks"]
     assert inner.ran == []
     (sent,) = client.tool_messages(1)
-    assert sent["content"]["code"] == UNKNOWN_TOOL
+    assert sent["content"]["code"] == ResultCode.UNKNOWN_TOOL
     assert "delete_task" not in sent["content"]["data"]["valid_tools"]
     assert result.executed[0].ran is False
 
@@ -99,8 +92,8 @@ async def test_model_that_keeps_sending_broken_json_is_stopped() -> None:
 
     assert tools.ran == []
     assert len(client.bodies) == 3  # the first failure plus two retries
-    assert all(e.result.code == ARGUMENTS_JSON_PARSE_ERROR for e in result.executed)
-    assert client.tool_messages(1)[0]["content"]["code"] == ARGUMENTS_JSON_PARSE_ERROR
+    assert all(e.result.code == ResultCode.ARGUMENTS_JSON_PARSE_ERROR for e in result.executed)
+    assert client.tool_messages(1)[0]["content"]["code"] == ResultCode.ARGUMENTS_JSON_PARSE_ERROR
     assert (result.stop_reason, result.ok, result.error_code) == (
         "model_fix_retries_exhausted",
         False,
@@ -120,7 +113,7 @@ async def test_arguments_too_large_are_not_run_and_the_model_shortens_them() -> 
     result = await run(make_runner(client, max_tool_args_bytes=100), tools)
 
     assert tools.ran == [("add_task", {"title": "short"})]
-    assert client.tool_messages(1)[0]["content"]["code"] == ARGUMENTS_TOO_LARGE
+    assert client.tool_messages(1)[0]["content"]["code"] == ResultCode.ARGUMENTS_TOO_LARGE
     assert result.stop_reason == "final"
 
 
@@ -210,10 +203,10 @@ async def test_oversized_tool_output_is_replaced() -> None:
 
     assert tools.ran_names == ["list_tasks"]  # it ran; only its output was dropped
     (executed,) = result.executed
-    assert executed.result.code == TOOL_OUTPUT_TOO_LARGE
+    assert executed.result.code == ResultCode.TOOL_OUTPUT_TOO_LARGE
     assert executed.result.data["limit"] == 500 and executed.result.data["bytes"] > 5_000
     (sent,) = client.tool_messages(1)
-    assert sent["content"]["code"] == TOOL_OUTPUT_TOO_LARGE
+    assert sent["content"]["code"] == ResultCode.TOOL_OUTPUT_TOO_LARGE
     assert "xxxx" not in str(sent["content"])
 
 
@@ -246,7 +239,7 @@ async def test_a_model_calling_list_tasks_forever_is_stopped() -> None:
         "arguments": {"status": "all"},
         "step": 1,
     }
-    assert result.executed[1].result.code == REPEATED_CALL and result.executed[1].ran is False
+    assert result.executed[1].result.code == ResultCode.REPEATED_CALL and result.executed[1].ran is False
 
 
 async def test_repeat_ignores_argument_key_order() -> None:
@@ -273,7 +266,7 @@ async def test_destructive_cap_refuses_the_rest() -> None:
 
     assert tools.ran == [("delete_task", {"task_id": "a"}), ("add_task", {"title": "c"})]
     codes = [e.result.code for e in result.executed]
-    assert codes == [None, DESTRUCTIVE_LIMIT, None]
+    assert codes == [None, ResultCode.DESTRUCTIVE_LIMIT, None]
     assert result.executed[1].ran is False
     assert "more than 1 destructive" in client.tool_messages(1)[1]["content"]["error"]
     assert result.stop_reason == "final"
@@ -290,7 +283,7 @@ async def test_destructive_cap_counts_across_steps() -> None:
     result = await run(make_runner(client, max_destructive_calls=1), tools)
 
     assert tools.ran == [("delete_task", {"task_id": "a"})]
-    assert result.executed[1].result.code == DESTRUCTIVE_LIMIT
+    assert result.executed[1].result.code == ResultCode.DESTRUCTIVE_LIMIT
 
 
 async def test_tool_call_budget_stops_the_step() -> None:
@@ -300,7 +293,12 @@ async def test_tool_call_budget_stops_the_step() -> None:
     result = await run(make_runner(client), tools, use=budget_use(max_tool_calls=2))
 
     assert tools.ran_names == ["add_task", "add_task"]
-    assert [e.result.code for e in result.executed] == [None, None, BUDGET_EXCEEDED, BUDGET_EXCEEDED]
+    assert [e.result.code for e in result.executed] == [
+        None,
+        None,
+        ResultCode.BUDGET_EXCEEDED,
+        ResultCode.BUDGET_EXCEEDED,
+    ]
     assert result.use.tool_calls == 2
     assert result.stop_reason == "budget_exceeded" and result.ok is False
     assert result.findings[0].to_dict() == {"kind": "BudgetExceeded", "budget": "tool_calls", "used": 2, "limit": 2}
@@ -326,7 +324,7 @@ async def test_dispatcher_keeps_call_order_with_refusals_in_between() -> None:
     batch = [
         ToolCall(id="1", name="list_tasks", arguments={}),
         ToolCall(id="2", name="nope", arguments={}),
-        ToolCall(id="3", name="add_task", arguments=None, error=ToolError(ARGUMENTS_TOO_LARGE, "too big")),
+        ToolCall(id="3", name="add_task", arguments=None, error=ToolError(ResultCode.ARGUMENTS_TOO_LARGE, "too big")),
         ToolCall(id="4", name="add_task", arguments={"title": "t"}),
     ]
 
@@ -335,7 +333,12 @@ async def test_dispatcher_keeps_call_order_with_refusals_in_between() -> None:
     assert tools.batches == [["list_tasks", "add_task"]]  # one batch, refusals never reach it
     assert [e.call.id for e in outcome.executed] == ["1", "2", "3", "4"]
     assert [e.ran for e in outcome.executed] == [True, False, False, True]
-    assert [e.result.code for e in outcome.executed] == [None, UNKNOWN_TOOL, ARGUMENTS_TOO_LARGE, None]
+    assert [e.result.code for e in outcome.executed] == [
+        None,
+        ResultCode.UNKNOWN_TOOL,
+        ResultCode.ARGUMENTS_TOO_LARGE,
+        None,
+    ]
     assert all(e.step == 3 and e.retried and e.retry_reason == "guard" for e in outcome.executed)
     assert dispatcher.use.tool_calls == 2
 
@@ -348,7 +351,7 @@ async def test_dispatcher_without_runnable_calls_does_not_call_the_executor() ->
     )
 
     assert tools.batches == []
-    assert outcome.executed[0].result.code == UNKNOWN_TOOL
+    assert outcome.executed[0].result.code == ResultCode.UNKNOWN_TOOL
 
 
 async def test_dispatcher_records_the_executors_arguments() -> None:

@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.fake_llm import completion, tool_call
 
-from backend.app.agent.normalize import ARGUMENTS_JSON_PARSE_ERROR, ARGUMENTS_TOO_LARGE, normalize_response
+from backend.app.agent.normalize import normalize_response
 from backend.app.agent.types import LLMResponse
+from backend.app.calls.codes import ResultCode
 from backend.app.core.exceptions import LLMBadResponse
 
 
@@ -141,7 +142,7 @@ def test_unusable_arguments_become_a_parse_error(arguments: Any, fragment: str) 
     (call,) = one_call(arguments).tool_calls
 
     assert call.arguments is None
-    assert call.error is not None and call.error.code == ARGUMENTS_JSON_PARSE_ERROR
+    assert call.error is not None and call.error.code == ResultCode.ARGUMENTS_JSON_PARSE_ERROR
     assert fragment in call.error.message
     assert "Call the tool again" in call.error.message  # tells the model what to do
 
@@ -159,7 +160,7 @@ def test_arguments_too_large_are_refused_before_parsing() -> None:
         completion(tool_calls=[tool_call("add_task", huge_and_broken, raw=True)]), max_args_bytes=100
     ).tool_calls
 
-    assert call.error is not None and call.error.code == ARGUMENTS_TOO_LARGE
+    assert call.error is not None and call.error.code == ResultCode.ARGUMENTS_TOO_LARGE
     assert call.arguments is None
     assert "over the limit of 100" in call.error.message
 
@@ -169,7 +170,7 @@ def test_object_arguments_too_large_are_refused() -> None:
         completion(tool_calls=[tool_call("add_task", {"title": "y" * 300}, raw=True)]), max_args_bytes=100
     ).tool_calls
 
-    assert call.error is not None and call.error.code == ARGUMENTS_TOO_LARGE
+    assert call.error is not None and call.error.code == ResultCode.ARGUMENTS_TOO_LARGE
 
 
 def test_size_limit_counts_utf8_bytes() -> None:
@@ -178,14 +179,14 @@ def test_size_limit_counts_utf8_bytes() -> None:
 
     (call,) = norm(completion(tool_calls=[tool_call("add_task", arguments, raw=True)]), max_args_bytes=100).tool_calls
 
-    assert call.error is not None and call.error.code == ARGUMENTS_TOO_LARGE
+    assert call.error is not None and call.error.code == ResultCode.ARGUMENTS_TOO_LARGE
 
 
 def test_arguments_unrepresentable_as_json_are_a_parse_error() -> None:
     # A client that hands Python objects over (not through orjson) may carry a 100-bit integer.
     (call,) = one_call({"title": "x", "n": 2**100}).tool_calls
 
-    assert call.error is not None and call.error.code == ARGUMENTS_JSON_PARSE_ERROR
+    assert call.error is not None and call.error.code == ResultCode.ARGUMENTS_JSON_PARSE_ERROR
 
 
 # -- ids and names --------------------------------------------------------------------------------
@@ -302,7 +303,7 @@ def test_content_tag_arguments_obey_the_size_limit() -> None:
 
     (call,) = norm(completion(content), tags=True, max_args_bytes=100).tool_calls
 
-    assert call.error is not None and call.error.code == ARGUMENTS_TOO_LARGE
+    assert call.error is not None and call.error.code == ResultCode.ARGUMENTS_TOO_LARGE
 
 
 def test_tag_without_a_name_is_not_a_call() -> None:

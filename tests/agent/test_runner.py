@@ -22,7 +22,8 @@ from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, CheckWor
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.types import ExecutedCall, Grounding, GuardReason, StopReason, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import GuardReason, StopReason
+from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult, ToolSpec
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
 

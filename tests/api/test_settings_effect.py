@@ -8,7 +8,7 @@ from pydantic import ValidationError
 from support.api import USER, chat, make_settings, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, call_delta, calls, chunk, completion, stream
 
-from backend.app.agent.types import ToolCall
+from backend.app.calls.types import ToolCall
 
 
 async def test_max_message_chars_is_the_limit(make_client) -> None:  # type: ignore[no-untyped-def]

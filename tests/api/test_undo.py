@@ -11,7 +11,7 @@ import pytest
 from support.api import NOW, USER, auth, chat, make_settings, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
-from backend.app.agent.types import ToolCall
+from backend.app.calls.types import ToolCall
 from backend.app.core.clock import FixedClock
 from backend.app.services.maintenance import prune
 

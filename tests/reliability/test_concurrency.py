@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from support.api import NOW, chat
 from support.fake_llm import ScriptedLLM, calls, completion
 
-from backend.app.agent.types import ToolCall, ToolResult
+from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.tools.resolver import ReferenceResolver

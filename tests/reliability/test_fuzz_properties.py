@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from support.api import NOW
 
 from backend.app.agent.normalize import normalize_response
-from backend.app.agent.types import LLMResponse, ToolCall, ToolResult
+from backend.app.agent.types import LLMResponse
+from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
 from backend.app.core.exceptions import LLMBadResponse
 from backend.app.tools.coercion import coerce_arguments

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp
-from backend.app.agent.types import ExecutedCall, Grounding, ToolCall, ToolResult
-from backend.app.services.calls import WRONG_TOOL
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult
 from backend.app.services.guard import ExecutionGuard, WordsReason, WordsVerdict
 from backend.app.services.intent import classify
 from backend.app.services.reply_check import check_request
-from backend.app.tools.references import NOT_REQUESTED
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 
@@ -112,7 +111,7 @@ def test_a_different_destructive_tool_is_refused_and_the_asked_one_forced() -> N
 
     verdict = g.review_calls([call("complete_task", task_id="Read book")], [], step=0, forced=False)
 
-    assert set(verdict.refused) == {0} and verdict.refused[0].code == WRONG_TOOL
+    assert set(verdict.refused) == {0} and verdict.refused[0].code == ResultCode.WRONG_TOOL
     assert verdict.retry is not None and verdict.retry.tool == "delete_task"
     # Forced already: the same wrong tool again is refused without another retry.
     again = g.review_calls([call("complete_task", task_id="Read book")], [], step=1, forced=True)
@@ -186,7 +185,7 @@ def test_a_negation_refuses_destructive_calls() -> None:
 
     verdict = g.review_calls(calls, [], step=0, forced=False)
 
-    assert set(verdict.refused) == {0} and verdict.refused[0].code == NOT_REQUESTED
+    assert set(verdict.refused) == {0} and verdict.refused[0].code == ResultCode.NOT_REQUESTED
     assert decisions(g) == [("refused", "not_asked", "delete_task")]
 
 
@@ -202,10 +201,10 @@ def test_no_change_runs_on_a_question_advice_a_report_or_a_negation_even_one_the
         calls = [call("add_task", title="milk"), call("update_task", task_id="taxes", priority="high")]
         verdict = g.review_calls(calls, [], step=0, forced=False)
         assert set(verdict.refused) == {0, 1}, message
-        assert {r.code for r in verdict.refused.values()} == {NOT_REQUESTED}
+        assert {r.code for r in verdict.refused.values()} == {ResultCode.NOT_REQUESTED}
         assert verdict.grounding == {}
         # Every change refused: asked again, with no tools, for an answer in words (once).
-        refused = [ran("add_task", success=False, code=NOT_REQUESTED)]
+        refused = [ran("add_task", success=False, code=ResultCode.NOT_REQUESTED)]
         again = g.review_results(refused, step=0)
         assert again is not None and again.answer_only and g.review_results(refused, step=1) is None
 
@@ -333,7 +332,7 @@ def test_covered_counts_failures_and_refusals_but_not_wrong_tools() -> None:
     failed = ran("delete_task", success=False, code="NOT_FOUND")
 
     assert not g.covered([failed])
-    assert not g.covered([failed, ran("complete_task", success=False, code=WRONG_TOOL)])
+    assert not g.covered([failed, ran("complete_task", success=False, code=ResultCode.WRONG_TOOL)])
     assert g.covered([failed, ran("complete_task", success=False, code="DESTRUCTIVE_LIMIT")])
 
 

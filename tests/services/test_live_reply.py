@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 from support.runs import done, failed, guard
 
-from backend.app.agent.types import ExecutedCall
+from backend.app.calls.types import ExecutedCall
 from backend.app.services import live_reply
 from backend.app.services.claims import READABLE
 from backend.app.services.live_reply import LiveReply

@@ -8,7 +8,8 @@ from support.runs import done, failed, guard
 
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.run import RunResult
-from backend.app.agent.types import ExecutedCall, StopReason
+from backend.app.agent.types import StopReason
+from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import texts
 from backend.app.schemas.chat import ActionMetadata
 from backend.app.services.calls import final_calls

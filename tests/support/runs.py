@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.app.agent.types import ExecutedCall, ToolCall, ToolResult
+from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import classify
 

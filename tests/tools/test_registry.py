@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from support.api import NOW, make_settings
 
-from backend.app.agent.types import ToolCall
+from backend.app.calls.types import ToolCall
 from backend.app.core.clock import FixedClock
 from backend.app.core.config import Settings
 from backend.app.db.session import create_engine, create_sessionmaker

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from support.api import NOW, make_settings
 
-from backend.app.agent.types import ToolCall, ToolResult
+from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
 from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.tools.factory import ToolsFor, task_tools_factory

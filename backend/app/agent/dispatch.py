@@ -16,14 +16,8 @@ from dataclasses import dataclass, field
 import orjson
 
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
-from backend.app.agent.types import ExecutedCall, Grounding, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
-
-UNKNOWN_TOOL = "UNKNOWN_TOOL"
-TOOL_OUTPUT_TOO_LARGE = "TOOL_OUTPUT_TOO_LARGE"
-DESTRUCTIVE_LIMIT = "DESTRUCTIVE_LIMIT"
-REPEATED_CALL = "REPEATED_CALL"
-BUDGET_EXCEEDED = "BUDGET_EXCEEDED"
-IGNORED = "IGNORED"  # over the calls-per-step limit: not run
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall, Grounding, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
 
 
 @dataclass(slots=True)
@@ -63,7 +57,7 @@ class Dispatcher:
             early = refused.get(index) if refused else None
             if early is None:
                 early = self._precheck(call, outcome, offered)
-            if early is not None and early.code == DESTRUCTIVE_LIMIT:
+            if early is not None and early.code == ResultCode.DESTRUCTIVE_LIMIT:
                 # Looked up, so that the user is asked about the very task ("delete “Eggs”?"), never run.
                 capped.add(len(runnable))
                 grounding = call.grounding or Grounding()
@@ -112,7 +106,7 @@ class Dispatcher:
             # phase) is refused exactly like an unknown one: what is sent is what may execute.
             valid = sorted(self.executable if offered is None else offered & self.executable.keys())
             return ToolResult.fixable(
-                UNKNOWN_TOOL,
+                ResultCode.UNKNOWN_TOOL,
                 f"Tool '{call.name}' is not available now. Valid tools: {', '.join(valid) or 'none'}.",
                 valid_tools=valid,
             )
@@ -121,15 +115,15 @@ class Dispatcher:
             outcome.repeated.append(call)
             return ToolResult(
                 success=False,
-                code=REPEATED_CALL,
+                code=ResultCode.REPEATED_CALL,
                 error=f"'{call.name}' was already called with these arguments in this turn; not run again.",
             )
         if outcome.budget is not None:
-            return ToolResult(success=False, code=BUDGET_EXCEEDED, error=str(outcome.budget))
+            return ToolResult(success=False, code=ResultCode.BUDGET_EXCEEDED, error=str(outcome.budget))
         if spec.destructive and self.destructive_calls >= self.max_destructive_calls:
             return ToolResult(
                 success=False,
-                code=DESTRUCTIVE_LIMIT,
+                code=ResultCode.DESTRUCTIVE_LIMIT,
                 error=(
                     f"Refused: more than {self.max_destructive_calls} destructive actions in one message. "
                     "Ask the user to confirm the remaining ones in a new message."
@@ -139,7 +133,7 @@ class Dispatcher:
             self.use.check_before_tool_call()
         except BudgetExceeded as exc:
             outcome.budget = exc
-            return ToolResult(success=False, code=BUDGET_EXCEEDED, error=str(exc))
+            return ToolResult(success=False, code=ResultCode.BUDGET_EXCEEDED, error=str(exc))
         self.seen.add(key)
         self.use.tool_calls += 1
         if spec.destructive:
@@ -148,11 +142,11 @@ class Dispatcher:
 
     def _over_cap(self, looked_up: ToolResult) -> ToolResult:
         """A deletion over the cap, looked up: refused with the task it names (a failure to look it up stands)."""
-        if looked_up.code != "NEEDS_CONFIRMATION":
+        if looked_up.code != ResultCode.NEEDS_CONFIRMATION:
             return looked_up
         return ToolResult(
             success=False,
-            code=DESTRUCTIVE_LIMIT,
+            code=ResultCode.DESTRUCTIVE_LIMIT,
             error=(
                 f"Refused: more than {self.max_destructive_calls} destructive actions in one message. "
                 "Ask the user to confirm the remaining ones in a new message."
@@ -167,7 +161,7 @@ class Dispatcher:
             return result
         return ToolResult(
             success=result.success,
-            code=TOOL_OUTPUT_TOO_LARGE,
+            code=ResultCode.TOOL_OUTPUT_TOO_LARGE,
             error=f"Tool output was {size} bytes, over the limit of {self.max_output_bytes}; it was dropped.",
             data={"bytes": size, "limit": self.max_output_bytes},
         )

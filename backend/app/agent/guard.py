@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from backend.app.agent.types import ExecutedCall, Grounding, GuardReason, ToolCall, ToolResult, ToolSpec
+from backend.app.agent.types import GuardReason
+from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult, ToolSpec
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from backend.app.agent.presets import Preset
-from backend.app.agent.types import ToolCall
+from backend.app.calls.types import ToolCall
 
 
 def assistant_tool_message(content: str, calls: Sequence[ToolCall], preset: Preset) -> dict[str, Any]:

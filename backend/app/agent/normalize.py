@@ -14,12 +14,11 @@ from typing import Any
 
 import orjson
 
-from backend.app.agent.types import LLMResponse, ToolCall, ToolError, Usage
+from backend.app.agent.types import LLMResponse, Usage
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ToolCall, ToolError
 from backend.app.core.exceptions import LLMBadResponse
 from backend.app.core.text import has_nul
-
-ARGUMENTS_TOO_LARGE = "ARGUMENTS_TOO_LARGE"
-ARGUMENTS_JSON_PARSE_ERROR = "ARGUMENTS_JSON_PARSE_ERROR"
 
 _CONTENT_TAG_PATTERNS = (
     re.compile(r"<tool_call>\s*(?P<body>.*?)\s*</tool_call>", re.DOTALL),
@@ -140,14 +139,15 @@ def _with_arguments(call: ToolCall, raw_args: Any, *, max_args_bytes: int, notes
         except TypeError as exc:  # orjson.JSONEncodeError: e.g. an integer over 64 bits, non-string keys
             call.raw_arguments = repr(raw_args)[:200]
             call.error = ToolError(
-                ARGUMENTS_JSON_PARSE_ERROR, f"Arguments are not representable as JSON ({exc}). Call the tool again."
+                ResultCode.ARGUMENTS_JSON_PARSE_ERROR,
+                f"Arguments are not representable as JSON ({exc}). Call the tool again.",
             )
             return call
     size = len(call.raw_arguments.encode("utf-8", "surrogatepass"))
     if size > max_args_bytes:
         # Checked before parsing: a 10 MB argument is refused without being read.
         call.error = ToolError(
-            ARGUMENTS_TOO_LARGE,
+            ResultCode.ARGUMENTS_TOO_LARGE,
             f"Arguments are {size} bytes, over the limit of {max_args_bytes}. "
             "Send a much shorter value and call the tool again.",
         )
@@ -163,7 +163,7 @@ def _with_arguments(call: ToolCall, raw_args: Any, *, max_args_bytes: int, notes
                 notes.append("control_characters_in_arguments")
             except (ValueError, TypeError):
                 call.error = ToolError(
-                    ARGUMENTS_JSON_PARSE_ERROR,
+                    ResultCode.ARGUMENTS_JSON_PARSE_ERROR,
                     f"Arguments are not valid JSON ({exc}). Call the tool again with a JSON object.",
                 )
                 return call
@@ -175,7 +175,7 @@ def _with_arguments(call: ToolCall, raw_args: Any, *, max_args_bytes: int, notes
                 pass
     if not isinstance(parsed, dict):
         call.error = ToolError(
-            ARGUMENTS_JSON_PARSE_ERROR,
+            ResultCode.ARGUMENTS_JSON_PARSE_ERROR,
             f"Arguments must be a JSON object, got {type(parsed).__name__}. Call the tool again.",
         )
         return call

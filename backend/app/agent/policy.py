@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from backend.app.agent.presets import Preset
-from backend.app.agent.types import ExecutedCall, ToolChoice, ToolSpec
+from backend.app.agent.types import ToolChoice
+from backend.app.calls.types import ExecutedCall, ToolSpec
 
 
 class ToolPolicy(StrEnum):

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.types import ANSWERED, ExecutedCall, Finding, StopReason, TextSink
+from backend.app.agent.types import ANSWERED, Finding, StopReason, TextSink
+from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import LLMError
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
-from backend.app.agent.dispatch import IGNORED, Dispatcher
+from backend.app.agent.dispatch import Dispatcher
 from backend.app.agent.guard import ACCEPT_CALLS, Accept, CheckWords, ForceRetry, GiveUp, StepGuard
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
 from backend.app.agent.messages import assistant_tool_message, tool_message
@@ -27,7 +27,6 @@ from backend.app.agent.run import CallsObserver, ReplyObserver, RunOptions, RunR
 from backend.app.agent.types import (
     Attempt,
     ChatCompletionsClient,
-    ExecutedCall,
     Finding,
     FindingKind,
     Heard,
@@ -40,10 +39,9 @@ from backend.app.agent.types import (
     NextStepRunTools,
     NextStepStop,
     StopReason,
-    ToolCall,
-    ToolExecutor,
-    ToolResult,
 )
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall, ToolCall, ToolExecutor, ToolResult
 from backend.app.core.exceptions import LLMError, ToolBindingError
 
 log = logging.getLogger(__name__)
@@ -244,7 +242,9 @@ class AgentRunner:
                 for i in range(len(work)):
                     if i not in refused and i not in allowed:
                         refused[i] = ToolResult(
-                            success=False, code=IGNORED, error=f"Ignored: at most {limit} tool calls run per step."
+                            success=False,
+                            code=ResultCode.IGNORED,
+                            error=f"Ignored: at most {limit} tool calls run per step.",
                         )
             respond = [c for c in calls if c.name == RESPOND_TOOL.name]
             retry = self._retry(verdict.retry, driver, step=step) if verdict.retry else None
@@ -356,7 +356,7 @@ class AgentRunner:
         respond = [c for c in step_calls.calls if c.name == RESPOND_TOOL.name]
         if step_calls.then is not None and step_calls.then.from_guard:
             turn.retry_reason = step_calls.then.reason  # the guard refused this step's wrong calls: retried
-        ignored = sum(1 for r in step_calls.refused.values() if r.code == IGNORED)
+        ignored = sum(1 for r in step_calls.refused.values() if r.code == ResultCode.IGNORED)
         if ignored:
             turn.trace[-1]["ignored_tool_calls"] = ignored
         retried = turn.retry_reason is not None

@@ -2,76 +2,14 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
+
+from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
 
 ToolChoice = str | dict[str, Any] | None
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
-    """A tool as the model sees it; `read_only`/`destructive` drive policies and caps."""
-
-    name: str
-    description: str
-    parameters: dict[str, Any]
-    read_only: bool = False
-    destructive: bool = False
-
-    def to_openai(self, parameters: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The OpenAI `tools` entry; `parameters` replaces the schema (a preset's adapted copy)."""
-        schema = self.parameters if parameters is None else parameters
-        function = {"name": self.name, "description": self.description, "parameters": schema}
-        return {"type": "function", "function": function}
-
-
-@dataclass(frozen=True, slots=True)
-class Grounding:
-    """What the guard lets one call act on, in the user's own words.
-
-    `names`: the call may act only on a target these words name (None: the call picks its own
-    target, as the model chose it); for an add, its title must share a word with them. `not_names`:
-    never a target only these words name (text the user gave as content: a quoted title, a task to
-    add). `ask`: change nothing; look the target up, so that the user can be asked about exactly it.
-    `ask_unnamed`: a target `names` does not name is asked about instead of refused. `title`: for an
-    add, the title the user's words give (the one quote of a message the model passed whole)."""
-
-    names: str | None = None
-    not_names: str = ""
-    ask: bool = False
-    ask_unnamed: bool = False
-    title: str | None = None
-
-
-@dataclass(slots=True)
-class ToolCall:
-    """One call the model asked for. `error` is set when normalization already knows it cannot run.
-
-    `grounding` is set by the guard on a call whose target it does not leave to the model alone (see
-    `Grounding`). `expected_version` is set by a REST request's `If-Match`, never by a model: the call
-    changes the task only at that version. `expected_change` and `repeat_window_s`, likewise from REST
-    only: an undo reverts the newest change set only if it is this one (the change the client saw);
-    within that many seconds of the last undo it answers that undo again (a double-click)."""
-
-    id: str
-    name: str
-    arguments: dict[str, Any] | None
-    raw_arguments: str = ""
-    error: ToolError | None = None
-    source: Literal["tool_calls", "function_call", "content_tag"] = "tool_calls"
-    grounding: Grounding | None = None
-    expected_version: int | None = None
-    expected_change: uuid.UUID | None = None
-    repeat_window_s: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class ToolError:
-    code: str
-    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,55 +26,6 @@ class LLMResponse:
     usage: Usage
     normalizations: list[str] = field(default_factory=list)
     model: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ToolResult:
-    """The envelope every tool returns; `model_fixable` errors go back to the model."""
-
-    success: bool
-    data: Any = None
-    error: str | None = None
-    code: str | None = None
-    warnings: tuple[str, ...] = ()
-    model_fixable: bool = False
-
-    def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {"success": self.success, "data": self.data, "error": self.error}
-        if self.code:
-            payload["code"] = self.code
-        if self.warnings:
-            payload["warnings"] = list(self.warnings)
-        return payload
-
-    @classmethod
-    def fixable(cls, code: str, message: str, **data: Any) -> ToolResult:
-        return cls(success=False, error=message, code=code, model_fixable=True, data=data or None)
-
-
-@dataclass(frozen=True, slots=True)
-class BatchOutcome:
-    """What a ToolExecutor did with one step's calls (same order as the calls)."""
-
-    results: list[ToolResult]
-    executed_arguments: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class StepInfo:
-    """Whether a batch's step is the guard's forced retry, and why: what an executor records with the
-    calls, beside their effects."""
-
-    retried: bool = False
-    retry_reason: str | None = None
-
-
-class ToolExecutor(Protocol):
-    """What the loop needs from the application's tools; it knows nothing else about them."""
-
-    def specs(self) -> Sequence[ToolSpec]: ...
-
-    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome: ...
 
 
 TextSink = Callable[[str], None]  # hears a reply's text as it arrives, piece by piece
@@ -182,18 +71,6 @@ class ChatCompletionsClient(Protocol):
         on_text: TextSink | None = None,
         attempts: list[Attempt] | None = None,
     ) -> dict[str, Any]: ...
-
-
-@dataclass(slots=True)
-class ExecutedCall:
-    call: ToolCall
-    arguments: dict[str, Any]
-    result: ToolResult
-    step: int
-    duration_ms: float
-    retried: bool = False
-    retry_reason: str | None = None
-    ran: bool = True  # False when a check refused the call before it reached the tools
 
 
 class StopReason(StrEnum):

@@ -30,8 +30,8 @@ import orjson
 from fastapi.responses import StreamingResponse
 from starlette.responses import Response
 
-from backend.app.agent.types import ExecutedCall
 from backend.app.api.responses import FastJSONResponse
+from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.db.outage import unreachable
 from backend.app.schemas.chat import ChatRequest, ToolCallRecord

@@ -20,7 +20,8 @@ from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from sqlalchemy.exc import SQLAlchemyError
 
-from backend.app.agent.types import ToolCall, ToolResult, ToolSpec
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.tools.task_tools import TOOLS, TaskTools, find_tool
@@ -112,7 +113,9 @@ async def _execute(tools: TaskTools, params: types.CallToolRequestParams, *, req
     except SQLAlchemyError:
         # The unit of work rolled back: nothing was written, and the client is told so.
         log.exception("mcp_tool_storage_error", extra={"tool": params.name})
-        return ToolResult(success=False, code="STORAGE_ERROR", error="The database refused this change; nothing done.")
+        return ToolResult(
+            success=False, code=ResultCode.STORAGE_ERROR, error="The database refused this change; nothing done."
+        )
     result = outcome.results[0]
     log.info("mcp_tool_call", extra={"tool": params.name, "success": result.success, "code": result.code})
     return result

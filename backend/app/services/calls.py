@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from backend.app.agent.dispatch import IGNORED, REPEATED_CALL, UNKNOWN_TOOL
-from backend.app.agent.types import ExecutedCall
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall
 
 TASK_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
-WRONG_TOOL = "WRONG_TOOL"  # the guard refused another change than the one asked for, and forced that one
 
 
 def target(e: ExecutedCall) -> str:
@@ -26,13 +25,18 @@ def final_calls(executed: Sequence[ExecutedCall]) -> list[ExecutedCall]:
     for i, e in enumerate(executed):
         later = executed[i + 1 :]
         code = e.result.code
-        if code in (REPEATED_CALL, WRONG_TOOL, UNKNOWN_TOOL) or e.call.name not in TASK_TOOLS:
+        if (
+            code in (ResultCode.REPEATED_CALL, ResultCode.WRONG_TOOL, ResultCode.UNKNOWN_TOOL)
+            or e.call.name not in TASK_TOOLS
+        ):
             continue
         if e.result.model_fixable and any(
             o.call.name == e.call.name and o.result.success and (not target(e) or target(o) == target(e)) for o in later
         ):
             continue
-        if code == IGNORED and any(o.call.name == e.call.name and o.call.arguments == e.call.arguments for o in later):
+        if code == ResultCode.IGNORED and any(
+            o.call.name == e.call.name and o.call.arguments == e.call.arguments for o in later
+        ):
             continue
         shown.append(e)
     return shown

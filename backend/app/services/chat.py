@@ -22,8 +22,9 @@ from backend.app.agent.limits import BudgetUse
 from backend.app.agent.presets import Preset
 from backend.app.agent.run import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
-from backend.app.agent.said import Said, SaidAction, SaidAdd
-from backend.app.agent.types import ChatCompletionsClient, ExecutedCall, Finding, StopReason, ToolCall
+from backend.app.agent.types import ChatCompletionsClient, Finding, StopReason
+from backend.app.calls.said import Said, SaidAction, SaidAdd
+from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, ConfirmationNotPending, InvalidRequest, NotFound, RateLimited

@@ -20,14 +20,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
-from backend.app.agent.dispatch import DESTRUCTIVE_LIMIT
-from backend.app.agent.types import ExecutedCall
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold, lexicons
 from backend.app.services.wording import action_phrase, task_details
 from backend.app.tools.context import FACTS, ConversationContext, Pick, TaskRef
-from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED
 
 ASKABLE = frozenset({"delete_task", "complete_task"})  # never without the user's own words or a yes
 CHOOSABLE = frozenset({"delete_task", "complete_task", "update_task"})
@@ -54,7 +53,7 @@ def propose(
     for e in calls:
         data = e.result.data if isinstance(e.result.data, dict) else {}
         choices = data.get("choices")
-        if e.result.code == "AMBIGUOUS" and e.call.name in CHOOSABLE and isinstance(choices, list) and choices:
+        if e.result.code == ResultCode.AMBIGUOUS and e.call.name in CHOOSABLE and isinstance(choices, list) and choices:
             return _choose(e, choices, str(data.get("reference") or e.arguments.get("task_id") or ""), t)
     asks = [e for e in calls if _needs_yes(e, silent)]
     if not asks:
@@ -96,12 +95,12 @@ def label(t: Texts, choice: Mapping[str, Any]) -> str:
 
 def _needs_yes(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> bool:
     data = e.result.data if isinstance(e.result.data, dict) else {}
-    if e.result.code == DESTRUCTIVE_LIMIT:
+    if e.result.code == ResultCode.DESTRUCTIVE_LIMIT:
         return True
-    if e.result.code == NEEDS_CONFIRMATION:
+    if e.result.code == ResultCode.NEEDS_CONFIRMATION:
         return bool(data.get("id")) or (e.call.name == "add_task" and bool(data.get("title")))
     return (
-        e.result.code == NOT_GROUNDED
+        e.result.code == ResultCode.NOT_GROUNDED
         and e.call.name in ASKABLE
         and bool(data.get("id"))
         and (e.step, e.call.name) not in silent

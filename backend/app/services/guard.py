@@ -42,22 +42,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from backend.app.agent.dispatch import IGNORED
 from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, CheckWords, FinalVerdict, ForceRetry, GiveUp
-from backend.app.agent.types import (
-    ExecutedCall,
-    Grounding,
-    GuardDecision,
-    GuardEvent,
-    GuardReason,
-    ToolCall,
-    ToolResult,
-)
-from backend.app.services.calls import WRONG_TOOL, final_calls
+from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult
+from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
 from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
-from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED, TOO_LONG_TO_READ
 from backend.app.tools.resolver import named_in
 
 READ_TOOLS = frozenset({"list_tasks"})
@@ -118,14 +110,14 @@ def _asks_something(words: str) -> bool:
     return any(mark in words for mark in "?？¿؟")
 
 
-def _refusal(code: str, message: str) -> ToolResult:
+def _refusal(code: ResultCode, message: str) -> ToolResult:
     return ToolResult(success=False, code=code, error=message)
 
 
 def satisfies(call: ExecutedCall, action: Action) -> bool:
     """Whether a call attempted the action: one of its tools, or an edit standing in for a change on
     the task the action's words name (an edit of another task leaves "delete the fridge" undone)."""
-    if call.result.code == WRONG_TOOL:
+    if call.result.code == ResultCode.WRONG_TOOL:
         return False
     if call.call.name in action.tools:
         return True
@@ -174,7 +166,7 @@ class ExecutionGuard:
         if self.intent.kind == "too_long":  # not read: what it asks for is not known, it may take back anything
             for i in changes:
                 self._event(step, GuardDecision.REFUSED, GuardReason.TOO_LONG, calls[i].name)
-            return CallsVerdict(refused={i: _refusal(TOO_LONG_TO_READ, _TOO_LONG) for i in changes})
+            return CallsVerdict(refused={i: _refusal(ResultCode.TOO_LONG_TO_READ, _TOO_LONG) for i in changes})
         # The user's words, and the text they quoted: which action a quote belongs to is unknown here,
         # so it may be a title to add, or name the task asked about, never the target of a change.
         free = self.intent.free
@@ -189,7 +181,7 @@ class ExecutionGuard:
                     # user gave ("mets-moi « vérifier le loyer » pour le 1er"), asked about.
                     grounding[i] = Grounding(names=said, ask=True, title=quoted[0])
                 elif self._whole_message(calls[i]):
-                    refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
+                    refused[i] = _refusal(ResultCode.NOT_REQUESTED, _NO_CHANGE)
                 else:
                     grounding[i] = Grounding(names=said, ask=True)
                 decision = GuardDecision.REFUSED if i in refused else GuardDecision.ASKS
@@ -217,7 +209,7 @@ class ExecutionGuard:
                 grounding[i] = Grounding(names=rest, not_names="\n".join(self.intent.declined), ask=True)
                 self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
             else:
-                refused[i] = _refusal(NOT_REQUESTED, _NO_CHANGE)
+                refused[i] = _refusal(ResultCode.NOT_REQUESTED, _NO_CHANGE)
                 self._event(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, call.name)
         return CallsVerdict(refused=refused, grounding=grounding)
 
@@ -228,7 +220,7 @@ class ExecutionGuard:
         if not self.enabled or self.intent.needs_tool or self.reasked or self.intent.kind == "too_long":
             return None
         changes = [e for e in executed if e.step == step and e.call.name in self.mutating_tools]
-        if not changes or any(e.result.success or e.result.code == NEEDS_CONFIRMATION for e in changes):
+        if not changes or any(e.result.success or e.result.code == ResultCode.NEEDS_CONFIRMATION for e in changes):
             return None
         self.reasked = True
         self._event(step, GuardDecision.ASKED_AGAIN, GuardReason.NOT_ASKED)
@@ -259,7 +251,8 @@ class ExecutionGuard:
         if others and not asked and missing is not None:
             # Another change than the one asked for, and nothing asked for in this step: not run.
             refused = {
-                i: _refusal(WRONG_TOOL, f"Not run: the user asked for {missing}, not {calls[i].name}.") for i in others
+                i: _refusal(ResultCode.WRONG_TOOL, f"Not run: the user asked for {missing}, not {calls[i].name}.")
+                for i in others
             }
             for i in others:
                 self._event(step, GuardDecision.REFUSED, GuardReason.WRONG_TOOL, calls[i].name)
@@ -453,9 +446,13 @@ class ExecutionGuard:
         """Every action asked for was attempted, and as many calls as the message has items were made
         (a model making one call per step is asked again until then, within the budgets)."""
         # A call ignored over the per-step limit was not attempted: the model gets to send it again.
-        attempted = [e for e in executed if e.result.code not in (WRONG_TOOL, IGNORED) and not e.result.model_fixable]
+        attempted = [
+            e
+            for e in executed
+            if e.result.code not in (ResultCode.WRONG_TOOL, ResultCode.IGNORED) and not e.result.model_fixable
+        ]
         if not self.enabled or not self.intent.needs_tool:  # a call that found no task the user named answers nothing
-            return any(e.ran and e.result.code != NOT_GROUNDED for e in attempted)
+            return any(e.ran and e.result.code != ResultCode.NOT_GROUNDED for e in attempted)
         if self._missing(executed) is not None:
             return False
         for tool in {a.tool for a in self.intent.actions}:
@@ -502,7 +499,7 @@ class ExecutionGuard:
 
     def _model_chose_other(self, executed: Sequence[ExecutedCall]) -> GuardReason | None:
         """A read, or an edit of the very task a delete or complete is about, the model chose instead."""
-        names = {e.call.name for e in executed if e.result.code != WRONG_TOOL}
+        names = {e.call.name for e in executed if e.result.code != ResultCode.WRONG_TOOL}
         if names & READ_TOOLS:
             return GuardReason.MODEL_CHOSE_READ
         wanted = [a for a in self.intent.actions if a.tool in DESTRUCTIVE]

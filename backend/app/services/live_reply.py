@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from backend.app.agent.types import ExecutedCall, TextSink
+from backend.app.agent.types import TextSink
+from backend.app.calls.types import ExecutedCall
 from backend.app.language.lexicon import fold
 from backend.app.services.claims import READABLE
 from backend.app.services.guard import ExecutionGuard

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from backend.app.agent.types import ExecutedCall, Finding, FindingKind
+from backend.app.agent.types import Finding, FindingKind
+from backend.app.calls.types import ExecutedCall
 from backend.app.services.intent import Intent
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from backend.app.agent.dispatch import IGNORED
 from backend.app.agent.run import RunResult
-from backend.app.agent.types import ExecutedCall, Finding, FindingKind
+from backend.app.agent.types import Finding, FindingKind
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall
 from backend.app.language.detect import Language
 from backend.app.schemas.chat import ActionMetadata
 from backend.app.schemas.metadata import ExecutionMetadata
@@ -74,7 +75,7 @@ def execution_metadata(
         "llm_calls": use.llm_calls,
         "total_latency_ms": total_latency_ms,
         "tool_calls_succeeded": sum(1 for e in run.executed if e.result.success),
-        "tool_calls_ignored": sum(1 for e in run.executed if e.result.code == IGNORED),
+        "tool_calls_ignored": sum(1 for e in run.executed if e.result.code == ResultCode.IGNORED),
         "prompt_tokens": use.prompt_tokens,
         "completion_tokens": use.completion_tokens,
         "estimated_cost_usd": round(use.cost_usd, 6),

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from backend.app.agent.dispatch import BUDGET_EXCEEDED, DESTRUCTIVE_LIMIT, IGNORED
 from backend.app.agent.run import RunResult
-from backend.app.agent.types import ANSWERED, ExecutedCall, GuardDecision, StopReason
+from backend.app.agent.types import ANSWERED, GuardDecision, StopReason
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
 from backend.app.services.calls import final_calls
@@ -32,7 +33,6 @@ from backend.app.services.claims import denial
 from backend.app.services.guard import ExecutionGuard, Words, WordsVerdict, satisfies
 from backend.app.services.intent import Action, Intent, names_something
 from backend.app.services.wording import action_phrase, done_line, failed_line
-from backend.app.tools.references import NEEDS_CONFIRMATION, NOT_GROUNDED, NOT_REQUESTED, TOO_LONG_TO_READ
 from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
@@ -61,12 +61,12 @@ class NotDoneReason(StrEnum):
 
 
 _CODE_REASON = {
-    IGNORED: NotDoneReason.IGNORED,
-    BUDGET_EXCEEDED: NotDoneReason.BUDGET,
-    DESTRUCTIVE_LIMIT: NotDoneReason.DESTRUCTIVE_CAP,
-    NOT_REQUESTED: NotDoneReason.NOT_REQUESTED,
-    NOT_GROUNDED: NotDoneReason.NOT_REQUESTED,
-    TOO_LONG_TO_READ: NotDoneReason.TOO_LONG,
+    ResultCode.IGNORED: NotDoneReason.IGNORED,
+    ResultCode.BUDGET_EXCEEDED: NotDoneReason.BUDGET,
+    ResultCode.DESTRUCTIVE_LIMIT: NotDoneReason.DESTRUCTIVE_CAP,
+    ResultCode.NOT_REQUESTED: NotDoneReason.NOT_REQUESTED,
+    ResultCode.NOT_GROUNDED: NotDoneReason.NOT_REQUESTED,
+    ResultCode.TOO_LONG_TO_READ: NotDoneReason.TOO_LONG,
 }
 
 
@@ -121,9 +121,14 @@ def _status(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> tuple[Status
     """A call's outcome for the user, and whether it is silent (a change nobody asked for, not run)."""
     if e.result.success:
         return Status.DONE, False
-    if e.result.code == NOT_REQUESTED or (e.step, e.call.name) in silent:
+    if e.result.code == ResultCode.NOT_REQUESTED or (e.step, e.call.name) in silent:
         return Status.NOT_DONE, True
-    if e.result.code in (NOT_GROUNDED, NEEDS_CONFIRMATION, "AMBIGUOUS", DESTRUCTIVE_LIMIT):
+    if e.result.code in (
+        ResultCode.NOT_GROUNDED,
+        ResultCode.NEEDS_CONFIRMATION,
+        ResultCode.AMBIGUOUS,
+        ResultCode.DESTRUCTIVE_LIMIT,
+    ):
         return Status.ASKED, False
     return (Status.FAILED if e.ran else Status.NOT_DONE), False
 
@@ -138,9 +143,9 @@ def _line(t: Texts, e: ExecutedCall, status: Status) -> str:
             return t("I didn't add “{title}”: your message doesn't mention it.", title=target)
         return t("I didn't {action}: which task do you mean?", action=what)
     if status is Status.NOT_DONE:
-        if e.result.code == BUDGET_EXCEEDED:
+        if e.result.code == ResultCode.BUDGET_EXCEEDED:
             return t("Not done: {action} (this message ran out of its budget).", action=what)
-        if e.result.code == TOO_LONG_TO_READ:
+        if e.result.code == ResultCode.TOO_LONG_TO_READ:
             return t(
                 "Not done: {action} (your message is too long for me to act on; send it in shorter parts).", action=what
             )
@@ -291,7 +296,7 @@ def compose(
         status, silent = _status(e, guard.silent)
         if id(e) in covered:
             status, silent = Status.ASKED, False
-        reason = _CODE_REASON.get(e.result.code or "") if status is Status.NOT_DONE else None
+        reason = _CODE_REASON.get(e.result.code) if e.result.code and status is Status.NOT_DONE else None
         outcomes.append(Outcome(e.call.name, status, _metadata_message(t, e, status), e, reason, silent=silent))
         if not silent and id(e) not in covered:
             lines.append(_line(t, e, status))

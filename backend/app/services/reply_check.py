@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from backend.app.agent.guard import CheckWords
-from backend.app.agent.types import ExecutedCall, ToolSpec
+from backend.app.calls.types import ExecutedCall, ToolSpec
 from backend.app.tools.resolver import named_in
 
 Action = Literal["add", "delete", "complete", "update", "undo"]

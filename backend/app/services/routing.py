@@ -30,11 +30,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.run import RunResult
 from backend.app.agent.types import ANSWERED
+from backend.app.calls.codes import ResultCode
 from backend.app.core.clock import Clock
 from backend.app.db.repositories import routing as outcomes
 from backend.app.db.repositories.routing import Observed, Totals
 from backend.app.db.session import unit_of_work
-from backend.app.tools.references import NEEDS_CONFIRMATION
 
 Strategy = Literal["fixed", "greedy", "epsilon_greedy", "ucb1", "thompson"]
 How = Literal["fixed", "exploit", "explore", "floor"]
@@ -163,7 +163,7 @@ def reward(run: RunResult, guard_outcome: str) -> float:
         return 0.0
     value = 0.5 if guard_outcome == "retried" else 1.0
     for e in run.executed:
-        if not e.result.success and e.result.code != NEEDS_CONFIRMATION:
+        if not e.result.success and e.result.code != ResultCode.NEEDS_CONFIRMATION:
             value /= 2
     return value
 

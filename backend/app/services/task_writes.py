@@ -13,7 +13,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.types import ToolCall, ToolResult
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import (
@@ -33,11 +34,15 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
 from backend.app.services import idempotency
 from backend.app.tools.factory import ToolsFor
-from backend.app.tools.references import PRECONDITION_FAILED
-from backend.app.tools.undo import NOTHING_TO_UNDO, UNDO_CONFLICT
 
 _INVALID = frozenset(
-    {"INVALID_ARGUMENTS", "DUE_DATE_IN_PAST", "NO_CHANGES", "ARGUMENTS_TOO_LARGE", "ARGUMENTS_JSON_PARSE_ERROR"}
+    {
+        ResultCode.INVALID_ARGUMENTS,
+        ResultCode.DUE_DATE_IN_PAST,
+        ResultCode.NO_CHANGES,
+        ResultCode.ARGUMENTS_TOO_LARGE,
+        ResultCode.ARGUMENTS_JSON_PARSE_ERROR,
+    }
 )
 
 
@@ -209,18 +214,18 @@ def _error(tool: str, result: ToolResult, *, if_match: bool) -> AppError:
     code = result.code or ""
     if code in _INVALID:
         return InvalidRequest(detail)
-    if code == "NOT_FOUND":
+    if code == ResultCode.NOT_FOUND:
         return NotFound("Task not found")
-    if code == PRECONDITION_FAILED:
+    if code == ResultCode.PRECONDITION_FAILED:
         return PreconditionFailed(detail)
-    if code == "CONFLICT":
+    if code == ResultCode.CONFLICT:
         # Changed between the read and the versioned write: with If-Match the client's version is
         # stale; without it, another writer won this race.
         return PreconditionFailed(detail) if if_match else Conflict(detail)
-    if code == NOTHING_TO_UNDO:
+    if code == ResultCode.NOTHING_TO_UNDO:
         return NothingToUndo(detail)
-    if code == UNDO_CONFLICT:
+    if code == ResultCode.UNDO_CONFLICT:
         return UndoConflict(detail)
-    if code == "UNKNOWN_TOOL":
+    if code == ResultCode.UNKNOWN_TOOL:
         return Forbidden(f"This deployment does not offer {tool} (TOOLS_ALLOW / TOOLS_DENY)")
     return AppError(detail)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from backend.app.agent.types import ExecutedCall
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 
 
@@ -109,27 +110,33 @@ def failure_reason(t: Texts, e: ExecutedCall) -> str:
     code = e.result.code or ""
     data = e.result.data if isinstance(e.result.data, dict) else {}
     reference = e.arguments.get("task_id") or e.arguments.get("title") or ""
-    if code == "NOT_FOUND":
+    if code == ResultCode.NOT_FOUND:
         return t("No task matching '{reference}' found.", reference=reference)
-    if code == "CONFLICT":
+    if code == ResultCode.CONFLICT:
         return t("it was changed by another request at the same time; nothing was done. Please try again.")
-    if code == "DUE_DATE_IN_PAST":
+    if code == ResultCode.DUE_DATE_IN_PAST:
         return t("the due date {date} is in the past.", date=data.get("due_date") or e.arguments.get("due_date"))
-    if code == "STORAGE_ERROR":
+    if code == ResultCode.STORAGE_ERROR:
         return t("the database refused this change.")
-    if code == "NOT_APPLIED":
+    if code == ResultCode.NOT_APPLIED:
         return t("another change of this message failed, so none was applied.")
-    if code == "NOTHING_TO_UNDO":
+    if code == ResultCode.NOTHING_TO_UNDO:
         return t("there is nothing to undo.")
-    if code == "UNDO_CONFLICT":
+    if code == ResultCode.UNDO_CONFLICT:
         if data.get("title"):
             return t("“{title}” was changed again after that; nothing was undone.", title=data["title"])
         return t("another change got in the way; nothing was undone.")
     fields = [str(f.get("field", "")).split(".")[0] for f in data.get("fields") or [] if isinstance(f, dict)]
-    if code == "INVALID_ARGUMENTS" and fields:
+    if code == ResultCode.INVALID_ARGUMENTS and fields:
         names = t.join([field_name(t, f) for f in dict.fromkeys(fields)])
         return t("the {fields} given for it was not valid.", fields=names)
-    if code in ("INVALID_ARGUMENTS", "NO_CHANGES", "ARGUMENTS_TOO_LARGE", "TOOL_OUTPUT_TOO_LARGE", "UNKNOWN_TOOL"):
+    if code in (
+        ResultCode.INVALID_ARGUMENTS,
+        ResultCode.NO_CHANGES,
+        ResultCode.ARGUMENTS_TOO_LARGE,
+        ResultCode.TOOL_OUTPUT_TOO_LARGE,
+        ResultCode.UNKNOWN_TOOL,
+    ):
         return t("the request for it was not valid.")
     return t("something went wrong.")
 

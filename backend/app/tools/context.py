@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from backend.app.agent.types import ExecutedCall, ToolResult
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ExecutedCall, ToolResult
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.lexicon import Lexicon, fold, lexicons
@@ -97,7 +98,7 @@ def turn_context(executed: Sequence[ExecutedCall], *, language: str | None = Non
         elif e.result.success and e.call.name == "list_tasks":
             tasks = [t for t in data.get("tasks") or [] if isinstance(t, dict)][:SHOWN_LIMIT]
             shown = [{"id": str(t.get("id")), "title": str(t.get("title", "")), **facts_of(t)} for t in tasks]
-        elif e.result.code == "AMBIGUOUS" and isinstance(data.get("choices"), list):
+        elif e.result.code == ResultCode.AMBIGUOUS and isinstance(data.get("choices"), list):
             shown = [
                 {"id": str(c["id"]), "title": str(c["title"]), **facts_of(c)}
                 for c in data["choices"]
@@ -127,7 +128,7 @@ def ambiguous(reference: str, tasks: Sequence[Task]) -> ToolResult:
     listed = "; ".join(f"{c['number']}. {c['title']}" + (f" ({_english(c)})" if c["apart"] else "") for c in choices)
     return ToolResult(
         success=False,
-        code="AMBIGUOUS",
+        code=ResultCode.AMBIGUOUS,
         error=f"Multiple tasks match '{reference}'. Please be more specific: {listed}",
         data={"reference": reference, "candidates": [c["title"] for c in choices], "choices": choices},
     )

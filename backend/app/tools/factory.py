@@ -8,7 +8,7 @@ from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.said import Said
+from backend.app.calls.said import Said
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.tools.context import ConversationContext

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import uuid
 
-from backend.app.agent.said import Said
-from backend.app.agent.types import Grounding, ToolCall, ToolResult
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.said import Said
+from backend.app.calls.types import Grounding, ToolCall, ToolResult
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
 from backend.app.tools.context import ConversationContext, Pick, Unclear, ambiguous
@@ -25,11 +26,6 @@ from backend.app.tools.resolver import (
     partly_named,
 )
 
-NOT_GROUNDED = "NOT_GROUNDED"
-NOT_REQUESTED = "NOT_REQUESTED"  # refused, unsaid: a change the user's message did not ask for, or said no to
-TOO_LONG_TO_READ = "TOO_LONG_TO_READ"  # refused, said: the message is longer than the reader reads
-NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"  # looked up, nothing changed: the user is asked first
-PRECONDITION_FAILED = "PRECONDITION_FAILED"  # a REST If-Match named another version of the task
 # Never repaired onto a task the model did not name: a wrong guess here loses the user's data.
 NEVER_REPAIRED = frozenset({"delete_task", "complete_task"})
 
@@ -53,7 +49,7 @@ class FindsTasks:
         very action (`_said_task`); a delete or complete so repaired is asked about, never run."""
         row = await self._lookup(repo, reference)
         asked = False
-        if isinstance(row, ToolResult) and row.code == "NOT_FOUND":
+        if isinstance(row, ToolResult) and row.code == ResultCode.NOT_FOUND:
             said, partly = await self._said_task(repo, reference, call.name)
             if said is None and call.grounding is not None and call.grounding.ask and call.grounding.names:
                 # Only asked about, never run: safe to look further.
@@ -68,7 +64,7 @@ class FindsTasks:
         if call.expected_version is not None and row.version != call.expected_version:
             data = {"id": str(row.id), "title": row.title, "version": row.version}
             error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
-            return ToolResult(success=False, code=PRECONDITION_FAILED, error=error, data=data)
+            return ToolResult(success=False, code=ResultCode.PRECONDITION_FAILED, error=error, data=data)
         grounding = call.grounding
         if grounding is not None:
             said_ref = clean_reference(reference)
@@ -83,7 +79,9 @@ class FindsTasks:
                 if content and (named_in(content, row.title) or partly_named(content, row.title)):
                     # Named by what the user gave as content or said no to: not run, not asked about.
                     error = f"'{row.title}' is named only in content or in what the user said no to; nothing was done"
-                    return ToolResult(success=False, code=NOT_REQUESTED, error=error, data={"title": row.title})
+                    return ToolResult(
+                        success=False, code=ResultCode.NOT_REQUESTED, error=error, data={"title": row.title}
+                    )
                 if grounding.ask_unnamed or self._mentioned(row, grounding):
                     return needs_confirmation(call.name, row)
                 if grounding.ask and (named := await self._named(repo, names, reference)) is not None:
@@ -192,12 +190,12 @@ class FindsTasks:
     async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
         if (task_id := parse_uuid(reference)) is not None:
             owned = await repo.get_row(task_id)
-            return owned or ToolResult(success=False, code="NOT_FOUND", error=NoMatch(reference).message)
+            return owned or ToolResult(success=False, code=ResultCode.NOT_FOUND, error=NoMatch(reference).message)
         if self.context is not None and (found := self.context.resolve(reference)) is not None:
             return await self._from_conversation(repo, reference, found)
         resolution, by_id = await self.resolve_title(repo, reference)
         if isinstance(resolution, NoMatch):
-            return ToolResult(success=False, code="NOT_FOUND", error=resolution.message)
+            return ToolResult(success=False, code=ResultCode.NOT_FOUND, error=resolution.message)
         if isinstance(resolution, Ambiguous):
             tasks = await repo.by_ids([c.id for c in resolution.candidates])
             return ambiguous(resolution.reference, [tasks[c.id] for c in resolution.candidates if c.id in tasks])
@@ -212,11 +210,11 @@ class FindsTasks:
         if isinstance(found, Unclear):
             choices = [{"id": c.id, "title": c.title, **c.facts, "apart": []} for c in found.candidates]
             data = {"reference": reference, "candidates": [c.title for c in found.candidates], "choices": choices}
-            return ToolResult(success=False, code="AMBIGUOUS", error=found.message, data=data)
+            return ToolResult(success=False, code=ResultCode.AMBIGUOUS, error=found.message, data=data)
         row = await repo.get_row(uuid.UUID(found.task.id))
         if row is None:
             error = f"'{reference}' was “{found.task.title}” ({found.how}), which no longer exists"
-            return ToolResult(success=False, code="NOT_FOUND", error=error)
+            return ToolResult(success=False, code=ResultCode.NOT_FOUND, error=error)
         self._notes.append(f"'{reference}' → {row.title} ({found.how})")
         return row
 
@@ -254,7 +252,7 @@ def needs_confirmation(tool: str, row: TaskRow) -> ToolResult:
     """Nothing done: the task was looked up so that the user can be asked about exactly it."""
     return ToolResult(
         success=False,
-        code=NEEDS_CONFIRMATION,
+        code=ResultCode.NEEDS_CONFIRMATION,
         error=f"Not done: the user is asked first whether to run {tool} on '{row.title}'. Do not say it was done.",
         data={"id": str(row.id), "title": row.title},
     )
@@ -264,7 +262,7 @@ def needs_confirmation_to_add(title: str) -> ToolResult:
     """Nothing added: the user is asked first whether to add this title."""
     return ToolResult(
         success=False,
-        code=NEEDS_CONFIRMATION,
+        code=ResultCode.NEEDS_CONFIRMATION,
         error=f"Not done: the user is asked first whether to add '{title}'. Do not say it was done.",
         data={"title": title},
     )
@@ -275,7 +273,7 @@ def not_grounded(what: str, row: TaskRow | None = None) -> ToolResult:
     user can be asked about exactly that one."""
     return ToolResult(
         success=False,
-        code=NOT_GROUNDED,
+        code=ResultCode.NOT_GROUNDED,
         error=f"{what}; nothing was done. Ask the user which task they mean.",
         data={"id": str(row.id), "title": row.title} if row else None,
     )

@@ -23,8 +23,9 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.said import Said, SaidAdd
-from backend.app.agent.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.said import Said, SaidAdd
+from backend.app.calls.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.models import Task
@@ -50,7 +51,6 @@ from backend.app.tools.schemas import (
 )
 from backend.app.tools.undo import undo_last_change
 
-INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
 # database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at
 # 1,000 tasks that already takes a third of the time of scoring every title (specs/bench/results.md),
@@ -132,7 +132,7 @@ class _Prepared:
         return cls(call, arguments, None, warnings, result)
 
 
-def _fixable(code: str, error: str, warnings: tuple[str, ...], **data: Any) -> ToolResult:
+def _fixable(code: ResultCode, error: str, warnings: tuple[str, ...], **data: Any) -> ToolResult:
     """A refusal the model can fix, keeping the warnings of the coercions already applied."""
     return ToolResult(success=False, code=code, error=error, data=data or None, warnings=warnings, model_fixable=True)
 
@@ -279,7 +279,9 @@ class TaskTools(FindsTasks):
         raw = call.arguments or {}
         definition = find_tool(call.name, self._offered)
         if definition is None:  # the runner masks unknown names; this guards direct use (MCP, REST)
-            return _Prepared.refused(call, raw, (), ToolResult.fixable("UNKNOWN_TOOL", f"Unknown tool '{call.name}'."))
+            return _Prepared.refused(
+                call, raw, (), ToolResult.fixable(ResultCode.UNKNOWN_TOOL, f"Unknown tool '{call.name}'.")
+            )
         arguments, coercions = coerce_arguments(call.name, raw)
         warnings = tuple(c.message for c in coercions)
         try:
@@ -292,7 +294,9 @@ class TaskTools(FindsTasks):
                 call,
                 {},
                 warnings,
-                ToolResult.fixable(INVALID_ARGUMENTS, f"Invalid arguments for {call.name}: {exc}. Call it again."),
+                ToolResult.fixable(
+                    ResultCode.INVALID_ARGUMENTS, f"Invalid arguments for {call.name}: {exc}. Call it again."
+                ),
             )
         try:
             # JSON-strict validation: no silent string<->number or number->date conversions.
@@ -305,12 +309,12 @@ class TaskTools(FindsTasks):
             text = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
             error = f"Invalid arguments for {call.name}: {text}"
             return _Prepared.refused(
-                call, arguments, warnings, _fixable(INVALID_ARGUMENTS, error, warnings, fields=fields)
+                call, arguments, warnings, _fixable(ResultCode.INVALID_ARGUMENTS, error, warnings, fields=fields)
             )
         due = getattr(args, "due_date", None)
         if due is not None and due < self.clock.today():
             error = f"due_date {due.isoformat()} is in the past (today is {self.clock.today().isoformat()})."
-            return _Prepared.refused(call, arguments, warnings, _fixable("DUE_DATE_IN_PAST", error, warnings))
+            return _Prepared.refused(call, arguments, warnings, _fixable(ResultCode.DUE_DATE_IN_PAST, error, warnings))
         return _Prepared(call, arguments, args, warnings, None)
 
     def _strict_rejection(
@@ -322,7 +326,10 @@ class TaskTools(FindsTasks):
             results.append(
                 own
                 or ToolResult(
-                    success=False, code="NOT_APPLIED", error=f"Not applied: strict mode and {why}.", warnings=p.warnings
+                    success=False,
+                    code=ResultCode.NOT_APPLIED,
+                    error=f"Not applied: strict mode and {why}.",
+                    warnings=p.warnings,
                 )
             )
         return BatchOutcome(results=results, executed_arguments=[p.arguments for p in prepared])
@@ -343,7 +350,7 @@ class TaskTools(FindsTasks):
         except SQLAlchemyError:
             if not nested:
                 raise
-            result = ToolResult(success=False, code="STORAGE_ERROR", error="The database refused this change.")
+            result = ToolResult(success=False, code=ResultCode.STORAGE_ERROR, error="The database refused this change.")
         if p.warnings or self._notes or self._repairs:
             data = result.data
             if self._notes and result.success and isinstance(data, dict):
@@ -420,7 +427,7 @@ class TaskTools(FindsTasks):
     async def _update_task(self, repo: TaskRepository, args: UpdateTaskArgs, call: ToolCall) -> Done:
         changes = args.changes()
         if not changes:
-            return ToolResult.fixable("NO_CHANGES", "Give at least one field to change besides task_id."), None
+            return ToolResult.fixable(ResultCode.NO_CHANGES, "Give at least one field to change besides task_id."), None
         return await self._mutate(repo, args.task_id, changes, call)
 
     async def _delete_task(self, repo: TaskRepository, args: TaskRefArgs, call: ToolCall) -> Done:
@@ -472,7 +479,7 @@ def _plain(title: str) -> str:
 def _conflict(row: TaskRow) -> ToolResult:
     return ToolResult(
         success=False,
-        code="CONFLICT",
+        code=ResultCode.CONFLICT,
         error=f"'{row.title}' was changed or deleted by another request at the same time; "
         "nothing was done. Please try again.",
     )

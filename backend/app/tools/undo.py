@@ -13,12 +13,11 @@ import uuid
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from backend.app.agent.types import ToolResult
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.types import ToolResult
 from backend.app.db.repositories.changes import ChangeRepository, RecordedChange
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
 
-NOTHING_TO_UNDO = "NOTHING_TO_UNDO"
-UNDO_CONFLICT = "UNDO_CONFLICT"
 _FIELDS = ("title", "description", "status", "priority", "due_date", "tags")
 
 
@@ -43,17 +42,19 @@ async def undo_last_change(
         return ToolResult(success=True, data={**described(recent), "replayed": True})
     change_set = await log.last_change_set()
     if not change_set:
-        return ToolResult(success=False, code=NOTHING_TO_UNDO, error="There is no change to undo.")
+        return ToolResult(success=False, code=ResultCode.NOTHING_TO_UNDO, error="There is no change to undo.")
     if expected is not None and change_set[0].turn_id != expected:
         error = f"Can't undo: the most recent change is not {expected} (already undone?). Nothing was changed."
-        return ToolResult(success=False, code=UNDO_CONFLICT, error=error)
+        return ToolResult(success=False, code=ResultCode.UNDO_CONFLICT, error=error)
     try:
         async with repo.session.begin_nested():
             undone = [await _revert(repo, log, change) for change in change_set]
             if await log.mark_undone([c.id for c in change_set], when=now) != len(change_set):
                 raise _Conflict("another request undid it at the same time")
     except _Conflict as exc:
-        return ToolResult(success=False, code=UNDO_CONFLICT, error=f"Can't undo: {exc}. Nothing was changed.")
+        return ToolResult(
+            success=False, code=ResultCode.UNDO_CONFLICT, error=f"Can't undo: {exc}. Nothing was changed."
+        )
     data = {"undone": undone, "source": change_set[0].source, "turn_id": str(change_set[0].turn_id)}
     return ToolResult(success=True, data=data)
 

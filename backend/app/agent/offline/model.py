@@ -23,6 +23,7 @@ from backend.app.agent.offline.parsing import (
 from backend.app.agent.offline.replies import _summarize, _tool_results, small_talk
 from backend.app.agent.offline.values import _add_commands, _clean_ref
 from backend.app.agent.types import Attempt, TextSink
+from backend.app.calls.codes import ResultCode
 from backend.app.language.catalog import Texts, texts
 
 
@@ -100,7 +101,7 @@ def _forced_call(name: str, text: str, commands: list[Command], today: dt.date) 
 def _shorter_retry(results: list[tuple[str, dict[str, Any], Any]], offered: frozenset[str]) -> Command | None:
     """The last call refused as ARGUMENTS_TOO_LARGE, again with its long text cut to fit, as a model
     would; once per tool per turn (a second refusal of the same tool ends the turn honestly)."""
-    refused = [r for r in results if isinstance(r[2], dict) and r[2].get("code") == "ARGUMENTS_TOO_LARGE"]
+    refused = [r for r in results if isinstance(r[2], dict) and r[2].get("code") == ResultCode.ARGUMENTS_TOO_LARGE]
     if not refused or refused[-1] is not results[-1]:  # only a refusal that nothing answered yet
         return None
     name, args, payload = refused[-1]
