@@ -40,7 +40,7 @@ from backend.app.services.intent import classify as read_words
 from backend.app.services.maintenance import prune_periodically
 from backend.app.services.routing import Price, Router, Tuning
 from backend.app.services.task_writes import TaskWrites
-from backend.app.tools.task_tools import TOOLS
+from backend.app.tools.registry import TOOLS
 
 log = logging.getLogger(__name__)
 

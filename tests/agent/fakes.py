@@ -17,7 +17,7 @@ from support.fake_llm import Item, Script
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.run import RunOptions, RunResult
+from backend.app.agent.run_io import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
 from backend.app.agent.types import Attempt, TextSink
 from backend.app.calls.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec

@@ -9,7 +9,7 @@ import pytest
 
 from backend.app.agent.detect import Detected, detect
 from backend.app.agent.presets import LOCAL_PROVIDERS, SAFE_SCHEMA_REPEAT, select_preset
-from backend.app.tools.task_tools import TOOL_SPECS
+from backend.app.tools.registry import TOOL_SPECS
 
 # What each server answers on GET /v1/models, trimmed to the fields detection reads and a few beside.
 MODEL_LISTS: dict[str, dict[str, Any]] = {

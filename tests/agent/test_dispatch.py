@@ -21,7 +21,7 @@ from support.fake_llm import calls, completion, tool_call
 
 from backend.app.agent.dispatch import Dispatcher
 from backend.app.agent.presets import Preset
-from backend.app.agent.run import RunResult
+from backend.app.agent.run_io import RunResult
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ToolCall, ToolError, ToolResult
 

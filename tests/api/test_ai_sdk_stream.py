@@ -217,7 +217,7 @@ async def test_an_error_after_the_stream_began_is_an_error_part(
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the turn could not be recorded")
 
-    monkeypatch.setattr(service, "_persist", broken)
+    monkeypatch.setattr(service.store, "persist", broken)
     found = chunks(await ui_post(client, [said("add buy milk")]))
 
     assert kinds(found) == ["start", "start-step", "tool-input-available", "tool-output-available", "error"]

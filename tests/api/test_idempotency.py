@@ -14,7 +14,7 @@ from support.fake_llm import ScriptedLLM, calls
 from backend.app.core.clock import FixedClock
 from backend.app.core.exceptions import AppError
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.services.chat import ChatService
+from backend.app.services.turn_store import TurnStore
 
 pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 
@@ -116,7 +116,7 @@ async def crash_mid_turn(client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPa
 
     with monkeypatch.context() as patch:
         patch.setattr(ConversationRepository, "record_turn", die)
-        patch.setattr(ChatService, "_record_failure", die)
+        patch.setattr(TurnStore, "record_failure", die)
         with pytest.raises(RuntimeError, match="worker killed"):
             await post(client, message, key)
 

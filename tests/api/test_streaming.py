@@ -107,7 +107,7 @@ async def test_an_error_after_the_stream_began_is_an_error_event_and_is_recorded
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the turn could not be recorded")
 
-    monkeypatch.setattr(service, "_persist", broken)
+    monkeypatch.setattr(service.store, "persist", broken)
     events = parse((await streamed(live, "add buy milk")).text)
 
     assert [kind for kind, _ in events] == ["tool", "error"]

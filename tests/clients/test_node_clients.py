@@ -32,7 +32,7 @@ async def test_the_ai_sdk_reads_real_turns(make_client: Any, monkeypatch: pytest
     client = await make_client(ScriptedLLM(default=scripted), max_destructive_calls_per_turn=2)
     await seed_tasks(client, *SEEDED)
     service = client.app.state.chat_service  # type: ignore[attr-defined]
-    persist = service._persist
+    persist = service.store.persist
 
     async def failing_for_one_message(turn: Any, *args: Any) -> Any:
         # A fault after the tool ran, so the stream has begun: the SDK must get an error part.
@@ -40,7 +40,7 @@ async def test_the_ai_sdk_reads_real_turns(make_client: Any, monkeypatch: pytest
             raise RuntimeError("the turn could not be recorded")
         return await persist(turn, *args)
 
-    monkeypatch.setattr(service, "_persist", failing_for_one_message)
+    monkeypatch.setattr(service.store, "persist", failing_for_one_message)
     async with serve(client) as live:
         assert await node_test(live, "ai-sdk.test.mjs") == {"pass": 5, "fail": 0, "skipped": 0}
 

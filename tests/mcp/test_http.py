@@ -17,7 +17,7 @@ from mcp_types import CallToolResult
 from support.api import auth, tasks_of, token_for
 
 from backend.app.core.logging import request_id_var
-from backend.app.tools.task_tools import TOOLS
+from backend.app.tools.registry import TOOLS
 
 Live = Any  # the `live` fixture of tests/mcp/conftest.py
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from support.db import migrate_sqlite
 
-from backend.app.tools.task_tools import TOOLS
+from backend.app.tools.registry import TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKCHAT = ROOT / ".venv" / "bin" / "taskchat"

@@ -11,7 +11,7 @@ from support.api import chat
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.services.history import estimate_tokens
-from backend.app.tools.task_tools import TOOLS
+from backend.app.tools.registry import TOOLS
 
 BUDGET = 600
 TOOL_SCHEMA_TOKENS = 800  # chars / 4 of all six schemas as sent; about 780 with list_tasks's filters

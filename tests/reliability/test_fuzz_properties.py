@@ -24,8 +24,9 @@ from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
 from backend.app.core.exceptions import LLMBadResponse
 from backend.app.tools.coercion import coerce_arguments
+from backend.app.tools.registry import TOOLS
 from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOLS, TaskTools
+from backend.app.tools.task_tools import TaskTools
 
 MAX_ARGS_BYTES = 2_000
 TOOL_NAMES = [*TOOLS, "functions.add_task", "drop_database", "", "respond"]

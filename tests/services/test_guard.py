@@ -7,9 +7,10 @@ from typing import Any
 from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult
-from backend.app.services.guard import ExecutionGuard, WordsReason, WordsVerdict
+from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import classify
 from backend.app.services.reply_check import check_request
+from backend.app.services.words import WordsReason, WordsVerdict
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 

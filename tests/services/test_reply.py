@@ -7,7 +7,7 @@ from typing import Any
 from support.runs import done, failed, guard
 
 from backend.app.agent.limits import Budget, BudgetUse
-from backend.app.agent.run import RunResult
+from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import StopReason
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import texts

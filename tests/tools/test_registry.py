@@ -1,4 +1,4 @@
-"""The tool registry (tools/task_tools.py `TOOLS`, `find_tool`): one definition per tool, one lookup."""
+"""The tool registry (tools/registry.py `TOOLS`, `find_tool`): one definition per tool, one lookup."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from backend.app.core.clock import FixedClock
 from backend.app.core.config import Settings
 from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.tools.factory import ToolsFor, offered_tools, task_tools_factory
+from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
 from backend.app.tools.schemas import compact_schema
-from backend.app.tools.task_tools import TOOL_SPECS, TOOLS, find_tool
 
 
 def test_each_tool_is_defined_once_with_its_schema_from_its_arguments_model() -> None:

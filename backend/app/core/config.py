@@ -40,7 +40,7 @@ _RUN = re.compile(r"(.)\1{5,}")  # the same character six times in a row
 _SEQUENCES = ("0123456789", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop")
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
-# The task tools' names (tools/task_tools.py), for TOOLS_ALLOW / TOOLS_DENY; config imports nothing else.
+# The task tools' names (tools/registry.py), for TOOLS_ALLOW / TOOLS_DENY; config imports nothing else.
 KNOWN_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
 
 

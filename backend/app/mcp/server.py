@@ -24,7 +24,8 @@ from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
-from backend.app.tools.task_tools import TOOLS, TaskTools, find_tool
+from backend.app.tools.registry import TOOLS, find_tool
+from backend.app.tools.task_tools import TaskTools
 
 log = logging.getLogger(__name__)
 

@@ -1,28 +1,20 @@
 """The execution guard: no success without a tool result behind it, no action nobody asked for.
 
-The calls (README, "The guard and the reply"):
+It keeps a turn's guard state (the tools forced, the retries, the events) and makes the decisions
+the loop acts on (`agent/guard.py`). Which of a step's changes run, are refused, act only on what the
+user's words name or are asked about is decided in `call_review.py`; the guard records those decisions
+and forces the tool asked for, once.
 
-- A clear command whose tool the model calls: a delete, complete or edit acts on the model's target
-  when the words asking for it name it, point to it ("it") or the user's own reference resolves to it
-  ("the dentist"); another target is asked about. Never one that only content names (a quoted title,
-  a task to add: `Grounding.not_names`); an add's title must share a word with what the user asked
-  to add or the conversation before.
+The retries (README, "The guard and the reply"):
+
 - A clear command answered without its tool: one forced retry of that tool, per action kind; a
   forced change acts only on a task the words asking for that action name. Still no tool:
   "Technical error: Tool not triggered." when nothing at all was done; else the reply names the
   action not done. A read or an edit the model chose instead of a delete or complete stands.
-- Another add, delete or complete than the one asked for: not run (the asked tool is forced once);
-  beside what was asked: it acts only on a task the user's own words name, outside content.
-- A message that asks for no change (a question, advice, a report, a negation, a retraction, small
-  talk): nothing it did not ask for is changed. A delete or complete on a task the user's words name
-  is looked up and asked about (never after a negation); anything else is refused, and
-  when every change was refused the model is asked again, with no tools, for an answer in words.
-  Read as nothing at all (`chat`: other wording, another language) it may still be a request: an add
-  or an edit acts only on what the user's words name, and an add is never the whole message; a
-  delete or complete, a change on a message with a question mark, and a change made after the model
-  claimed one it had not made are looked up and asked about.
+- A message that asks for no change, whose every change was refused: the model is asked again, with
+  no tools, for an answer in words.
 
-The words (`Words`, what the reply may show of the model's own text):
+The words (`Words`, `words.py`: what the reply may show of the model's own text):
 
 - Never shown beside a change that did not happen: when a call of the turn failed, was refused or is
   asked about, the words are not shown, unless the message asked for no change and the words came
@@ -38,80 +30,29 @@ The words (`Words`, what the reply may show of the model's own text):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, CheckWords, FinalVerdict, ForceRetry, GiveUp
 from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult
+from backend.app.calls.types import ExecutedCall, ToolCall
+from backend.app.services.call_review import EDIT_TOOL, READ_TOOLS, review_changes
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
-from backend.app.services.intent import Action, Intent, names_something
+from backend.app.services.clauses import names_something
+from backend.app.services.intent import Action, Intent
 from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
+from backend.app.services.words import Words, WordsReason, WordsVerdict
 from backend.app.tools.resolver import named_in
 
-READ_TOOLS = frozenset({"list_tasks"})
-EDIT_TOOL = "update_task"
-ADD_TOOL = "add_task"
 DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
-ASKABLE = frozenset({"delete_task", "complete_task"})
 CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
 CLAIMABLE = frozenset({"add_task", "delete_task", "complete_task", "update_task"})  # a claim may be asked about
-_NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
-_TOO_LONG = "Not run: the user's message is too long to act on. Ask them to send their requests in shorter messages."
 REASK = (
     "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
     "Answer the user's message now, in the language they wrote in, without saying that a task was changed."
 )
-
-
-class WordsVerdict(StrEnum):
-    SHOWN = "shown"  # read by the word lists only (no check asked: the guard is off or checks are)
-    VERIFIED = "verified"  # the model's check matched what ran
-    WITHHELD = "withheld"  # not shown: see `WordsReason`
-    NOT_SHOWN = "not_shown"  # the reply is composed from the results (direct mode, tools ran)
-
-
-class WordsReason(StrEnum):
-    """Why the model's words were withheld (`execution_metadata.reply.replaced`)."""
-
-    GHOST_CLAIM = "ghost_claim"  # claimed a change, none succeeded
-    UNBACKED_CLAIM = "unbacked_claim"  # claimed a change (a task, an action) no successful call made
-    DENIED_SUCCESS = "denied_success"  # said a change failed that succeeded
-    HIDES_FAILURE = "hides_failure"  # something failed, was refused or is asked about
-    UNVERIFIED = "unverified"  # the check that would verify them could not be read
-
-
-@dataclass(frozen=True, slots=True)
-class Words:
-    """The model's final words and whether the user may read them."""
-
-    text: str
-    verdict: WordsVerdict
-    reason: WordsReason | None = None
-    claims: tuple[str, ...] = ()
-
-    @property
-    def shown(self) -> bool:
-        return self.verdict in (WordsVerdict.SHOWN, WordsVerdict.VERIFIED)
-
-
-def _without(words: str, parts: Sequence[str]) -> str:
-    """`words` without `parts` (the clauses of a no), as far as they are found in it."""
-    for part in parts:
-        words = words.replace(part, " ")
-    return " ".join(words.split())
-
-
-def _asks_something(words: str) -> bool:
-    """A question mark in any script: the message asks, whatever its words."""
-    return any(mark in words for mark in "?？¿؟")
-
-
-def _refusal(code: ResultCode, message: str) -> ToolResult:
-    return ToolResult(success=False, code=code, error=message)
 
 
 def satisfies(call: ExecutedCall, action: Action) -> bool:
@@ -157,61 +98,20 @@ class ExecutionGuard:
         changes = [i for i, c in enumerate(calls) if c.name in self.mutating_tools]
         if not changes:
             return ACCEPT_CALLS
-        if not self.intent.needs_tool:
-            return self._unrequested(calls, changes, step=step, forced=forced)
-        return self._commanded(calls, changes, executed, step=step, forced=forced)
-
-    def _unrequested(self, calls: Sequence[ToolCall], changes: list[int], *, step: int, forced: bool) -> CallsVerdict:
-        """Changes on a message that asks for none (or was read as nothing)."""
-        if self.intent.kind == "too_long":  # not read: what it asks for is not known, it may take back anything
-            for i in changes:
-                self._event(step, GuardDecision.REFUSED, GuardReason.TOO_LONG, calls[i].name)
-            return CallsVerdict(refused={i: _refusal(ResultCode.TOO_LONG_TO_READ, _TOO_LONG) for i in changes})
-        # The user's words, and the text they quoted: which action a quote belongs to is unknown here,
-        # so it may be a title to add, or name the task asked about, never the target of a change.
-        free = self.intent.free
-        said = "\n".join([free, *self.intent.quotes])
-        refused: dict[int, ToolResult] = {}
-        grounding: dict[int, Grounding] = {}
-        if forced:  # the retry after a claimed change: the claim was the model's, so what it names is asked about
-            quoted = [q.strip(" \"'") for q in self.intent.quotes]
-            for i in changes:
-                if self._whole_message(calls[i]) and len(quoted) == 1 and quoted[0]:
-                    # The whole message as a title, where it quotes one: the quote is the title the
-                    # user gave ("mets-moi « vérifier le loyer » pour le 1er"), asked about.
-                    grounding[i] = Grounding(names=said, ask=True, title=quoted[0])
-                elif self._whole_message(calls[i]):
-                    refused[i] = _refusal(ResultCode.NOT_REQUESTED, _NO_CHANGE)
-                else:
-                    grounding[i] = Grounding(names=said, ask=True)
-                decision = GuardDecision.REFUSED if i in refused else GuardDecision.ASKS
-                self._event(step, decision, GuardReason.NOT_ASKED, calls[i].name)
-            return CallsVerdict(refused=refused, grounding=grounding)
-        kind = self.intent.kind
-        for i in changes:
-            call = calls[i]
-            if kind == "chat" and not self._whole_message(call):
-                # Read as nothing (other wording, another language, a verb out of a command's place):
-                # it may be a request, or a question the reader missed. An add or an edit acts only on
-                # what the user's words name; a delete or complete, or any change on a message asking
-                # something ("lohnt es sich, die Versicherung zu wechseln?"), is looked up and asked about.
-                ask = call.name in ASKABLE or _asks_something(free)
-                # What the user quoted may name the task asked about, never one changed unasked.
-                grounding[i] = Grounding(names=said if call.name == ADD_TOOL or ask else free, ask=ask)
-                decision = GuardDecision.ASKS if ask else GuardDecision.GROUNDED
-                self._event(step, decision, GuardReason.NOT_ASKED if ask else GuardReason.EXTRA_CALL, call.name)
-            elif call.name in ASKABLE and kind != "negated":
-                grounding[i] = Grounding(names=said, ask=True)
-                self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
-            elif call.name in ASKABLE and (rest := _without(said, self.intent.declined)).strip():
-                # "don't delete yoga, it's the laundry that needs to go": never what the no names; a
-                # task the rest of the message names is asked about.
-                grounding[i] = Grounding(names=rest, not_names="\n".join(self.intent.declined), ask=True)
-                self._event(step, GuardDecision.ASKS, GuardReason.NOT_ASKED, call.name)
-            else:
-                refused[i] = _refusal(ResultCode.NOT_REQUESTED, _NO_CHANGE)
-                self._event(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, call.name)
-        return CallsVerdict(refused=refused, grounding=grounding)
+        review = review_changes(
+            self.intent,
+            calls,
+            changes,
+            message=self.message,
+            context=self.context,
+            missing=self._missing(executed) if self.intent.needs_tool else None,
+            step=step,
+            forced=forced,
+        )
+        self.events.extend(review.events)  # enabled: a disabled guard reviews no calls
+        if review.force is None or review.force in self.forced:
+            return review.verdict
+        return replace(review.verdict, retry=self._force(step, review.force, GuardReason.WRONG_TOOL))
 
     def review_results(self, executed: Sequence[ExecutedCall], *, step: int) -> ForceRetry | None:
         """On a message that asks for no change, once the model's changes were all refused or found no
@@ -225,77 +125,6 @@ class ExecutionGuard:
         self.reasked = True
         self._event(step, GuardDecision.ASKED_AGAIN, GuardReason.NOT_ASKED)
         return ForceRetry(tool=None, instruction=REASK, reason=GuardReason.NOT_ASKED, answer_only=True)
-
-    def _whole_message(self, call: ToolCall) -> bool:
-        """An add whose title is the whole message: the user's words, but nothing asks for them to be a task."""
-        title = (call.arguments or {}).get("title")
-        return call.name == ADD_TOOL and isinstance(title, str) and named_in(title, self.message)
-
-    def _commanded(
-        self,
-        calls: Sequence[ToolCall],
-        changes: list[int],
-        executed: Sequence[ExecutedCall],
-        *,
-        step: int,
-        forced: bool,
-    ) -> CallsVerdict:
-        expected = set(self.intent.tools)
-        asked = [i for i in changes if calls[i].name in expected]
-        edits = [i for i in changes if calls[i].name == EDIT_TOOL and EDIT_TOOL not in expected]
-        others = [i for i in changes if calls[i].name not in expected and calls[i].name != EDIT_TOOL]
-        for i in edits:
-            self._event(step, GuardDecision.TRUSTED, GuardReason.MODEL_CHOSE_EDIT, calls[i].name)
-        missing = self._missing(executed)
-        grounding: dict[int, Grounding] = {}
-        if others and not asked and missing is not None:
-            # Another change than the one asked for, and nothing asked for in this step: not run.
-            refused = {
-                i: _refusal(ResultCode.WRONG_TOOL, f"Not run: the user asked for {missing}, not {calls[i].name}.")
-                for i in others
-            }
-            for i in others:
-                self._event(step, GuardDecision.REFUSED, GuardReason.WRONG_TOOL, calls[i].name)
-            retry = self._force(step, missing, GuardReason.WRONG_TOOL) if missing not in self.forced else None
-            words = "\n".join(self.intent.words_for(t) for t in self.intent.tools) or self.intent.free
-            grounding = {i: Grounding(names=words, not_names=self.intent.content_for(EDIT_TOOL)) for i in edits}
-            return CallsVerdict(refused=refused, grounding=grounding, retry=retry)
-        reason = GuardReason.FORCED_CALL if forced else GuardReason.EXTRA_CALL
-        for i in others:  # beside what was asked: only what the user's own words name
-            grounding[i] = self._beside(calls[i].name)
-            self._event(step, GuardDecision.GROUNDED, reason, calls[i].name)
-        for i in edits:  # an edit standing in for a change asked for: what the words of those changes name
-            words = "\n".join(self.intent.words_for(t) for t in self.intent.tools) or self.intent.free
-            grounding[i] = Grounding(names=words, not_names=self.intent.content_for(EDIT_TOOL))
-            self._event(step, GuardDecision.GROUNDED, reason, calls[i].name)
-        for i in asked:
-            name = calls[i].name
-            if name == ADD_TOOL:  # its title shares a word with what the user asked to add, quoted, or said before
-                words = "\n".join([self.intent.words_for(ADD_TOOL), *self.intent.quotes, self.context])
-                grounding[i] = Grounding(names=words)
-            elif forced and name not in READ_TOOLS:
-                grounding[i] = Grounding(names=self._own(name), not_names=self.intent.content_for(name))
-                self._event(step, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, name)
-            elif name in ASKABLE or name == EDIT_TOOL:
-                # The model's own target for a delete, complete or edit: one the words asking for it
-                # name, the task they point to ("it") or the one the user's own reference resolves to
-                # ("the dentist"); another is asked about, never changed unasked.
-                own = self._own(name)
-                grounding[i] = Grounding(names=own, not_names=self.intent.content_for(name), ask_unnamed=True)
-            elif name not in READ_TOOLS:
-                grounding[i] = Grounding(not_names=self.intent.content_for(name))
-        return CallsVerdict(grounding=grounding)
-
-    def _own(self, tool: str) -> str:
-        """The clauses asking for `tool`; when they name no task ("mark it done", "coche-les"), with the
-        words no action took, which say what "it" is ("FINALLY filed my taxes!!! mark it done")."""
-        clauses = self.intent.clauses_for(tool)
-        return clauses if names_something(self.intent.about_for(tool)) else f"{clauses}\n{self.intent.free}"
-
-    def _beside(self, tool: str) -> Grounding:
-        """A change the message was not read to ask for: only on what the words asking for it name,
-        or, when none do, the words no action took; never on content."""
-        return Grounding(names=self.intent.words_for(tool) or self.intent.free, not_names=self.intent.content_for(tool))
 
     def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
         if self.enabled and self.intent.needs_tool:

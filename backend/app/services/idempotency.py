@@ -22,7 +22,7 @@ from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.idempotency import Abandoned, IdempotencyRepository, StoredResponse
-from backend.app.tools.task_tools import TOOL_SPECS
+from backend.app.tools.registry import TOOL_SPECS
 
 MUTATING = frozenset(s.name for s in TOOL_SPECS if not s.read_only)
 

@@ -1,26 +1,146 @@
-"""Turning a finished run into the response's records and the execution metadata."""
+"""Turning a finished run into the response's records and the execution metadata: a chat turn's
+reply step (`finish`, services/chat.py), which puts the reply, the question to ask, the findings and
+the metadata into the response body, and keeps beside it what the turn's last transaction writes."""
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from backend.app.agent.run import RunResult
+from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import Finding, FindingKind
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall
+from backend.app.core.clock import Clock
+from backend.app.core.config import Settings
 from backend.app.language.detect import Language
-from backend.app.schemas.chat import ActionMetadata
+from backend.app.schemas.chat import (
+    ActionMetadata,
+    ChatResponse,
+    Confirmation,
+    ConfirmationAction,
+    ConfirmationAnswer,
+)
 from backend.app.schemas.metadata import ExecutionMetadata
-from backend.app.services.guard import ExecutionGuard, WordsReason
+from backend.app.services.calls import final_calls
+from backend.app.services.confirmations import Proposal, propose
+from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import Intent
-from backend.app.services.reply import Reply
+from backend.app.services.plan import declared_plan, plan_deviation
+from backend.app.services.reply import Reply, compose
+from backend.app.services.turn import READ_ONLY, Step, TurnContext
+from backend.app.services.words import WordsReason
 
 _REPLACED_FINDING = {
     WordsReason.GHOST_CLAIM.value: FindingKind.GHOST_CLAIM,
     WordsReason.UNBACKED_CLAIM.value: FindingKind.UNBACKED_CLAIM,
     WordsReason.DENIED_SUCCESS.value: FindingKind.DENIED_SUCCESS,
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A turn's reply step: what the user reads (`body`, the response JSON) and what is kept with it."""
+
+    body: dict[str, Any]
+    reply: Reply
+    findings: list[Finding]
+    calls: list[ExecutedCall]
+    proposal: Proposal | None
+    confirmation: Confirmation | None
+    now: datetime
+    language: str
+
+
+def finish(
+    turn: TurnContext, run: RunResult, step: Step, *, settings: Settings, clock: Clock, model: dict[str, Any]
+) -> Finished:
+    """What the user reads and what explains it: the reply (composed in services/reply.py), the
+    question to ask if any, the findings, the execution metadata and the response body. `model`:
+    the model the turn ran on, as its execution metadata shows it."""
+    calls = final_calls(run.executed)
+    t = step.texts
+    proposal = propose(calls, t=t, silent=step.guard.silent) if step.asks else None
+    reply = compose(
+        run=run,
+        intent=step.intent,
+        guard=step.guard,
+        response_mode=settings.response_mode,
+        t=t,
+        question=proposal,
+    )
+    if turn.answer is not None and turn.answer.verdict == "cancel":
+        reply = Reply(t("Okay, I won't: nothing was changed."), [], "results")
+    deviation = plan_deviation(step.intent, run.executed, read_only=READ_ONLY)
+    findings = [*run.findings, *([deviation] if deviation else []), *reply_findings(reply)]
+    metadata = execution_metadata(
+        run=run,
+        intent=step.intent,
+        guard=step.guard,
+        reply=reply,
+        plan=declared_plan(step.intent, policy=step.policy.value),
+        findings=findings,
+        policy=step.policy_info,
+        model=model,
+        apply={**apply_report(run.executed), "apply_mode": settings.apply_mode},
+        response_mode=settings.response_mode,
+        total_latency_ms=round((time.monotonic() - turn.started) * 1000),
+        language=step.language,
+        confirmation_answer=(
+            {"verdict": turn.answer.verdict, "how": turn.answer.how}
+            if turn.answer is not None and turn.answer.verdict != "new"
+            else None
+        ),
+        routing=turn.routing.describe() if turn.routing is not None else None,
+    )
+    now = clock.now()
+    confirmation = None
+    if proposal is not None:
+        expires_at = now + timedelta(minutes=settings.confirmation_ttl_minutes)
+        confirmation = _confirmation(proposal, expires_at=expires_at)
+    response = ChatResponse(
+        conversation_id=turn.conversation_id,
+        assistant_message=reply.text,
+        tool_calls=tool_call_records(run.executed),
+        action_metadata=action_metadata(reply, step.intent),
+        confirmation=confirmation,
+        execution_metadata=metadata,
+    )
+    return Finished(
+        body=response.model_dump(mode="json"),
+        reply=reply,
+        findings=findings,
+        calls=calls,
+        proposal=proposal,
+        confirmation=confirmation,
+        now=now,
+        language=step.language.code,
+    )
+
+
+def _confirmation(proposal: Proposal, *, expires_at: datetime) -> Confirmation:
+    """The question as the response shows it, under a new id: a confirm's first answer carries the
+    id, so a client's button answers this very question."""
+    confirmation_id = str(uuid.uuid4())
+    return Confirmation(
+        id=confirmation_id,
+        question=proposal.question,
+        actions=[ConfirmationAction(name=a["name"], arguments=a["arguments"]) for a in proposal.actions],
+        expires_at=expires_at,
+        kind=proposal.kind,
+        answers=[
+            ConfirmationAnswer(
+                label=label,
+                message=message,
+                confirm=confirmation_id if proposal.kind == "confirm" and i == 0 else None,
+            )
+            for i, (label, message) in enumerate(proposal.answers)
+        ],
+    )
 
 
 def tool_call_records(executed: Sequence[ExecutedCall]) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from backend.app.agent.run import RunResult
+from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import ANSWERED, GuardDecision, StopReason
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall
@@ -30,9 +30,11 @@ from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import denial
-from backend.app.services.guard import ExecutionGuard, Words, WordsVerdict, satisfies
-from backend.app.services.intent import Action, Intent, names_something
+from backend.app.services.clauses import names_something
+from backend.app.services.guard import ExecutionGuard, satisfies
+from backend.app.services.intent import Action, Intent
 from backend.app.services.wording import action_phrase, done_line, failed_line
+from backend.app.services.words import Words, WordsVerdict
 from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."

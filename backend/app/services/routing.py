@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from backend.app.agent.run import RunResult
+from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import ANSWERED
 from backend.app.calls.codes import ResultCode
 from backend.app.core.clock import Clock

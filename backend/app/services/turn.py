@@ -11,7 +11,7 @@ from typing import Any
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.run import CallsObserver, RunOptions, RunResult
+from backend.app.agent.run_io import CallsObserver, RunOptions, RunResult
 from backend.app.agent.types import StopReason
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -27,7 +27,7 @@ from backend.app.services.live_reply import ReplyListener
 from backend.app.services.reply_check import check_request
 from backend.app.services.routing import Choice
 from backend.app.tools.context import ConversationContext
-from backend.app.tools.task_tools import TOOL_SPECS
+from backend.app.tools.registry import TOOL_SPECS
 
 READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
 MUTATING = frozenset(s.name for s in TOOL_SPECS if not s.read_only)

@@ -12,8 +12,9 @@ from backend.app.calls.said import Said
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.tools.context import ConversationContext
+from backend.app.tools.registry import TOOLS
 from backend.app.tools.resolver import ReferenceResolver
-from backend.app.tools.task_tools import TOOLS, TaskTools, ToolAudit
+from backend.app.tools.task_tools import TaskTools, ToolAudit
 
 
 class ToolsFor(Protocol):

@@ -1,21 +1,19 @@
-"""The five task tools: one implementation serving the chat loop and MCP.
+"""`TaskTools`: the task tools bound to one owner, the one executor serving the chat loop, MCP and REST.
 
 `TaskTools` is the loop's ToolExecutor. Each call is coerced, then validated on its own
 (best-effort: one bad call never discards the others), then all valid calls of a step run in
 one short transaction. In strict mode the step is all-or-nothing. With a `ToolAudit` (every chat
 turn, every MCP call) the step's `tool_executions` rows are written in that same transaction: a
 change is never committed without the record of the call that made it, even if the turn dies
-right after.
+right after. Which tools exist is tools/registry.py; what each one does, tools/handlers.py.
 """
 
 from __future__ import annotations
 
-import html
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any, Literal
 
 import orjson
@@ -24,32 +22,18 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.said import Said, SaidAdd
+from backend.app.calls.said import Said
 from backend.app.calls.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
-from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.tasks import TaskFilter, TaskRepository, TaskRow
+from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
 from backend.app.tools.context import ConversationContext
-from backend.app.tools.references import FindsTasks, needs_confirmation_to_add, not_grounded
-from backend.app.tools.resolver import (
-    ReferenceResolver,
-    clean_reference,
-    partly_named,
-    shares_words,
-)
-from backend.app.tools.schemas import (
-    AddTaskArgs,
-    ListTasksArgs,
-    TaskRefArgs,
-    UndoArgs,
-    UpdateTaskArgs,
-    compact_schema,
-)
-from backend.app.tools.undo import undo_last_change
+from backend.app.tools.handlers import Change, ToolHandlers
+from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
+from backend.app.tools.resolver import ReferenceResolver, clean_reference
 
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
 # database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at
@@ -58,62 +42,6 @@ from backend.app.tools.undo import undo_last_change
 PREFILTER_ABOVE = 300
 PREFILTER_LIMIT = 50
 ApplyMode = Literal["best_effort", "strict"]
-Done = tuple[ToolResult, "Change | None"]
-Handler = Callable[["TaskTools", TaskRepository, Any, ToolCall], Awaitable[Done]]
-
-
-@dataclass(frozen=True, slots=True)
-class ToolDef:
-    """A tool: what the model sees (`spec`, its schema from `args`), how its arguments are read
-    (`args`) and what runs it (`handler`, a TaskTools method). `TOOLS` below lists them all."""
-
-    spec: ToolSpec
-    args: type[BaseModel]
-    handler: Handler
-
-
-def _define(
-    name: str,
-    description: str,
-    args: type[BaseModel],
-    handler: Handler,
-    *,
-    read_only: bool = False,
-    destructive: bool = False,
-) -> ToolDef:
-    return ToolDef(ToolSpec(name, description, compact_schema(args), read_only, destructive), args, handler)
-
-
-def find_tool(name: str, offered: Collection[str] | None = None) -> ToolDef | None:
-    """The one lookup: the tool called `name`, if there is one and the deployment offers it
-    (`offered`: TOOLS_ALLOW / TOOLS_DENY applied; None: every tool)."""
-    definition = TOOLS.get(name)
-    return definition if definition is not None and (offered is None or name in offered) else None
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """What a call did to one task, for its undo: the task as it was and as it is (None: absent)."""
-
-    task_id: uuid.UUID
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-
-
-def snapshot(task: Task) -> dict[str, Any]:
-    return {**task_to_dict(task), "version": task.version}
-
-
-def task_to_dict(task: Task) -> dict[str, Any]:
-    return {
-        "id": str(task.id),
-        "title": task.title,
-        "description": task.description,
-        "status": task.status,
-        "priority": task.priority,
-        "due_date": task.due_date.isoformat() if task.due_date else None,
-        "tags": list(task.tags or []),
-    }
 
 
 @dataclass(slots=True)
@@ -151,9 +79,10 @@ class ToolAudit:
     source: str = "chat"
 
 
-class TaskTools(FindsTasks):
-    """Task tools bound to one owner; the owner never comes from the model's arguments. How a call's
-    reference becomes one of the owner's tasks is `FindsTasks` (tools/references.py)."""
+class TaskTools(ToolHandlers):
+    """Task tools bound to one owner; the owner never comes from the model's arguments. What each tool
+    does is `ToolHandlers` (tools/handlers.py); how a call's reference becomes one of the owner's
+    tasks is `FindsTasks` (tools/references.py)."""
 
     def __init__(
         self,
@@ -366,148 +295,3 @@ class TaskTools(FindsTasks):
                 model_fixable=result.model_fixable,
             )
         return result, change
-
-    async def _add_task(self, repo: TaskRepository, args: AddTaskArgs, call: ToolCall) -> Done:
-        said: SaidAdd | None = None
-        names = call.grounding.names if call.grounding is not None else None
-        if call.grounding is not None and call.grounding.title and args.title != call.grounding.title:
-            self._repairs.append(f"title '{args.title}' is the whole message: used '{call.grounding.title}', quoted")
-            args = args.model_copy(update={"title": call.grounding.title})
-        if names is not None and not shares_words(names, args.title):
-            said = self._next_add(names)
-            if said is None:
-                said_words = self.said.message if self.said is not None else ""
-                if said_words and (shares_words(said_words, args.title) or partly_named(said_words, args.title)):
-                    # In the user's words, but not where they ask for an add (a quote the reader gave
-                    # to no action): asked about, never added on a guess, never dropped unsaid.
-                    return needs_confirmation_to_add(args.title), None
-                return not_grounded(f"The user's message does not mention '{args.title}'"), None
-            self._repairs.append(f"title '{args.title}' is not in the user's words: added '{said.title}', as they said")
-        elif (quoted := self._quoted_add()) is not None and _plain(args.title) != quoted.title.casefold():
-            said = quoted
-            self._repairs.append(f"title '{args.title}' is not the title the user quoted: added '{said.title}'")
-        if said is not None:
-            args = args.model_copy(update={"title": said.title})
-        else:  # the user's own title, as the model wrote it: the user's priority and due date still hold
-            said = next((a for a in self._unadded() if a.title.casefold() == _plain(args.title)), None)
-        if said is not None:
-            for name, value in said.fields.items():
-                if getattr(args, name) != value:
-                    self._repairs.append(f"{name} '{getattr(args, name)}' is not what the user said: used '{value}'")
-                    args = args.model_copy(update={name: value})
-        if call.grounding is not None and call.grounding.ask:  # nothing added: the user is asked first
-            return needs_confirmation_to_add(args.title), None
-        self._titles_added.add(args.title.casefold())
-        task = await repo.add(
-            title=args.title,
-            description=args.description,
-            priority=args.priority,
-            due_date=args.due_date,
-            tags=list(args.tags),
-        )
-        self._touched.add(task.id)
-        return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task))
-
-    async def _list_tasks(self, repo: TaskRepository, args: ListTasksArgs, call: ToolCall) -> Done:
-        where = TaskFilter(args.status, args.query, args.priority, args.tag, args.due_before, args.due_after)
-        limit = min(args.limit or self.list_limit, self.list_limit)
-        page = await repo.search(where, limit=limit)
-        truncated = page.cursor is not None
-        count = await repo.count(where=where, fuzzy=page.fuzzy) if truncated else len(page.tasks)
-        shown = [task_to_dict(t) for t in page.tasks]
-        filters = {k: v for k, v in args.model_dump(mode="json", exclude={"status", "limit"}).items() if v is not None}
-        data = {"status": args.status, "count": count, "tasks": shown, "truncated": truncated, **filters}
-        if truncated:
-            data["more"] = f"{count - len(shown)} more not shown: narrow the filters to see them"
-        return ToolResult(success=True, data=data), None
-
-    async def _complete_task(self, repo: TaskRepository, args: TaskRefArgs, call: ToolCall) -> Done:
-        return await self._mutate(repo, args.task_id, {"status": "completed"}, call)
-
-    async def _update_task(self, repo: TaskRepository, args: UpdateTaskArgs, call: ToolCall) -> Done:
-        changes = args.changes()
-        if not changes:
-            return ToolResult.fixable(ResultCode.NO_CHANGES, "Give at least one field to change besides task_id."), None
-        return await self._mutate(repo, args.task_id, changes, call)
-
-    async def _delete_task(self, repo: TaskRepository, args: TaskRefArgs, call: ToolCall) -> Done:
-        row = await self._resolve(repo, args.task_id, call)
-        if isinstance(row, ToolResult):
-            return row, None
-        task = await repo.delete(row)
-        if task is None:
-            return _conflict(row), None
-        data = {"id": str(row.id), "title": row.title, "status": "deleted"}
-        return ToolResult(success=True, data=data), Change(task.id, snapshot(task), None)
-
-    async def _undo_last_change(self, repo: TaskRepository, args: UndoArgs, call: ToolCall) -> Done:
-        now = self.clock.now()
-        return await undo_last_change(
-            repo, now=now, expected=call.expected_change, repeat_window=timedelta(seconds=call.repeat_window_s)
-        ), None
-
-    async def _mutate(self, repo: TaskRepository, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
-        row = await self._resolve(repo, reference, call)
-        if isinstance(row, ToolResult):
-            return row, None
-        before = await repo.get(row.id)
-        task = await repo.update(row, values)
-        if task is None or before is None:
-            return _conflict(row), None
-        return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
-
-    def _unadded(self) -> list[SaidAdd]:
-        adds = self.said.adds if self.said is not None else ()
-        return [a for a in adds if a.title.casefold() not in self._titles_added]
-
-    def _next_add(self, grounding: str) -> SaidAdd | None:
-        """The next task the user's message asks to add that no call of this turn added yet."""
-        return next((a for a in self._unadded() if shares_words(grounding, a.title)), None)
-
-    def _quoted_add(self) -> SaidAdd | None:
-        """The one task to add whose title the user quoted, if it is not added yet."""
-        adds = self.said.adds if self.said is not None else ()
-        quoted = [a for a in adds if a.quoted]
-        return quoted[0] if len(adds) == 1 and quoted and quoted[0] in self._unadded() else None
-
-
-def _plain(title: str) -> str:
-    """A title as compared with the user's: no HTML entities, no quotes or punctuation around, any case."""
-    return html.unescape(title).strip().strip("\"'“”‘’«».,;:!? ").casefold()
-
-
-def _conflict(row: TaskRow) -> ToolResult:
-    return ToolResult(
-        success=False,
-        code=ResultCode.CONFLICT,
-        error=f"'{row.title}' was changed or deleted by another request at the same time; "
-        "nothing was done. Please try again.",
-    )
-
-
-TOOLS: dict[str, ToolDef] = {
-    d.spec.name: d
-    for d in (
-        _define("add_task", "Create a task for the user.", AddTaskArgs, TaskTools._add_task),
-        _define(
-            "list_tasks", "List the user's tasks, newest first.", ListTasksArgs, TaskTools._list_tasks, read_only=True
-        ),
-        _define(
-            "complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs, TaskTools._complete_task
-        ),
-        _define("delete_task", "Delete a task permanently.", TaskRefArgs, TaskTools._delete_task, destructive=True),
-        _define(
-            "update_task",
-            "Change a task's fields; give only the fields to change.",
-            UpdateTaskArgs,
-            TaskTools._update_task,
-        ),
-        _define(
-            "undo_last_change",
-            "Undo the user's most recent change (all of one message's changes).",
-            UndoArgs,
-            TaskTools._undo_last_change,
-        ),
-    )
-}
-TOOL_SPECS: tuple[ToolSpec, ...] = tuple(d.spec for d in TOOLS.values())

@@ -36,7 +36,7 @@ from backend.app.core.config import Settings
 from backend.app.db.session import configure_sqlite
 from backend.app.services.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from backend.app.services.prompt import system_prompt
-from backend.app.tools.task_tools import TOOL_SPECS
+from backend.app.tools.registry import TOOL_SPECS
 from backend.devtools.bench import load, report, resolver, servers
 
 T = TypeVar("T")

@@ -8,7 +8,7 @@ import httpx
 import orjson
 
 from backend.app.agent.sse import assemble, events
-from backend.app.tools.task_tools import TOOL_SPECS
+from backend.app.tools.registry import TOOL_SPECS
 from backend.devtools.bench.fake_server import WRITER, FakeModelApp, respond
 
 TOOLS = [s.to_openai() for s in TOOL_SPECS]

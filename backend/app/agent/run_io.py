@@ -1,4 +1,6 @@
-"""What a run of the loop is given (`RunOptions`) and what it returns (`RunResult`)."""
+"""A run's inputs and outputs: what the loop is given (`RunOptions`), what it returns (`RunResult`) and
+the observers that hear of it as it goes (`CallsObserver`, `ReplyObserver`). Kept out of runner.py so that
+the services that build and read them, and the loop's own modules, need not import the loop."""
 
 from __future__ import annotations
 

@@ -1,0 +1,272 @@
+"""Reading one clause of a chat message: its leftmost task verb, in any covered language, and what
+the words around that verb make of it (a command, a question, advice, a report, a negation).
+
+`intent.classify` cuts a message into sentences and clauses here, reads each clause with
+`read_clause`, and combines the readings into an `Intent`; the word-level tests it needs between
+clauses (small talk, fillers, a clause that declines, an item of a list) live here too, as does
+`names_something`, which the guard and the reply check use on an action's words. Every rule is
+the same for every language: the words come from the language files (`language/data/*.toml`).
+Quoted text reaches this module as a placeholder (`intent.py`), which no pattern here matches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+from backend.app.language.detect import scores
+from backend.app.language.lexicon import Lexicon, ToolName, VerbPattern, conjunctions, fold, lexicons
+from backend.app.language.lexicon import modifiers as _modifiers
+from backend.app.language.lexicon import task_nouns as _task_nouns
+
+# What a clause's words make of its verb. A message's kind (`intent.Kind`) is one of these, or
+# small talk, or too long to read.
+ReadingKind = Literal["command", "question", "advice", "report", "negated", "chat"]
+# When two languages read one clause differently, the most cautious reading wins.
+_CAUTION: dict[ReadingKind, int] = {
+    "negated": 0,
+    "advice": 1,
+    "report": 2,
+    "question": 3,
+    "chat": 4,
+    "command": 5,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How one language reads a clause: its kind, the tools its verb names, and why."""
+
+    kind: ReadingKind
+    tools: tuple[ToolName, ...]
+    why: str
+    start: int
+    language: str
+    length: int = 0  # of the verb match: a longer one is the more specific reading
+    requested: bool = False  # the clause opens with a request frame of its own ("can you ...")
+    sets_mood: bool = False  # a question, advice or supposition that governs the verbs coordinated with it
+    weak: bool = False  # only "the verb is not where a command's is": another language may know better
+    head: int = 0  # where the clause's own words start, past fillers and a request frame
+
+
+# A period in a number ("1.5 h") or after a number that follows a word ("auf den 15. Dezember") ends
+# no sentence; one after a number that opens a sentence or follows ':' does ("description: 1. Revenue").
+_SENTENCE = re.compile(r"(?:[^.!?;\n¿¡]|(?<=\d)\.(?=\d)|(?:(?<=\w \d)|(?<=\w \d\d))\.(?= ?[^\W_]))*[.!?;\n]*")
+_PUNCT = re.compile(r"^\W+|\W+$")
+_WORDS = re.compile(r"[^\W\d_]+")
+_ITEM_NOISE = re.compile(r"\d+(?:[:./-]\d+)*(?:st|nd|rd|th|am|pm)?|#[\w-]+|\"\"|[^\w\s]")
+
+
+def short(text: str) -> str:
+    """`text` on one line, cut to 50 characters: how a reason or an action quotes the user's words."""
+    text = " ".join(text.split())
+    return text if len(text) <= 50 else text[:47] + "..."
+
+
+def _first_verb(lex: Lexicon, clause: str) -> tuple[VerbPattern, re.Match[str]] | None:
+    """The leftmost verb form; at one position the longest, then the first in the file. One scan
+    finds the position (`any_verb`), the forms are then only tried there."""
+    first = _search(lex.any_verb, clause)
+    if first is None:
+        return None
+    at = first.start()
+    found = [(v, m) for v in lex.verbs if (m := v.pattern.match(clause, at))]
+    return min(found, key=lambda f: (-len(f[1].group()), f[0].order), default=None)
+
+
+def _head(lex: Lexicon, clause: str) -> tuple[int, bool]:
+    """Where the clause's own words start once fillers and request frames are stripped, and whether
+    a request frame was stripped ("please can you just ...")."""
+    pos, requested = 0, False
+    while True:
+        if (end := lex.skip("fillers", clause, pos)) is not None:
+            pos = end
+        elif (end := lex.skip("request", clause, pos)) is not None:
+            pos, requested = end, True
+        else:
+            return pos, requested
+
+
+def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
+    return pattern.search(text) if pattern is not None else None
+
+
+def _is_question_opening(lex: Lexicon, clause: str) -> bool:
+    opener = lex.word("question")
+    return opener is not None and opener.match(clause, lex.after_fillers(clause)) is not None
+
+
+def _field_edit(lex: Lexicon, after: str) -> bool:
+    """'remove the tag from X', 'add a due date to X': a field of a task within three words."""
+    fields = lex.word("fields")
+    if fields is None:
+        return False
+    window = " ".join(after.split()[:4])
+    return bool(fields.search(window)) and bool(_search(lex.word("field_links"), after))
+
+
+def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
+    """How one language reads a clause, if it finds one of its verbs in it."""
+    found = _first_verb(lex, clause)
+    if found is None:
+        return None
+    verb, match = found
+    start, word = match.start(), short(match.group())
+    before, after = clause[:start], clause[match.end() :]
+    question = asked or _is_question_opening(lex, clause)
+
+    head, requested = _head(lex, clause)
+
+    def reading(kind: ReadingKind, why: str, tools: tuple[ToolName, ...] = (), *, mood: bool = True) -> Reading:
+        sets_mood = mood and kind in ("question", "advice", "report")
+        return Reading(
+            kind, tools, why, start, lex.code, len(match.group()), requested, sets_mood, head=min(head, start)
+        )
+
+    negation = lex.word("negation")
+    if neg := _search(negation, before) or (lex.flag("negation_anywhere") and _search(negation, after)):
+        return reading("negated", f"'{word}' is negated by '{neg.group()}'")
+    advice = lex.word("advice")
+    if adv := _search(advice, before) or (lex.flag("advice_anywhere") and _search(advice, after)):
+        return reading("advice", f"'{short(adv.group())}' asks for advice about '{word}'")
+    usage = _search(lex.word("usage"), clause)
+    if usage is not None and (usage.start() <= start or lex.flag("usage_anywhere")):
+        return reading("question", f"'{short(usage.group())}' asks how the app works")
+    not_asking: ReadingKind = "question" if question else "report"
+    if verb.form == "past":  # "I deleted gym yesterday, can you add it back?": the past governs only itself
+        return reading(not_asking, f"'{word}' tells what happened", mood=False)
+    if rep := _search(lex.word("report"), before) or (
+        lex.flag("report_anywhere") and _search(lex.word("report"), after)
+    ):
+        return reading(not_asking, f"'{short(rep.group())}' reports or supposes '{word}'")
+    tools = verb.tools
+    if set(tools) & {"add_task", "delete_task"} and _field_edit(lex, after):
+        tools = ("update_task",)
+    command = f"'{word}' asks for {tools[0]}"
+    if verb.form == "declarative":
+        if question and "list_tasks" not in tools:  # "is the report done?"; but "what's left?" asks for the list
+            return reading("question", f"'{word}' is asked about")
+        return reading("command", command, tools)
+    # "time to clean up: delete gym": what follows a colon with no verb before it starts afresh.
+    colon = clause.rfind(":", 0, start)
+    after_colon = colon + 1 + len(clause[colon + 1 :]) - len(clause[colon + 1 :].lstrip()) if colon >= 0 else -1
+    at_head = start == head or (colon >= 0 and lex.after_fillers(clause, after_colon) == start)
+    if verb.form == "imperative" and (at_head or lex.flag("imperative_anywhere")):
+        return reading("command", command, tools)
+    if verb.form == "infinitive" and (
+        requested
+        or (at_head and not question and lex.flag("infinitive_at_head"))
+        or (lex.flag("infinitive_at_end") and not question and not _PUNCT.sub("", after))
+    ):
+        return reading("command", command, tools)
+    fallback = reading("question" if question else "chat", f"'{word}' is not in a command position", tools)
+    return dataclasses.replace(fallback, weak=True)
+
+
+def read_clause(clause: str, *, asked: bool) -> Reading | None:
+    """The most cautious reading any language gives the clause. A reading that only found a verb
+    out of a command's place is weaker than another language's command: "milk add karo" is Urdu
+    word order, not an English statement."""
+    readings = [r for lex in lexicons() if (r := _read_in(lex, clause, asked=asked)) is not None]
+    if not readings:
+        return None
+    if any(r.kind == "command" for r in readings):
+        readings = [r for r in readings if not r.weak]
+    # Between commands, the longer verb match is the more specific one ("marque ... comme urgente").
+    return min(readings, key=lambda r: (_CAUTION[r.kind], r.start, -r.length))
+
+
+def whole(kind: str, clause: str) -> bool:
+    """The clause, without fillers and punctuation, is one of the language's `kind` phrases, or (a
+    retraction) a run of them ("ah non, laisse tomber", "wait, nvm, keep it")."""
+    for lex in lexicons():
+        pattern = _run(lex.code, kind) if kind == "retraction" else lex.word(kind)
+        if pattern is None:
+            continue
+        for rest in (_PUNCT.sub("", clause[lex.after_fillers(clause) :]), _PUNCT.sub("", clause)):
+            if rest and pattern.fullmatch(rest):
+                return True
+    return False
+
+
+@cache
+def _run(code: str, kind: str) -> re.Pattern[str] | None:
+    pattern = next(lex.word(kind) for lex in lexicons() if lex.code == code)
+    return re.compile(rf"(?:(?:{pattern.pattern})\W*)+") if pattern is not None else None
+
+
+def names_something(text: str, *, references: bool = True) -> bool:
+    """Whether `text` has a word besides words for a task or a list, the fillers of a title, and
+    (unless `references` is false) a reference into the conversation ("it", "la", "die")."""
+    words = _WORDS.findall(_task_nouns().sub(" ", fold(text)))
+    return any(not _title_filler(w) and not _filler(w) and not (references and _reference_word(w)) for w in words)
+
+
+@cache
+def _reference_word(word: str) -> bool:
+    """ "it", "la", "die", or a task's state said with it ("it done", "la como hecha")."""
+    return any(
+        ((p := lex.reference("this")) is not None and p.fullmatch(word))
+        or ((s := lex.word("done_states")) is not None and s.fullmatch(word))
+        for lex in lexicons()
+    )
+
+
+@cache
+def _filler(word: str) -> bool:
+    """ "please", "plz", "bitte", "por favor": a word that only makes a clause polite."""
+    return any((p := lex.word("fillers")) is not None and p.fullmatch(word) for lex in lexicons())
+
+
+@cache
+def _title_filler(word: str) -> bool:
+    return any((p := lex.word("title_fillers")) is not None and p.fullmatch(word) for lex in lexicons())
+
+
+def only_fillers(clause: str) -> bool:
+    """Nothing but fillers and punctuation ("ok", "hey!", "yes please") in some language."""
+    return any(not _PUNCT.sub("", clause[lex.after_fillers(clause) :]) for lex in lexicons())
+
+
+def declines(clause: str) -> bool:
+    """A clause with no verb the reader knows that opens with a negation: after a command ("delete
+    gym, not the yoga") it excludes what it names, never adds it as an item. (Alone it may be a
+    reason for a change, "not doing it this week", or a request, "nicht mehr nötig": not read so.)
+    Only a negation of the clause's own language counts: "no te olvides del yoga" is a Spanish
+    reminder, not the English "no"."""
+    found = scores(clause)
+    best = max(found.values(), default=0)
+    own = {code for code, score in found.items() if score == best and best > 0}
+    for lex in lexicons():
+        if own and lex.code not in own:
+            continue
+        negation = lex.word("negation")
+        if negation is not None and negation.match(clause, lex.after_fillers(clause)) is not None:
+            return True
+    return False
+
+
+def is_item(clause: str) -> bool:
+    """A verbless clause that names something ("eggs"), not one that only qualifies ("high priority")."""
+    rest = _modifiers().sub(" ", _ITEM_NOISE.sub(" ", clause))
+    return any(c.isalpha() for c in rest)
+
+
+@cache
+def _clause_split() -> re.Pattern[str]:
+    return conjunctions()
+
+
+def split_sentences(text: str) -> list[tuple[list[str], bool]]:
+    """(the sentence's clauses, asked): asked when it ends with '?' or opens with '¿'."""
+    found = []
+    for m in _SENTENCE.finditer(text):
+        sentence = m.group()
+        if not sentence.strip(" .!?;\n"):
+            continue
+        opened = m.start() > 0 and text[m.start() - 1] == "¿"
+        found.append((_clause_split().split(sentence.strip(" .!?;\n")), "?" in sentence or opened))
+    return found

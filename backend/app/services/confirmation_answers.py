@@ -1,0 +1,70 @@
+"""A chat turn whose message answers the question the previous turn asked (services/confirmations.py).
+
+The answer is read inside the turn's opening transaction and the pending question taken there, at
+most once, so that two requests answering it cannot both run it; a yes (or a pick) then runs exactly
+the stored calls, with no LLM call. services/confirmations.py decides what to ask and how a message
+answers it; this module is where that meets the turn: its transaction, its tools and its run.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from backend.app.agent.run_io import RunResult
+from backend.app.agent.types import StopReason
+from backend.app.calls.types import ExecutedCall, ToolCall
+from backend.app.core.clock import Clock
+from backend.app.core.exceptions import ConfirmationNotPending
+from backend.app.db.models import as_utc
+from backend.app.db.repositories.confirmations import ConfirmationRepository
+from backend.app.services.confirmations import Answer, answer
+from backend.app.services.turn import TurnContext, no_calls
+from backend.app.tools.task_tools import TaskTools
+
+
+async def pending_answer(session: AsyncSession, turn: TurnContext, *, clock: Clock) -> Answer | None:
+    """The message read as the answer to the question the previous turn asked, if it asked one:
+    only then is the table read (the previous turn's context names the question)."""
+    asked = next((r.context for r in reversed(turn.history) if r.role == "assistant"), None) or {}
+    wanted = turn.request.confirm or asked.get("confirmation")
+    if wanted is None:
+        return None
+    confirmations = ConfirmationRepository(session, turn.user_id)
+    pending = await confirmations.get(_uuid(wanted), conversation_id=turn.conversation_id)
+    now = clock.now()
+    open_ = pending is not None and pending.state == "pending" and as_utc(pending.expires_at) > now
+    if turn.request.confirm is not None and not open_:
+        raise ConfirmationNotPending("That confirmation has expired or was already answered; nothing was run.")
+    if pending is None or not open_:
+        return None
+    said = answer(pending, turn.request.message, confirm=turn.request.confirm)
+    if said.verdict != "run" or not await confirmations.take(pending.id, now=now):
+        await confirmations.close(turn.conversation_id, state="cancelled")
+        if said.verdict == "run":  # another request answered it first: this one is new
+            return Answer("new")
+    return said
+
+
+async def run_answer(turn: TurnContext, tools: TaskTools) -> RunResult:
+    """A yes (or a pick) to the pending question: exactly its stored calls run, with no LLM call."""
+    assert turn.answer is not None
+    calls = [ToolCall(f"confirm-{i}", a["name"], dict(a["arguments"])) for i, a in enumerate(turn.answer.actions)]
+    outcome = await tools.execute_batch(calls)
+    executed = [
+        ExecutedCall(call=c, arguments=args, result=result, step=0, duration_ms=0.0)
+        for c, result, args in zip(calls, outcome.results, outcome.executed_arguments, strict=True)
+    ]
+    if turn.on_calls is not None:
+        await turn.on_calls(executed)
+    run = no_calls("")
+    run.executed, run.stop_reason = executed, StopReason.COMPOSED
+    return run
+
+
+def _uuid(value: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise ConfirmationNotPending("Unknown confirmation id; nothing was run.") from None

@@ -1,0 +1,157 @@
+"""What a chat turn writes, in the short transactions around its tool loop (services/chat.py).
+
+Before the loop: the idempotency claim (or the stored response of a replay), the rate limit, the
+conversation, the answer to its pending question if the message is one, and the user's message.
+After it: the question asked, the assistant's message with its calls and metadata, the routing
+outcomes and the idempotency key's response; or, when the turn failed, the error in the reply's
+place. No transaction is held while the loop runs (each tool step commits its own), so the turn's
+writes are kept apart from the pipeline that decides them.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from backend.app.core.clock import Clock
+from backend.app.core.config import Settings
+from backend.app.core.exceptions import AppError, ConfirmationNotPending, NotFound, RateLimited
+from backend.app.db.repositories import rate_limit
+from backend.app.db.repositories import routing as routing_outcomes
+from backend.app.db.repositories.confirmations import ConfirmationRepository
+from backend.app.db.repositories.conversations import ConversationRepository
+from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
+from backend.app.db.repositories.routing import Observed
+from backend.app.db.session import unit_of_work
+from backend.app.services import idempotency
+from backend.app.services.confirmation_answers import pending_answer
+from backend.app.services.records import Finished
+from backend.app.services.turn import MUTATING, TurnContext
+from backend.app.tools.context import ConversationContext, turn_context
+
+
+class TurnStore:
+    """A chat turn's transactions: `prepare` before the loop, `persist` after it, `record_failure`
+    in its place when the turn failed."""
+
+    def __init__(self, *, settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.settings = settings
+        self.sessionmaker = sessionmaker
+        self.clock = clock
+
+    async def prepare(self, turn: TurnContext) -> StoredResponse | None:
+        """One short transaction: the idempotency claim (or the stored response of a replay), the
+        rate limit, the conversation and the user's message."""
+        async with unit_of_work(self.sessionmaker) as session:
+            if turn.idempotency_key is not None:
+                stored = await self._claim(session, turn, turn.idempotency_key)
+                if stored is not None:  # a replay costs nothing of the rate limit
+                    return stored
+            await self._rate_limit(session, turn.user_id)  # refused: the claim above rolls back with it
+            await self._open(session, turn)
+        return None
+
+    async def _open(self, session: AsyncSession, turn: TurnContext) -> None:
+        """The conversation (new, or this user's), its history, the answer to its pending question if
+        this message is one, and the user's message."""
+        conversations = ConversationRepository(session, turn.user_id)
+        request = turn.request
+        if request.conversation_id is None:
+            if request.confirm is not None:
+                raise ConfirmationNotPending("A new conversation has no pending confirmation.")
+            turn.conversation_id = await conversations.create(title=request.message)
+        elif turn.start_if_new and await conversations.open(request.conversation_id, title=request.message):
+            if request.confirm is not None:
+                raise ConfirmationNotPending("A new conversation has no pending confirmation.")
+            turn.conversation_id = request.conversation_id
+        else:
+            turn.conversation_id = request.conversation_id
+            turn.history = await conversations.recent_messages(
+                turn.conversation_id, limit=self.settings.history_max_messages
+            )
+            turn.conversation = ConversationContext.from_history(turn.history)
+            # Every conversation starts with a stored user message, so history found (it is filtered
+            # by owner) proves the conversation is this user's: the existence query runs only if not.
+            if not turn.history and not await conversations.exists(turn.conversation_id):
+                raise NotFound("Conversation not found")
+            turn.answer = await pending_answer(session, turn, clock=self.clock)
+        await conversations.add_message(conversation_id=turn.conversation_id, role="user", content=request.message)
+
+    async def _claim(self, session: AsyncSession, turn: TurnContext, key: str) -> StoredResponse | None:
+        """Claim the idempotency key for this turn (services/idempotency.py)."""
+        return await idempotency.claim(
+            session,
+            user_id=turn.user_id,
+            key=key,
+            payload=turn.request.model_dump(mode="json"),
+            turn_id=turn.turn_id,
+            settings=self.settings,
+            clock=self.clock,
+        )
+
+    async def _rate_limit(self, session: AsyncSession, user_id: str) -> None:
+        limit = self.settings.rate_limit_per_minute
+        verdict = await rate_limit.take(session, user_id=user_id, limit=limit, now=self.clock.now())
+        if not verdict.allowed:
+            raise RateLimited(f"More than {limit} chat requests per minute", retry_after_s=verdict.retry_after_s)
+
+    async def persist(self, turn: TurnContext, finished: Finished, learned: list[Observed]) -> None:
+        """One short transaction: the question asked (if any), the assistant's message with its
+        calls and metadata, and the idempotency key's response. Without a key to complete or a
+        question to keep, it is one statement (Postgres)."""
+        context = turn_context(finished.calls, language=finished.language) or {}
+        confirmation, proposal = finished.confirmation, finished.proposal
+        if confirmation is not None:
+            context["confirmation"] = confirmation.id
+        single = turn.idempotency_key is None and confirmation is None and not learned
+        async with unit_of_work(self.sessionmaker, single_statement=single) as session:
+            await routing_outcomes.record(session, learned, at=finished.now)
+            if confirmation is not None and proposal is not None:
+                await ConfirmationRepository(session, turn.user_id).ask(
+                    conversation_id=turn.conversation_id,
+                    turn_id=turn.turn_id,
+                    kind=proposal.kind,
+                    question=proposal.question,
+                    actions=proposal.actions,
+                    now=finished.now,
+                    expires_at=confirmation.expires_at,
+                    confirmation_id=uuid.UUID(confirmation.id),
+                )
+            await ConversationRepository(session, turn.user_id).record_turn(
+                conversation_id=turn.conversation_id,
+                message_id=turn.turn_id,
+                content=finished.reply.text,
+                tool_call_metadata=finished.body["tool_calls"],
+                action_metadata=finished.body["action_metadata"],
+                execution_metadata=finished.body["execution_metadata"],
+                context=context or None,
+            )
+            if turn.idempotency_key is not None:
+                keys = IdempotencyRepository(session, turn.user_id)
+                await keys.complete(turn.idempotency_key, status=200, body=finished.body)
+
+    async def record_failure(self, turn: TurnContext, exc: AppError, failed: list[Observed]) -> None:
+        """The error in the reply's place, with `failed`, the routing outcomes of a turn that ended
+        in an error; the idempotency key released, or completed with the error if a change was made."""
+        user_id, turn_id, key = turn.user_id, turn.turn_id, turn.idempotency_key
+        async with unit_of_work(self.sessionmaker) as session:
+            conversations = ConversationRepository(session, user_id)
+            await conversations.add_message(
+                conversation_id=turn.conversation_id,
+                role="assistant",
+                content=f"Error: {exc.detail}",
+                message_id=turn_id,
+                execution_metadata={"error": exc.code, "detail": exc.detail, "status": exc.status_code},
+                is_error=True,
+            )
+            if failed:
+                await routing_outcomes.record(session, failed, at=self.clock.now())
+            if key is not None:
+                keys = IdempotencyRepository(session, user_id)
+                if await conversations.turn_changed_tasks(turn_id, mutating=MUTATING):
+                    # A change was committed before the failure: a retry must not run the turn again
+                    # (it would add the task twice), so it gets this error back, as Stripe replays a 500.
+                    await keys.complete(key, status=exc.status_code, body=exc.body)
+                else:
+                    await keys.release(key)

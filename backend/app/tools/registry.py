@@ -1,0 +1,91 @@
+"""The tool registry: each task tool defined once, and the one lookup.
+
+A `ToolDef` ties what the model sees (the spec, its JSON schema made from the arguments model) to the
+class that validates the call's arguments and the handler that runs it (tools/handlers.py), so the
+schema and the validation can never drift apart. The chat loop, MCP and REST all offer tools from
+`TOOLS`, masked by the deployment's TOOLS_ALLOW / TOOLS_DENY through `find_tool`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from backend.app.calls.types import ToolCall, ToolSpec
+from backend.app.db.repositories.tasks import TaskRepository
+from backend.app.tools.handlers import Done, ToolHandlers
+from backend.app.tools.schemas import (
+    AddTaskArgs,
+    ListTasksArgs,
+    TaskRefArgs,
+    UndoArgs,
+    UpdateTaskArgs,
+    compact_schema,
+)
+
+Handler = Callable[[ToolHandlers, TaskRepository, Any, ToolCall], Awaitable[Done]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDef:
+    """A tool: what the model sees (`spec`, its schema from `args`), how its arguments are read
+    (`args`) and what runs it (`handler`, a `ToolHandlers` method, called on the `TaskTools` running
+    the step). `TOOLS` below lists them all."""
+
+    spec: ToolSpec
+    args: type[BaseModel]
+    handler: Handler
+
+
+def _define(
+    name: str,
+    description: str,
+    args: type[BaseModel],
+    handler: Handler,
+    *,
+    read_only: bool = False,
+    destructive: bool = False,
+) -> ToolDef:
+    return ToolDef(ToolSpec(name, description, compact_schema(args), read_only, destructive), args, handler)
+
+
+def find_tool(name: str, offered: Collection[str] | None = None) -> ToolDef | None:
+    """The one lookup: the tool called `name`, if there is one and the deployment offers it
+    (`offered`: TOOLS_ALLOW / TOOLS_DENY applied; None: every tool)."""
+    definition = TOOLS.get(name)
+    return definition if definition is not None and (offered is None or name in offered) else None
+
+
+TOOLS: dict[str, ToolDef] = {
+    d.spec.name: d
+    for d in (
+        _define("add_task", "Create a task for the user.", AddTaskArgs, ToolHandlers._add_task),
+        _define(
+            "list_tasks",
+            "List the user's tasks, newest first.",
+            ListTasksArgs,
+            ToolHandlers._list_tasks,
+            read_only=True,
+        ),
+        _define(
+            "complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs, ToolHandlers._complete_task
+        ),
+        _define("delete_task", "Delete a task permanently.", TaskRefArgs, ToolHandlers._delete_task, destructive=True),
+        _define(
+            "update_task",
+            "Change a task's fields; give only the fields to change.",
+            UpdateTaskArgs,
+            ToolHandlers._update_task,
+        ),
+        _define(
+            "undo_last_change",
+            "Undo the user's most recent change (all of one message's changes).",
+            UndoArgs,
+            ToolHandlers._undo_last_change,
+        ),
+    )
+}
+TOOL_SPECS: tuple[ToolSpec, ...] = tuple(d.spec for d in TOOLS.values())
