@@ -17,7 +17,7 @@ class ResultCode(StrEnum):
     REPEATED_CALL = "REPEATED_CALL"  # the same call again: not run, the turn stops
     BUDGET_EXCEEDED = "BUDGET_EXCEEDED"  # a per-turn budget ran out: not run
     IGNORED = "IGNORED"  # over the calls-per-step limit: not run
-    # Refused by the guard (services/guard.py, tools/references.py).
+    # Refused by the guard (services/call_review.py, services/guard.py, tools/references.py).
     WRONG_TOOL = "WRONG_TOOL"  # another change than the one asked for: refused, the asked one forced
     NOT_GROUNDED = "NOT_GROUNDED"  # the target is not one the user's words name
     NOT_REQUESTED = "NOT_REQUESTED"  # refused, unsaid: a change the message did not ask for, or said no to

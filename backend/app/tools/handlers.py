@@ -19,7 +19,8 @@ from backend.app.calls.said import SaidAdd
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
-from backend.app.db.repositories.tasks import TaskFilter, TaskRepository, TaskRow
+from backend.app.db.repositories.task_filter import TaskFilter
+from backend.app.db.repositories.tasks import TaskRepository, TaskRow
 from backend.app.tools.references import FindsTasks, needs_confirmation_to_add, not_grounded
 from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs

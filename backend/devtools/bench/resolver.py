@@ -32,7 +32,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from backend.app.core.clock import SystemClock
 from backend.app.db.models import Task
-from backend.app.db.repositories.tasks import TaskFilter, TaskRepository
+from backend.app.db.repositories.task_filter import TaskFilter
+from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_sessionmaker, unit_of_work
 from backend.app.tools.resolver import Ambiguous, NoMatch, ReferenceResolver, Resolution
 from backend.app.tools.task_tools import PREFILTER_ABOVE, TaskTools

@@ -17,7 +17,8 @@ from backend.app.api.responses import FastJSONResponse
 from backend.app.core.exceptions import NotFound
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.paging import DEFAULT_LIMIT, MAX_LIMIT
-from backend.app.db.repositories.tasks import TaskFilter, TaskRepository, TaskSort
+from backend.app.db.repositories.task_filter import TaskFilter
+from backend.app.db.repositories.tasks import TaskRepository, TaskSort
 from backend.app.schemas.common import error_responses
 from backend.app.schemas.tasks import ConversationOut, MessageOut, TaskOut
 from backend.app.services.task_writes import etag, parse_if_match, task_body

@@ -6,6 +6,7 @@ so when two requests race on one task exactly one wins; the other sees zero rows
 `candidates` is every read a lookup by title does: on Postgres one statement (migration 0003) that
 tries an exact title first and, for users with many tasks, a shortlist from the title indexes
 (migration 0002: the owner's title words, then trigrams), so 100k titles never travel to Python.
+What a listing is narrowed by (filters, the text search) is task_filter.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from datetime import date, datetime
 from typing import Any, Literal
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.db.models import DeletedTask, Task, utcnow
@@ -35,7 +35,7 @@ from backend.app.db.repositories.paging import (
 from backend.app.db.repositories.paging import (
     cursor_kind as _cursor_kind,
 )
-from backend.app.db.session import like_anywhere
+from backend.app.db.repositories.task_filter import TaskConditions, TaskFilter
 
 _T = Task.__table__  # type: ignore[attr-defined]
 _D = DeletedTask.__table__  # type: ignore[attr-defined]
@@ -65,41 +65,7 @@ _CANDIDATES = sa.text(
 
 
 TaskSort = Literal["created", "due", "priority"]
-SHORT_WORD = 3  # a search word this long or shorter is not required on its own ("the", "for")
-# A misspelt search word may mean the owner's words most similar to it (trigram similarity): at most
-# CLOSE_WORDS of them, none under WORD_SIMILARITY: "grocereis" ~ "groceries" (0.36), "asaps" ~ "asap"
-# (0.57); "quantum" finds nothing in a vocabulary of errands.
-WORD_SIMILARITY = 0.25
-CLOSE_WORDS = 5
 _NO_DUE_DATE = date(9999, 12, 31)  # sorts last among due dates
-# Postgres only (migration 0008: generated from title and description, not in the model: SQLite has none).
-_SEARCH_DOC = sa.literal_column("tasks.search_doc", sa.Text)
-# For the search's transaction: a plan made for each query. A cached generic plan knows neither the
-# words' patterns (so not the trigram index) nor whether they are common or rare: walking the newest
-# tasks through a filter is right for "photos" (1,200 matches: 7 ms) but 800 ms for a rare title.
-# And the similarity `%` means when a misspelt word is looked up among the owner's words.
-_SEARCH_SETTINGS = sa.text(
-    "SELECT set_config('plan_cache_mode', 'force_custom_plan', true), "
-    f"set_config('pg_trgm.similarity_threshold', '{WORD_SIMILARITY}', true)"
-)
-# What each asked word may mean, from the owner's words (migrations 0009, 0010): the word itself when
-# the owner has it (a word someone wrote is taken as meant; the btree on (user_id, word)), else the
-# CLOSE_WORDS most similar words at or above WORD_SIMILARITY (the GIN trigram index: ~0.2 ms a word
-# at 6,000 words). Several rows may hold one word (task_words has no unique constraint): GROUP BY.
-_CLOSE_WORDS = sa.text(
-    "WITH asked AS MATERIALIZED ("
-    "  SELECT a.word, task_search_fold(a.word) AS folded FROM unnest(CAST(:words AS text[])) AS a(word)), "
-    "present AS MATERIALIZED ("
-    "  SELECT asked.word, asked.folded FROM asked WHERE EXISTS ("
-    "    SELECT 1 FROM task_words t WHERE t.user_id = :owner AND t.word = asked.folded)) "
-    "SELECT word, folded, true FROM present "
-    "UNION ALL "
-    "SELECT asked.word, close.word, false FROM asked CROSS JOIN LATERAL ("
-    "  SELECT t.word FROM task_words t WHERE t.user_id = :owner AND t.word % asked.folded"
-    f"  GROUP BY t.word ORDER BY similarity(t.word, asked.folded) DESC, t.word LIMIT {CLOSE_WORDS}"
-    ") AS close "
-    "WHERE asked.word NOT IN (SELECT word FROM present)"
-)
 _PRIORITY_RANK = sa.case({"high": 0, "medium": 1}, value=_T.c.priority, else_=2)
 
 
@@ -114,18 +80,6 @@ def _orders(sort: TaskSort) -> list[Order]:
     if sort == "priority":
         return [Order(_PRIORITY_RANK, descending=False, load=load_int), *newest]
     return newest
-
-
-@dataclass(frozen=True, slots=True)
-class TaskFilter:
-    """What `GET /tasks` and `list_tasks` narrow by; every field optional. Due dates are inclusive."""
-
-    status: Literal["all", "pending", "completed"] = "all"
-    query: str | None = None  # in the title or description: any case, any accents, a typo allowed
-    priority: Literal["low", "medium", "high"] | None = None
-    tag: str | None = None
-    due_before: date | None = None
-    due_after: date | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +116,7 @@ class TaskRepository:
     def __init__(self, session: AsyncSession, user_id: str) -> None:
         self.session = session
         self.user_id = user_id
+        self._filter = TaskConditions(session, user_id)
 
     async def add(
         self, *, title: str, description: str | None, priority: str, due_date: date | None, tags: list[str]
@@ -195,8 +150,8 @@ class TaskRepository:
         if status != "all":
             query = query.where(_T.c.status == status)
         if where is not None:
-            await self._plan_each_query(where)
-            query = query.where(*await self._conditions(where, fuzzy=fuzzy))
+            await self._filter.plan_each_query(where)
+            query = query.where(*await self._filter.conditions(where, fuzzy=fuzzy))
         return int((await self.session.execute(query)).scalar_one())
 
     async def search(
@@ -207,9 +162,9 @@ class TaskRepository:
         A text query matches its words as they are written first; only when nothing does is it read
         as possibly misspelt (`fuzzy`: each word close to a word of the task), and the pages that
         follow keep that reading (their cursor says so). Exact words are what people type most, and
-        the typo-tolerant reading costs a round trip more (the owner's vocabulary, `_close_words`),
+        the typo-tolerant reading costs a round trip more (the owner's vocabulary, task_filter.py),
         so it runs only when it can help."""
-        await self._plan_each_query(where)
+        await self._filter.plan_each_query(where)
         orders = _orders(sort)
         kinds = {False: sort, True: f"{sort}~"}  # the cursor's listing: this sort, exact or fuzzy
         fuzzy = cursor is not None and _cursor_kind(cursor) == kinds[True]
@@ -232,79 +187,11 @@ class TaskRepository:
     async def _page(
         self, where: TaskFilter, orders: list[Order], key: list[Any] | None, limit: int, *, fuzzy: bool
     ) -> list[Task]:
-        query = sa.select(Task).where(_T.c.user_id == self.user_id, *await self._conditions(where, fuzzy=fuzzy))
+        query = sa.select(Task).where(_T.c.user_id == self.user_id, *await self._filter.conditions(where, fuzzy=fuzzy))
         if key is not None:
             query = query.where(after(orders, key))
         query = query.order_by(*(o.sort() for o in orders)).limit(limit + 1)
         return list((await self.session.scalars(query)).all())
-
-    async def _conditions(self, where: TaskFilter, *, fuzzy: bool = False) -> list[sa.ColumnElement[bool]]:
-        conditions: list[sa.ColumnElement[bool]] = []
-        if where.status != "all":
-            conditions.append(_T.c.status == where.status)
-        if where.priority is not None:
-            conditions.append(_T.c.priority == where.priority)
-        if where.due_before is not None:
-            conditions.append(_T.c.due_date <= where.due_before)
-        if where.due_after is not None:
-            conditions.append(_T.c.due_date >= where.due_after)
-        if where.tag is not None:
-            conditions.append(self._has_tag(where.tag))
-        if where.query is not None and where.query.strip():
-            conditions.append(await self._matches(where.query.strip(), fuzzy=fuzzy))
-        return conditions
-
-    def _has_tag(self, tag: str) -> sa.ColumnElement[bool]:
-        if self.session.get_bind().dialect.name == "postgresql":
-            return sa.type_coerce(_T.c.tags, JSONB).op("@>")(sa.bindparam(None, [tag], type_=JSONB))
-        tags = sa.func.json_each(_T.c.tags).table_valued("value")
-        return sa.exists(sa.select(1).select_from(tags).where(tags.c.value == tag))
-
-    async def _matches(self, text: str, *, fuzzy: bool) -> sa.ColumnElement[bool]:
-        """The text is in the title or description (folded: any case, any accents), or each of its
-        longer words is; `fuzzy`: or a word close to it is (a typo). Words of three letters or fewer
-        ("the", "for") are not required unless there are only such words. Postgres: the stored,
-        indexed `search_doc` of migration 0008, and for a typo the owner's words of 0009; SQLite:
-        the same functions in Python (db/session.py)."""
-        postgres = self.session.get_bind().dialect.name == "postgresql"
-        doc = _SEARCH_DOC if postgres else sa.func.task_search_doc(_T.c.title, _T.c.description)
-        words = text.split()
-        required = [w for w in words if len(w) > SHORT_WORD] or words
-        close = await self._close_words(required) if postgres and fuzzy else {}
-
-        def contains(value: str, *, folded: bool = False) -> sa.ColumnElement[bool]:
-            # task_search_pattern (migration 0010): the folded value between %s, its wildcards escaped
-            pattern = sa.literal(like_anywhere(value)) if folded else sa.func.task_search_pattern(value)
-            return doc.like(pattern, escape="\\")
-
-        def found(word: str) -> sa.ColumnElement[bool]:
-            if not fuzzy:
-                return contains(word)
-            if postgres:
-                return sa.or_(contains(word), *(contains(known, folded=True) for known in close.get(word, ())))
-            return sa.or_(contains(word), sa.func.task_search_similar(sa.func.task_search_fold(word), doc) == 1)
-
-        # (The whole text found is each of its words found: no separate test for it.)
-        return sa.and_(*(found(w) for w in required))
-
-    async def _plan_each_query(self, where: TaskFilter) -> None:
-        """A text search on Postgres: a plan made for each of this transaction's queries (see
-        `_SEARCH_SETTINGS`); once per search, however many statements it sends."""
-        if where.query and where.query.strip() and self.session.get_bind().dialect.name == "postgresql":
-            await self.session.execute(_SEARCH_SETTINGS)
-
-    async def _close_words(self, words: list[str]) -> dict[str, list[str]]:
-        """For each word, what else it may mean among the owner's words (migration 0009): nothing when
-        the owner has it as written, else the closest (`_CLOSE_WORDS`). Every word also matches as
-        written (`contains`). One statement for all the words."""
-        params = {"owner": self.user_id, "words": words}
-        rows = await self.session.execute(_CLOSE_WORDS, params)
-        close: dict[str, list[str]] = {}
-        for asked, known, present in rows:
-            close.setdefault(asked, [])
-            if not present:  # a word as written is already searched for (`contains`): not twice
-                close[asked].append(known)
-        return close
 
     async def get_row(self, task_id: uuid.UUID) -> TaskRow | None:
         row = (
