@@ -20,7 +20,7 @@ from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
 from backend.app.agent.types import Attempt, TextSink
-from backend.app.calls.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
     name="add_task",
@@ -62,7 +62,7 @@ class FakeTools:
     def specs(self) -> Sequence[ToolSpec]:
         return self._specs
 
-    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
         self.batches.append([c.name for c in calls])
         results: list[ToolResult] = []
         for call in calls:
@@ -73,7 +73,7 @@ class FakeTools:
                 continue
             self.ran.append((call.name, arguments))
             results.append(self._one(call.name, arguments))
-        return BatchOutcome(results=results, executed_arguments=[dict(c.arguments or {}) for c in calls])
+        return BatchResult(results=results, executed_arguments=[dict(c.arguments or {}) for c in calls])
 
     def _one(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         spec = next((s for s in SPECS if s.name == name), None)
@@ -98,7 +98,7 @@ class MaskedTools:
     def specs(self) -> Sequence[ToolSpec]:
         return [s for s in self.inner.specs() if s.name in self.allow]
 
-    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
         return await self.inner.execute_batch(calls, step=step)
 
 

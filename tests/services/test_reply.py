@@ -54,7 +54,7 @@ def test_direct_mode_tells_each_result() -> None:
     )
 
     assert reply.text == "Added: “Milk”.\nCouldn't delete “Gym”: No task matching 'Gym' found."
-    assert [o.status.value for o in reply.outcomes] == ["done", "failed"]
+    assert [o.status.value for o in reply.reports] == ["done", "failed"]
 
 
 def test_the_contract_message_when_a_command_ran_nothing() -> None:

@@ -105,11 +105,11 @@ def check_undo(message: str) -> None:
 
 # A conversation that added "Milk" two turns ago, then completed "Gym", and showed three tasks before that.
 def _conversation() -> Any:
-    from backend.app.tools.context import ConversationContext, TaskRef
+    from backend.app.tools.referents import Referents, TaskRef
 
     milk, gym = TaskRef("1", "Milk"), TaskRef("2", "Gym")
     shown = (TaskRef("3", "Taxes"), TaskRef("4", "Bread"), TaskRef("5", "Yoga"))
-    return ConversationContext(acted=(gym,), acted_how="", shown=shown, before=(milk,), added=milk)
+    return Referents(acted=(gym,), acted_how="", shown=shown, before=(milk,), added=milk)
 
 
 _MEANS = {"this": "Gym", "previous": "Milk", "just_added": "Milk", "first": "Taxes", "second": "Bread", "third": "Yoga"}
@@ -118,7 +118,7 @@ _MEANS = {"this": "Gym", "previous": "Milk", "just_added": "Milk", "first": "Tax
 def check_reference(words: str, means: str) -> None:
     """`words` points into the conversation: to the task acted on last ("this"), the one before
     ("previous"), the one added last ("just_added"), or a position of the list shown ("second")."""
-    from backend.app.tools.context import Pick
+    from backend.app.tools.referents import Pick
 
     found = _conversation().resolve(words)
     assert isinstance(found, Pick), f"{words!r}: {found}"

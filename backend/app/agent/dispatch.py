@@ -21,7 +21,7 @@ from backend.app.calls.types import ExecutedCall, Grounding, StepInfo, ToolCall,
 
 
 @dataclass(slots=True)
-class StepOutcome:
+class DispatchedStep:
     executed: list[ExecutedCall]
     repeated: list[ToolCall] = field(default_factory=list)
     budget: BudgetExceeded | None = None
@@ -46,10 +46,10 @@ class Dispatcher:
         retry_reason: str | None,
         offered: frozenset[str] | None = None,
         refused: Mapping[int, ToolResult] | None = None,
-    ) -> StepOutcome:
+    ) -> DispatchedStep:
         """Run one step's calls; `offered` masks execution to the tools this step sent (None: all);
         `refused` calls (by index) are recorded with the result given, never run."""
-        outcome = StepOutcome(executed=[])
+        outcome = DispatchedStep(executed=[])
         slots: list[ToolResult | None] = []
         runnable: list[ToolCall] = []
         capped: set[int] = set()  # positions in `runnable` of deletions over the cap: looked up, not run
@@ -97,7 +97,7 @@ class Dispatcher:
             )
         return outcome
 
-    def _precheck(self, call: ToolCall, outcome: StepOutcome, offered: frozenset[str] | None) -> ToolResult | None:
+    def _precheck(self, call: ToolCall, outcome: DispatchedStep, offered: frozenset[str] | None) -> ToolResult | None:
         if call.error is not None:
             return ToolResult.fixable(call.error.code, call.error.message)
         spec = self.executable.get(call.name)

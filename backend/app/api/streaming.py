@@ -35,7 +35,7 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.db.outage import unreachable
 from backend.app.schemas.chat import ChatRequest, ToolCallRecord
-from backend.app.services.chat import ChatService, TurnOutcome
+from backend.app.services.chat import ChatService, TurnResponse
 from backend.app.services.records import tool_call_records
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ EVENT_STREAM = "text/event-stream"
 # Turns whose client went away still run to the end; the set keeps their tasks from being collected.
 _RUNNING: set[asyncio.Task[None]] = set()
 
-# ("tool", record) | ("delta", text) | ("reset", None) | ("outcome", TurnOutcome) | ("error", AppError)
+# ("tool", record) | ("delta", text) | ("reset", None) | ("outcome", TurnResponse) | ("error", AppError)
 Item = tuple[str, Any]
 
 
@@ -115,7 +115,7 @@ async def start_turn(
     if first[0] == "error":
         return _error_response(first[1])
     if first[0] == "outcome" and first[1].status != 200:  # a replayed failure keeps its status
-        outcome: TurnOutcome = first[1]
+        outcome: TurnResponse = first[1]
         return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(first))
     return first, queue
 

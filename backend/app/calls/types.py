@@ -100,7 +100,7 @@ class ToolResult:
 
 
 @dataclass(frozen=True, slots=True)
-class BatchOutcome:
+class BatchResult:
     """What a ToolExecutor did with one step's calls (same order as the calls)."""
 
     results: list[ToolResult]
@@ -121,7 +121,7 @@ class ToolExecutor(Protocol):
 
     def specs(self) -> Sequence[ToolSpec]: ...
 
-    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome: ...
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult: ...
 
 
 @dataclass(slots=True)

@@ -114,7 +114,7 @@ class Message(SQLModel, table=True):
     tool_call_metadata: list[dict[str, Any]] | None = Field(default=None, sa_type=JSONType)
     action_metadata: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
     execution_metadata: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
-    # An assistant turn's compact account (services/context.py): the tasks it acted on and showed.
+    # An assistant turn's compact account (tools/referents.py): the tasks it acted on and showed.
     context: dict[str, Any] | None = Field(default=None, sa_type=JSONType)
     # Messages with an error (the LLM server failed) are kept for the record but are not
     # replayed to the model as history.

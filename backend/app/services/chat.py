@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
-class TurnOutcome:
+class TurnResponse:
     status: int
     body: dict[str, Any]
     replayed: bool = False
@@ -112,7 +112,7 @@ class ChatService:
         on_calls: CallsObserver | None = None,
         listener: ReplyListener | None = None,
         start_if_new: bool = False,
-    ) -> TurnOutcome:
+    ) -> TurnResponse:
         """One turn. A streamed turn's `on_calls` hears of each step's calls as soon as they ran; its
         `listener`, in model mode, the model's words as they come, once checked (live_reply.py).
         `start_if_new`: the request's `conversation_id` is created when this user has none by that id
@@ -137,11 +137,11 @@ class ChatService:
         finally:
             turn_id_var.reset(token)
 
-    async def _chat(self, turn: TurnContext) -> TurnOutcome:
+    async def _chat(self, turn: TurnContext) -> TurnResponse:
         """The pipeline: prepare, run, reply, persist (then count)."""
         stored = await self.store.prepare(turn)
         if stored is not None:  # a replay runs nothing
-            return TurnOutcome(status=stored.status, body=stored.body, replayed=True)
+            return TurnResponse(status=stored.status, body=stored.body, replayed=True)
         try:
             run, step = await self._run(turn)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
@@ -155,7 +155,7 @@ class ChatService:
             await self.store.record_failure(turn, error, self._failed(turn))
             log.warning("chat_turn_failed", extra={"turn_id": str(turn.turn_id), "error": error.code})
             raise
-        return TurnOutcome(status=200, body=finished.body)
+        return TurnResponse(status=200, body=finished.body)
 
     async def _run(self, turn: TurnContext) -> tuple[RunResult, Step]:
         """The turn's work: the calls a yes to the pending question stands for, nothing after a no,

@@ -26,7 +26,7 @@ from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold, lexicons
 from backend.app.services.wording import action_phrase, task_details
-from backend.app.tools.context import FACTS, ConversationContext, Pick, TaskRef
+from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
 ASKABLE = frozenset({"delete_task", "complete_task"})  # never without the user's own words or a yes
 CHOOSABLE = frozenset({"delete_task", "complete_task", "update_task"})
@@ -132,7 +132,7 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None) -
     by_id = confirm is not None and confirm == str(pending.id)
     if by_id and (pending.kind == "confirm" or len(pending.actions) == 1):
         return Answer("run", tuple(pending.actions), "confirmed by id")
-    said = ConversationContext().answer(message)
+    said = Referents().answer(message)
     if pending.kind == "confirm":
         if said is True:
             return Answer("run", tuple(pending.actions), "yes")
@@ -147,7 +147,7 @@ def _pick(actions: Sequence[dict[str, Any]], message: str) -> dict[str, Any] | N
     """The action the user picked: by number or position ("2", "the second one", "pehla wala"), or by
     what tells it apart ("the one due Friday", "the urgent one", "the work one") when exactly one fits."""
     shown = tuple(TaskRef(str(a["arguments"]["task_id"]), str(a["label"])) for a in actions)
-    found = ConversationContext(shown=shown, shown_last=True).resolve(message)
+    found = Referents(shown=shown, shown_last=True).resolve(message)
     if isinstance(found, Pick):
         return next(a for a in actions if str(a["arguments"]["task_id"]) == found.task.id)
     said = fold(message)

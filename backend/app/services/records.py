@@ -242,7 +242,7 @@ def execution_metadata(
 def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
     """The contract's single-action fields for the turn's first action, and `actions` for all of
     them when there are several (`status`: done, failed, not_done, asked)."""
-    outcomes = [o for o in reply.outcomes if not o.silent]  # a change nobody asked for, not run, is no action
+    outcomes = [o for o in reply.reports if not o.silent]  # a change nobody asked for, not run, is no action
     if not outcomes:
         if reply.source == "contract":
             return ActionMetadata(action=intent.primary or "unknown", success=False, message="Tool not triggered")

@@ -73,7 +73,7 @@ _CODE_REASON = {
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class ActionReport:
     """One action of the turn as the user should hear it: a call's outcome, or an action asked
     for that no call attempted (`call` None). A `silent` one (a change nobody asked for, not run)
     is in the metadata only."""
@@ -101,13 +101,13 @@ class Outcome:
 @dataclass(slots=True)
 class Reply:
     text: str
-    outcomes: list[Outcome]
+    reports: list[ActionReport]
     source: str  # "results", "model" or "contract" (the not-triggered message)
     replaced: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def not_done(self) -> list[Outcome]:
-        return [o for o in self.outcomes if o.status is Status.NOT_DONE]
+    def not_done(self) -> list[ActionReport]:
+        return [o for o in self.reports if o.status is Status.NOT_DONE]
 
 
 class Question(Protocol):
@@ -292,14 +292,14 @@ def compose(
     `asked`, and the question ends the reply."""
     calls = final_calls(run.executed)
     covered = question.covers if question is not None else frozenset()
-    outcomes: list[Outcome] = []
+    reports: list[ActionReport] = []
     lines: list[str] = []
     for e in calls:
         status, silent = _status(e, guard.silent)
         if id(e) in covered:
             status, silent = Status.ASKED, False
         reason = _CODE_REASON.get(e.result.code) if e.result.code and status is Status.NOT_DONE else None
-        outcomes.append(Outcome(e.call.name, status, _metadata_message(t, e, status), e, reason, silent=silent))
+        reports.append(ActionReport(e.call.name, status, _metadata_message(t, e, status), e, reason, silent=silent))
         if not silent and id(e) not in covered:
             lines.append(_line(t, e, status))
     for action in _unattempted(intent, calls):
@@ -307,26 +307,26 @@ def compose(
         request = user_words(guard.message, action.text)
         line = _action_line(t, request, reason)
         lines.append(line)
-        outcomes.append(Outcome(action.tool, Status.NOT_DONE, line, reason=reason))
+        reports.append(ActionReport(action.tool, Status.NOT_DONE, line, reason=reason))
     if stopped := _stopped(t, run):
         lines.append(stopped)
     ask = [question.question] if question is not None else []
     words = guard.words
     replaced = [_replaced(words)] if words is not None and words.verdict is WordsVerdict.WITHHELD else []
     if not calls and intent.needs_tool and run.stop_reason in (StopReason.TOOL_NOT_TRIGGERED, StopReason.NO_TOOL_CALLS):
-        return Reply(t("Technical error: Tool not triggered."), outcomes, "contract", replaced)
+        return Reply(t("Technical error: Tool not triggered."), reports, "contract", replaced)
     if words is not None and words.shown and run.stop_reason in ANSWERED:
         said = words.text
         if response_mode != "model":  # direct mode: the results, then the question the model asks back
-            return Reply("\n".join([*lines, said, *ask]), outcomes, "results" if lines else "model", replaced)
-        missing = [done_line(t, o.call) for o in outcomes if o.call is not None and _unnamed_success(o, said)]
-        not_attempted = [o.message for o in outcomes if o.call is None]
-        return Reply("\n".join([said, *missing, *not_attempted, *ask]), outcomes, "model", replaced)
+            return Reply("\n".join([*lines, said, *ask]), reports, "results" if lines else "model", replaced)
+        missing = [done_line(t, o.call) for o in reports if o.call is not None and _unnamed_success(o, said)]
+        not_attempted = [o.message for o in reports if o.call is None]
+        return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced)
     text = "\n".join([*lines, *ask]) or t("Nothing was changed.")
-    return Reply(text, outcomes, "results", replaced)
+    return Reply(text, reports, "results", replaced)
 
 
-def _unnamed_success(outcome: Outcome, said: str) -> bool:
+def _unnamed_success(outcome: ActionReport, said: str) -> bool:
     """A change that succeeded and that the model's words do not name."""
     e = outcome.call
     if (

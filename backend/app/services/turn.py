@@ -26,7 +26,7 @@ from backend.app.services.intent import Intent, classify
 from backend.app.services.live_reply import ReplyListener
 from backend.app.services.reply_check import check_request
 from backend.app.services.routing import Choice
-from backend.app.tools.context import ConversationContext
+from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS
 
 READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
@@ -50,7 +50,7 @@ class TurnContext:
     idempotency_key: str | None
     conversation_id: uuid.UUID = NO_CONVERSATION  # set once the conversation is opened
     history: list[HistoryRow] = field(default_factory=list)
-    conversation: ConversationContext = field(default_factory=ConversationContext)  # read from the history
+    conversation: Referents = field(default_factory=Referents)  # read from the history
     answer: Answer | None = None  # the message read as the answer to the previous turn's question
     on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
     listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)

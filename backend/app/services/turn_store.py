@@ -28,7 +28,7 @@ from backend.app.services import idempotency
 from backend.app.services.confirmation_answers import pending_answer
 from backend.app.services.records import Finished
 from backend.app.services.turn import MUTATING, TurnContext
-from backend.app.tools.context import ConversationContext, turn_context
+from backend.app.tools.referents import Referents, turn_context
 
 
 class TurnStore:
@@ -70,7 +70,7 @@ class TurnStore:
             turn.history = await conversations.recent_messages(
                 turn.conversation_id, limit=self.settings.history_max_messages
             )
-            turn.conversation = ConversationContext.from_history(turn.history)
+            turn.conversation = Referents.from_history(turn.history)
             # Every conversation starts with a stored user message, so history found (it is filtered
             # by owner) proves the conversation is this user's: the existence query runs only if not.
             if not turn.history and not await conversations.exists(turn.conversation_id):

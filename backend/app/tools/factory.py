@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from backend.app.calls.said import Said
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
-from backend.app.tools.context import ConversationContext
+from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOLS
 from backend.app.tools.resolver import ReferenceResolver
 from backend.app.tools.task_tools import TaskTools, ToolAudit
@@ -25,7 +25,7 @@ class ToolsFor(Protocol):
         source: str = ...,
         conversation_id: uuid.UUID | None = ...,
         turn_id: uuid.UUID | None = ...,
-        context: ConversationContext | None = ...,
+        context: Referents | None = ...,
         said: Said | None = ...,
     ) -> TaskTools: ...
 
@@ -56,7 +56,7 @@ def task_tools_factory(
         source: str = "mcp",
         conversation_id: uuid.UUID | None = None,
         turn_id: uuid.UUID | None = None,
-        context: ConversationContext | None = None,
+        context: Referents | None = None,
         said: Said | None = None,
     ) -> TaskTools:
         return TaskTools(

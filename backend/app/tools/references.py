@@ -12,7 +12,7 @@ from backend.app.calls.said import Said
 from backend.app.calls.types import Grounding, ToolCall, ToolResult
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
-from backend.app.tools.context import ConversationContext, Pick, Unclear, ambiguous
+from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
@@ -32,7 +32,7 @@ NEVER_REPAIRED = frozenset({"delete_task", "complete_task"})
 
 class FindsTasks:
     said: Said | None
-    context: ConversationContext | None
+    context: Referents | None
     resolver: ReferenceResolver
     prefilter_above: int
     prefilter_limit: int

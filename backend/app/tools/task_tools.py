@@ -23,15 +23,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.said import Said
-from backend.app.calls.types import BatchOutcome, StepInfo, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
-from backend.app.tools.context import ConversationContext
 from backend.app.tools.handlers import Change, ToolHandlers
+from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
 from backend.app.tools.resolver import ReferenceResolver, clean_reference
 
@@ -96,7 +96,7 @@ class TaskTools(ToolHandlers):
         prefilter_above: int = PREFILTER_ABOVE,
         prefilter_limit: int = PREFILTER_LIMIT,
         audit: ToolAudit | None = None,
-        context: ConversationContext | None = None,
+        context: Referents | None = None,
         offered: frozenset[str] | None = None,
         said: Said | None = None,
     ) -> None:
@@ -123,7 +123,7 @@ class TaskTools(ToolHandlers):
     def specs(self) -> Sequence[ToolSpec]:
         return self._specs
 
-    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchOutcome:
+    async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
         prepared = [self._prepare(call) for call in calls]
         self._batch_references = [
             clean_reference(str(p.arguments.get("task_id") or "")) for p in prepared if p.args is not None
@@ -150,7 +150,7 @@ class TaskTools(ToolHandlers):
                     if self.apply_mode == "strict" and not results[i].success:  # type: ignore[union-attr]
                         raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
                 final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
-                outcome = BatchOutcome(results=final, executed_arguments=[p.arguments for p in prepared])
+                outcome = BatchResult(results=final, executed_arguments=[p.arguments for p in prepared])
                 await self._record(session, prepared, outcome, durations, step, changes)  # with the effects
         except _StrictAbort as abort:
             refused = self._strict_rejection(prepared, str(abort), keep=results)
@@ -162,7 +162,7 @@ class TaskTools(ToolHandlers):
         self,
         session: AsyncSession,
         prepared: list[_Prepared],
-        outcome: BatchOutcome,
+        outcome: BatchResult,
         durations: list[float],
         step: StepInfo | None,
         changes: list[Change | None] | None = None,
@@ -195,8 +195,8 @@ class TaskTools(ToolHandlers):
         await ConversationRepository(session, self.user_id).add_tool_executions(rows)
 
     async def _record_alone(
-        self, prepared: list[_Prepared], outcome: BatchOutcome, durations: list[float], step: StepInfo | None
-    ) -> BatchOutcome:
+        self, prepared: list[_Prepared], outcome: BatchResult, durations: list[float], step: StepInfo | None
+    ) -> BatchResult:
         """A batch that changed nothing (strict mode refused it) is recorded in a transaction of its own."""
         if self.audit is not None:
             async with unit_of_work(self.sessionmaker) as session:
@@ -248,7 +248,7 @@ class TaskTools(ToolHandlers):
 
     def _strict_rejection(
         self, prepared: list[_Prepared], why: str, keep: list[ToolResult | None] | None = None
-    ) -> BatchOutcome:
+    ) -> BatchResult:
         results = []
         for i, p in enumerate(prepared):
             own = p.rejected or (keep[i] if keep and keep[i] is not None and not keep[i].success else None)  # type: ignore[union-attr]
@@ -261,7 +261,7 @@ class TaskTools(ToolHandlers):
                     warnings=p.warnings,
                 )
             )
-        return BatchOutcome(results=results, executed_arguments=[p.arguments for p in prepared])
+        return BatchResult(results=results, executed_arguments=[p.arguments for p in prepared])
 
     # -- execution -----------------------------------------------------------------------------
     async def _run_one(

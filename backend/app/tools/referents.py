@@ -4,7 +4,7 @@ and the answer to a question.
 Each assistant turn stores a compact account of itself (`turn_context`, in `messages.context`): the
 tasks it acted on, the tasks it showed (a list, or the candidates of an ambiguous title, in their
 order, with the facts that tell them apart), the language it answered in, and one line for the
-model's history. The next turn reads those accounts back (`ConversationContext`) and resolves
+model's history. The next turn reads those accounts back (`Referents`) and resolves
 references to them before any title matching: deterministic, owner-scoped (the ids are the user's
 own, and TaskTools looks each up under the owner), and saying how it resolved ("'it' → Water plants
 (the task added in the previous turn)"). The words ("it", "that one", "the second", "número 2", "the
@@ -170,7 +170,7 @@ def _refs(items: Sequence[Mapping[str, Any]]) -> tuple[TaskRef, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class ConversationContext:
+class Referents:
     """The tasks the conversation acted on last and showed last, which came later, the task acted on
     before those, the task added last, and the language the conversation was answered in."""
 
@@ -184,7 +184,7 @@ class ConversationContext:
     language: str | None = None
 
     @classmethod
-    def from_history(cls, rows: Sequence[HistoryRow]) -> ConversationContext:
+    def from_history(cls, rows: Sequence[HistoryRow]) -> Referents:
         acted: tuple[TaskRef, ...] = ()
         shown: tuple[TaskRef, ...] = ()
         before: tuple[TaskRef, ...] = ()
