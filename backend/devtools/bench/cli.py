@@ -2,6 +2,8 @@
 
 Phases (each bounded in time or count; only loopback traffic):
 1. load: Postgres and SQLite, 1 and 2 workers, concurrency 1, 8 and 32;
+   stages: CPU per turn by stage (prepare, read, model, tools, reply, persist), from a profile of
+   the app in this process (bench/stages.py), direct and model mode;
 2. scenarios: LLM calls and tokens per scenario, RESPONSE_MODE=direct and model;
 3. growth: prompt tokens of one conversation up to 50 turns;
 4. resolver: 1k, 10k and 100k tasks for one user;
@@ -37,7 +39,7 @@ from backend.app.db.session import configure_sqlite
 from backend.app.services.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from backend.app.services.prompt import system_prompt
 from backend.app.tools.registry import TOOL_SPECS
-from backend.devtools.bench import load, report, resolver, servers
+from backend.devtools.bench import load, report, resolver, servers, stages
 
 T = TypeVar("T")
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/taskchat_bench"
@@ -68,7 +70,9 @@ def register(sub: Any) -> None:
     bench.add_argument("--instances", default=None, help="scale phase: instance counts (default 1,3; quick 1,2)")
     bench.add_argument("--scale-concurrency", default=None, help="scale phase: concurrency (default 32; quick 8)")
     bench.add_argument(
-        "--skip", default="", help="comma-separated phases to skip: load,scenarios,growth,resolver,streaming,scale"
+        "--skip",
+        default="",
+        help="comma-separated phases to skip: load,stages,scenarios,growth,resolver,streaming,scale",
     )
     bench.set_defaults(func=_cmd_bench)
 
@@ -123,6 +127,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 latency = results["meta"]["fake_latency_ms"]
                 results["load"] = _load_phase(urls, workers, concurrency, duration, warmup, fake_url, latency)
             main_url = urls.get("postgres") or next(iter(urls.values()))
+            if "stages" not in skip and "postgres" in urls:
+                results["stages"] = _stages_phase(urls["postgres"], fake_url, quick=quick)
             results.update(_token_phases(main_url, fake_url, skip, quick=quick))
             if "streaming" not in skip:
                 results["streaming"] = _streaming_phase(main_url, quick=quick)
@@ -148,6 +154,17 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     for t in results["targets"]:
         print(f"  {'met    ' if t['met'] else 'MISSED '} {t['target']}: {t['value']} (goal {t['goal']})")
     return 0
+
+
+def _stages_phase(postgres_url: str, fake_url: str, *, quick: bool) -> dict[str, Any]:
+    """CPU per turn by stage, direct and model mode (bench/stages.py)."""
+    turns = 48 if quick else 400
+    rows = [
+        _run(stages.profile_stages(database_url=postgres_url, fake_url=fake_url, response_mode=mode, turns=turns))
+        for mode in ("direct", "model")
+    ]
+    probe = cpu_probe_ms()
+    return {"rows": rows, "probe_ms": probe, "table": stages.table(rows, probe_ms=probe)}
 
 
 class _fake:

@@ -151,7 +151,7 @@ def markdown(results: dict[str, Any]) -> str:
         ["target", "goal", "measured", "met"],
         [[t["target"], t["goal"], t["value"], "yes" if t["met"] else "**no**"] for t in results["targets"]],
     )
-    for section in (_load, _streaming, _scale, _scenarios, _tool_schemas, _growth, _resolver):
+    for section in (_load, _stages, _streaming, _scale, _scenarios, _tool_schemas, _growth, _resolver):
         lines += section(results)
     return "\n".join(lines)
 
@@ -187,6 +187,23 @@ def _load(results: dict[str, Any]) -> list[str]:
     header = ["database", "workers", "concurrency", "turns/s", "p50 ms", "p95 ms", "p99 ms", "LLM calls/turn"]
     lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %"], rows)
     return lines
+
+
+def _stages(results: dict[str, Any]) -> list[str]:
+    """CPU per turn by stage, from a profile (bench/stages.py)."""
+    stages = results.get("stages")
+    if not stages:
+        return []
+    return [
+        "",
+        "## CPU per turn by stage (a profile of the server's side)",
+        "",
+        f'"add Task k" turns, {stages["rows"][0]["concurrency"]} at a time, one process, Postgres; cProfile with a '
+        "CPU clock over the measured turns (it inflates every figure by a similar factor: read the shares). "
+        "How each stage is chosen: backend/devtools/bench/stages.py.",
+        "",
+        stages["table"],
+    ]
 
 
 def _streaming(results: dict[str, Any]) -> list[str]:

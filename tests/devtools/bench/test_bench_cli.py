@@ -1,5 +1,5 @@
-"""`taskchat bench --quick` runs end to end in seconds: fake model, servers, load, tokens, resolver,
-scale-out (instances directly and through PgBouncer)."""
+"""`taskchat bench --quick` runs end to end in seconds: fake model, servers, load, the per-stage
+profile, tokens, resolver, scale-out (instances directly and through PgBouncer)."""
 
 from __future__ import annotations
 
@@ -52,3 +52,12 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     assert "## Streaming" in markdown
     assert results["meta"]["cpu_probe_ms_start"] > 0 and results["meta"]["cpu_probe_ms_end"] > 0
     assert "CPU probe" in markdown
+    # The per-stage profile: every stage of a turn was seen running, in both modes, and the stages
+    # and the rest add up to the server's time.
+    for row in results["stages"]["rows"]:
+        assert row["failed"] == 0 and row["unprofiled_ms"] > 0
+        stages = row["stages"]
+        assert all(stages[s]["profiled_ms"] > 0 for s in ("prepare", "read", "model", "tools", "reply", "persist"))
+        assert abs(sum(s["profiled_ms"] for s in stages.values()) - row["server_profiled_ms"]) < 0.05
+    assert [r["response_mode"] for r in results["stages"]["rows"]] == ["direct", "model"]
+    assert "## CPU per turn by stage" in markdown
