@@ -18,11 +18,21 @@ from agent.fakes import (
 )
 from support.fake_llm import calls, completion, tool_call
 
-from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, CheckWords, FinalVerdict, ForceRetry, GiveUp
+from backend.app.agent.guard import (
+    ACCEPT_CALLS,
+    Accept,
+    CallsVerdict,
+    CheckWords,
+    FinalVerdict,
+    ForceRetry,
+    GiveUp,
+    Words,
+    WordsVerdict,
+)
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.types import GuardReason, StopReason
+from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason, StopReason
 from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult, ToolSpec
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
@@ -467,23 +477,42 @@ class ScriptedGuard:
         self.forced_seen: list[bool] = []
         self.checked: list[dict[str, Any] | None] = []
         self.after: list[ForceRetry] = []
+        self.decided_seen: list[list[GuardEvent]] = []  # the events each final review was handed
 
     def review_calls(
-        self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall], *, step: int, forced: bool
+        self,
+        calls: Sequence[ToolCall],
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        forced: bool,
+        decided: Sequence[GuardEvent],
     ) -> CallsVerdict:
         self.forced_seen.append(forced)
         return self.calls_verdicts.pop(0) if self.calls_verdicts else ACCEPT_CALLS
 
-    def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
+    def review_final(
+        self, text: str, executed: Sequence[ExecutedCall], *, step: int, decided: Sequence[GuardEvent]
+    ) -> FinalVerdict:
+        self.decided_seen.append(list(decided))
         return self.final.pop(0) if self.final else Accept()
 
     def review_checked(
-        self, text: str, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
+        self,
+        text: str,
+        arguments: dict[str, Any] | None,
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        claimed: tuple[str, ...],
+        decided: Sequence[GuardEvent],
     ) -> Accept | ForceRetry:
         self.checked.append(arguments)
         return Accept()
 
-    def review_results(self, executed: Sequence[ExecutedCall], *, step: int) -> ForceRetry | None:
+    def review_results(
+        self, executed: Sequence[ExecutedCall], *, step: int, decided: Sequence[GuardEvent]
+    ) -> ForceRetry | None:
         return self.after.pop(0) if self.after else None
 
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
@@ -510,6 +539,23 @@ async def test_guard_force_retry_forces_the_tool_once() -> None:
     assert (executed.retried, executed.retry_reason) == (True, "missing_tool")
     assert (result.trace[0]["retry"], result.text) == ("missing_tool", "Added milk.")
     assert guard.forced_seen == [True]  # the guard knows the call was made under a forced choice
+
+
+async def test_the_guards_events_and_words_are_the_runs_record_and_handed_back() -> None:
+    client = ScriptedClient(completion("Added!"), calls(("add_task", {"title": "milk"})), completion("Added milk."))
+    forced = GuardEvent(0, GuardDecision.FORCED, GuardReason.MISSING_TOOL, "add_task")
+    grounded = GuardEvent(1, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, "add_task")
+    words = Words("Added milk.", WordsVerdict.SHOWN)
+    guard = ScriptedGuard(
+        ForceRetry(tool="add_task", instruction="Add.", reason=GuardReason.MISSING_TOOL, events=(forced,)),
+        Accept(words=words),
+        calls_verdicts=[CallsVerdict(events=(grounded,))],
+    )
+
+    result = await run(make_runner(client), FakeTools(), policy=ToolPolicy.GUARDED, guard=guard)
+
+    assert result.guard_events == [forced, grounded] and result.words == words
+    assert guard.decided_seen == [[], [forced, grounded]]  # each review hears what was decided before it
 
 
 async def test_guard_force_retry_without_a_tool_uses_required() -> None:

@@ -2,29 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp
+from support.runs import Reviews
+
+from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult
-from backend.app.services.guard import ExecutionGuard
+from backend.app.services.guard import ExecutionGuard, retry_reason
 from backend.app.services.intent import classify
 from backend.app.services.reply_check import check_request
-from backend.app.services.words import WordsReason, WordsVerdict
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 
 
-def guard(message: str, *, enabled: bool = True, checks: bool = False, model_mode: bool = False) -> ExecutionGuard:
-    return ExecutionGuard(
-        intent=classify(message),
-        message=message,
-        mutating_tools=MUTATING,
-        instruction=lambda tool: f"call {tool}",
-        ghost_instruction="act or respond",
-        enabled=enabled,
-        words_beside_results=model_mode,
-        check=(lambda text: check_request(message, text)) if checks else None,
+def guard(
+    message: str, *, enabled: bool = True, checks: bool = False, model_mode: bool = False, context: str = ""
+) -> Reviews:
+    return Reviews(
+        ExecutionGuard(
+            intent=classify(message),
+            message=message,
+            mutating_tools=MUTATING,
+            instruction=lambda tool: f"call {tool}",
+            ghost_instruction="act or respond",
+            enabled=enabled,
+            context=context,
+            words_beside_results=model_mode,
+            check=(lambda text: check_request(message, text)) if checks else None,
+        )
     )
 
 
@@ -39,7 +46,7 @@ def ran(
     return ExecutedCall(call=call(name, **arguments), arguments=arguments, result=result, step=step, duration_ms=0)
 
 
-def decisions(g: ExecutionGuard) -> list[tuple[str, str, str | None]]:
+def decisions(g: Reviews) -> list[tuple[str, str, str | None]]:
     return [(e.decision.value, e.reason.value, e.tool) for e in g.events]
 
 
@@ -52,10 +59,21 @@ def test_a_command_without_its_tool_is_forced_once_then_given_up() -> None:
     first = g.review_final("I've deleted it!", [], step=0)
     second = g.review_final("Done!", [], step=1)
 
-    assert first == ForceRetry(tool="delete_task", instruction="call delete_task", reason="missing_tool")
+    forced = ForceRetry(tool="delete_task", instruction="call delete_task", reason="missing_tool")
+    assert first == replace(forced, events=first.events)
     assert isinstance(second, GiveUp)
     assert decisions(g) == [("forced", "missing_tool", "delete_task"), ("gave_up", "missing_tool", "delete_task")]
-    assert (g.outcome, g.retry_reason) == ("tool_not_triggered", "missing_tool")
+    assert (g.outcome, retry_reason(g.events)) == ("tool_not_triggered", "missing_tool")
+
+
+def test_a_review_changes_nothing_the_events_it_is_handed_say_what_was_decided() -> None:
+    g = guard("delete Read book").guard
+
+    first = g.review_final("I've deleted it!", [], step=0, decided=[])
+    again = g.review_final("I've deleted it!", [], step=0, decided=[])  # nothing recorded: forced again
+
+    assert first == again and isinstance(first, ForceRetry) and len(first.events) == 1
+    assert isinstance(g.review_final("Done!", [], step=1, decided=first.events), GiveUp)
 
 
 def test_each_missing_action_kind_is_forced_once() -> None:
@@ -158,8 +176,7 @@ def test_an_asked_delete_whose_words_name_no_task_takes_what_it_points_to_from_t
 
 
 def test_the_asked_add_may_take_its_title_from_the_conversation_but_not_from_nowhere() -> None:
-    g = guard("add it again")
-    g.context = "add Buy milk"
+    g = guard("add it again", context="add Buy milk")
     verdict = g.review_calls([call("add_task", title="Buy milk")], [], step=0, forced=False)
     names = verdict.grounding[0].names or ""
     assert "Buy milk" in names
@@ -246,14 +263,17 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     first = g.review_final("All done, everything is sorted!", [], step=0)  # no one kind of change
     second = g.review_final("Done!", [], step=1)
 
-    assert first == ForceRetry(tool=None, instruction="act or respond", reason="ghost_claim", offer_respond=True)
+    retry = ForceRetry(tool=None, instruction="act or respond", reason="ghost_claim", offer_respond=True)
+    assert first == replace(retry, events=first.events)
     assert isinstance(second, Accept)
     assert decisions(g) == [("forced", "ghost_claim", None), ("claim_caught", "ghost_claim", None)]
     # A claim of one kind of change forces that tool, and what it names is only looked up: the
     # message may be a question no file reads, and a model that complies must not make it a change.
     asked = guard("muss ich heute noch einkaufen gehen")
     forced = asked.review_final("Einkaufen ist erledigt.", [], step=0)
-    assert forced == ForceRetry(tool="complete_task", instruction="call complete_task", reason="ghost_claim")
+    assert replace(forced, events=()) == ForceRetry(
+        tool="complete_task", instruction="call complete_task", reason="ghost_claim"
+    )
     verdict = asked.review_calls([call("complete_task", task_id="Einkaufen")], [], step=1, forced=True)
     assert verdict.grounding == {0: Grounding(names="muss ich heute noch einkaufen gehen", ask=True)}
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from support.runs import done, failed, guard
 
+from backend.app.agent.guard import Accept, GiveUp
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import StopReason
@@ -35,11 +36,15 @@ def run(
 
 
 def reply_for(message: str, result: RunResult, mode: str = "direct", language: str = "en") -> Any:
-    """The reply to `message` after `result`, its final words read by the guard as the loop would."""
+    """The reply to `message` after `result`, its final words read by the guard as the loop would
+    (its events and its verdict on the words go into the run's record); and that record."""
     g = guard(message, model_mode=mode == "model")
     if result.stop_reason is StopReason.FINAL:
-        g.review_final(result.text, result.executed, step=max((e.step for e in result.executed), default=-1) + 1)
-    return compose(run=result, intent=g.intent, guard=g, response_mode=mode, t=texts(language)), g
+        step = max((e.step for e in result.executed), default=-1) + 1
+        verdict = g.review_final(result.text, result.executed, step=step, decided=[])
+        result.guard_events = list(verdict.events)
+        result.words = verdict.words if isinstance(verdict, Accept | GiveUp) else None
+    return compose(run=result, intent=g.intent, message=message, response_mode=mode, t=texts(language)), result
 
 
 def test_direct_mode_tells_each_result() -> None:
@@ -60,7 +65,11 @@ def test_direct_mode_tells_each_result() -> None:
 def test_the_contract_message_when_a_command_ran_nothing() -> None:
     g = guard("delete Read book")
     reply = compose(
-        run=run(stop=StopReason.TOOL_NOT_TRIGGERED), intent=g.intent, guard=g, response_mode="direct", t=texts("en")
+        run=run(stop=StopReason.TOOL_NOT_TRIGGERED),
+        intent=g.intent,
+        message="delete Read book",
+        response_mode="direct",
+        t=texts("en"),
     )
 
     assert (reply.text, reply.source) == (TOOL_NOT_TRIGGERED, "contract")
@@ -109,14 +118,14 @@ def test_a_stop_is_said_after_the_results() -> None:
 def test_direct_mode_builds_the_reply_from_results_once_a_tool_ran() -> None:
     listed = done("list_tasks", "x")
     listed.result.data.update({"tasks": [{"title": "Old invoices", "status": "pending"}], "count": 1, "status": "all"})
-    reply, g = reply_for("delete the invoices", run(listed, text="I looked them up.", stop=StopReason.FINAL))
+    reply, r = reply_for("delete the invoices", run(listed, text="I looked them up.", stop=StopReason.FINAL))
 
     assert "looked" not in reply.text and reply.text.startswith("You have 1 task:")
     assert "Not done: “delete the invoices”. I did something else instead" in reply.text
-    assert g.words.verdict.value == "not_shown"
+    assert r.words is not None and r.words.verdict.value == "not_shown"
     # A question the model asks back goes beside the results, once read (and, in production, checked).
-    asked, g = reply_for("delete the invoices", run(listed, text="Which ones do you mean?", stop=StopReason.FINAL))
-    assert asked.text.endswith("\nWhich ones do you mean?") and g.words.verdict.value == "shown"
+    asked, r = reply_for("delete the invoices", run(listed, text="Which ones do you mean?", stop=StopReason.FINAL))
+    assert asked.text.endswith("\nWhich ones do you mean?") and r.words is not None and r.words.verdict.value == "shown"
 
 
 def test_a_ghost_claim_without_any_call_is_replaced() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from backend.app.agent.guard import Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp, Words
+from backend.app.agent.types import GuardEvent
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import classify
@@ -20,6 +24,54 @@ def guard(message: str, *, model_mode: bool = False) -> ExecutionGuard:
         ghost_instruction="",
         words_beside_results=model_mode,
     )
+
+
+@dataclass
+class Reviews:
+    """A guard's reviews in one run, as the loop makes them: each is handed the events decided before
+    it, and what it returns (its events, its verdict on the words) is kept here, not in the guard."""
+
+    guard: ExecutionGuard
+    events: list[GuardEvent] = field(default_factory=list)
+    words: Words | None = None
+
+    @property
+    def intent(self) -> Any:
+        return self.guard.intent
+
+    @property
+    def outcome(self) -> str:
+        return self.guard.outcome(self.events)
+
+    def covered(self, executed: Sequence[ExecutedCall]) -> bool:
+        return self.guard.covered(executed)
+
+    def review_calls(
+        self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall], *, step: int, forced: bool
+    ) -> CallsVerdict:
+        verdict = self.guard.review_calls(calls, executed, step=step, forced=forced, decided=list(self.events))
+        self.events += verdict.events
+        return verdict
+
+    def review_results(self, executed: Sequence[ExecutedCall], *, step: int) -> ForceRetry | None:
+        verdict = self.guard.review_results(executed, step=step, decided=list(self.events))
+        self.events += verdict.events if verdict is not None else ()
+        return verdict
+
+    def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
+        return self._kept(self.guard.review_final(text, executed, step=step, decided=list(self.events)))
+
+    def review_checked(
+        self, text: str, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
+    ) -> Accept | ForceRetry:
+        verdict = self.guard.review_checked(text, arguments, executed, step=step, claimed=(), decided=list(self.events))
+        return self._kept(verdict)
+
+    def _kept(self, verdict: Any) -> Any:
+        self.events += verdict.events
+        if isinstance(verdict, Accept | GiveUp) and verdict.words is not None:
+            self.words = verdict.words
+        return verdict
 
 
 def done(name: str, title: str, *, step: int = 0, **arguments: Any) -> ExecutedCall:

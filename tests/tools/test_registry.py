@@ -21,7 +21,7 @@ def test_each_tool_is_defined_once_with_its_schema_from_its_arguments_model() ->
     for name, definition in TOOLS.items():
         assert definition.spec.name == name
         assert definition.spec.parameters == compact_schema(definition.args)  # what the model sees is what is read
-        assert definition.handler.__name__ == f"_{name}"
+        assert definition.handler.__name__ == name
 
 
 def test_the_lookup_knows_every_tool_and_what_the_deployment_offers() -> None:

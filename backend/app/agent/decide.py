@@ -1,9 +1,13 @@
-"""The step decision: what the model's answer means for the loop, as the typed `NextStep` the runner acts on.
+"""The step decision: what the step's facts mean for the loop, as the typed `NextStep` the runner acts on.
 
-Run these calls (some refused by the guard or over the per-step limit, maybe a retry after them), ask
-again (the guard's retry, the empty-final fix, the policy's phase switch), check the words first,
-finish or stop. Apart from the runner because a decision is a value, not an action: nothing here sends
-a request, runs a tool or touches the run's messages; the runner does, from the value returned.
+One decider, `StepDecider.decide`, over one of three facts: the model's answer (run these calls, some
+refused by the guard or over the per-step limit, maybe a retry after them; ask again for the guard,
+the empty-final fix or the policy's phase switch; check the words first; finish or stop), what the
+step's calls did (stop on a repeat, a budget, too many fixable errors or a fatal failure; the retry
+decided with the calls or the guard's after the results; the words of `respond`; done in direct mode;
+else ask again), or what a check of the words said. Apart from the runner because a decision is a
+value, not an action: nothing here sends a request, runs a tool or touches the run's messages, and
+the guard's events and verdict on the words come back in the `Decision` for the runner to record.
 """
 
 from __future__ import annotations
@@ -12,16 +16,22 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
-from backend.app.agent.guard import ACCEPT_CALLS, Accept, CheckWords, ForceRetry, GiveUp, StepGuard
+from backend.app.agent.dispatch import DispatchedStep
+from backend.app.agent.guard import ACCEPT_CALLS, Accept, CheckWords, ForceRetry, GiveUp, StepGuard, Words
+from backend.app.agent.limits import BudgetExceeded
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions
 from backend.app.agent.types import (
+    Finding,
+    FindingKind,
+    GuardEvent,
     LLMResponse,
     LoopRetry,
     NextStep,
+    NextStepAsk,
     NextStepCheck,
     NextStepFinalOutput,
     NextStepRetry,
@@ -37,28 +47,94 @@ log = logging.getLogger("backend.app.agent.runner")
 
 
 @dataclass(frozen=True, slots=True)
+class Answered:
+    """The model's answer to the step's request."""
+
+    response: LLMResponse
+
+
+@dataclass(frozen=True, slots=True)
+class ToolsRan:
+    """What the step's calls (`run`, as decided) did: `outcome` from the dispatcher."""
+
+    run: NextStepRunTools
+    outcome: DispatchedStep
+
+
+@dataclass(frozen=True, slots=True)
+class WordsChecked:
+    """The answer to a check of the words: the checking call's arguments, None if there was none."""
+
+    check: NextStepCheck
+    arguments: dict[str, Any] | None
+
+
+StepFacts = Answered | ToolsRan | WordsChecked
+
+
+@dataclass(frozen=True, slots=True)
+class SoFar:
+    """The run before this decision, as the runner recorded it: the calls (this step's included), the
+    guard's events, this step's number, whether its request forced a tool, whether the empty-final fix
+    was used, and how many fixable errors the calls made."""
+
+    executed: Sequence[ExecutedCall]
+    events: Sequence[GuardEvent]
+    step: int
+    forced: bool = False
+    empty_final_retried: bool = False
+    fixable_errors: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What to do next, and what deciding it found, for the run's record: the guard's events, its
+    verdict on the final words, findings, and whether the words came through `respond`."""
+
+    next: NextStep
+    events: tuple[GuardEvent, ...] = ()
+    words: Words | None = None
+    findings: tuple[Finding, ...] = ()
+    respond: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class StepDecider:
-    """Decides the steps of one run: its options and preset, its policy driver and its guard (if any)."""
+    """Decides the steps of one run: its options and preset, its policy driver and its guard (if any).
+    With `stop_when_covered` (direct mode) a step whose calls attempted every action asked for ends it."""
 
     options: RunOptions
     preset: Preset
     driver: PolicyDriver
     guard: StepGuard | None
+    stop_when_covered: bool = False
 
-    def decide(
-        self,
-        response: LLMResponse,
-        executed: Sequence[ExecutedCall],
-        *,
-        forced: bool,
-        empty_final_retried: bool,
-        step: int,
-    ) -> NextStep:
-        """The answer to a step's request; `forced` when that request forced a tool on the model."""
-        calls = response.tool_calls
+    def decide(self, facts: StepFacts, so_far: SoFar) -> Decision:
+        match facts:
+            case Answered(response=response):
+                return self._answered(response, so_far)
+            case ToolsRan():
+                return self._ran(facts, so_far)
+            case WordsChecked(check=check, arguments=arguments):
+                return self._checked(check, arguments, so_far)
+            case _:
+                assert_never(facts)
+
+    def out_of_budget(self, exc: BudgetExceeded) -> Decision:
+        """A budget ran out (before a request, or in the step's calls): the run stops, with a finding."""
+        finding = Finding(FindingKind.BUDGET_EXCEEDED, {"budget": exc.kind, "used": exc.used, "limit": exc.limit})
+        return Decision(NextStepStop(StopReason.BUDGET_EXCEEDED, detail=exc.kind), findings=(finding,))
+
+    # -- the model's answer ------------------------------------------------------------------------
+    def _answered(self, response: LLMResponse, so_far: SoFar) -> Decision:
+        calls, step, executed = response.tool_calls, so_far.step, so_far.executed
         if calls:
             work = [c for c in calls if c.name != RESPOND_TOOL.name]
-            verdict = self.guard.review_calls(work, executed, step=step, forced=forced) if self.guard else ACCEPT_CALLS
+            verdict = (
+                self.guard.review_calls(work, executed, step=step, forced=so_far.forced, decided=so_far.events)
+                if self.guard
+                else ACCEPT_CALLS
+            )
             if verdict.grounding:
                 work = [
                     dataclasses.replace(c, grounding=verdict.grounding[i]) if i in verdict.grounding else c
@@ -77,52 +153,94 @@ class StepDecider:
                         )
             respond = [c for c in calls if c.name == RESPOND_TOOL.name]
             retry = self._retry(verdict.retry, step=step) if verdict.retry else None
-            return NextStepRunTools(calls=work + respond, refused=refused, then=retry)
+            return Decision(NextStepRunTools(calls=work + respond, refused=refused, then=retry), verdict.events)
         text = response.content.strip()
-        if not text and executed and self.options.fix_empty_final and not empty_final_retried:
-            return NextStepRetry(
-                reason=LoopRetry.EMPTY_FINAL,
-                instruction="Reply to the user now, in one or two sentences.",
-                tool_choice=None,
-                send_tools=False,  # a reply, not more calls
+        if not text and executed and self.options.fix_empty_final and not so_far.empty_final_retried:
+            return Decision(
+                NextStepRetry(
+                    reason=LoopRetry.EMPTY_FINAL,
+                    instruction="Reply to the user now, in one or two sentences.",
+                    tool_choice=None,
+                    send_tools=False,  # a reply, not more calls
+                )
             )
         if self.driver.observe_final(step=step):
-            return NextStepRetry(reason=LoopRetry.PHASE_SWITCH, instruction=None, tool_choice=None)
-        return self.final(text, executed, step=step)
+            return Decision(NextStepRetry(reason=LoopRetry.PHASE_SWITCH, instruction=None, tool_choice=None))
+        return self._final(text, so_far)
 
-    def final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> NextStep:
+    def _final(self, text: str, so_far: SoFar) -> Decision:
         """The model's words as its answer (a reply without calls, or `respond`): the guard's word on them."""
+        words = None
         if self.guard is not None:
-            match self.guard.review_final(text, executed, step=step):
-                case ForceRetry() as force:
-                    return self._retry(force, step=step)
+            verdict = self.guard.review_final(text, so_far.executed, step=so_far.step, decided=so_far.events)
+            match verdict:
+                case ForceRetry():
+                    return Decision(self._retry(verdict, step=so_far.step), verdict.events)
                 case GiveUp():
-                    return NextStepStop(StopReason.TOOL_NOT_TRIGGERED)
-                case CheckWords(tool=tool, messages=messages):
-                    return NextStepCheck(text=text, tool=tool, messages=messages)
+                    return Decision(NextStepStop(StopReason.TOOL_NOT_TRIGGERED), verdict.events, verdict.words)
+                case CheckWords(tool=tool, messages=messages, claimed=claimed):
+                    check = NextStepCheck(text=text, tool=tool, messages=messages, claimed=claimed)
+                    return Decision(check, verdict.events)
                 case Accept():
-                    pass
-        if self.options.tool_use_mode == "enforced" and not any(e.ran for e in executed):
-            return NextStepStop(StopReason.NO_TOOL_CALLS)  # calls refused by the checks changed nothing
-        return NextStepFinalOutput(text=text)
+                    words = verdict.words
+            events = verdict.events
+        else:
+            events = ()
+        if self.options.tool_use_mode == "enforced" and not any(e.ran for e in so_far.executed):
+            # calls refused by the checks changed nothing
+            return Decision(NextStepStop(StopReason.NO_TOOL_CALLS), events, words)
+        return Decision(NextStepFinalOutput(text=text), events, words)
 
-    def checked(
-        self, check: NextStepCheck, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
-    ) -> NextStep:
+    def _checked(self, check: NextStepCheck, arguments: dict[str, Any] | None, so_far: SoFar) -> Decision:
         """The guard's word on checked words, from the check's answer (None: no answer it could read)."""
         assert self.guard is not None  # only a guard asks for a check
-        match self.guard.review_checked(check.text, arguments, executed, step=step):
-            case ForceRetry() as force:
-                return self._retry(force, step=step)
+        verdict = self.guard.review_checked(
+            check.text, arguments, so_far.executed, step=so_far.step, claimed=check.claimed, decided=so_far.events
+        )
+        match verdict:
+            case ForceRetry():
+                return Decision(self._retry(verdict, step=so_far.step), verdict.events)
             case Accept():
-                return NextStepFinalOutput(text=check.text)
+                return Decision(NextStepFinalOutput(text=check.text), verdict.events, verdict.words)
 
-    def after_results(self, executed: Sequence[ExecutedCall], *, step: int) -> NextStepRetry | None:
-        """Once a step's calls ran: the guard's one more request to make first, if any."""
-        if self.guard is not None and (after := self.guard.review_results(executed, step=step)) is not None:
-            return self._retry(after, step=step)
-        return None
+    # -- what the step's calls did -----------------------------------------------------------------
+    def _ran(self, facts: ToolsRan, so_far: SoFar) -> Decision:
+        outcome, step = facts.outcome, so_far.step
+        if outcome.repeated:
+            repeated = outcome.repeated[0]
+            detail = {"tool": repeated.name, "arguments": repeated.arguments, "step": step}
+            return Decision(
+                NextStepStop(StopReason.REPEATED_CALL), findings=(Finding(FindingKind.REPEATED_CALL, detail),)
+            )
+        if outcome.budget is not None:
+            return self.out_of_budget(outcome.budget)
+        if so_far.fixable_errors > self.options.max_model_fix_retries:
+            return Decision(NextStepStop(StopReason.MODEL_FIX_RETRIES_EXHAUSTED))
+        if self.options.tool_failure_policy == "fatal" and any(
+            e.ran and not e.result.success and not e.result.model_fixable for e in outcome.executed
+        ):
+            return Decision(NextStepStop(StopReason.TOOL_ERROR))
+        if facts.run.then is not None:
+            return Decision(facts.run.then)
+        if self.guard is not None:
+            after = self.guard.review_results(so_far.executed, step=step, decided=so_far.events)
+            if after is not None:
+                return Decision(self._retry(after, step=step), after.events)
+        respond = [c for c in facts.run.calls if c.name == RESPOND_TOOL.name]
+        if respond:
+            args = respond[0].arguments or {}
+            said = args["message"] if isinstance(args.get("message"), str) else ""
+            return dataclasses.replace(self._final(said, so_far), respond=True)
+        if self.stop_when_covered and self._covered(so_far.executed, step=step):
+            return Decision(NextStepStop(StopReason.COMPOSED))
+        return Decision(NextStepAsk())
 
+    def _covered(self, executed: Sequence[ExecutedCall], *, step: int) -> bool:
+        if any(e.result.model_fixable for e in executed if e.step == step):
+            return False  # the model gets its chance to fix the call first
+        return self.guard.covered(executed) if self.guard is not None else any(e.ran for e in executed)
+
+    # -- helpers -----------------------------------------------------------------------------------
     def _retry(self, force: ForceRetry, *, step: int) -> NextStepRetry:
         log.warning("execution_guard_retry", extra={"step": step, "tool": force.tool, "reason": force.reason})
         if force.answer_only:
@@ -143,4 +261,4 @@ class StepDecider:
         return limit
 
 
-__all__ = ["StepDecider"]
+__all__ = ["Answered", "Decision", "SoFar", "StepDecider", "StepFacts", "ToolsRan", "WordsChecked"]

@@ -8,8 +8,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from backend.app.agent.guard import Words
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.types import ANSWERED, Finding, StopReason, TextSink
+from backend.app.agent.types import ANSWERED, Finding, GuardEvent, StopReason, TextSink
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import LLMError
 
@@ -32,7 +33,9 @@ class RunOptions:
 @dataclass(slots=True)
 class RunResult:
     """What a run did. `text` is the model's own final words ("" when it gave none or the run
-    stopped); everything the user reads is composed from these facts by the service."""
+    stopped); everything the user reads is composed from these facts by the service. The guard's
+    decisions are `guard_events`, in order, and its verdict on the final words `words` (None: no
+    guard read any)."""
 
     text: str
     executed: list[ExecutedCall]
@@ -44,6 +47,8 @@ class RunResult:
     policy_events: list[dict[str, object]]
     stop_detail: str | None = None
     error: LLMError | None = None
+    guard_events: list[GuardEvent] = field(default_factory=list)
+    words: Words | None = None
 
     @property
     def error_code(self) -> str | None:

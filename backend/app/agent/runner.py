@@ -2,7 +2,9 @@
 
 Each step: check the budget, send one request (`request.py`: tools and tool_choice from the policy,
 or from the retry the last step decided), decide the typed NextStep from the normalized answer
-(`decide.py`: the guard's verdicts included) and act on it here: run tools, ask again, finish, stop.
+(`decide.py`: the guard's verdicts included) and act on it here: run tools, check words, ask again,
+finish, stop. What the tools did, or what a check said, is a fact for the decider too: the runner
+only acts, and records what each decision hands it (the guard's events and words, findings).
 The loop always ends: a final answer, every asked-for action attempted (`composed`), or a recorded
 stop reason. It never writes what the user reads: the service composes the reply from the run's results.
 """
@@ -13,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
-from backend.app.agent.decide import StepDecider
-from backend.app.agent.dispatch import Dispatcher
-from backend.app.agent.guard import StepGuard
+from backend.app.agent.decide import Answered, Decision, SoFar, StepDecider, StepFacts, ToolsRan, WordsChecked
+from backend.app.agent.dispatch import DispatchedStep, Dispatcher
+from backend.app.agent.guard import StepGuard, Words
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
 from backend.app.agent.messages import assistant_tool_message, tool_message
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
@@ -25,10 +27,11 @@ from backend.app.agent.run_io import CallsObserver, ReplyObserver, RunOptions, R
 from backend.app.agent.types import (
     ChatCompletionsClient,
     Finding,
-    FindingKind,
+    GuardEvent,
     LLMResponse,
     LoopRetry,
     NextStep,
+    NextStepAsk,
     NextStepCheck,
     NextStepFinalOutput,
     NextStepRetry,
@@ -49,6 +52,8 @@ class _Turn:
     executed: list[ExecutedCall] = field(default_factory=list)
     trace: list[dict[str, Any]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    events: list[GuardEvent] = field(default_factory=list)  # the guard's decisions, as it handed them over
+    words: Words | None = None  # the guard's verdict on the final words, once it gave one
     retry: NextStepRetry | None = None  # what the next request must do differently (one request only)
     retry_reason: str | None = None  # the guard's latest reason: calls after it are marked retried
     forced: bool = False  # the last request forced a tool on the model
@@ -103,14 +108,18 @@ class AgentRunner:
         requester = Requester(
             client=self.client, model=self.model, preset=self.preset, options=self.options, driver=driver, use=use
         )
-        decider = StepDecider(options=self.options, preset=self.preset, driver=driver, guard=guard)
+        decider = StepDecider(
+            options=self.options, preset=self.preset, driver=driver, guard=guard, stop_when_covered=stop_when_covered
+        )
         turn = _Turn(messages=list(messages), on_calls=on_calls, on_reply=on_reply)
         stop = NextStepStop(StopReason.MAX_STEPS, detail=str(self.options.max_steps))
         for step in range(self.options.max_steps):
             try:
                 use.check_before_request()
             except BudgetExceeded as exc:
-                stop = self._budget_stop(turn, exc)
+                out = self._record(turn, decider.out_of_budget(exc))
+                assert isinstance(out, NextStepStop)  # a budget that ran out stops the run
+                stop = out
                 break
             try:
                 response = await self._request(turn, requester, step=step)
@@ -119,35 +128,51 @@ class AgentRunner:
                     raise
                 # A tool already changed something: its effect stands and is reported from results.
                 return self._result(turn, driver, use, stop=NextStepStop(StopReason.LLM_ERROR), error=exc)
-            next_step = decider.decide(
-                response, turn.executed, forced=turn.forced, empty_final_retried=turn.empty_final_retried, step=step
-            )
+            next_step = self._decide(turn, decider, Answered(response), step=step)
             if turn.hearing and not isinstance(next_step, NextStepFinalOutput) and turn.on_reply is not None:
                 turn.on_reply.void()  # the words heard were not the answer: tools follow, or a retry
-            if isinstance(next_step, NextStepRunTools):
-                after = await self._run_tools(next_step, response, turn, driver, dispatcher, decider, step=step)
-                if after is None:
-                    if stop_when_covered and self._covered(guard, turn, step):
-                        return self._result(turn, driver, use, stop=NextStepStop(StopReason.COMPOSED))
-                    continue
-                next_step = after
-            if isinstance(next_step, NextStepCheck):
-                arguments, event = await requester.check(next_step, step=step)
-                turn.trace.append(event)
-                next_step = decider.checked(next_step, arguments, turn.executed, step=step)
-            match next_step:
-                case NextStepRetry():
-                    self._prepare_retry(next_step, response, turn)
-                case NextStepFinalOutput(text=text):
-                    return self._result(turn, driver, use, stop=NextStepStop(StopReason.FINAL), text=text)
-                case NextStepStop():
-                    stop = next_step
-                    break
-                case NextStepRunTools() | NextStepCheck():
-                    raise AssertionError("tools are run and words checked above")  # pragma: no cover
-                case _:
-                    assert_never(next_step)
+            while True:  # act on the step's decisions until it asks the model again or the run ends
+                match next_step:
+                    case NextStepRunTools():
+                        outcome = await self._run_tools(next_step, response, turn, driver, dispatcher, step=step)
+                        next_step = self._decide(turn, decider, ToolsRan(next_step, outcome), step=step)
+                    case NextStepCheck():
+                        arguments, event = await requester.check(next_step, step=step)
+                        turn.trace.append(event)
+                        next_step = self._decide(turn, decider, WordsChecked(next_step, arguments), step=step)
+                    case NextStepRetry():
+                        self._prepare_retry(next_step, response, turn)
+                        break
+                    case NextStepAsk():
+                        break
+                    case NextStepFinalOutput(text=text):
+                        return self._result(turn, driver, use, stop=NextStepStop(StopReason.FINAL), text=text)
+                    case NextStepStop():
+                        return self._result(turn, driver, use, stop=next_step)
+                    case _:
+                        assert_never(next_step)
         return self._result(turn, driver, use, stop=stop)
+
+    def _decide(self, turn: _Turn, decider: StepDecider, facts: StepFacts, *, step: int) -> NextStep:
+        """One decision on the step's facts, whose events, words and findings go into the run's record."""
+        so_far = SoFar(
+            executed=turn.executed,
+            events=turn.events,
+            step=step,
+            forced=turn.forced,
+            empty_final_retried=turn.empty_final_retried,
+            fixable_errors=turn.fixable_errors,
+        )
+        return self._record(turn, decider.decide(facts, so_far))
+
+    def _record(self, turn: _Turn, decision: Decision) -> NextStep:
+        turn.events.extend(decision.events)
+        turn.findings.extend(decision.findings)
+        if decision.words is not None:
+            turn.words = decision.words
+        if decision.respond:
+            turn.trace[-1]["respond"] = True
+        return decision.next
 
     # -- asking --------------------------------------------------------------------------------
     async def _request(self, turn: _Turn, requester: Requester, *, step: int) -> LLMResponse:
@@ -181,10 +206,10 @@ class AgentRunner:
         turn: _Turn,
         driver: PolicyDriver,
         dispatcher: Dispatcher,
-        decider: StepDecider,
         *,
         step: int,
-    ) -> NextStep | None:
+    ) -> DispatchedStep:
+        """Run the step's calls (the refused ones recorded, never run) and record what they did."""
         work = [c for c in step_calls.calls if c.name != RESPOND_TOOL.name]
         respond = [c for c in step_calls.calls if c.name == RESPOND_TOOL.name]
         if step_calls.then is not None and step_calls.then.from_guard:
@@ -210,33 +235,7 @@ class AgentRunner:
         if errors:
             turn.trace[-1]["errors"] = errors
         turn.fixable_errors += sum(1 for e in outcome.executed if e.result.model_fixable)
-        if outcome.repeated:
-            repeated = outcome.repeated[0]
-            turn.findings.append(
-                Finding(
-                    FindingKind.REPEATED_CALL, {"tool": repeated.name, "arguments": repeated.arguments, "step": step}
-                )
-            )
-            return NextStepStop(StopReason.REPEATED_CALL)
-        if outcome.budget is not None:
-            return self._budget_stop(turn, outcome.budget)
-        if turn.fixable_errors > self.options.max_model_fix_retries:
-            return NextStepStop(StopReason.MODEL_FIX_RETRIES_EXHAUSTED)
-        if self.options.tool_failure_policy == "fatal" and any(
-            e.ran and not e.result.success and not e.result.model_fixable for e in outcome.executed
-        ):
-            return NextStepStop(StopReason.TOOL_ERROR)
-        if step_calls.then is not None:
-            return step_calls.then
-        if (after := decider.after_results(turn.executed, step=step)) is not None:
-            return after
-        if respond:
-            args = respond[0].arguments or {}
-            turn.trace[-1]["respond"] = True
-            return decider.final(
-                args["message"] if isinstance(args.get("message"), str) else "", turn.executed, step=step
-            )
-        return None
+        return outcome
 
     def _append_tool_messages(
         self, turn: _Turn, response: LLMResponse, executed: list[ExecutedCall], respond: list[ToolCall]
@@ -250,17 +249,6 @@ class AgentRunner:
             turn.messages.append(tool_message(call, {"success": True, "data": None, "error": None}, self.preset))
 
     # -- finishing ---------------------------------------------------------------------------
-    def _covered(self, guard: StepGuard | None, turn: _Turn, step: int) -> bool:
-        if any(e.result.model_fixable for e in turn.executed if e.step == step):
-            return False  # the model gets its chance to fix the call first
-        return guard.covered(turn.executed) if guard is not None else turn.any_ran
-
-    def _budget_stop(self, turn: _Turn, exc: BudgetExceeded) -> NextStepStop:
-        turn.findings.append(
-            Finding(FindingKind.BUDGET_EXCEEDED, {"budget": exc.kind, "used": exc.used, "limit": exc.limit})
-        )
-        return NextStepStop(StopReason.BUDGET_EXCEEDED, detail=exc.kind)
-
     def _result(
         self,
         turn: _Turn,
@@ -287,6 +275,8 @@ class AgentRunner:
             policy_events=driver.events,
             stop_detail=stop.detail,
             error=error,
+            guard_events=turn.events,
+            words=turn.words,
         )
 
 

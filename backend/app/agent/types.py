@@ -204,6 +204,12 @@ class NextStepCheck:
     text: str
     tool: ToolSpec
     messages: list[dict[str, Any]]
+    claimed: tuple[str, ...] = ()  # claims the word lists read without their kind, for the guard's verdict
+
+
+@dataclass(frozen=True, slots=True)
+class NextStepAsk:
+    """Ask the model again as the policy says: the step's calls ran and nothing else follows from them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,4 +220,4 @@ class NextStepStop:
     detail: str | None = None
 
 
-NextStep = NextStepRunTools | NextStepFinalOutput | NextStepRetry | NextStepCheck | NextStepStop
+NextStep = NextStepRunTools | NextStepFinalOutput | NextStepRetry | NextStepCheck | NextStepAsk | NextStepStop

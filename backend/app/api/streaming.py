@@ -24,7 +24,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, assert_never
 
 import orjson
 from fastapi.responses import StreamingResponse
@@ -34,7 +35,7 @@ from backend.app.api.responses import FastJSONResponse
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.db.outage import unreachable
-from backend.app.schemas.chat import ChatRequest, ToolCallRecord
+from backend.app.schemas.chat import ChatReply, ChatRequest, ToolCallRecord
 from backend.app.services.chat import ChatService, TurnResponse
 from backend.app.services.records import tool_call_records
 
@@ -43,8 +44,22 @@ EVENT_STREAM = "text/event-stream"
 # Turns whose client went away still run to the end; the set keeps their tasks from being collected.
 _RUNNING: set[asyncio.Task[None]] = set()
 
-# ("tool", record) | ("delta", text) | ("reset", None) | ("outcome", TurnResponse) | ("error", AppError)
-Item = tuple[str, Any]
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """A piece of the model's checked words (model mode)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """The words streamed so far are not the reply: withdraw them."""
+
+
+# What the turn's task queues for a stream: a call as soon as its step ran, the model's checked words
+# (`Delta`, `Reset`), then the turn's response or its error, which ends it.
+Item = ToolCallRecord | Delta | Reset | TurnResponse | AppError
 
 
 def wants_stream(accept: str | None) -> bool:
@@ -83,8 +98,8 @@ async def start_turn(
     queue: asyncio.Queue[Item] = asyncio.Queue()
 
     async def on_calls(executed: Sequence[ExecutedCall]) -> None:
-        for record in tool_call_records(executed):  # shaped as the final body's `tool_calls`
-            queue.put_nowait(("tool", ToolCallRecord.model_validate(record).model_dump(mode="json")))
+        for record in tool_call_records(executed):  # as the final response's `tool_calls`
+            queue.put_nowait(record)
 
     async def run() -> None:
         try:
@@ -96,27 +111,26 @@ async def start_turn(
                 listener=_Listener(queue) if live_words else None,
                 start_if_new=start_if_new,
             )
-            queue.put_nowait(("outcome", outcome))
+            queue.put_nowait(outcome)
         except AppError as error:
-            queue.put_nowait(("error", error))
+            queue.put_nowait(error)
         except Exception as exc:  # recorded by the service if it could be; the contract's 503 or 500 shape
             if unreachable(exc):
                 log.warning("database_unreachable", extra={"error": type(exc).__name__})
-                queue.put_nowait(("error", DatabaseUnavailable()))
+                queue.put_nowait(DatabaseUnavailable())
             else:
                 log.exception("streamed_turn_failed")
-                queue.put_nowait(("error", AppError("An unexpected error occurred")))
+                queue.put_nowait(AppError("An unexpected error occurred"))
 
     task = asyncio.create_task(run())
     _RUNNING.add(task)
     task.add_done_callback(_RUNNING.discard)
 
     first = await queue.get()
-    if first[0] == "error":
-        return _error_response(first[1])
-    if first[0] == "outcome" and first[1].status != 200:  # a replayed failure keeps its status
-        outcome: TurnResponse = first[1]
-        return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(first))
+    if isinstance(first, AppError):
+        return _error_response(first)
+    if isinstance(first, TurnResponse) and first.status != 200:  # a replayed failure keeps its status
+        return FastJSONResponse(first.json(), status_code=first.status, headers=replayed(first))
     return first, queue
 
 
@@ -127,43 +141,46 @@ class _Listener:
         self.queue = queue
 
     def text(self, piece: str) -> None:
-        self.queue.put_nowait(("delta", piece))
+        self.queue.put_nowait(Delta(piece))
 
     def reset(self) -> None:
-        self.queue.put_nowait(("reset", None))
+        self.queue.put_nowait(Reset())
 
 
 async def _events(first: Item, queue: asyncio.Queue[Item]) -> AsyncIterator[bytes]:
     item, streamed_tools, shown = first, 0, ""  # shown: the delta text since the last reset
     while True:
-        kind, value = item
-        if kind == "tool":
-            streamed_tools += 1
-            yield event("tool", value)
-        elif kind == "delta":
-            shown += value
-            yield event("delta", {"text": value})
-        elif kind == "reset":
-            if shown:
-                shown = ""
-                yield event("reset", {})
-        elif kind == "error":
-            yield event("error", value.body)
-            return
-        else:
-            for chunk in _finale(value.body, replay_tools=streamed_tools == 0, shown=shown):
-                yield chunk
-            return
+        match item:
+            case ToolCallRecord():
+                streamed_tools += 1
+                yield event("tool", item.model_dump(mode="json"))
+            case Delta(text):
+                shown += text
+                yield event("delta", {"text": text})
+            case Reset():
+                if shown:
+                    shown = ""
+                    yield event("reset", {})
+            case AppError():
+                yield event("error", item.body)
+                return
+            case TurnResponse():
+                for chunk in _finale(item.reply(), item.json(), replay_tools=streamed_tools == 0, shown=shown):
+                    yield chunk
+                return
+            case _:
+                assert_never(item)
         item = await queue.get()
 
 
-def _finale(body: dict[str, Any], *, replay_tools: bool, shown: str = "") -> list[bytes]:
+def _finale(reply: ChatReply, body: dict[str, Any], *, replay_tools: bool, shown: str = "") -> list[bytes]:
     """What follows the tool events: (a replay's tool events,) the question, the rest of the reply
-    (all of it, after a `reset`, when what was shown is not how it begins), the body."""
-    chunks = [event("tool", record) for record in body.get("tool_calls") or []] if replay_tools else []
-    if body.get("confirmation"):
-        chunks.append(event("confirmation", body["confirmation"]))
-    text = str(body.get("assistant_message") or "")
+    (all of it, after a `reset`, when what was shown is not how it begins), then `done` with `body`,
+    the response's JSON."""
+    chunks = [event("tool", record.model_dump(mode="json")) for record in reply.tool_calls] if replay_tools else []
+    if reply.confirmation is not None:
+        chunks.append(event("confirmation", reply.confirmation.model_dump(mode="json")))
+    text = reply.assistant_message
     if text.startswith(shown):
         text = text[len(shown) :]
     else:
@@ -179,4 +196,4 @@ def _error_response(error: AppError) -> Response:
 
 def replayed(first: Item) -> dict[str, str]:
     """The header of a response whose turn is a replay (the stored response of an Idempotency-Key)."""
-    return {"Idempotency-Replayed": "true"} if first[0] == "outcome" and first[1].replayed else {}
+    return {"Idempotency-Replayed": "true"} if isinstance(first, TurnResponse) and first.replayed else {}

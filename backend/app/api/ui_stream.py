@@ -32,8 +32,10 @@ from fastapi.responses import StreamingResponse
 from starlette.responses import Response
 
 from backend.app.api.streaming import Item, replayed, start_turn
+from backend.app.core.exceptions import AppError
+from backend.app.schemas.chat import ChatReply, ToolCallRecord
 from backend.app.schemas.ui_chat import UIChatRequest
-from backend.app.services.chat import ChatService
+from backend.app.services.chat import ChatService, TurnResponse
 
 HEADERS = {
     "Cache-Control": "no-cache",
@@ -71,18 +73,17 @@ async def _chunks(first: Item, queue: asyncio.Queue[Item], *, conversation_id: u
     yield chunk({"type": "start", "messageMetadata": {"conversationId": str(conversation_id)}})
     item = first
     while True:
-        kind, value = item
-        if kind == "tool":
-            for part in parts.tool(value):
+        if isinstance(item, ToolCallRecord):
+            for part in parts.tool(item):
                 yield part
-        elif kind == "error":
-            yield chunk({"type": "error", "errorText": orjson.dumps(value.body).decode()})
+        elif isinstance(item, AppError):
+            yield chunk({"type": "error", "errorText": orjson.dumps(item.body).decode()})
             break
-        elif kind == "outcome":
-            for part in _finale(value.body, parts):
+        elif isinstance(item, TurnResponse):
+            for part in _finale(item.reply(), parts):
                 yield part
             break
-        item = await queue.get()  # ("delta" and "reset" do not come: the turn runs without live words)
+        item = await queue.get()  # (no `Delta` or `Reset` comes: the turn runs without live words)
     yield b"data: [DONE]\n\n"
 
 
@@ -96,44 +97,44 @@ class _Parts:
     def __init__(self) -> None:
         self.prefix, self.count = uuid.uuid4().hex[:12], 0
 
-    def tool(self, record: dict[str, Any]) -> Iterator[bytes]:
+    def tool(self, record: ToolCallRecord) -> Iterator[bytes]:
         if self.count == 0:
             yield chunk({"type": "start-step"})
         self.count += 1
-        call_id, result = f"call-{self.prefix}-{self.count}", record["result"]
+        call_id, result = f"call-{self.prefix}-{self.count}", record.result
+        wire = record.model_dump(mode="json")  # the call's JSON, as the plain stream's `tool` event has it
         yield chunk(
             {
                 "type": "tool-input-available",
                 "toolCallId": call_id,
-                "toolName": record["name"],
-                "input": record["arguments"],
+                "toolName": record.name,
+                "input": wire["arguments"],
             }
         )
-        if result.get("success"):
-            yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": result})
+        if result.success:
+            yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": wire["result"]})
         else:
-            error = result.get("error") or result.get("code") or "The tool failed."
-            yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": str(error)})
+            error = result.error or result.code or "The tool failed."
+            yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": error})
 
 
-def _finale(body: dict[str, Any], parts: _Parts) -> Iterator[bytes]:
+def _finale(reply: ChatReply, parts: _Parts) -> Iterator[bytes]:
     """What follows the streamed tool calls: a replay's calls (a replay streamed none), then the
     reply, the question and finish, in a step of their own."""
     if parts.count == 0:
-        for record in body.get("tool_calls") or []:
+        for record in reply.tool_calls:
             yield from parts.tool(record)
     if parts.count:
         yield chunk({"type": "finish-step"})
     yield chunk({"type": "start-step"})
-    text = str(body.get("assistant_message") or "")
-    if text:
+    if text := reply.assistant_message:
         yield chunk({"type": "text-start", "id": "reply"})
         for piece in text.splitlines(keepends=True):
             yield chunk({"type": "text-delta", "id": "reply", "delta": piece})
         yield chunk({"type": "text-end", "id": "reply"})
-    if body.get("confirmation"):
-        confirmation = body["confirmation"]
-        yield chunk({"type": "data-confirmation", "id": confirmation["id"], "data": confirmation})
+    if (confirmation := reply.confirmation) is not None:
+        yield chunk({"type": "data-confirmation", "id": confirmation.id, "data": confirmation.model_dump(mode="json")})
     yield chunk({"type": "finish-step"})
-    metadata = {"conversationId": str(body["conversation_id"]), "action_metadata": body.get("action_metadata")}
+    action_metadata = reply.action_metadata.model_dump(mode="json") if reply.action_metadata is not None else None
+    metadata = {"conversationId": str(reply.conversation_id), "action_metadata": action_metadata}
     yield chunk({"type": "finish", "finishReason": "stop", "messageMetadata": metadata})

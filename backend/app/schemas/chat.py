@@ -123,7 +123,20 @@ class Confirmation(BaseModel):
     answers: list[ConfirmationAnswer] = Field(default_factory=list)
 
 
-class ChatResponse(BaseModel):
+class ChatReply(BaseModel):
+    """What a turn shows the user: the reply, its calls, its actions and the question it asks; the
+    streams read these (api/streaming.py, api/ui_stream.py), of a fresh response or a replayed one."""
+
+    conversation_id: uuid.UUID
+    assistant_message: str
+    tool_calls: list[ToolCallRecord]
+    action_metadata: ActionMetadata | None
+    confirmation: Confirmation | None = None
+
+
+# A chat turn's response: the reply (`ChatReply`) and what explains it (`execution_metadata`). No
+# docstring: it would become the OpenAPI schema's description.
+class ChatResponse(ChatReply):
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
@@ -160,11 +173,6 @@ class ChatResponse(BaseModel):
             ]
         }
     )
-    conversation_id: uuid.UUID
-    assistant_message: str
-    tool_calls: list[ToolCallRecord]
-    action_metadata: ActionMetadata | None
-    confirmation: Confirmation | None = None
     execution_metadata: ExecutionMetadata = Field(
         description="Always has tool_calls_executed, tool_calls_retried, llm_calls, total_latency_ms; "
         "also the guard's decisions, the reading of the message, the reply's source, policy, plan, findings, "

@@ -33,11 +33,14 @@ from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, InvalidRequest
 from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
+from backend.app.db.repositories.idempotency import StoredResponse
 from backend.app.db.repositories.routing import Observed
-from backend.app.schemas.chat import ChatRequest
+from backend.app.schemas.chat import ChatReply, ChatRequest, ChatResponse
+from backend.app.schemas.metadata import ModelInfo
 from backend.app.services import prompt
 from backend.app.services.commands import asked_in
 from backend.app.services.confirmation_answers import run_answer
+from backend.app.services.guard import ExecutionGuard
 from backend.app.services.history import fit_history
 from backend.app.services.live_reply import LiveReply, ReplyListener
 from backend.app.services.records import Finished, finish
@@ -45,7 +48,6 @@ from backend.app.services.routing import Router
 from backend.app.services.turn import (
     Step,
     TurnContext,
-    no_calls,
     options_summary,
     run_options,
     turn_budget,
@@ -60,9 +62,33 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class TurnResponse:
-    status: int
-    body: dict[str, Any]
-    replayed: bool = False
+    """A turn's HTTP answer: a fresh turn's typed `response` (200), or a replay's: the response stored
+    under its Idempotency-Key (`StoredResponse`), served exactly as it was stored. A replay's JSON is
+    not read into `ChatResponse` again: it may be an error's body, or a response an earlier version
+    wrote, with fields the model now has no more or requires."""
+
+    response: ChatResponse | StoredResponse
+
+    @property
+    def replayed(self) -> bool:
+        return isinstance(self.response, StoredResponse)
+
+    @property
+    def status(self) -> int:
+        return self.response.status if isinstance(self.response, StoredResponse) else 200
+
+    def json(self) -> dict[str, Any]:
+        """The body as JSON, for the wire: serialised here, where it leaves the service."""
+        if isinstance(self.response, StoredResponse):
+            return self.response.body
+        return self.response.model_dump(mode="json")
+
+    def reply(self) -> ChatReply:
+        """What the user is shown, typed: a replay's read from its stored JSON (a 200's only: an
+        error's body has none)."""
+        if isinstance(self.response, StoredResponse):
+            return ChatReply.model_validate(self.response.body)
+        return self.response
 
 
 def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
@@ -141,7 +167,7 @@ class ChatService:
         """The pipeline: prepare, run, reply, persist (then count)."""
         stored = await self.store.prepare(turn)
         if stored is not None:  # a replay runs nothing
-            return TurnResponse(status=stored.status, body=stored.body, replayed=True)
+            return TurnResponse(stored)
         try:
             run, step = await self._run(turn)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
@@ -155,19 +181,18 @@ class ChatService:
             await self.store.record_failure(turn, error, self._failed(turn))
             log.warning("chat_turn_failed", extra={"turn_id": str(turn.turn_id), "error": error.code})
             raise
-        return TurnResponse(status=200, body=finished.body)
+        return TurnResponse(finished.response)
 
     async def _run(self, turn: TurnContext) -> tuple[RunResult, Step]:
-        """The turn's work: the calls a yes to the pending question stands for, nothing after a no,
-        else the tool loop."""
-        if turn.answer is not None and turn.answer.verdict == "run":
-            return await run_answer(turn, self._tools(turn)), Step.quiet(turn, self.settings)
-        if turn.answer is not None and turn.answer.verdict == "cancel":
-            return no_calls(), Step.quiet(turn, self.settings)
+        """The turn's work: an answer to the pending question (the calls a yes stands for, nothing
+        after a no: its own kind of step, no model, no guard), else the tool loop."""
+        if turn.answer is not None and turn.answer.verdict in ("run", "cancel"):
+            return await run_answer(turn, self._tools(turn)), Step.answering(turn, self.settings)
         step = Step.guarded(turn, self.settings, self.preset, self.clock, checks=self.checks_words)
-        return await self._loop(turn, step), step
+        assert step.guard is not None  # a message the loop works on is always read by a guard
+        return await self._loop(turn, step, step.guard), step
 
-    async def _loop(self, turn: TurnContext, step: Step) -> RunResult:
+    async def _loop(self, turn: TurnContext, step: Step, guard: ExecutionGuard) -> RunResult:
         """A turn through the model: the reader's step, the guard, the loop."""
         settings, request = self.settings, turn.request
         messages: list[dict[str, Any]] = [
@@ -188,15 +213,15 @@ class ChatService:
         runner = AgentRunner(client=self.client, model=model, preset=self.preset, options=self.options)
         return await runner.run(
             messages=messages,
-            executor=self._tools(turn, step if step.guard.enabled else None),
+            executor=self._tools(turn, step if guard.enabled else None),
             policy=step.policy,
             expected_tools=step.intent.tools,
             use=use,
-            guard=step.guard,
+            guard=guard,
             stop_when_covered=settings.response_mode == "direct",
             on_calls=turn.on_calls,
             # Words are streamed as they come only where no check of them is awaited.
-            on_reply=LiveReply(step.guard, turn.listener)
+            on_reply=LiveReply(guard, turn.listener)
             if turn.listener is not None and settings.response_mode == "model" and not self.checks_words
             else None,
         )
@@ -223,22 +248,23 @@ class ChatService:
             said=said,
         )
 
-    def _model_info(self) -> dict[str, Any]:
-        return {
-            "name": self.model,
-            "client": self.client.label,
-            "offline": self.client.label == "offline",
-            "preset": self.preset.describe(),
-            "options": options_summary(self.options),
-            "fallbacks": self.router.models[1:] if self.router is not None else None,
-        }
+    def _model_info(self) -> ModelInfo:
+        return ModelInfo(
+            name=self.model,
+            client=self.client.label,
+            offline=self.client.label == "offline",
+            preset=self.preset.describe(),
+            options=options_summary(self.options),
+            fallbacks=self.router.models[1:] if self.router is not None else None,
+        )
 
     def _learned(self, turn: TurnContext, run: RunResult, step: Step, finished: Finished) -> list[Observed]:
         """With several models: how each model asked did on this turn (services/routing.py)."""
         if turn.routing is None or self.router is None:
             return []
-        latency_ms = float(finished.body["execution_metadata"]["total_latency_ms"])
-        return self.router.observed(turn.routing, run, guard_outcome=step.guard.outcome, latency_ms=latency_ms)
+        latency_ms = float(finished.response.execution_metadata.total_latency_ms)
+        outcome = step.guard_outcome(run.guard_events)
+        return self.router.observed(turn.routing, run, guard_outcome=outcome, latency_ms=latency_ms)
 
     def _failed(self, turn: TurnContext) -> list[Observed]:
         """With several models: the outcome of a turn that ended in an error (services/routing.py)."""
@@ -251,8 +277,8 @@ class ChatService:
         reply = finished.reply
         self.metrics.observe_turn(
             stop_reason=run.stop_reason,
-            guard_outcome=step.guard.outcome,
-            guard_events=[(e.decision.value, e.reason.value) for e in step.guard.events],
+            guard_outcome=step.guard_outcome(run.guard_events),
+            guard_events=[(e.decision.value, e.reason.value) for e in run.guard_events],
             tool_results=[(e.call.name, e.result.success) for e in run.executed if e.ran],
             findings=[(f.kind.value, f.detail.get("budget")) for f in finished.findings],
             replaced=[r["reason"] for r in reply.replaced],
@@ -264,6 +290,6 @@ class ChatService:
                 "turn_id": str(turn.turn_id),
                 "stop_reason": run.stop_reason.value,
                 "llm_calls": run.use.llm_calls,
-                "guard": step.guard.outcome,
+                "guard": step.guard_outcome(run.guard_events),
             },
         )

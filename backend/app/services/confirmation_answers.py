@@ -12,6 +12,7 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import StopReason
 from backend.app.calls.types import ExecutedCall, ToolCall
@@ -20,7 +21,7 @@ from backend.app.core.exceptions import ConfirmationNotPending
 from backend.app.db.models import as_utc
 from backend.app.db.repositories.confirmations import ConfirmationRepository
 from backend.app.services.confirmations import Answer, answer
-from backend.app.services.turn import TurnContext, no_calls
+from backend.app.services.turn import TurnContext
 from backend.app.tools.task_tools import TaskTools
 
 
@@ -48,8 +49,12 @@ async def pending_answer(session: AsyncSession, turn: TurnContext, *, clock: Clo
 
 
 async def run_answer(turn: TurnContext, tools: TaskTools) -> RunResult:
-    """A yes (or a pick) to the pending question: exactly its stored calls run, with no LLM call."""
+    """The answer to the pending question, as the reply step reads a turn's work: a yes (or a pick)
+    runs exactly its stored calls, composed from their results; a no runs nothing. No model is asked:
+    no budget is used, nothing is traced, no guard decides."""
     assert turn.answer is not None
+    if turn.answer.verdict != "run":
+        return _answered([], stop=StopReason.FINAL)
     calls = [ToolCall(f"confirm-{i}", a["name"], dict(a["arguments"])) for i, a in enumerate(turn.answer.actions)]
     outcome = await tools.execute_batch(calls)
     executed = [
@@ -58,9 +63,20 @@ async def run_answer(turn: TurnContext, tools: TaskTools) -> RunResult:
     ]
     if turn.on_calls is not None:
         await turn.on_calls(executed)
-    run = no_calls("")
-    run.executed, run.stop_reason = executed, StopReason.COMPOSED
-    return run
+    return _answered(executed, stop=StopReason.COMPOSED)
+
+
+def _answered(executed: list[ExecutedCall], *, stop: StopReason) -> RunResult:
+    return RunResult(
+        text="",
+        executed=executed,
+        stop_reason=stop,
+        ok=True,
+        use=BudgetUse(Budget()),
+        trace=[],
+        findings=[],
+        policy_events=[],
+    )
 
 
 def _uuid(value: str) -> uuid.UUID:

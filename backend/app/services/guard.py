@@ -1,9 +1,11 @@
 """The execution guard: no success without a tool result behind it, no action nobody asked for.
 
-It keeps a turn's guard state (the tools forced, the retries, the events) and makes the decisions
-the loop acts on (`agent/guard.py`). Which of a step's changes run, are refused, act only on what the
-user's words name or are asked about is decided in `call_review.py`; the guard records those decisions
-and forces the tool asked for, once.
+It makes the decisions the loop acts on (`agent/guard.py`) and keeps nothing of a run: each review
+returns its verdict with the events it decided, and is handed the events decided so far (`decided`),
+which say what was already forced, retried or asked again. Which of a step's changes run, are
+refused, act only on what the user's words name or are asked about is decided in `call_review.py`;
+the guard passes those decisions on and forces the tool asked for, once. What a turn's records make
+of the events (`outcome`, `silent`, `retry_reason`) is read from the run's record (`RunResult`).
 
 The retries (README, "The guard and the reply"):
 
@@ -14,7 +16,7 @@ The retries (README, "The guard and the reply"):
 - A message that asks for no change, whose every change was refused: the model is asked again, with
   no tools, for an answer in words.
 
-The words (`Words`, `words.py`: what the reply may show of the model's own text):
+The words (`Words`, agent/guard.py: what the reply may show of the model's own text):
 
 - Never shown beside a change that did not happen: when a call of the turn failed, was refused or is
   asked about, the words are not shown, unless the message asked for no change and the words came
@@ -30,10 +32,21 @@ The words (`Words`, `words.py`: what the reply may show of the model's own text)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
-from backend.app.agent.guard import ACCEPT_CALLS, Accept, CallsVerdict, CheckWords, FinalVerdict, ForceRetry, GiveUp
+from backend.app.agent.guard import (
+    ACCEPT_CALLS,
+    Accept,
+    CallsVerdict,
+    CheckWords,
+    FinalVerdict,
+    ForceRetry,
+    GiveUp,
+    Words,
+    WordsReason,
+    WordsVerdict,
+)
 from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall
@@ -41,10 +54,12 @@ from backend.app.services.call_review import EDIT_TOOL, READ_TOOLS, review_chang
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
 from backend.app.services.clauses import names_something
+from backend.app.services.guard_events import forced_tools, retry_reason, silent
 from backend.app.services.intent import Action, Intent
 from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
-from backend.app.services.words import Words, WordsReason, WordsVerdict
 from backend.app.tools.resolver import named_in
+
+__all__ = ["ExecutionGuard", "forced_tools", "retry_reason", "satisfies", "silent"]
 
 DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
 CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
@@ -71,7 +86,10 @@ def satisfies(call: ExecutedCall, action: Action) -> bool:
     return any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
 
 
-@dataclass(slots=True)
+_Verdict = TypeVar("_Verdict", bound=Accept | ForceRetry | GiveUp | CheckWords | CallsVerdict)
+
+
+@dataclass(frozen=True, slots=True)
 class ExecutionGuard:
     intent: Intent
     message: str  # the user's words
@@ -82,16 +100,16 @@ class ExecutionGuard:
     context: str = ""  # the user's earlier messages (what an asked add may also take its title from)
     words_beside_results: bool = False  # model mode: the words are shown beside the results
     check: Callable[[str], CheckWords] | None = None  # asks what words claim; None: word lists only
-    forced: set[str] = field(default_factory=set)  # tools already forced this turn (at most once each)
-    ghost_retried: bool = False
-    reasked: bool = False  # asked again without tools after its changes were refused
-    claimed: tuple[str, ...] = ()  # a claim the lists read without its kind, while the check says which
-    events: list[GuardEvent] = field(default_factory=list)
-    words: Words | None = None  # the verdict on the model's final words, once there are some
 
     # -- the verdicts the loop acts on --------------------------------------------------------------
     def review_calls(
-        self, calls: Sequence[ToolCall], executed: Sequence[ExecutedCall], *, step: int, forced: bool
+        self,
+        calls: Sequence[ToolCall],
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        forced: bool,
+        decided: Sequence[GuardEvent],
     ) -> CallsVerdict:
         if not self.enabled:
             return ACCEPT_CALLS
@@ -108,115 +126,151 @@ class ExecutionGuard:
             step=step,
             forced=forced,
         )
-        self.events.extend(review.events)  # enabled: a disabled guard reviews no calls
-        if review.force is None or review.force in self.forced:
-            return review.verdict
-        return replace(review.verdict, retry=self._force(step, review.force, GuardReason.WRONG_TOOL))
+        notes = list(review.events)  # enabled: a disabled guard reviews no calls
+        if review.force is None or review.force in forced_tools(decided):
+            return _noted(review.verdict, notes)
+        retry = self._force(notes, step, review.force, GuardReason.WRONG_TOOL)
+        return _noted(replace(review.verdict, retry=retry), notes)
 
-    def review_results(self, executed: Sequence[ExecutedCall], *, step: int) -> ForceRetry | None:
+    def review_results(
+        self, executed: Sequence[ExecutedCall], *, step: int, decided: Sequence[GuardEvent]
+    ) -> ForceRetry | None:
         """On a message that asks for no change, once the model's changes were all refused or found no
         task the user named (and nothing is asked about): it is asked again, with no tools, for an
         answer in words, which is checked like any other (once a turn)."""
-        if not self.enabled or self.intent.needs_tool or self.reasked or self.intent.kind == "too_long":
+        if not self.enabled or self.intent.needs_tool or self.intent.kind == "too_long":
+            return None
+        if any(e.decision is GuardDecision.ASKED_AGAIN for e in decided):
             return None
         changes = [e for e in executed if e.step == step and e.call.name in self.mutating_tools]
         if not changes or any(e.result.success or e.result.code == ResultCode.NEEDS_CONFIRMATION for e in changes):
             return None
-        self.reasked = True
-        self._event(step, GuardDecision.ASKED_AGAIN, GuardReason.NOT_ASKED)
-        return ForceRetry(tool=None, instruction=REASK, reason=GuardReason.NOT_ASKED, answer_only=True)
+        asked = GuardEvent(step, GuardDecision.ASKED_AGAIN, GuardReason.NOT_ASKED)
+        return ForceRetry(tool=None, instruction=REASK, reason=GuardReason.NOT_ASKED, answer_only=True, events=(asked,))
 
-    def review_final(self, text: str, executed: Sequence[ExecutedCall], *, step: int) -> FinalVerdict:
+    def review_final(
+        self, text: str, executed: Sequence[ExecutedCall], *, step: int, decided: Sequence[GuardEvent]
+    ) -> FinalVerdict:
+        notes: list[GuardEvent] = []
+        return _noted(self._final(notes, text.strip(), executed, step=step, decided=decided), notes)
+
+    def review_checked(
+        self,
+        text: str,
+        arguments: dict[str, Any] | None,
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        claimed: tuple[str, ...],
+        decided: Sequence[GuardEvent],
+    ) -> Accept | ForceRetry:
+        """`claimed`: the claims the word lists read without their kind, which the check was to tell."""
+        notes: list[GuardEvent] = []
+        verdict = self._checked(notes, readable(text), arguments, executed, step=step, claimed=claimed, decided=decided)
+        return _noted(verdict, notes)
+
+    def _final(
+        self,
+        notes: list[GuardEvent],
+        text: str,
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        decided: Sequence[GuardEvent],
+    ) -> FinalVerdict:
         if self.enabled and self.intent.needs_tool:
             missing = self._missing(executed)
             if missing is not None:
                 if missing in DESTRUCTIVE and (chosen := self._model_chose_other(executed)) is not None:
-                    self._event(step, GuardDecision.TRUSTED, chosen, missing)
-                elif missing not in self.forced:
-                    return self._force(step, missing, GuardReason.MISSING_TOOL)
+                    self._note(notes, step, GuardDecision.TRUSTED, chosen, missing)
+                elif missing not in forced_tools(decided):
+                    return self._force(notes, step, missing, GuardReason.MISSING_TOOL)
                 elif not any(e.ran for e in executed):
-                    self._event(step, GuardDecision.GAVE_UP, GuardReason.MISSING_TOOL, missing)
-                    self.words = Words(text.strip(), WordsVerdict.NOT_SHOWN)
-                    return GiveUp(reason=GuardReason.MISSING_TOOL)
-        return self._read_words(text.strip(), executed, step=step)
+                    self._note(notes, step, GuardDecision.GAVE_UP, GuardReason.MISSING_TOOL, missing)
+                    return GiveUp(reason=GuardReason.MISSING_TOOL, words=Words(text, WordsVerdict.NOT_SHOWN))
+        return self._read_words(notes, text, executed, step=step, decided=decided)
 
-    def review_checked(
-        self, text: str, arguments: dict[str, Any] | None, executed: Sequence[ExecutedCall], *, step: int
+    def _checked(
+        self,
+        notes: list[GuardEvent],
+        text: str,  # what was checked: the words as far as the lists read them
+        arguments: dict[str, Any] | None,
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        claimed: tuple[str, ...],
+        decided: Sequence[GuardEvent],
     ) -> Accept | ForceRetry:
         declared = read_declaration(arguments)
-        claimed, self.claimed = self.claimed, ()
-        text = readable(text)  # what was checked: the words as far as the lists read them
         if declared is None:
             if claimed:  # the lists read a claim; the check says nothing more
-                return self._caught(text, list(claimed), set(), executed, step=step)
-            self._event(step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK)
-            self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED)
-            return Accept()
+                return self._caught(notes, text, list(claimed), set(), executed, step=step, decided=decided)
+            self._note(notes, step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK)
+            return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED))
         successes = [e for e in final_calls(executed) if e.result.success]
         unbacked = [c for c in declared.done if not made_by(c, successes)]
         if unbacked:
             words = [f"{c.action} {c.task}".strip() for c in unbacked]
-            return self._caught(text, words, {TOOL_OF[c.action] for c in unbacked}, executed, step=step)
+            tools = {TOOL_OF[c.action] for c in unbacked}
+            return self._caught(notes, text, words, tools, executed, step=step, decided=decided)
         if claimed:
-            return self._caught(text, list(claimed), set(), executed, step=step)
+            return self._caught(notes, text, list(claimed), set(), executed, step=step, decided=decided)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         denied = [f"{c.action} {c.task}" for c in declared.not_done if c.task and made_by(c, changed)]
         if denied:
-            self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
-            self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, tuple(denied))
-            return Accept()
-        self.words = Words(text, WordsVerdict.VERIFIED)
-        return Accept()
+            self._note(notes, step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
+            return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, tuple(denied)))
+        return Accept(words=Words(text, WordsVerdict.VERIFIED))
 
     # -- the words --------------------------------------------------------------------------------
     def _read_words(
-        self, text: str, executed: Sequence[ExecutedCall], *, step: int
+        self,
+        notes: list[GuardEvent],
+        text: str,
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        decided: Sequence[GuardEvent],
     ) -> Accept | ForceRetry | CheckWords:
         finals = final_calls(executed)
         if not text:
-            self.words = Words(text, WordsVerdict.NOT_SHOWN)
-            return Accept()
+            return Accept(words=Words(text, WordsVerdict.NOT_SHOWN))
         if (shown := readable(text)) != text:  # what the lists cannot read in bounded time is never shown
-            self._event(step, GuardDecision.SHORTENED, GuardReason.TOO_LONG)
+            self._note(notes, step, GuardDecision.SHORTENED, GuardReason.TOO_LONG)
             text = shown
-        if not self._eligible(finals, step=step):
+        if not self._eligible(finals, step=step, decided=decided):
             verdict = WordsVerdict.WITHHELD if self.words_beside_results else WordsVerdict.NOT_SHOWN
-            self.words = Words(text, verdict, WordsReason.HIDES_FAILURE if self.words_beside_results else None)
-            return Accept()
+            return Accept(words=Words(text, verdict, WordsReason.HIDES_FAILURE if self.words_beside_results else None))
         successes = [e for e in finals if e.result.success]
         if successes and not self.words_beside_results and not text.endswith("?"):
             # Direct mode: the results are the reply; only a question the model asks back goes beside them.
-            self.words = Words(text, WordsVerdict.NOT_SHOWN)
-            return Accept()
+            return Accept(words=Words(text, WordsVerdict.NOT_SHOWN))
         unbacked = [c for c in self.claims_in(text) if not self._backed(c, successes, finals)]
         if unbacked:
             tools: set[str] = {c.tools[0] for c in unbacked if c.tools}
-            if len(tools) != 1 and self._may_retry(executed) and self.check is not None:
+            if len(tools) != 1 and self._may_retry(executed, decided) and self.check is not None:
                 # A claim the lists cannot give one kind ("Done, Laundry is off your list!"): the check
                 # says which change the words claim, so that only that tool is forced, and asked about.
-                self.claimed = tuple(c.words for c in unbacked)
-                self._event(step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
-                return self.check(text)
-            return self._caught(text, [c.words for c in unbacked], tools, executed, step=step)
+                self._note(notes, step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
+                return replace(self.check(text), claimed=tuple(c.words for c in unbacked))
+            return self._caught(notes, text, [c.words for c in unbacked], tools, executed, step=step, decided=decided)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         if changed and (denied := denial(text)) is not None:
-            self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
-            self.words = Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, (denied,))
-            return Accept()
+            self._note(notes, step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
+            return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, (denied,)))
         if self.enabled and self.check is not None:
-            self._event(step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
+            self._note(notes, step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
             return self.check(text)
-        self.words = Words(text, WordsVerdict.SHOWN)
-        return Accept()
+        return Accept(words=Words(text, WordsVerdict.SHOWN))
 
-    def _eligible(self, finals: Sequence[ExecutedCall], *, step: int) -> bool:
+    def _eligible(self, finals: Sequence[ExecutedCall], *, step: int, decided: Sequence[GuardEvent]) -> bool:
         """Words may be shown only beside no failure, refusal or question: unless the message asked
         for no change and these words came after the model heard its changes were not run."""
         bad = [e for e in finals if not e.result.success]
         if not bad:
             return True
-        silent = self.silent
-        return not self.intent.needs_tool and all((e.step, e.call.name) in silent and e.step < step for e in bad)
+        quiet = silent(decided)
+        return not self.intent.needs_tool and all((e.step, e.call.name) in quiet and e.step < step for e in bad)
 
     def _backed(self, claim: Claim, successes: Sequence[ExecutedCall], finals: Sequence[ExecutedCall]) -> bool:
         """A claim the word lists read is backed by a successful call with its action, on the task its
@@ -230,7 +284,15 @@ class ExecutionGuard:
         return any(named_in(claim.sentence, t) for e in made for t in titles_of(e))
 
     def _caught(
-        self, text: str, said: list[str], tools: set[str], executed: Sequence[ExecutedCall], *, step: int
+        self,
+        notes: list[GuardEvent],
+        text: str,
+        said: list[str],
+        tools: set[str],
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        decided: Sequence[GuardEvent],
     ) -> Accept | ForceRetry:
         """Words claiming a change that did not happen. On a message read as nothing (other wording,
         another language) it may have been asked for. When the words claim one kind of change, that
@@ -239,27 +301,25 @@ class ExecutionGuard:
         not read ("muss ich heute noch einkaufen gehen?") and a model that complies would make it a
         change. Otherwise the tools are required with `respond` as a way out, and whatever the model
         then changes is only looked up and asked about."""
-        if self._may_retry(executed):
-            self.ghost_retried = True
+        if self._may_retry(executed, decided):
             if len(tools) == 1 and (tool := next(iter(tools))) in CLAIMABLE:
                 # One kind of change claimed: that tool, forced, names its task; the user is asked.
-                self.forced.add(tool)
-                self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM, tool)
+                self._note(notes, step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM, tool)
                 return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=GuardReason.GHOST_CLAIM)
-            self._event(step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM)
+            self._note(notes, step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM)
             return ForceRetry(
                 tool=None, instruction=self.ghost_instruction, reason=GuardReason.GHOST_CLAIM, offer_respond=True
             )
         changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
         reason = WordsReason.UNBACKED_CLAIM if changed else WordsReason.GHOST_CLAIM
-        self._event(step, GuardDecision.CLAIM_CAUGHT, GuardReason(reason.value))
-        self.words = Words(text, WordsVerdict.WITHHELD, reason, tuple(said))
-        return Accept()
+        self._note(notes, step, GuardDecision.CLAIM_CAUGHT, GuardReason(reason.value))
+        return Accept(words=Words(text, WordsVerdict.WITHHELD, reason, tuple(said)))
 
-    def _may_retry(self, executed: Sequence[ExecutedCall]) -> bool:
+    def _may_retry(self, executed: Sequence[ExecutedCall], decided: Sequence[GuardEvent]) -> bool:
         """Whether a claimed change on a message read as nothing still gets its one retry."""
         changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
-        return not changed and self.enabled and self.intent.kind == "chat" and not self.ghost_retried
+        retried = any(e.decision is GuardDecision.FORCED and e.reason is GuardReason.GHOST_CLAIM for e in decided)
+        return not changed and self.enabled and self.intent.kind == "chat" and not retried
 
     def claims_in(self, text: str) -> list[Claim]:
         """The changes `text` claims, as this message makes them count: on a message that asks for
@@ -290,33 +350,16 @@ class ExecutionGuard:
                 return False
         return True
 
-    @property
-    def outcome(self) -> str:
-        """One word for dashboards: disabled, not_needed, passed, retried or tool_not_triggered."""
+    def outcome(self, events: Sequence[GuardEvent]) -> str:
+        """One word for dashboards, from the run's events: disabled, not_needed, passed, retried or
+        tool_not_triggered."""
         if not self.enabled:
             return "disabled"
-        if any(e.decision is GuardDecision.GAVE_UP for e in self.events):
+        if any(e.decision is GuardDecision.GAVE_UP for e in events):
             return "tool_not_triggered"
-        if any(e.decision is GuardDecision.FORCED for e in self.events):
+        if any(e.decision is GuardDecision.FORCED for e in events):
             return "retried"
         return "passed" if self.intent.needs_tool else "not_needed"
-
-    @property
-    def silent(self) -> frozenset[tuple[int, str]]:
-        """(step, tool) of the changes nobody asked for: refused, or let run (or be asked about) only on
-        what the user's words name. When they name nothing the change is simply not done, and not a
-        line of the reply: the user never asked for it (an injected "delete everything" must not
-        become a question to the user either)."""
-        return frozenset(
-            (e.step, e.tool or "")
-            for e in self.events
-            if (e.decision is GuardDecision.GROUNDED and e.reason is GuardReason.EXTRA_CALL)
-            or (e.decision in (GuardDecision.REFUSED, GuardDecision.ASKS) and e.reason is GuardReason.NOT_ASKED)
-        )
-
-    @property
-    def retry_reason(self) -> str | None:
-        return next((e.reason.value for e in self.events if e.decision is GuardDecision.FORCED), None)
 
     # -- helpers -----------------------------------------------------------------------------------
     def _missing(self, executed: Sequence[ExecutedCall]) -> str | None:
@@ -336,11 +379,17 @@ class ExecutionGuard:
             return GuardReason.MODEL_CHOSE_EDIT
         return None
 
-    def _force(self, step: int, tool: str, reason: GuardReason) -> ForceRetry:
-        self.forced.add(tool)
-        self._event(step, GuardDecision.FORCED, reason, tool)
+    def _force(self, notes: list[GuardEvent], step: int, tool: str, reason: GuardReason) -> ForceRetry:
+        self._note(notes, step, GuardDecision.FORCED, reason, tool)
         return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=reason)
 
-    def _event(self, step: int, decision: GuardDecision, reason: GuardReason, tool: str | None = None) -> None:
+    def _note(
+        self, notes: list[GuardEvent], step: int, decision: GuardDecision, reason: GuardReason, tool: str | None = None
+    ) -> None:
         if self.enabled:  # a disabled guard still keeps a claim from the user, but decides nothing
-            self.events.append(GuardEvent(step, decision, reason, tool))
+            notes.append(GuardEvent(step, decision, reason, tool))
+
+
+def _noted(verdict: _Verdict, notes: list[GuardEvent]) -> _Verdict:
+    """The verdict with the events its review decided, in order."""
+    return replace(verdict, events=tuple(notes)) if notes else verdict

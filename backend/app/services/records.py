@@ -9,8 +9,11 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Literal
 
+from pydantic import TypeAdapter
+
+from backend.app.agent.guard import WordsReason
 from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import Finding, FindingKind
 from backend.app.calls.codes import ResultCode
@@ -20,20 +23,46 @@ from backend.app.core.config import Settings
 from backend.app.language.detect import Language
 from backend.app.schemas.chat import (
     ActionMetadata,
+    ActionRecord,
     ChatResponse,
     Confirmation,
     ConfirmationAction,
     ConfirmationAnswer,
+    ToolCallRecord,
+    ToolResultOut,
 )
-from backend.app.schemas.metadata import ExecutionMetadata
+from backend.app.schemas.metadata import (
+    AppliedCall,
+    BudgetInfo,
+    CallWarning,
+    ExecutionMetadata,
+    FindingRecord,
+    GuardEvent,
+    GuardInfo,
+    IntentAction,
+    IntentInfo,
+    LanguageInfo,
+    ModelInfo,
+    NotDone,
+    PlanInfo,
+    PolicyEvent,
+    PolicyInfo,
+    ProviderError,
+    RejectedCall,
+    ReplacedReply,
+    ReplyInfo,
+    RoutingInfo,
+    TraceCheck,
+    TraceStep,
+)
+from backend.app.schemas.metadata import ConfirmationAnswer as AnswerInfo
 from backend.app.services.calls import final_calls
 from backend.app.services.confirmations import Proposal, propose
-from backend.app.services.guard import ExecutionGuard
+from backend.app.services.guard import retry_reason, silent
 from backend.app.services.intent import Intent
 from backend.app.services.plan import declared_plan, plan_deviation
 from backend.app.services.reply import Reply, compose
 from backend.app.services.turn import READ_ONLY, Step, TurnContext
-from backend.app.services.words import WordsReason
 
 _REPLACED_FINDING = {
     WordsReason.GHOST_CLAIM.value: FindingKind.GHOST_CLAIM,
@@ -42,33 +71,51 @@ _REPLACED_FINDING = {
 }
 
 
+# The loop's trace (agent/runner.py) and its policy events come as JSON-shaped records: they are read
+# into the metadata's models here, once, where they leave the agent.
+_TRACE: TypeAdapter[list[TraceStep | TraceCheck]] = TypeAdapter(list[TraceStep | TraceCheck])
+
+
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """A turn's reply step: what the user reads (`body`, the response JSON) and what is kept with it."""
+    """A turn's reply step: what the user reads (`response`) and what is kept with it."""
 
-    body: dict[str, Any]
+    response: ChatResponse
     reply: Reply
     findings: list[Finding]
     calls: list[ExecutedCall]
     proposal: Proposal | None
-    confirmation: Confirmation | None
     now: datetime
     language: str
 
+    @property
+    def confirmation(self) -> Confirmation | None:
+        return self.response.confirmation
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyReport:
+    """Best-effort accounting over every call of a turn (`execution_metadata`'s apply fields)."""
+
+    status: Literal["applied", "partial", "rejected"] | None
+    applied: list[AppliedCall]
+    rejected: list[RejectedCall]
+    warnings: list[CallWarning]
+
 
 def finish(
-    turn: TurnContext, run: RunResult, step: Step, *, settings: Settings, clock: Clock, model: dict[str, Any]
+    turn: TurnContext, run: RunResult, step: Step, *, settings: Settings, clock: Clock, model: ModelInfo
 ) -> Finished:
     """What the user reads and what explains it: the reply (composed in services/reply.py), the
-    question to ask if any, the findings, the execution metadata and the response body. `model`:
-    the model the turn ran on, as its execution metadata shows it."""
+    question to ask if any, the findings, the execution metadata and the response. `model`: the
+    model the turn ran on, as its execution metadata shows it."""
     calls = final_calls(run.executed)
     t = step.texts
-    proposal = propose(calls, t=t, silent=step.guard.silent) if step.asks else None
+    proposal = propose(calls, t=t, silent=silent(run.guard_events)) if step.asks else None
     reply = compose(
         run=run,
         intent=step.intent,
-        guard=step.guard,
+        message=turn.request.message,
         response_mode=settings.response_mode,
         t=t,
         question=proposal,
@@ -80,22 +127,23 @@ def finish(
     metadata = execution_metadata(
         run=run,
         intent=step.intent,
-        guard=step.guard,
+        guard_outcome=step.guard_outcome(run.guard_events),
         reply=reply,
-        plan=declared_plan(step.intent, policy=step.policy.value),
+        plan=PlanInfo.model_validate(declared_plan(step.intent, policy=step.policy.value)),
         findings=findings,
-        policy=step.policy_info,
+        policy=PolicyInfo.model_validate(step.policy_info),
         model=model,
-        apply={**apply_report(run.executed), "apply_mode": settings.apply_mode},
+        apply=apply_report(run.executed),
+        apply_mode=settings.apply_mode,
         response_mode=settings.response_mode,
         total_latency_ms=round((time.monotonic() - turn.started) * 1000),
         language=step.language,
         confirmation_answer=(
-            {"verdict": turn.answer.verdict, "how": turn.answer.how}
+            AnswerInfo(verdict=turn.answer.verdict, how=turn.answer.how)
             if turn.answer is not None and turn.answer.verdict != "new"
             else None
         ),
-        routing=turn.routing.describe() if turn.routing is not None else None,
+        routing=RoutingInfo.model_validate(turn.routing.describe()) if turn.routing is not None else None,
     )
     now = clock.now()
     confirmation = None
@@ -111,12 +159,11 @@ def finish(
         execution_metadata=metadata,
     )
     return Finished(
-        body=response.model_dump(mode="json"),
+        response=response,
         reply=reply,
         findings=findings,
         calls=calls,
         proposal=proposal,
-        confirmation=confirmation,
         now=now,
         language=step.language.code,
     )
@@ -143,15 +190,22 @@ def _confirmation(proposal: Proposal, *, expires_at: datetime) -> Confirmation:
     )
 
 
-def tool_call_records(executed: Sequence[ExecutedCall]) -> list[dict[str, Any]]:
+def tool_call_records(executed: Sequence[ExecutedCall]) -> list[ToolCallRecord]:
+    """The calls as the response (and a stream's `tool` events) show them."""
     return [
-        {
-            "name": e.call.name,
-            "arguments": e.arguments,
-            "result": e.result.to_payload(),
-            "retried": e.retried,
-            "retry_reason": e.retry_reason,
-        }
+        ToolCallRecord(
+            name=e.call.name,
+            arguments=e.arguments,
+            result=ToolResultOut(
+                success=e.result.success,
+                data=e.result.data,
+                error=e.result.error,
+                code=str(e.result.code) if e.result.code else None,
+                warnings=list(e.result.warnings) or None,
+            ),
+            retried=e.retried,
+            retry_reason=e.retry_reason,
+        )
         for e in executed
     ]
 
@@ -175,68 +229,75 @@ def execution_metadata(
     *,
     run: RunResult,
     intent: Intent,
-    guard: ExecutionGuard,
+    guard_outcome: str,
     reply: Reply,
-    plan: dict[str, Any],
+    plan: PlanInfo,
     findings: list[Finding],
-    policy: dict[str, Any],
-    model: dict[str, Any],
-    apply: dict[str, Any],
-    response_mode: str,
+    policy: PolicyInfo,
+    model: ModelInfo,
+    apply: ApplyReport,
+    apply_mode: str,
+    response_mode: Literal["direct", "model"],
     total_latency_ms: int,
     language: Language,
-    confirmation_answer: dict[str, Any] | None = None,
-    routing: dict[str, Any] | None = None,
+    confirmation_answer: AnswerInfo | None = None,
+    routing: RoutingInfo | None = None,
 ) -> ExecutionMetadata:
     use = run.use
-    metadata: dict[str, Any] = {
-        "tool_calls_executed": sum(1 for e in run.executed if e.ran),
-        "tool_calls_retried": sum(1 for e in run.executed if e.retried),
-        "llm_calls": use.llm_calls,
-        "total_latency_ms": total_latency_ms,
-        "tool_calls_succeeded": sum(1 for e in run.executed if e.result.success),
-        "tool_calls_ignored": sum(1 for e in run.executed if e.result.code == ResultCode.IGNORED),
-        "prompt_tokens": use.prompt_tokens,
-        "completion_tokens": use.completion_tokens,
-        "estimated_cost_usd": round(use.cost_usd, 6),
-        "guard": {
-            "outcome": guard.outcome,
-            "retry_reason": guard.retry_reason,
-            "decisions": [e.to_dict() for e in guard.events],
-        },
-        "intent": {
-            "kind": intent.kind,
-            "tools": list(intent.tools),
-            "actions": [{"tools": list(a.tools), "text": a.text, "explicit": a.explicit} for a in intent.actions],
-            "reason": intent.reason,
-            "languages": list(intent.languages),
-        },
-        "reply": {
-            "source": reply.source,
-            "words": guard.words.verdict.value if guard.words is not None else None,
-            "replaced": reply.replaced,
-            "not_done": [
-                {"action": o.action, "reason": o.reason.value if o.reason else None, "message": o.message}
+    executed = run.executed
+    return ExecutionMetadata(
+        tool_calls_executed=sum(1 for e in executed if e.ran),
+        tool_calls_retried=sum(1 for e in executed if e.retried),
+        llm_calls=use.llm_calls,
+        total_latency_ms=total_latency_ms,
+        tool_calls_succeeded=sum(1 for e in executed if e.result.success),
+        tool_calls_ignored=sum(1 for e in executed if e.result.code == ResultCode.IGNORED),
+        prompt_tokens=use.prompt_tokens,
+        completion_tokens=use.completion_tokens,
+        estimated_cost_usd=round(use.cost_usd, 6),
+        guard=GuardInfo(
+            outcome=guard_outcome,
+            retry_reason=retry_reason(run.guard_events),
+            decisions=[
+                GuardEvent(step=e.step, decision=e.decision.value, reason=e.reason.value, tool=e.tool)
+                for e in run.guard_events
+            ],
+        ),
+        intent=IntentInfo(
+            kind=intent.kind,
+            tools=list(intent.tools),
+            actions=[IntentAction(tools=list(a.tools), text=a.text, explicit=a.explicit) for a in intent.actions],
+            reason=intent.reason,
+            languages=list(intent.languages),
+        ),
+        reply=ReplyInfo(
+            source=reply.source,
+            words=run.words.verdict.value if run.words is not None else None,
+            replaced=[ReplacedReply.model_validate(r) for r in reply.replaced],
+            not_done=[
+                NotDone(action=o.action, reason=o.reason.value if o.reason else None, message=o.message)
                 for o in reply.not_done
             ],
-        },
-        "policy": policy,
-        "response_mode": response_mode,
-        "stop_reason": run.stop_reason.value,
-        "plan": plan,
-        "findings": [f.to_dict() for f in findings],
-        "budget": use.summary(),
-        **apply,
-        "model": model,
-        "policy_events": run.policy_events,
-        "trace": run.trace,
-        "language": {"code": language.code, "detected": language.detected, "how": language.how},
-    }
-    if run.error is not None:
-        metadata["provider_error"] = {"code": run.error.code, "detail": run.error.detail}
-    metadata["confirmation_answer"] = confirmation_answer
-    metadata["routing"] = routing
-    return ExecutionMetadata.model_validate(metadata)
+        ),
+        policy=policy,
+        response_mode=response_mode,
+        stop_reason=run.stop_reason.value,
+        plan=plan,
+        findings=[FindingRecord(kind=f.kind.value, **f.detail) for f in findings],
+        budget=BudgetInfo.model_validate(use.summary()),
+        apply_status=apply.status,
+        applied=apply.applied,
+        rejected=apply.rejected,
+        warnings=apply.warnings,
+        apply_mode=apply_mode,
+        model=model,
+        policy_events=[PolicyEvent.model_validate(e) for e in run.policy_events],
+        trace=_TRACE.validate_python(run.trace),
+        routing=routing,
+        language=LanguageInfo(code=language.code, detected=language.detected, how=language.how),
+        provider_error=ProviderError(code=run.error.code, detail=run.error.detail) if run.error is not None else None,
+        confirmation_answer=confirmation_answer,
+    )
 
 
 def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
@@ -247,28 +308,32 @@ def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
         if reply.source == "contract":
             return ActionMetadata(action=intent.primary or "unknown", success=False, message="Tool not triggered")
         return None
-    actions = [o.metadata() for o in outcomes]
-    first = dict(actions[0])
-    first.pop("status")
-    if reply.source == "contract":
-        first["message"] = "Tool not triggered"
-    if len(actions) > 1:
-        first["actions"] = actions
-    return ActionMetadata.model_validate(first)
+    actions = [ActionRecord.model_validate(o.metadata()) for o in outcomes]
+    first = actions[0]
+    return ActionMetadata(
+        action=first.action,
+        success=first.success,
+        task_id=first.task_id,
+        task_title=first.task_title,
+        message="Tool not triggered" if reply.source == "contract" else first.message,
+        actions=actions if len(actions) > 1 else None,
+    )
 
 
-def apply_report(executed: Sequence[ExecutedCall]) -> dict[str, Any]:
+def apply_report(executed: Sequence[ExecutedCall]) -> ApplyReport:
     """Best-effort accounting over every call of the turn: applied, partial or rejected."""
-    applied: list[dict[str, Any]] = []
-    rejected: list[dict[str, Any]] = []
-    warnings: list[dict[str, Any]] = []
+    applied: list[AppliedCall] = []
+    rejected: list[RejectedCall] = []
+    warnings: list[CallWarning] = []
     for index, e in enumerate(executed):
         if e.result.success:
             data = e.result.data if isinstance(e.result.data, dict) else {}
-            applied.append({"index": index, "tool": e.call.name, "task_id": data.get("id")})
+            applied.append(AppliedCall(index=index, tool=e.call.name, task_id=data.get("id")))
         else:
-            rejected.append({"index": index, "tool": e.call.name, "code": e.result.code, "error": e.result.error})
-        warnings.extend({"index": index, "tool": e.call.name, "warning": w} for w in e.result.warnings)
+            code = str(e.result.code) if e.result.code else None
+            rejected.append(RejectedCall(index=index, tool=e.call.name, code=code, error=e.result.error))
+        warnings.extend(CallWarning(index=index, tool=e.call.name, warning=w) for w in e.result.warnings)
+    status: Literal["applied", "partial", "rejected"] | None
     if not executed:
         status = None
     elif not rejected:
@@ -277,4 +342,4 @@ def apply_report(executed: Sequence[ExecutedCall]) -> dict[str, Any]:
         status = "partial"
     else:
         status = "rejected"
-    return {"apply_status": status, "applied": applied, "rejected": rejected, "warnings": warnings}
+    return ApplyReport(status, applied, rejected, warnings)

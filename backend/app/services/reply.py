@@ -6,7 +6,7 @@ What it promises, in both response modes:
   with its real outcome: done, failed (with a reason written for them), not done, or asked about (a
   question ends the reply); a change nobody asked for that was not run is no line of it (it is in
   the metadata);
-- the model's own words are shown only when the guard let them through (`guard.words`): never
+- the model's own words are shown only when the guard let them through (`run.words`): never
   beside a change that did not happen, never with a claim no successful call backs, and, where the
   model is asked to check them, only once its check matched what ran. In `direct` mode, once a tool
   ran the reply is built from the results; in `model` mode the model's words come first, with the
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from backend.app.agent.guard import Words, WordsVerdict
 from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import ANSWERED, GuardDecision, StopReason
 from backend.app.calls.codes import ResultCode
@@ -32,9 +33,10 @@ from backend.app.services.calls import final_calls
 from backend.app.services.claims import denial
 from backend.app.services.clauses import names_something
 from backend.app.services.guard import ExecutionGuard, satisfies
+from backend.app.services.guard_events import forced_tools
+from backend.app.services.guard_events import silent as silent_calls
 from backend.app.services.intent import Action, Intent
 from backend.app.services.wording import action_phrase, done_line, failed_line
-from backend.app.services.words import Words, WordsVerdict
 from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
@@ -234,11 +236,11 @@ def _said(call: ExecutedCall) -> str:
     return " ".join(str(v) for v in call.arguments.values() if isinstance(v, str))
 
 
-def _why_not(action: Action, guard: ExecutionGuard, run: RunResult) -> NotDoneReason:
-    for event in guard.events:
+def _why_not(action: Action, run: RunResult) -> NotDoneReason:
+    for event in run.guard_events:
         if event.tool == action.tool and event.decision is GuardDecision.TRUSTED:
             return NotDoneReason.MODEL_CHOSE_OTHER
-    if action.tool in guard.forced:
+    if action.tool in forced_tools(run.guard_events):
         return NotDoneReason.TOOL_NOT_TRIGGERED
     if run.stop_reason is StopReason.BUDGET_EXCEEDED:
         return NotDoneReason.BUDGET
@@ -283,19 +285,20 @@ def compose(
     *,
     run: RunResult,
     intent: Intent,
-    guard: ExecutionGuard,
+    message: str,
     response_mode: str,
     t: Texts,
     question: Question | None = None,
 ) -> Reply:
-    """The reply. With `question` (a confirmation the turn asks), the calls it asks about are
-    `asked`, and the question ends the reply."""
+    """The reply to the user's `message`. With `question` (a confirmation the turn asks), the calls
+    it asks about are `asked`, and the question ends the reply."""
     calls = final_calls(run.executed)
     covered = question.covers if question is not None else frozenset()
     reports: list[ActionReport] = []
     lines: list[str] = []
+    quiet = silent_calls(run.guard_events)
     for e in calls:
-        status, silent = _status(e, guard.silent)
+        status, silent = _status(e, quiet)
         if id(e) in covered:
             status, silent = Status.ASKED, False
         reason = _CODE_REASON.get(e.result.code) if e.result.code and status is Status.NOT_DONE else None
@@ -303,15 +306,15 @@ def compose(
         if not silent and id(e) not in covered:
             lines.append(_line(t, e, status))
     for action in _unattempted(intent, calls):
-        reason = _why_not(action, guard, run)
-        request = user_words(guard.message, action.text)
+        reason = _why_not(action, run)
+        request = user_words(message, action.text)
         line = _action_line(t, request, reason)
         lines.append(line)
         reports.append(ActionReport(action.tool, Status.NOT_DONE, line, reason=reason))
     if stopped := _stopped(t, run):
         lines.append(stopped)
     ask = [question.question] if question is not None else []
-    words = guard.words
+    words = run.words
     replaced = [_replaced(words)] if words is not None and words.verdict is WordsVerdict.WITHHELD else []
     if not calls and intent.needs_tool and run.stop_reason in (StopReason.TOOL_NOT_TRIGGERED, StopReason.NO_TOOL_CALLS):
         return Reply(t("Technical error: Tool not triggered."), reports, "contract", replaced)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from backend.app.agent.limits import Budget, BudgetUse
+from backend.app.agent.limits import Budget
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
-from backend.app.agent.run_io import CallsObserver, RunOptions, RunResult
-from backend.app.agent.types import StopReason
+from backend.app.agent.run_io import CallsObserver, RunOptions
+from backend.app.agent.types import GuardEvent
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
@@ -60,10 +61,12 @@ class TurnContext:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """How the message is read and guarded, under which policy, and the language the turn answers in."""
+    """How the message is read and guarded, under which policy, and the language the turn answers in.
+    Two kinds: a message the loop works on (`guarded`), and an answer to the pending question
+    (`answering`), which asks no model and has no guard."""
 
     intent: Intent
-    guard: ExecutionGuard
+    guard: ExecutionGuard | None  # None: an answer to the pending question (nothing for a guard to decide)
     policy: ToolPolicy
     policy_info: dict[str, Any]
     language: Language
@@ -72,6 +75,10 @@ class Step:
     @property
     def texts(self) -> Texts:
         return texts(self.language.code)
+
+    def guard_outcome(self, events: Sequence[GuardEvent]) -> str:
+        """The guard's one word for dashboards, from the run's events ("disabled": no guard)."""
+        return self.guard.outcome(events) if self.guard is not None else "disabled"
 
     @classmethod
     def guarded(cls, turn: TurnContext, settings: Settings, preset: Preset, clock: Clock, *, checks: bool) -> Step:
@@ -102,35 +109,13 @@ class Step:
         return cls(intent, guard, applied, info, language, asks=True)
 
     @classmethod
-    def quiet(cls, turn: TurnContext, settings: Settings) -> Step:
-        """An answer to a question: no model, no guard (the user already said what to run)."""
+    def answering(cls, turn: TurnContext, settings: Settings) -> Step:
+        """An answer to the pending question: no model, no guard (the user already said what to run)."""
         intent = Intent("chat", (), "an answer to the pending question")
-        guard = ExecutionGuard(
-            intent=intent,
-            message=turn.request.message,
-            mutating_tools=MUTATING,
-            enabled=False,
-            instruction=str,
-            ghost_instruction="",
-        )
         policy = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
         language = detect(turn.request.message, previous=turn.conversation.language)
         info = {"requested": policy.value, "applied": "none", "downgraded_by": None}
-        return cls(intent, guard, policy, info, language)
-
-
-def no_calls(text: str = "") -> RunResult:
-    """A run that made no call: a declined question, or the frame for an answer's direct calls."""
-    return RunResult(
-        text=text,
-        executed=[],
-        stop_reason=StopReason.FINAL,
-        ok=True,
-        use=BudgetUse(Budget()),
-        trace=[],
-        findings=[],
-        policy_events=[],
-    )
+        return cls(intent, None, policy, info, language)
 
 
 def turn_budget(settings: Settings, request: ChatRequest) -> Budget:

@@ -102,6 +102,7 @@ class TurnStore:
         question to keep, it is one statement (Postgres)."""
         context = turn_context(finished.calls, language=finished.language) or {}
         confirmation, proposal = finished.confirmation, finished.proposal
+        body = finished.response.model_dump(mode="json")  # the stored rows are the response's JSON
         if confirmation is not None:
             context["confirmation"] = confirmation.id
         single = turn.idempotency_key is None and confirmation is None and not learned
@@ -122,14 +123,14 @@ class TurnStore:
                 conversation_id=turn.conversation_id,
                 message_id=turn.turn_id,
                 content=finished.reply.text,
-                tool_call_metadata=finished.body["tool_calls"],
-                action_metadata=finished.body["action_metadata"],
-                execution_metadata=finished.body["execution_metadata"],
+                tool_call_metadata=body["tool_calls"],
+                action_metadata=body["action_metadata"],
+                execution_metadata=body["execution_metadata"],
                 context=context or None,
             )
             if turn.idempotency_key is not None:
                 keys = IdempotencyRepository(session, turn.user_id)
-                await keys.complete(turn.idempotency_key, status=200, body=finished.body)
+                await keys.complete(turn.idempotency_key, status=200, body=body)
 
     async def record_failure(self, turn: TurnContext, exc: AppError, failed: list[Observed]) -> None:
         """The error in the reply's place, with `failed`, the routing outcomes of a turn that ended

@@ -1,27 +1,31 @@
 """What each task tool does to the owner's tasks: the handlers `TOOLS` (tools/registry.py) names.
 
-A handler gets one call's validated arguments and the step's repository, and returns the call's
-result with the `Change` it made (for undo), or None. It never commits: `TaskTools` (tools/task_tools.py)
-runs the step's calls in one transaction and records them. The handlers are a mixin of `TaskTools`,
-as `FindsTasks` is; their state is TaskTools' own.
+A handler gets one call's validated arguments and the step it runs in (its repository, what its
+calls name), and returns `Done`: the call's result, the `Change` it made (for undo), and what it
+went on with besides the model's arguments (how a reference was read, what it repaired from the
+user's words, the values it applied in their place). Everything a call reports is in that value,
+so `TaskTools` (tools/task_tools.py) builds the result and the executed arguments from it alone. A
+handler never commits: `TaskTools` runs the step's calls in one transaction and records them. How
+a reference becomes one of the owner's tasks is the `TaskFinder` (tools/references.py) they hold.
 """
 
 from __future__ import annotations
 
 import html
 import uuid
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.said import SaidAdd
+from backend.app.calls.said import Said, SaidAdd
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
-from backend.app.tools.references import FindsTasks, needs_confirmation_to_add, not_grounded
+from backend.app.tools.references import Found, TaskFinder, needs_confirmation_to_add, not_grounded
 from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
 from backend.app.tools.undo import undo_last_change
@@ -34,6 +38,36 @@ class Change:
     task_id: uuid.UUID
     before: dict[str, Any] | None
     after: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """What a handler did with one call: its result and the `Change` it made; how its reference was
+    read (`notes`), what it repaired (`repairs`), and the arguments it applied in place of the
+    model's (`applied`, JSON values: each repaired one, a reference as the title of the task used).
+    Only a call that succeeded applied anything: one that was refused, or only looked its task up
+    for the user to be asked, keeps the model's arguments (its result names the task asked about)."""
+
+    result: ToolResult
+    change: Change | None = None
+    notes: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+    applied: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, found: Found, result: ToolResult, change: Change | None = None) -> Done:
+        """A call on the task `found`: its notes and repairs, its repaired reference applied."""
+        applied = {"task_id": found.used} if found.used is not None and result.success else {}
+        return cls(result, change, found.notes, found.repairs, applied)
+
+
+@dataclass(frozen=True, slots=True)
+class StepScope:
+    """What the calls of one step share: the repository of its transaction, and what each of its
+    calls names (a repair never takes a task another call of the step names)."""
+
+    repo: TaskRepository
+    references: tuple[str, ...] = ()
 
 
 def snapshot(task: Task) -> dict[str, Any]:
@@ -52,23 +86,37 @@ def task_to_dict(task: Task) -> dict[str, Any]:
     }
 
 
-Done = tuple[ToolResult, Change | None]
+class ToolHandlers:
+    """The tools' handlers for one owner's turn (or MCP call, or REST request): what a call does once
+    its arguments are valid. `said` is what the user's message asks to add (an add's title, priority
+    and due date are repaired from it); `titles_added` the turn's: a repair never adds one title twice."""
 
+    def __init__(self, *, finder: TaskFinder, clock: Clock, list_limit: int, said: Said | None = None) -> None:
+        self.finder = finder
+        self.said = said
+        self.clock = clock
+        self.list_limit = list_limit
+        self.titles_added: set[str] = set()  # folded
 
-class ToolHandlers(FindsTasks):
-    """The tools' handlers, as `TaskTools` methods: what a call does once its arguments are valid.
-    How its reference becomes one of the owner's tasks is `FindsTasks` (tools/references.py)."""
+    async def add_task(self, step: StepScope, args: AddTaskArgs, call: ToolCall) -> Done:
+        repairs: list[str] = []
+        repaired: set[str] = set()  # the fields the user's words gave in place of the model's
 
-    clock: Clock
-    list_limit: int
-    _titles_added: set[str]  # titles added this turn (folded): a repair never adds one twice
+        def use(name: str, value: Any, why: str) -> None:
+            nonlocal args
+            repairs.append(why)
+            repaired.add(name)
+            args = args.model_copy(update={name: value})
 
-    async def _add_task(self, repo: TaskRepository, args: AddTaskArgs, call: ToolCall) -> Done:
+        def done(result: ToolResult, change: Change | None = None) -> Done:
+            applied = args.model_dump(mode="json", include=repaired) if result.success else {}
+            return Done(result, change, repairs=tuple(repairs), applied=applied)
+
         said: SaidAdd | None = None
         names = call.grounding.names if call.grounding is not None else None
         if call.grounding is not None and call.grounding.title and args.title != call.grounding.title:
-            self._repairs.append(f"title '{args.title}' is the whole message: used '{call.grounding.title}', quoted")
-            args = args.model_copy(update={"title": call.grounding.title})
+            whole = call.grounding.title
+            use("title", whole, f"title '{args.title}' is the whole message: used '{whole}', quoted")
         if names is not None and not shares_words(names, args.title):
             said = self._next_add(names)
             if said is None:
@@ -76,85 +124,88 @@ class ToolHandlers(FindsTasks):
                 if said_words and (shares_words(said_words, args.title) or partly_named(said_words, args.title)):
                     # In the user's words, but not where they ask for an add (a quote the reader gave
                     # to no action): asked about, never added on a guess, never dropped unsaid.
-                    return needs_confirmation_to_add(args.title), None
-                return not_grounded(f"The user's message does not mention '{args.title}'"), None
-            self._repairs.append(f"title '{args.title}' is not in the user's words: added '{said.title}', as they said")
+                    return done(needs_confirmation_to_add(args.title))
+                return done(not_grounded(f"The user's message does not mention '{args.title}'"))
+            use(
+                "title",
+                said.title,
+                f"title '{args.title}' is not in the user's words: added '{said.title}', as they said",
+            )
         elif (quoted := self._quoted_add()) is not None and _plain(args.title) != quoted.title.casefold():
             said = quoted
-            self._repairs.append(f"title '{args.title}' is not the title the user quoted: added '{said.title}'")
-        if said is not None:
-            args = args.model_copy(update={"title": said.title})
+            use("title", said.title, f"title '{args.title}' is not the title the user quoted: added '{said.title}'")
         else:  # the user's own title, as the model wrote it: the user's priority and due date still hold
             said = next((a for a in self._unadded() if a.title.casefold() == _plain(args.title)), None)
-        if said is not None:
-            for name, value in said.fields.items():
-                if getattr(args, name) != value:
-                    self._repairs.append(f"{name} '{getattr(args, name)}' is not what the user said: used '{value}'")
-                    args = args.model_copy(update={name: value})
+        for name, value in said.fields.items() if said is not None else ():
+            if getattr(args, name) != value:
+                use(name, value, f"{name} '{getattr(args, name)}' is not what the user said: used '{value}'")
         if call.grounding is not None and call.grounding.ask:  # nothing added: the user is asked first
-            return needs_confirmation_to_add(args.title), None
-        self._titles_added.add(args.title.casefold())
-        task = await repo.add(
+            return done(needs_confirmation_to_add(args.title))
+        self.titles_added.add(args.title.casefold())
+        task = await step.repo.add(
             title=args.title,
             description=args.description,
             priority=args.priority,
             due_date=args.due_date,
             tags=list(args.tags),
         )
-        self._touched.add(task.id)
-        return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task))
+        self.finder.touched.add(task.id)
+        return done(ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task)))
 
-    async def _list_tasks(self, repo: TaskRepository, args: ListTasksArgs, call: ToolCall) -> Done:
+    async def list_tasks(self, step: StepScope, args: ListTasksArgs, call: ToolCall) -> Done:
         where = TaskFilter(args.status, args.query, args.priority, args.tag, args.due_before, args.due_after)
         limit = min(args.limit or self.list_limit, self.list_limit)
-        page = await repo.search(where, limit=limit)
+        page = await step.repo.search(where, limit=limit)
         truncated = page.cursor is not None
-        count = await repo.count(where=where, fuzzy=page.fuzzy) if truncated else len(page.tasks)
+        count = await step.repo.count(where=where, fuzzy=page.fuzzy) if truncated else len(page.tasks)
         shown = [task_to_dict(t) for t in page.tasks]
         filters = {k: v for k, v in args.model_dump(mode="json", exclude={"status", "limit"}).items() if v is not None}
         data = {"status": args.status, "count": count, "tasks": shown, "truncated": truncated, **filters}
         if truncated:
             data["more"] = f"{count - len(shown)} more not shown: narrow the filters to see them"
-        return ToolResult(success=True, data=data), None
+        return Done(ToolResult(success=True, data=data))
 
-    async def _complete_task(self, repo: TaskRepository, args: TaskRefArgs, call: ToolCall) -> Done:
-        return await self._mutate(repo, args.task_id, {"status": "completed"}, call)
+    async def complete_task(self, step: StepScope, args: TaskRefArgs, call: ToolCall) -> Done:
+        return await self._mutate(step, args.task_id, {"status": "completed"}, call)
 
-    async def _update_task(self, repo: TaskRepository, args: UpdateTaskArgs, call: ToolCall) -> Done:
+    async def update_task(self, step: StepScope, args: UpdateTaskArgs, call: ToolCall) -> Done:
         changes = args.changes()
         if not changes:
-            return ToolResult.fixable(ResultCode.NO_CHANGES, "Give at least one field to change besides task_id."), None
-        return await self._mutate(repo, args.task_id, changes, call)
+            return Done(ToolResult.fixable(ResultCode.NO_CHANGES, "Give at least one field to change besides task_id."))
+        return await self._mutate(step, args.task_id, changes, call)
 
-    async def _delete_task(self, repo: TaskRepository, args: TaskRefArgs, call: ToolCall) -> Done:
-        row = await self._resolve(repo, args.task_id, call)
+    async def delete_task(self, step: StepScope, args: TaskRefArgs, call: ToolCall) -> Done:
+        found = await self.finder.find(step.repo, args.task_id, call, step=step.references)
+        row = found.match
         if isinstance(row, ToolResult):
-            return row, None
-        task = await repo.delete(row)
+            return Done.of(found, row)
+        task = await step.repo.delete(row)
         if task is None:
-            return _conflict(row), None
+            return Done.of(found, _conflict(row))
         data = {"id": str(row.id), "title": row.title, "status": "deleted"}
-        return ToolResult(success=True, data=data), Change(task.id, snapshot(task), None)
+        return Done.of(found, ToolResult(success=True, data=data), Change(task.id, snapshot(task), None))
 
-    async def _undo_last_change(self, repo: TaskRepository, args: UndoArgs, call: ToolCall) -> Done:
+    async def undo_last_change(self, step: StepScope, args: UndoArgs, call: ToolCall) -> Done:
         now = self.clock.now()
-        return await undo_last_change(
-            repo, now=now, expected=call.expected_change, repeat_window=timedelta(seconds=call.repeat_window_s)
-        ), None
+        window = timedelta(seconds=call.repeat_window_s)
+        return Done(await undo_last_change(step.repo, now=now, expected=call.expected_change, repeat_window=window))
 
-    async def _mutate(self, repo: TaskRepository, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
-        row = await self._resolve(repo, reference, call)
+    async def _mutate(self, step: StepScope, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
+        found = await self.finder.find(step.repo, reference, call, step=step.references)
+        row = found.match
         if isinstance(row, ToolResult):
-            return row, None
-        before = await repo.get(row.id)
-        task = await repo.update(row, values)
+            return Done.of(found, row)
+        before = await step.repo.get(row.id)
+        task = await step.repo.update(row, values)
         if task is None or before is None:
-            return _conflict(row), None
-        return ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
+            return Done.of(found, _conflict(row))
+        return Done.of(
+            found, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
+        )
 
     def _unadded(self) -> list[SaidAdd]:
         adds = self.said.adds if self.said is not None else ()
-        return [a for a in adds if a.title.casefold() not in self._titles_added]
+        return [a for a in adds if a.title.casefold() not in self.titles_added]
 
     def _next_add(self, grounding: str) -> SaidAdd | None:
         """The next task the user's message asks to add that no call of this turn added yet."""

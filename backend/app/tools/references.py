@@ -1,11 +1,20 @@
 """How a tool call's reference ("read book", "it", a UUID, noise a weak model sent) becomes one of
 the owner's tasks: the resolver over the database's shortlist, the conversation's references, the
 user's own words when the model's name nothing, grounding for calls the guard does not trust, and a
-REST `If-Match` version. `TaskTools` inherits it; its state is TaskTools' own."""
+REST `If-Match` version.
+
+`TaskFinder` is a collaborator of the handlers (tools/handlers.py), one per `TaskTools`. `find`
+returns what it found as a value (`Found`: the task or the refusal, with how the reference was read
+and what was repaired), so that the result a call reports is built from what its handler returned,
+never from state left behind. The one state it keeps is the turn's: the tasks its calls acted on,
+never a repair's target.
+"""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.said import Said
@@ -30,73 +39,126 @@ from backend.app.tools.resolver import (
 NEVER_REPAIRED = frozenset({"delete_task", "complete_task"})
 
 
-class FindsTasks:
-    said: Said | None
-    context: Referents | None
-    resolver: ReferenceResolver
-    prefilter_above: int
-    prefilter_limit: int
-    _notes: list[str]
-    _repairs: list[str]
-    _touched: set[uuid.UUID]  # tasks this turn's calls acted on, added or looked up
-    _batch_references: list[str]  # what the calls of the step being run name
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What a reference came to: the task (`match`), or the result saying why none is acted on (not
+    found, several, asked about, refused). `notes` say how the reference was read ("'it' → Gym (the
+    last one)"), `repairs` what was used in place of the model's argument, and `used` the reference
+    the call went on with when a repair replaced the model's: the title of the task used."""
 
-    async def _resolve(self, repo: TaskRepository, reference: str, call: ToolCall) -> TaskRow | ToolResult:
+    match: TaskRow | ToolResult
+    notes: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+    used: str | None = None
+
+    def then(self, later: Found) -> Found:
+        """`later`'s match, after this one's notes and repairs."""
+        used = later.used if later.used is not None else self.used
+        return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used)
+
+
+class TaskFinder:
+    """Finds the task a call's reference names, among the owner's (the repository passed in is owner
+    scoped). `said` is what the user's message names, `context` the conversation's references ("it",
+    "the second one"); `touched` the tasks this turn's calls acted on, added or looked up."""
+
+    def __init__(
+        self,
+        *,
+        resolver: ReferenceResolver,
+        prefilter_above: int,
+        prefilter_limit: int,
+        said: Said | None = None,
+        context: Referents | None = None,
+    ) -> None:
+        self.resolver = resolver
+        self.prefilter_above = prefilter_above
+        self.prefilter_limit = prefilter_limit
+        self.said = said
+        self.context = context
+        self.touched: set[uuid.UUID] = set()
+
+    async def find(self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = ()) -> Found:
         """The task `reference` names, within what the guard lets the call act on (`call.grounding`:
         only a task the user's words name, never one only content names, or nothing changed at all
         and the task looked up to ask about it); with `expected_version` (a REST `If-Match`) only at
         that version. A reference naming no task may be repaired from the user's own words for this
-        very action (`_said_task`); a delete or complete so repaired is asked about, never run."""
-        row = await self._lookup(repo, reference)
+        very action (`_said_task`); a delete or complete so repaired is asked about, never run.
+        `step`: what the step's calls name (a repair never takes a task another of them names)."""
+        own = clean_reference(reference)
+        others = tuple(o for o in step if o and o != own)
+        found = await self._lookup(repo, reference)
         asked = False
-        if isinstance(row, ToolResult) and row.code == ResultCode.NOT_FOUND:
-            said, partly = await self._said_task(repo, reference, call.name)
-            if said is None and call.grounding is not None and call.grounding.ask and call.grounding.names:
+        if isinstance(found.match, ToolResult) and found.match.code == ResultCode.NOT_FOUND:
+            said, partly = await self._said_task(repo, reference, call.name, others)
+            if said is not None:
+                repair = f"'{reference}' names no task: used '{said.title}', which the user's message names"
+                found = found.then(Found(said, repairs=(repair,), used=said.title))
+            elif call.grounding is not None and call.grounding.ask and call.grounding.names:
                 # Only asked about, never run: safe to look further.
-                said = await self._named(repo, call.grounding.names, reference)
+                said = await self._named(repo, call.grounding.names, others)
+                found = found.then(Found(said)) if said is not None else found
             asked = said is not None and (
                 partly or call.name in NEVER_REPAIRED or (call.grounding is not None and call.grounding.ask)
             )
-            row = said or row
+        row = found.match
         if isinstance(row, ToolResult):
-            return row
-        self._touched.add(row.id)
+            return found
+        self.touched.add(row.id)
         if call.expected_version is not None and row.version != call.expected_version:
             data = {"id": str(row.id), "title": row.title, "version": row.version}
             error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
-            return ToolResult(success=False, code=ResultCode.PRECONDITION_FAILED, error=error, data=data)
-        grounding = call.grounding
-        if grounding is not None:
-            said_ref = clean_reference(reference)
-            names = grounding.names
-            if names is not None and not (
+            result = ToolResult(success=False, code=ResultCode.PRECONDITION_FAILED, error=error, data=data)
+            return found.then(Found(result))
+        if call.grounding is not None:
+            found = found.then(await self._grounded(repo, reference, call, row, call.grounding, others))
+            if isinstance(found.match, ToolResult):
+                return found
+            asked = asked or call.grounding.ask
+        return found.then(Found(needs_confirmation(call.name, row))) if asked else found
+
+    async def _grounded(
+        self,
+        repo: TaskRepository,
+        reference: str,
+        call: ToolCall,
+        row: TaskRow,
+        grounding: Grounding,
+        others: Sequence[str],
+    ) -> Found:
+        """`row` if the user's words let the call act on it, else the result that says so."""
+        said_ref = clean_reference(reference)
+        names = grounding.names
+        if names is not None:
+            if (
                 named_in(names, row.title)
                 or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref))
                 or self._points_to(names, row, said_ref)
-                or (grounding.ask_unnamed and await self._users_own(repo, call.name, row))
             ):
-                content = grounding.not_names
-                if content and (named_in(content, row.title) or partly_named(content, row.title)):
-                    # Named by what the user gave as content or said no to: not run, not asked about.
-                    error = f"'{row.title}' is named only in content or in what the user said no to; nothing was done"
-                    return ToolResult(
-                        success=False, code=ResultCode.NOT_REQUESTED, error=error, data={"title": row.title}
-                    )
-                if grounding.ask_unnamed or self._mentioned(row, grounding):
-                    return needs_confirmation(call.name, row)
-                if grounding.ask and (named := await self._named(repo, names, reference)) is not None:
-                    # Only asked about: the task the user's words name, in place of the model's wrong
-                    # pick ("kryssa av tvätten" completing "Present till Elsa" asks about "Tvätta").
-                    self._touched.add(named.id)
-                    self._repairs.append(f"the message does not name '{row.title}': asked about '{named.title}'")
-                    return needs_confirmation(call.name, named)
-                return not_grounded(f"The user's message does not name '{row.title}'", row)
-            if names is None and grounding.not_names and named_in(grounding.not_names, row.title):
-                return not_grounded(f"'{row.title}' is named only in text the user gave as content", row)
-            asked = asked or grounding.ask
-        if asked:
-            return needs_confirmation(call.name, row)
-        return row
+                return Found(row)
+            own, notes = (False, ()) if not grounding.ask_unnamed else await self._users_own(repo, call.name, row)
+            if own:
+                return Found(row, notes)
+            content = grounding.not_names
+            if content and (named_in(content, row.title) or partly_named(content, row.title)):
+                # Named by what the user gave as content or said no to: not run, not asked about.
+                error = f"'{row.title}' is named only in content or in what the user said no to; nothing was done"
+                refused = ToolResult(
+                    success=False, code=ResultCode.NOT_REQUESTED, error=error, data={"title": row.title}
+                )
+                return Found(refused, notes)
+            if grounding.ask_unnamed or self._mentioned(row, grounding):
+                return Found(needs_confirmation(call.name, row), notes)
+            if grounding.ask and (named := await self._named(repo, names, others)) is not None:
+                # Only asked about: the task the user's words name, in place of the model's wrong
+                # pick ("kryssa av tvätten" completing "Present till Elsa" asks about "Tvätta").
+                self.touched.add(named.id)
+                repair = f"the message does not name '{row.title}': asked about '{named.title}'"
+                return Found(needs_confirmation(call.name, named), notes, (repair,), named.title)
+            return Found(not_grounded(f"The user's message does not name '{row.title}'", row), notes)
+        if grounding.not_names and named_in(grounding.not_names, row.title):
+            return Found(not_grounded(f"'{row.title}' is named only in text the user gave as content", row))
+        return Found(row)
 
     def _mentioned(self, row: TaskRow, grounding: Grounding) -> bool:
         """Whether the user's message, outside what it gives as content, names the task at least in
@@ -111,35 +173,34 @@ class FindsTasks:
                 words = words.replace(fold(content), " ")
         return partly_named(words, row.title)
 
-    async def _users_own(self, repo: TaskRepository, tool: str, row: TaskRow) -> bool:
+    async def _users_own(self, repo: TaskRepository, tool: str, row: TaskRow) -> tuple[bool, tuple[str, ...]]:
         """Whether the user's own reference for this action ("dentist" in "push the dentist to
-        friday"), resolved as a model's would be, is this very task: a title the user gave in part."""
+        friday"), resolved as a model's would be, is this very task: a title the user gave in part;
+        with the notes of the references read on the way."""
+        notes: tuple[str, ...] = ()
         for reference in self.said.references_for(tool) if self.said is not None else ():
             found = await self._lookup(repo, reference)
-            if not isinstance(found, ToolResult) and found.id == row.id:
-                return True
-        return False
+            notes += found.notes
+            if not isinstance(found.match, ToolResult) and found.match.id == row.id:
+                return True, notes
+        return False, notes
 
-    async def _named(self, repo: TaskRepository, words: str, reference: str) -> TaskRow | None:
+    async def _named(self, repo: TaskRepository, words: str, others: Sequence[str]) -> TaskRow | None:
         """The one task the user's words name (for a call that only asks), else None: named whole, or
         if none is, named in part ("paspoort" of "Paspoort verlengen"), since the user is only asked.
         Not a task whose title is all the words say ("Laundry"): nothing in them asks anything about it;
-        nor one another call of the step names (the edit's "車の保険" beside a delete naming nothing)."""
+        nor one another call of the step names (`others`: the edit's "車の保険" beside a delete naming
+        nothing)."""
         shortlist = await repo.candidates(
             clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
         )
         rows = [
             r
             for r in shortlist.rows
-            if not named_in(r.title, words) and r.id not in self._touched and not self._other_call_names(r, reference)
+            if not named_in(r.title, words) and r.id not in self.touched and not _named_by(others, r)
         ]
         found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
         return found[0] if len(found) == 1 else None
-
-    def _other_call_names(self, row: TaskRow, reference: str) -> bool:
-        """Whether a call of the step other than the one whose reference is `reference` names the task."""
-        own = clean_reference(reference)
-        return any(named_in(other, row.title) for other in self._batch_references if other and other != own)
 
     def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
         """Whether the user's words point to this very task through the conversation: they are such a
@@ -155,7 +216,9 @@ class FindsTasks:
                 return True
         return False
 
-    async def _said_task(self, repo: TaskRepository, reference: str, tool: str) -> tuple[TaskRow | None, bool]:
+    async def _said_task(
+        self, repo: TaskRepository, reference: str, tool: str, others: Sequence[str]
+    ) -> tuple[TaskRow | None, bool]:
         """The one task the user's words for this very action name (the delete of "complete Laundry
         and delete Trip" is about "Trip" only), when the model's `reference` named none (noise such as
         "21648537900"), in any covered language. Never a task another call of the turn acted on,
@@ -174,49 +237,46 @@ class FindsTasks:
                 whole = named_in(words, row.title)
                 if (
                     (whole or partly_named(words, row.title))
-                    and row.id not in self._touched
+                    and row.id not in self.touched
                     and not named_in(besides, row.title)
-                    and not self._other_call_names(row, reference)
+                    and not _named_by(others, row)
                 ):
                     found[row.id] = (row, not whole)
         wholly = {i: f for i, f in found.items() if not f[1]}
         found = wholly or found  # a task the words name whole wins over those they name in part
         if len(found) != 1:
             return None, False
-        row, partly = next(iter(found.values()))
-        self._repairs.append(f"'{reference}' names no task: used '{row.title}', which the user's message names")
-        return row, partly
+        return next(iter(found.values()))
 
-    async def _lookup(self, repo: TaskRepository, reference: str) -> TaskRow | ToolResult:
+    async def _lookup(self, repo: TaskRepository, reference: str) -> Found:
         if (task_id := parse_uuid(reference)) is not None:
             owned = await repo.get_row(task_id)
-            return owned or ToolResult(success=False, code=ResultCode.NOT_FOUND, error=NoMatch(reference).message)
+            return Found(
+                owned or ToolResult(success=False, code=ResultCode.NOT_FOUND, error=NoMatch(reference).message)
+            )
         if self.context is not None and (found := self.context.resolve(reference)) is not None:
             return await self._from_conversation(repo, reference, found)
         resolution, by_id = await self.resolve_title(repo, reference)
         if isinstance(resolution, NoMatch):
-            return ToolResult(success=False, code=ResultCode.NOT_FOUND, error=resolution.message)
+            return Found(ToolResult(success=False, code=ResultCode.NOT_FOUND, error=resolution.message))
         if isinstance(resolution, Ambiguous):
             tasks = await repo.by_ids([c.id for c in resolution.candidates])
-            return ambiguous(resolution.reference, [tasks[c.id] for c in resolution.candidates if c.id in tasks])
-        return by_id[resolution.candidate.id]
+            return Found(ambiguous(resolution.reference, [tasks[c.id] for c in resolution.candidates if c.id in tasks]))
+        return Found(by_id[resolution.candidate.id])
 
-    async def _from_conversation(
-        self, repo: TaskRepository, reference: str, found: Pick | Unclear
-    ) -> TaskRow | ToolResult:
+    async def _from_conversation(self, repo: TaskRepository, reference: str, found: Pick | Unclear) -> Found:
         """A reference into the conversation ("it", "the second one"): the task it points to, if it
         is still there and the owner's (the ids come from this user's own turns, and are looked up
         under the owner anyway); else the user is asked."""
         if isinstance(found, Unclear):
             choices = [{"id": c.id, "title": c.title, **c.facts, "apart": []} for c in found.candidates]
             data = {"reference": reference, "candidates": [c.title for c in found.candidates], "choices": choices}
-            return ToolResult(success=False, code=ResultCode.AMBIGUOUS, error=found.message, data=data)
+            return Found(ToolResult(success=False, code=ResultCode.AMBIGUOUS, error=found.message, data=data))
         row = await repo.get_row(uuid.UUID(found.task.id))
         if row is None:
             error = f"'{reference}' was “{found.task.title}” ({found.how}), which no longer exists"
-            return ToolResult(success=False, code=ResultCode.NOT_FOUND, error=error)
-        self._notes.append(f"'{reference}' → {row.title} ({found.how})")
-        return row
+            return Found(ToolResult(success=False, code=ResultCode.NOT_FOUND, error=error))
+        return Found(row, notes=(f"'{reference}' → {row.title} ({found.how})",))
 
     async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
         """The resolver's answer for a title, and the rows it chose from (see `TaskRepository.candidates`).
@@ -246,6 +306,11 @@ class FindsTasks:
             others = [Candidate(r.id, r.title) for r in found.rows if r.id != best.id][: self.resolver.limit - 1]
             resolution = Ambiguous(key, (best, *others))
         return resolution, {r.id: r for r in found.rows}
+
+
+def _named_by(others: Sequence[str], row: TaskRow) -> bool:
+    """Whether another call of the step names the task (`others`: what they name)."""
+    return any(named_in(other, row.title) for other in others)
 
 
 def needs_confirmation(tool: str, row: TaskRow) -> ToolResult:

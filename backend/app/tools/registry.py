@@ -15,8 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from backend.app.calls.types import ToolCall, ToolSpec
-from backend.app.db.repositories.tasks import TaskRepository
-from backend.app.tools.handlers import Done, ToolHandlers
+from backend.app.tools.handlers import Done, StepScope, ToolHandlers
 from backend.app.tools.schemas import (
     AddTaskArgs,
     ListTasksArgs,
@@ -26,14 +25,14 @@ from backend.app.tools.schemas import (
     compact_schema,
 )
 
-Handler = Callable[[ToolHandlers, TaskRepository, Any, ToolCall], Awaitable[Done]]
+Handler = Callable[[ToolHandlers, StepScope, Any, ToolCall], Awaitable[Done]]
 
 
 @dataclass(frozen=True, slots=True)
 class ToolDef:
     """A tool: what the model sees (`spec`, its schema from `args`), how its arguments are read
-    (`args`) and what runs it (`handler`, a `ToolHandlers` method, called on the `TaskTools` running
-    the step). `TOOLS` below lists them all."""
+    (`args`) and what runs it (`handler`, a `ToolHandlers` method, called on the handlers of the
+    `TaskTools` running the step, with that step's `StepScope`). `TOOLS` below lists them all."""
 
     spec: ToolSpec
     args: type[BaseModel]
@@ -62,29 +61,29 @@ def find_tool(name: str, offered: Collection[str] | None = None) -> ToolDef | No
 TOOLS: dict[str, ToolDef] = {
     d.spec.name: d
     for d in (
-        _define("add_task", "Create a task for the user.", AddTaskArgs, ToolHandlers._add_task),
+        _define("add_task", "Create a task for the user.", AddTaskArgs, ToolHandlers.add_task),
         _define(
             "list_tasks",
             "List the user's tasks, newest first.",
             ListTasksArgs,
-            ToolHandlers._list_tasks,
+            ToolHandlers.list_tasks,
             read_only=True,
         ),
         _define(
-            "complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs, ToolHandlers._complete_task
+            "complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs, ToolHandlers.complete_task
         ),
-        _define("delete_task", "Delete a task permanently.", TaskRefArgs, ToolHandlers._delete_task, destructive=True),
+        _define("delete_task", "Delete a task permanently.", TaskRefArgs, ToolHandlers.delete_task, destructive=True),
         _define(
             "update_task",
             "Change a task's fields; give only the fields to change.",
             UpdateTaskArgs,
-            ToolHandlers._update_task,
+            ToolHandlers.update_task,
         ),
         _define(
             "undo_last_change",
             "Undo the user's most recent change (all of one message's changes).",
             UndoArgs,
-            ToolHandlers._undo_last_change,
+            ToolHandlers.undo_last_change,
         ),
     )
 }

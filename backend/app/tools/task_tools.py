@@ -5,7 +5,11 @@
 one short transaction. In strict mode the step is all-or-nothing. With a `ToolAudit` (every chat
 turn, every MCP call) the step's `tool_executions` rows are written in that same transaction: a
 change is never committed without the record of the call that made it, even if the turn dies
-right after. Which tools exist is tools/registry.py; what each one does, tools/handlers.py.
+right after. Which tools exist is tools/registry.py; what each one does, tools/handlers.py, whose
+handlers it holds (and they the `TaskFinder` of tools/references.py). A call's result and the
+arguments recorded as executed are built from what its handler returned (`Done`): the model's
+arguments with the values the handler repaired and applied in their place, so the record of a
+change says what was applied.
 """
 
 from __future__ import annotations
@@ -27,13 +31,14 @@ from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult,
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.tasks import TaskRepository
+from backend.app.db.repositories.tasks import TaskRepository, TaskRow
 from backend.app.db.session import unit_of_work
 from backend.app.tools.coercion import coerce_arguments
-from backend.app.tools.handlers import Change, ToolHandlers
+from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers
+from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
-from backend.app.tools.resolver import ReferenceResolver, clean_reference
+from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference
 
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
 # database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at
@@ -79,10 +84,11 @@ class ToolAudit:
     source: str = "chat"
 
 
-class TaskTools(ToolHandlers):
+class TaskTools:
     """Task tools bound to one owner; the owner never comes from the model's arguments. What each tool
-    does is `ToolHandlers` (tools/handlers.py); how a call's reference becomes one of the owner's
-    tasks is `FindsTasks` (tools/references.py)."""
+    does is its `handlers` (tools/handlers.py); how a call's reference becomes one of the owner's
+    tasks, their `TaskFinder` (tools/references.py). One `TaskTools` serves one turn (or one MCP call,
+    or one REST request): the tasks its calls touched and the titles they added are the turn's."""
 
     def __init__(
         self,
@@ -105,29 +111,36 @@ class TaskTools(ToolHandlers):
         self._offered = offered
         self._specs = TOOL_SPECS if offered is None else tuple(s for s in TOOL_SPECS if s.name in offered)
         self.audit = audit
-        self.context = context  # "it", "the second one": references into the conversation
-        self._notes: list[str] = []  # how this call's reference was read, for its result
-        self.said = said  # what the user's message names: repairs for arguments that name nothing
-        self._repairs: list[str] = []  # this call's repaired arguments, for its result
-        self._titles_added: set[str] = set()  # titles added this turn (folded): a repair never adds one twice
-        self._touched: set[uuid.UUID] = set()  # tasks this turn acted on, added or looked up: never a repair's
-        self._batch_references: list[str] = []  # what the calls of the step being run name
         self.user_id = user_id
         self.clock = clock
-        self.resolver = resolver
         self.apply_mode = apply_mode
-        self.list_limit = list_limit
-        self.prefilter_above = prefilter_above
-        self.prefilter_limit = prefilter_limit
+        # `context`: "it", "the second one", references into the conversation; `said`: what the
+        # user's message names, to repair the model's arguments that name nothing.
+        finder = TaskFinder(
+            resolver=resolver,
+            prefilter_above=prefilter_above,
+            prefilter_limit=prefilter_limit,
+            said=said,
+            context=context,
+        )
+        self.handlers = ToolHandlers(finder=finder, clock=clock, list_limit=list_limit, said=said)
 
     def specs(self) -> Sequence[ToolSpec]:
         return self._specs
 
+    # The resolver's shortlist and its answer for a title (`TaskFinder`), for the bench and its tests.
+    @property
+    def prefilter_limit(self) -> int:
+        return self.handlers.finder.prefilter_limit
+
+    async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
+        return await self.handlers.finder.resolve_title(repo, reference)
+
     async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
         prepared = [self._prepare(call) for call in calls]
-        self._batch_references = [
+        references = tuple(
             clean_reference(str(p.arguments.get("task_id") or "")) for p in prepared if p.args is not None
-        ]
+        )
         invalid = [i for i, p in enumerate(prepared) if p.rejected is not None]
         durations = [0.0] * len(prepared)
         if self.apply_mode == "strict" and invalid:
@@ -137,20 +150,21 @@ class TaskTools(ToolHandlers):
             return await self._record_alone(prepared, refused, durations, step)
         results: list[ToolResult | None] = [p.rejected for p in prepared]
         changes: list[Change | None] = [None] * len(prepared)
+        arguments = [p.arguments for p in prepared]  # a call that made its change: the arguments it applied
         try:
             async with unit_of_work(self.sessionmaker) as session:
-                repo = TaskRepository(session, self.user_id)
+                scope = StepScope(TaskRepository(session, self.user_id), references)
                 nested = len(calls) - len(invalid) > 1
                 for i, p in enumerate(prepared):
                     if p.args is None:
                         continue
                     started = time.perf_counter()
-                    results[i], changes[i] = await self._run_one(session, repo, p, nested=nested)
+                    results[i], changes[i], arguments[i] = await self._run_one(session, scope, p, nested=nested)
                     durations[i] = (time.perf_counter() - started) * 1000
                     if self.apply_mode == "strict" and not results[i].success:  # type: ignore[union-attr]
                         raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
                 final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
-                outcome = BatchResult(results=final, executed_arguments=[p.arguments for p in prepared])
+                outcome = BatchResult(results=final, executed_arguments=arguments)
                 await self._record(session, prepared, outcome, durations, step, changes)  # with the effects
         except _StrictAbort as abort:
             refused = self._strict_rejection(prepared, str(abort), keep=results)
@@ -179,7 +193,7 @@ class TaskTools(ToolHandlers):
                 "turn_id": self.audit.turn_id,
                 "tool_call_id": p.call.id[:128],
                 "tool_name": p.call.name[:64],
-                "arguments": p.arguments,
+                "arguments": arguments,
                 "result": result.to_payload(),
                 "success": result.success,
                 "retried": step.retried,
@@ -190,7 +204,9 @@ class TaskTools(ToolHandlers):
                 "after": change.after if change else None,
                 "source": self.audit.source,
             }
-            for p, result, duration, change in zip(prepared, outcome.results, durations, done, strict=True)
+            for p, arguments, result, duration, change in zip(
+                prepared, outcome.executed_arguments, outcome.results, durations, done, strict=True
+            )
         ]
         await ConversationRepository(session, self.user_id).add_tool_executions(rows)
 
@@ -249,6 +265,7 @@ class TaskTools(ToolHandlers):
     def _strict_rejection(
         self, prepared: list[_Prepared], why: str, keep: list[ToolResult | None] | None = None
     ) -> BatchResult:
+        """Every call refused (strict mode), each with the model's arguments: none was applied."""
         results = []
         for i, p in enumerate(prepared):
             own = p.rejected or (keep[i] if keep and keep[i] is not None and not keep[i].success else None)  # type: ignore[union-attr]
@@ -265,33 +282,42 @@ class TaskTools(ToolHandlers):
 
     # -- execution -----------------------------------------------------------------------------
     async def _run_one(
-        self, session: AsyncSession, repo: TaskRepository, p: _Prepared, *, nested: bool
-    ) -> tuple[ToolResult, Change | None]:
+        self, session: AsyncSession, scope: StepScope, p: _Prepared, *, nested: bool
+    ) -> tuple[ToolResult, Change | None, dict[str, Any]]:
+        """One call's result, its change, and its executed arguments: the model's, with the values
+        its handler repaired and applied in their place (`Done.applied`: none when it changed nothing)."""
         definition = TOOLS[p.call.name]  # prepared: a tool this deployment offers
-        change: Change | None = None
-        self._notes, self._repairs = [], []
         try:
             if nested:
                 async with session.begin_nested():
-                    result, change = await definition.handler(self, repo, p.args, p.call)
+                    done = await definition.handler(self.handlers, scope, p.args, p.call)
             else:
-                result, change = await definition.handler(self, repo, p.args, p.call)
+                done = await definition.handler(self.handlers, scope, p.args, p.call)
         except SQLAlchemyError:
             if not nested:
                 raise
-            result = ToolResult(success=False, code=ResultCode.STORAGE_ERROR, error="The database refused this change.")
-        if p.warnings or self._notes or self._repairs:
-            data = result.data
-            if self._notes and result.success and isinstance(data, dict):
-                data = {**data, "resolved": self._notes[0]}
-            if self._repairs and result.success and isinstance(data, dict):
-                data = {**data, "repaired": list(self._repairs)}
-            result = ToolResult(
-                success=result.success,
-                data=data,
-                error=result.error,
-                code=result.code,
-                warnings=p.warnings + tuple(self._notes) + tuple(self._repairs) + result.warnings,
-                model_fixable=result.model_fixable,
+            done = Done(
+                ToolResult(success=False, code=ResultCode.STORAGE_ERROR, error="The database refused this change.")
             )
-        return result, change
+        return _reported(done, p.warnings), done.change, {**p.arguments, **done.applied}
+
+
+def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
+    """The handler's result with what the call reports besides: the warnings of its coercions, how
+    its reference was read and what was repaired (and, on a success, `resolved` and `repaired`)."""
+    result, notes, repairs = done.result, done.notes, done.repairs
+    if not (warnings or notes or repairs):
+        return result
+    data = result.data
+    if notes and result.success and isinstance(data, dict):
+        data = {**data, "resolved": notes[0]}
+    if repairs and result.success and isinstance(data, dict):
+        data = {**data, "repaired": list(repairs)}
+    return ToolResult(
+        success=result.success,
+        data=data,
+        error=result.error,
+        code=result.code,
+        warnings=warnings + notes + repairs + result.warnings,
+        model_fixable=result.model_fixable,
+    )

@@ -132,4 +132,4 @@ async def chat(
         return await stream_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
     outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key)
     headers = {"Idempotency-Replayed": "true"} if outcome.replayed else None
-    return FastJSONResponse(outcome.body, status_code=outcome.status, headers=headers)
+    return FastJSONResponse(outcome.json(), status_code=outcome.status, headers=headers)

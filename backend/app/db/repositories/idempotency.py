@@ -26,6 +26,9 @@ _I = IdempotencyRecord.__table__  # type: ignore[attr-defined]
 
 @dataclass(frozen=True, slots=True)
 class StoredResponse:
+    """The response kept under a key: its status and its JSON body, exactly as it was stored (a chat
+    response, a task, or an error's body; the caller knows which)."""
+
     status: int
     body: dict[str, Any]
 
