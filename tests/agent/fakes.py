@@ -19,7 +19,7 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
-from backend.app.agent.types import Attempt, TextSink
+from backend.app.agent.types import Attempt, StepTrace, TextSink
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
@@ -159,6 +159,13 @@ def make_runner(client: ScriptedClient, *, preset: Preset = PRESET, **options: A
 def budget_use(**limits: Any) -> BudgetUse:
     defaults: dict[str, Any] = {"max_llm_calls": 50, "max_tool_calls": 50, "max_tokens": 1_000_000}
     return BudgetUse(Budget(**{**defaults, **limits}))
+
+
+def step_trace(result: RunResult, index: int) -> StepTrace:
+    """The run's trace event at `index`, which must be a request's (not a reply check's)."""
+    event = result.trace[index]
+    assert isinstance(event, StepTrace), event
+    return event
 
 
 async def run(

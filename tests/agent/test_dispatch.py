@@ -16,6 +16,7 @@ from agent.fakes import (
     budget_use,
     make_runner,
     run,
+    step_trace,
 )
 from support.fake_llm import calls, completion, tool_call
 
@@ -46,7 +47,7 @@ async def test_unknown_tool_lists_valid_names_and_the_model_fixes_it() -> None:
     first, second = result.executed
     assert (first.ran, first.result.model_fixable, second.ran, second.result.success) == (False, True, True, True)
     assert (result.stop_reason, result.ok, result.text) == ("final", True, "Added milk.")
-    assert result.trace[0]["errors"] == [ResultCode.UNKNOWN_TOOL]
+    assert step_trace(result, 0).errors == (ResultCode.UNKNOWN_TOOL,)
 
 
 async def test_masked_tool_is_neither_offered_nor_run() -> None:
@@ -135,7 +136,7 @@ async def test_calls_over_the_per_step_limit_are_ignored_and_answered() -> None:
 
     assert tools.ran == [("add_task", {"title": "a"})]
     assert ignored(result) == 2
-    assert result.trace[0]["ignored_tool_calls"] == 2
+    assert step_trace(result, 0).ignored_tool_calls == 2
     # Ignored calls are recorded (never run), so the reply can say they were not done.
     assert [(e.call.name, e.ran) for e in result.executed] == [
         ("add_task", True),

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from agent.fakes import LIST_TASKS, SPECS, FakeTools, MaskedTools, ScriptedClient, make_runner, run
+from agent.fakes import LIST_TASKS, SPECS, FakeTools, MaskedTools, ScriptedClient, make_runner, run, step_trace
 from support.fake_llm import calls, completion, tool_call
 
+from backend.app.agent.decide import Answered, SoFar, StepDecider
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
+from backend.app.agent.run_io import RunOptions
+from backend.app.agent.types import LLMResponse, LoopRetry, NextStepRetry, PolicyChange, Usage
 
 ALL = ["add_task", "list_tasks", "delete_task"]
 FORCE_ADD = {"type": "function", "function": {"name": "add_task"}}
@@ -55,10 +58,10 @@ async def test_required_until_the_expected_tool_ran_then_respond_ends() -> None:
 
     assert client.tool_names(0) == [*ALL, "respond"]
     assert [client.tool_choice(i) for i in range(3)] == ["required", "required", "auto"]
-    assert result.policy_events == [{"step": 1, "event": "required_satisfied", "tool_choice": "auto"}]
+    assert result.policy_events == [PolicyChange(step=1, event="required_satisfied", tool_choice="auto")]
     assert (result.text, result.stop_reason, result.ok) == ("Added milk.", "final", True)
     assert tools.ran_names == ["list_tasks", "add_task"]  # `respond` never reaches the executor
-    assert result.trace[2]["respond"] is True
+    assert step_trace(result, 2).respond is True
     assert len(client.bodies) == 3
 
 
@@ -193,8 +196,8 @@ async def test_two_phase_reads_then_writes() -> None:
     assert client.tool_names(0) == ["list_tasks"]
     assert client.tool_names(1) == ["add_task", "delete_task"]
     assert client.tool_names(2) == ["add_task", "delete_task"]
-    assert [t["request"]["phase"] for t in result.trace] == ["read", "write", "write"]
-    assert result.policy_events == [{"step": 0, "event": "phase_switch", "to": "write", "why": "read tools ran"}]
+    assert [step_trace(result, i).request.phase for i in range(3)] == ["read", "write", "write"]
+    assert result.policy_events == [PolicyChange(step=0, event="phase_switch", to="write", why="read tools ran")]
     assert tools.ran_names == ["list_tasks", "delete_task"]
 
 
@@ -207,9 +210,24 @@ async def test_two_phase_switches_when_the_read_phase_answers() -> None:
     result = await run(make_runner(client), tools, policy=ToolPolicy.TWO_PHASE, expected=["add_task"])
 
     assert client.tool_names(0) == ["list_tasks"] and client.tool_names(1) == ["add_task", "delete_task"]
-    assert result.policy_events == [{"step": 0, "event": "phase_switch", "to": "write", "why": "read phase answered"}]
-    assert result.trace[0]["retry"] == "phase_switch"
+    assert result.policy_events == [PolicyChange(step=0, event="phase_switch", to="write", why="read phase answered")]
+    assert step_trace(result, 0).retry == "phase_switch"
     assert (result.text, tools.ran_names) == ("Added.", ["add_task"])
+
+
+def test_deciding_a_phase_switch_leaves_the_phase_to_the_runner() -> None:
+    driver = PolicyDriver(
+        policy=ToolPolicy.TWO_PHASE, specs=SPECS, expected_tools=["add_task"], preset=Preset("p", "x")
+    )
+    decider = StepDecider(options=RunOptions(), preset=Preset("p", "x"), driver=driver, guard=None)
+    answer = LLMResponse(content="Let me add that.", tool_calls=[], finish_reason="stop", usage=Usage())
+
+    decision = decider.decide(Answered(answer), SoFar(executed=[], events=[], step=0))
+
+    assert isinstance(decision.next, NextStepRetry) and decision.next.reason is LoopRetry.PHASE_SWITCH
+    assert (driver.phase, driver.events) == ("read", [])
+    driver.switch_phase(step=0)
+    assert driver.phase == "write" and not driver.wants_phase_switch()
 
 
 async def test_two_phase_for_a_read_intent_stays_in_read() -> None:

@@ -15,6 +15,7 @@ from agent.fakes import (
     budget_use,
     make_runner,
     run,
+    step_trace,
 )
 from support.fake_llm import calls, completion, tool_call
 
@@ -32,7 +33,16 @@ from backend.app.agent.guard import (
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason, StopReason
+from backend.app.agent.types import (
+    CheckTrace,
+    GuardDecision,
+    GuardEvent,
+    GuardReason,
+    StepRequest,
+    StepTrace,
+    StopReason,
+    Usage,
+)
 from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult, ToolSpec
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
@@ -69,14 +79,12 @@ async def test_tool_then_answer_sends_results_and_records_the_trace() -> None:
         "data": {"tool": "add_task", "title": "milk"},
         "error": None,
     }
-    assert [t["step"] for t in result.trace] == [0, 1]
-    assert result.trace[0]["request"] == {
-        "tools": ["add_task", "list_tasks", "delete_task"],
-        "tool_choice": "auto",
-        "messages": 2,
-    }
-    assert result.trace[0]["calls"] == ["add_task"] and result.trace[0]["finish_reason"] == "tool_calls"
-    assert result.trace[1]["usage"] == {"prompt": 7, "completion": 3}
+    assert [t.step for t in result.trace] == [0, 1]
+    first, second = result.trace
+    assert isinstance(first, StepTrace) and isinstance(second, StepTrace)
+    assert first.request == StepRequest(tools=("add_task", "list_tasks", "delete_task"), tool_choice="auto", messages=2)
+    assert first.calls == ("add_task",) and first.finish_reason == "tool_calls"
+    assert second.usage == Usage(prompt_tokens=7, completion_tokens=3)
     assert (result.use.llm_calls, result.use.tool_calls, result.use.tokens) == (2, 1, 130)
 
 
@@ -89,7 +97,7 @@ async def test_normalizations_are_traced() -> None:
     result = await run(make_runner(client), tools)
 
     assert tools.ran == [("list_tasks", {})]
-    assert result.trace[0]["normalizations"] == [
+    assert list(step_trace(result, 0).normalizations) == [
         "tool_calls_object_wrapped",
         "tool_name_prefix_stripped",
         "empty_arguments",
@@ -166,7 +174,7 @@ async def test_disabled_sends_no_tools_even_under_a_tool_policy() -> None:
     result = await run(make_runner(client, tool_use_mode="disabled"), FakeTools(), policy=ToolPolicy.REQUIRED)
 
     assert "tools" not in client.bodies[0] and "tool_choice" not in client.bodies[0]
-    assert result.trace[0]["request"]["tools"] == []
+    assert step_trace(result, 0).request.tools == ()
     assert (result.text, result.ok) == ("Chat only.", True)
 
 
@@ -226,8 +234,8 @@ async def test_empty_final_after_tools_is_retried_once_without_tools() -> None:
         {"role": "assistant", "content": ""},
         {"role": "system", "content": "Reply to the user now, in one or two sentences."},
     ]
-    assert result.trace[1]["retry"] == "empty_final"
-    assert result.trace[2]["request"]["tools"] == []
+    assert step_trace(result, 1).retry == "empty_final"
+    assert step_trace(result, 2).request.tools == ()
     assert (result.text, result.ok, tools.ran_names) == ("Added milk.", True, ["add_task"])
 
 
@@ -296,7 +304,7 @@ async def test_reserved_override_keys_are_ignored_and_recorded() -> None:
     assert len(body["tools"]) == 3 and body["tool_choice"] == "auto"
     assert "response_format" not in body
     assert (body["temperature"], body["top_p"], body["top_k"]) == (0.2, 0.9, 20)  # run options win over the preset
-    assert sorted(result.trace[0]["ignored_override_keys"]) == [
+    assert sorted(step_trace(result, 0).ignored_override_keys) == [
         "messages",
         "model",
         "response_format",
@@ -537,7 +545,7 @@ async def test_guard_force_retry_forces_the_tool_once() -> None:
     ]
     (executed,) = result.executed
     assert (executed.retried, executed.retry_reason) == (True, "missing_tool")
-    assert (result.trace[0]["retry"], result.text) == ("missing_tool", "Added milk.")
+    assert (step_trace(result, 0).retry, result.text) == ("missing_tool", "Added milk.")
     assert guard.forced_seen == [True]  # the guard knows the call was made under a forced choice
 
 
@@ -647,7 +655,8 @@ async def test_words_the_guard_wants_checked_are_asked_about_once_with_its_tool_
     assert guard.checked == [{"done": []}]
     body = client.bodies[1]
     assert body["messages"] == check.messages and body["tool_choice"]["function"]["name"] == "check_reply"
-    assert result.use.llm_calls == 2 and result.trace[-1]["check"] == "check_reply"
+    checked = result.trace[-1]
+    assert result.use.llm_calls == 2 and isinstance(checked, CheckTrace) and checked.check == "check_reply"
 
 
 async def test_a_check_the_model_fails_to_answer_hands_the_guard_nothing() -> None:

@@ -132,7 +132,7 @@ def test_a_ghost_claim_without_any_call_is_replaced() -> None:
     reply, _ = reply_for("hello there", run(text="I've deleted Gym.", stop=StopReason.FINAL))
 
     assert reply.text == "Nothing was changed."
-    assert reply.replaced[0]["reason"] == "ghost_claim" and reply.replaced[0]["model_reply"] == "I've deleted Gym."
+    assert reply.replaced[0].why == "ghost_claim" and reply.replaced[0].model_reply == "I've deleted Gym."
 
 
 def test_every_line_is_in_the_language_of_the_message() -> None:
@@ -175,7 +175,7 @@ def test_model_mode_replaces_a_reply_that_claims_denies_or_hides() -> None:
     for result, reason in cases:
         message = "add milk and eggs" if len(result.executed) == 2 else "add milk"
         reply, _ = reply_for(message, result, mode="model")
-        assert reply.source == "results" and reply.replaced[0]["reason"] == reason
+        assert reply.source == "results" and reply.replaced[0].why == reason
         assert reply.text.startswith("Added: “Milk”.")
 
 

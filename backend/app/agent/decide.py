@@ -164,7 +164,7 @@ class StepDecider:
                     send_tools=False,  # a reply, not more calls
                 )
             )
-        if self.driver.observe_final(step=step):
+        if self.driver.wants_phase_switch():  # the runner switches it, acting on the retry
             return Decision(NextStepRetry(reason=LoopRetry.PHASE_SWITCH, instruction=None, tool_choice=None))
         return self._final(text, so_far)
 

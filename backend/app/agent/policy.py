@@ -105,12 +105,14 @@ class PolicyDriver:
         if self.policy is ToolPolicy.TWO_PHASE and self.phase == "read" and names:
             self._switch(step, "read tools ran")
 
-    def observe_final(self, *, step: int) -> bool:
-        """The model answered without calls. Returns True if the policy wants another step."""
-        if self.policy is ToolPolicy.TWO_PHASE and self.phase == "read" and self._needs_mutation():
-            self._switch(step, "read phase answered")
-            return True
-        return False
+    def wants_phase_switch(self) -> bool:
+        """The model answered without calls: whether the policy wants another step, in its write phase
+        (two_phase, still reading, for an intent that changes something). A question: it changes nothing."""
+        return self.policy is ToolPolicy.TWO_PHASE and self.phase == "read" and self._needs_mutation()
+
+    def switch_phase(self, *, step: int) -> None:
+        """The read phase answered and the loop asks again (`wants_phase_switch`): the write phase begins."""
+        self._switch(step, "read phase answered")
 
     def forced_choice(self, tool: str) -> ToolChoice:
         """The tool_choice forcing `tool`; providers reject a forced function that is not in `tools`

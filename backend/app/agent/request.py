@@ -20,7 +20,18 @@ from backend.app.agent.normalize import normalize_response
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
 from backend.app.agent.presets import Preset, merge_request_overrides
 from backend.app.agent.run_io import ReplyObserver, RunOptions
-from backend.app.agent.types import Attempt, ChatCompletionsClient, Heard, LLMResponse, NextStepCheck, NextStepRetry
+from backend.app.agent.types import (
+    Attempt,
+    ChatCompletionsClient,
+    CheckTrace,
+    Heard,
+    LLMResponse,
+    NextStepCheck,
+    NextStepRetry,
+    StepRequest,
+    StepTrace,
+    Usage,
+)
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import LLMError, ToolBindingError
 
@@ -33,7 +44,7 @@ class Asked:
     """A step's answer, and what the loop keeps of the request that got it."""
 
     response: LLMResponse
-    event: dict[str, Any]  # the step's trace event
+    event: StepTrace  # the step's trace event
     offered: frozenset[str]  # the tools the request offered
     forced: bool  # the request forced a tool on the model
     hearing: bool  # the answer's text went to the reply observer
@@ -105,35 +116,33 @@ class Requester:
         if sink is not None and not heard.pieces and not response.tool_calls:
             heard(response.content)  # an answer that came whole is heard whole
         self.use.record_request(response.usage)
-        event: dict[str, Any] = {
-            "step": step,
-            "request": {
-                "tools": [t.name for t in tools],
-                "tool_choice": _choice_label(body.get("tool_choice")),
-                "messages": len(messages),
-            },
-            "latency_ms": latency,
-            "usage": {"prompt": response.usage.prompt_tokens, "completion": response.usage.completion_tokens},
-            "finish_reason": response.finish_reason,
-            "calls": [c.name for c in response.tool_calls],
-        }
-        if plan.phase:
-            event["request"]["phase"] = plan.phase
-        if attempts:  # several models: which one answered, and what failed before it
-            event["model"] = attempts[-1].model
-            if failed := [{"model": a.model, "code": a.code, "detail": a.detail} for a in attempts[:-1]]:
-                event["fallbacks"] = failed
-        if ignored_keys:
-            event["ignored_override_keys"] = ignored_keys
-        if response.normalizations:
-            event["normalizations"] = response.normalizations
+        event = StepTrace(
+            step=step,
+            request=StepRequest(
+                tools=tuple(t.name for t in tools),
+                tool_choice=_choice_label(body.get("tool_choice")),
+                messages=len(messages),
+                phase=plan.phase or None,
+            ),
+            latency_ms=latency,
+            usage=response.usage,
+            finish_reason=response.finish_reason,
+            calls=tuple(c.name for c in response.tool_calls),
+            ignored_override_keys=tuple(ignored_keys),
+            normalizations=tuple(response.normalizations),
+            # several models: which one answered, and what failed before it
+            model=attempts[-1].model if attempts else None,
+            fallbacks=tuple(attempts[:-1]),
+        )
         return Asked(response=response, event=event, offered=offered, forced=forced, hearing=heard.pieces > 0)
 
-    async def check(self, check: NextStepCheck, *, step: int) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    async def check(self, check: NextStepCheck, *, step: int) -> tuple[dict[str, Any] | None, CheckTrace]:
         """One request that asks what the words claim (its tool forced): the checking call's arguments
         and the trace event. A check that cannot be made or read answers None: it verifies nothing."""
         arguments: dict[str, Any] | None = None
-        event: dict[str, Any] = {"step": step, "check": check.tool.name}
+        latency: float | None = None
+        usage: Usage | None = None
+        error: str | None = None
         try:
             self.use.check_before_request()
             body: dict[str, Any] = {
@@ -148,15 +157,21 @@ class Requester:
             raw = await self.client.create(body, deadline=self.use.deadline)
             response = normalize_response(raw, step=step, max_args_bytes=self.options.max_tool_args_bytes)
             self.use.record_request(response.usage)
-            event["latency_ms"] = round((time.perf_counter() - started) * 1000, 2)
-            event["usage"] = {"prompt": response.usage.prompt_tokens, "completion": response.usage.completion_tokens}
+            latency, usage = round((time.perf_counter() - started) * 1000, 2), response.usage
             call = next((c for c in response.tool_calls if c.name == check.tool.name and c.error is None), None)
             arguments = call.arguments if call is not None else None
         except BudgetExceeded as exc:
-            event["error"] = f"budget {exc.kind}"
+            error = f"budget {exc.kind}"
         except LLMError as exc:
-            event["error"] = exc.code
-        event["answered"] = arguments is not None
+            error = exc.code
+        event = CheckTrace(
+            step=step,
+            check=check.tool.name,
+            answered=arguments is not None,
+            latency_ms=latency,
+            usage=usage,
+            error=error,
+        )
         return arguments, event
 
 

@@ -10,7 +10,7 @@ from typing import Any, Literal, Protocol
 
 from backend.app.agent.guard import Words
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.types import ANSWERED, Finding, GuardEvent, StopReason, TextSink
+from backend.app.agent.types import ANSWERED, Finding, GuardEvent, PolicyChange, StopReason, TextSink, Trace
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import LLMError
 
@@ -42,9 +42,9 @@ class RunResult:
     stop_reason: StopReason
     ok: bool
     use: BudgetUse
-    trace: list[dict[str, Any]]
+    trace: list[Trace]
     findings: list[Finding]
-    policy_events: list[dict[str, object]]
+    policy_events: list[PolicyChange]
     stop_detail: str | None = None
     error: LLMError | None = None
     guard_events: list[GuardEvent] = field(default_factory=list)

@@ -11,8 +11,8 @@ stop reason. It never writes what the user reads: the service composes the reply
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
 from backend.app.agent.decide import Answered, Decision, SoFar, StepDecider, StepFacts, ToolsRan, WordsChecked
@@ -37,7 +37,10 @@ from backend.app.agent.types import (
     NextStepRetry,
     NextStepRunTools,
     NextStepStop,
+    PolicyChange,
+    StepTrace,
     StopReason,
+    Trace,
 )
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolExecutor
@@ -50,7 +53,7 @@ class _Turn:
 
     messages: list[dict[str, Any]]
     executed: list[ExecutedCall] = field(default_factory=list)
-    trace: list[dict[str, Any]] = field(default_factory=list)
+    trace: list[Trace] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     events: list[GuardEvent] = field(default_factory=list)  # the guard's decisions, as it handed them over
     words: Words | None = None  # the guard's verdict on the final words, once it gave one
@@ -141,6 +144,8 @@ class AgentRunner:
                         turn.trace.append(event)
                         next_step = self._decide(turn, decider, WordsChecked(next_step, arguments), step=step)
                     case NextStepRetry():
+                        if next_step.reason is LoopRetry.PHASE_SWITCH:
+                            driver.switch_phase(step=step)
                         self._prepare_retry(next_step, response, turn)
                         break
                     case NextStepAsk():
@@ -171,7 +176,7 @@ class AgentRunner:
         if decision.words is not None:
             turn.words = decision.words
         if decision.respond:
-            turn.trace[-1]["respond"] = True
+            _amend(turn, respond=True)
         return decision.next
 
     # -- asking --------------------------------------------------------------------------------
@@ -190,12 +195,11 @@ class AgentRunner:
             turn.retry_reason = retry.reason
         if retry.reason is LoopRetry.EMPTY_FINAL:
             turn.empty_final_retried = True
-        asked = next(e for e in reversed(turn.trace) if "check" not in e)  # the model's answer, not a check
-        if not asked.get("calls"):  # after tool calls, their messages are already appended
+        asked = _amend(turn, retry=retry.reason)
+        if not asked.calls:  # after tool calls, their messages are already appended
             turn.messages.append({"role": "assistant", "content": response.content or ""})
         if retry.instruction:
             turn.messages.append({"role": "system", "content": retry.instruction})
-        asked["retry"] = retry.reason
         turn.retry = retry
 
     # -- running tools -----------------------------------------------------------------------
@@ -216,7 +220,7 @@ class AgentRunner:
             turn.retry_reason = step_calls.then.reason  # the guard refused this step's wrong calls: retried
         ignored = sum(1 for r in step_calls.refused.values() if r.code == ResultCode.IGNORED)
         if ignored:
-            turn.trace[-1]["ignored_tool_calls"] = ignored
+            _amend(turn, ignored_tool_calls=ignored)
         retried = turn.retry_reason is not None
         outcome = await dispatcher.run_step(
             work,
@@ -231,9 +235,9 @@ class AgentRunner:
             await turn.on_calls(outcome.executed)
         driver.observe_tools(step=step, executed=outcome.executed)
         self._append_tool_messages(turn, response, outcome.executed, respond)
-        errors = [e.result.code for e in outcome.executed if not e.result.success]
+        errors = tuple(e.result.code for e in outcome.executed if not e.result.success)
         if errors:
-            turn.trace[-1]["errors"] = errors
+            _amend(turn, errors=errors)
         turn.fixable_errors += sum(1 for e in outcome.executed if e.result.model_fixable)
         return outcome
 
@@ -272,12 +276,36 @@ class AgentRunner:
             use=use,
             trace=turn.trace,
             findings=turn.findings,
-            policy_events=driver.events,
+            policy_events=[_policy_change(e) for e in driver.events],
             stop_detail=stop.detail,
             error=error,
             guard_events=turn.events,
             words=turn.words,
         )
+
+
+def _amend(turn: _Turn, **changes: Any) -> StepTrace:
+    """What a step's decisions add to its trace event (the model's answer, not a check): the event
+    is replaced, never changed in place."""
+    at = max(i for i, e in enumerate(turn.trace) if isinstance(e, StepTrace))
+    event = turn.trace[at]
+    assert isinstance(event, StepTrace)
+    turn.trace[at] = amended = replace(event, **changes)
+    return amended
+
+
+def _policy_change(event: Mapping[str, object]) -> PolicyChange:
+    """The policy driver's event (agent/policy.py keeps them as JSON-shaped records) as a typed value."""
+    step = event["step"]
+    assert isinstance(step, int)
+
+    def text(key: str) -> str | None:
+        value = event.get(key)
+        return None if value is None else str(value)
+
+    return PolicyChange(
+        step=step, event=str(event["event"]), tool_choice=text("tool_choice"), to=text("to"), why=text("why")
+    )
 
 
 __all__ = ["AgentRunner"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
 
 ToolChoice = str | dict[str, Any] | None
@@ -160,6 +161,67 @@ class LoopRetry(StrEnum):
 
     EMPTY_FINAL = "empty_final"  # tools ran and the model's answer was empty: one more request
     PHASE_SWITCH = "phase_switch"  # two_phase: the read phase is over, the write phase begins
+
+
+@dataclass(frozen=True, slots=True)
+class StepRequest:
+    """What a step's request offered: the tools, the tool_choice (a label), how many messages, the phase."""
+
+    tools: tuple[str, ...]
+    tool_choice: str | None
+    messages: int
+    phase: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StepTrace:
+    """One request to the model and what came of it. Empty or unset fields did not happen (no
+    retry, no errors); `model` and `fallbacks` only with several models: the one that answered, and
+    those that failed before it. Built whole when the answer comes; what the step's decisions add
+    later (its retry, refused or failed calls, `respond`) comes in with `dataclasses.replace`."""
+
+    step: int
+    request: StepRequest
+    latency_ms: float
+    usage: Usage
+    finish_reason: str | None
+    calls: tuple[str, ...]
+    ignored_override_keys: tuple[str, ...] = ()
+    normalizations: tuple[str, ...] = ()
+    retry: GuardReason | LoopRetry | None = None
+    ignored_tool_calls: int = 0
+    errors: tuple[ResultCode | None, ...] = ()
+    respond: bool = False
+    model: str | None = None
+    fallbacks: tuple[Attempt, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CheckTrace:
+    """The reply check's request (`check`: the tool it forced); `error` when it could not be made or
+    read, `latency_ms` and `usage` once the model answered it."""
+
+    step: int
+    check: str
+    answered: bool
+    latency_ms: float | None = None
+    usage: Usage | None = None
+    error: str | None = None
+
+
+Trace = StepTrace | CheckTrace  # the run's trace: one per request, in order
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyChange:
+    """A change the tool policy made to its plan during the run (`event`: required_satisfied,
+    phase_switch), with the tool_choice it moved to, the phase (`to`) and why."""
+
+    step: int
+    event: str
+    tool_choice: str | None = None
+    to: str | None = None
+    why: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

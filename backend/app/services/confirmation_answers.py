@@ -22,14 +22,15 @@ from backend.app.db.models import as_utc
 from backend.app.db.repositories.confirmations import ConfirmationRepository
 from backend.app.services.confirmations import Answer, answer
 from backend.app.services.turn import TurnContext
+from backend.app.tools.referents import TurnAccount
 from backend.app.tools.task_tools import TaskTools
 
 
 async def pending_answer(session: AsyncSession, turn: TurnContext, *, clock: Clock) -> Answer | None:
     """The message read as the answer to the question the previous turn asked, if it asked one:
     only then is the table read (the previous turn's context names the question)."""
-    asked = next((r.context for r in reversed(turn.history) if r.role == "assistant"), None) or {}
-    wanted = turn.request.confirm or asked.get("confirmation")
+    asked = next((r.context for r in reversed(turn.history) if r.role == "assistant"), None)
+    wanted = turn.request.confirm or TurnAccount.from_json(asked).confirmation
     if wanted is None:
         return None
     confirmations = ConfirmationRepository(session, turn.user_id)

@@ -11,11 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from pydantic import TypeAdapter
-
 from backend.app.agent.guard import WordsReason
 from backend.app.agent.run_io import RunResult
-from backend.app.agent.types import Finding, FindingKind
+from backend.app.agent.types import CheckTrace, Finding, FindingKind, PolicyChange, Trace, Usage
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.clock import Clock
@@ -36,6 +34,7 @@ from backend.app.schemas.metadata import (
     BudgetInfo,
     CallWarning,
     ExecutionMetadata,
+    FallbackRecord,
     FindingRecord,
     GuardEvent,
     GuardInfo,
@@ -53,7 +52,9 @@ from backend.app.schemas.metadata import (
     ReplyInfo,
     RoutingInfo,
     TraceCheck,
+    TraceRequest,
     TraceStep,
+    TraceUsage,
 )
 from backend.app.schemas.metadata import ConfirmationAnswer as AnswerInfo
 from backend.app.services.calls import final_calls
@@ -65,15 +66,10 @@ from backend.app.services.reply import Reply, compose
 from backend.app.services.turn import READ_ONLY, Step, TurnContext
 
 _REPLACED_FINDING = {
-    WordsReason.GHOST_CLAIM.value: FindingKind.GHOST_CLAIM,
-    WordsReason.UNBACKED_CLAIM.value: FindingKind.UNBACKED_CLAIM,
-    WordsReason.DENIED_SUCCESS.value: FindingKind.DENIED_SUCCESS,
+    WordsReason.GHOST_CLAIM: FindingKind.GHOST_CLAIM,
+    WordsReason.UNBACKED_CLAIM: FindingKind.UNBACKED_CLAIM,
+    WordsReason.DENIED_SUCCESS: FindingKind.DENIED_SUCCESS,
 }
-
-
-# The loop's trace (agent/runner.py) and its policy events come as JSON-shaped records: they are read
-# into the metadata's models here, once, where they leave the agent.
-_TRACE: TypeAdapter[list[TraceStep | TraceCheck]] = TypeAdapter(list[TraceStep | TraceCheck])
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,9 +209,9 @@ def tool_call_records(executed: Sequence[ExecutedCall]) -> list[ToolCallRecord]:
 def reply_findings(reply: Reply) -> list[Finding]:
     """A finding for each model reply that was not shown (by why) and each action not done."""
     findings = [
-        Finding(_REPLACED_FINDING[r["reason"]], {"claims": r["claims"], "model_reply": r["model_reply"]})
+        Finding(_REPLACED_FINDING[r.reason], {"claims": list(r.claims), "model_reply": r.model_reply})
         for r in reply.replaced
-        if r["reason"] in _REPLACED_FINDING
+        if r.reason in _REPLACED_FINDING
     ]
     findings += [
         Finding(FindingKind.ACTION_NOT_DONE, {"action": o.action, "reason": o.reason.value, "message": o.message})
@@ -273,7 +269,9 @@ def execution_metadata(
         reply=ReplyInfo(
             source=reply.source,
             words=run.words.verdict.value if run.words is not None else None,
-            replaced=[ReplacedReply.model_validate(r) for r in reply.replaced],
+            replaced=[
+                ReplacedReply(reason=r.why, claims=list(r.claims), model_reply=r.model_reply) for r in reply.replaced
+            ],
             not_done=[
                 NotDone(action=o.action, reason=o.reason.value if o.reason else None, message=o.message)
                 for o in reply.not_done
@@ -291,12 +289,55 @@ def execution_metadata(
         warnings=apply.warnings,
         apply_mode=apply_mode,
         model=model,
-        policy_events=[PolicyEvent.model_validate(e) for e in run.policy_events],
-        trace=_TRACE.validate_python(run.trace),
+        policy_events=[_policy_event(e) for e in run.policy_events],
+        trace=[_trace(e) for e in run.trace],
         routing=routing,
         language=LanguageInfo(code=language.code, detected=language.detected, how=language.how),
         provider_error=ProviderError(code=run.error.code, detail=run.error.detail) if run.error is not None else None,
         confirmation_answer=confirmation_answer,
+    )
+
+
+def _trace(event: Trace) -> TraceStep | TraceCheck:
+    """A trace event of the loop (agent/types.py) as the metadata shows it: what did not happen
+    (no retry, no errors, one model) has no key."""
+    if isinstance(event, CheckTrace):
+        return TraceCheck(
+            step=event.step,
+            check=event.check,
+            answered=event.answered,
+            latency_ms=event.latency_ms,
+            usage=_usage(event.usage) if event.usage is not None else None,
+            error=event.error,
+        )
+    request = event.request
+    return TraceStep(
+        step=event.step,
+        request=TraceRequest(
+            tools=list(request.tools), tool_choice=request.tool_choice, messages=request.messages, phase=request.phase
+        ),
+        latency_ms=event.latency_ms,
+        usage=_usage(event.usage),
+        finish_reason=event.finish_reason,
+        calls=list(event.calls),
+        ignored_override_keys=list(event.ignored_override_keys) or None,
+        normalizations=list(event.normalizations) or None,
+        retry=event.retry.value if event.retry is not None else None,
+        ignored_tool_calls=event.ignored_tool_calls or None,
+        errors=[str(c) if c is not None else None for c in event.errors] or None,
+        respond=event.respond or None,
+        model=event.model,
+        fallbacks=[FallbackRecord(model=a.model, code=a.code, detail=a.detail) for a in event.fallbacks] or None,
+    )
+
+
+def _usage(usage: Usage) -> TraceUsage:
+    return TraceUsage(prompt=usage.prompt_tokens, completion=usage.completion_tokens)
+
+
+def _policy_event(change: PolicyChange) -> PolicyEvent:
+    return PolicyEvent(
+        step=change.step, event=change.event, tool_choice=change.tool_choice, to=change.to, why=change.why
     )
 
 

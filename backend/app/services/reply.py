@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from backend.app.agent.guard import Words, WordsVerdict
+from backend.app.agent.guard import Words, WordsReason, WordsVerdict
 from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import ANSWERED, GuardDecision, StopReason
 from backend.app.calls.codes import ResultCode
@@ -100,12 +100,26 @@ class ActionReport:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Replaced:
+    """The model's words that were not shown, and why (`reason` None: withheld without one)."""
+
+    reason: WordsReason | None
+    claims: tuple[str, ...]
+    model_reply: str  # the first 500 characters
+
+    @property
+    def why(self) -> str:
+        """The reason as `execution_metadata.reply.replaced` and the metrics name it."""
+        return self.reason.value if self.reason is not None else "withheld"
+
+
 @dataclass(slots=True)
 class Reply:
     text: str
     reports: list[ActionReport]
     source: str  # "results", "model" or "contract" (the not-triggered message)
-    replaced: list[dict[str, Any]] = field(default_factory=list)
+    replaced: list[Replaced] = field(default_factory=list)
 
     @property
     def not_done(self) -> list[ActionReport]:
@@ -343,9 +357,8 @@ def _unnamed_success(outcome: ActionReport, said: str) -> bool:
     return title.casefold() not in said.casefold()
 
 
-def _replaced(words: Words) -> dict[str, Any]:
-    reason = words.reason.value if words.reason is not None else "withheld"
-    return {"reason": reason, "claims": list(words.claims), "model_reply": words.text[:500]}
+def _replaced(words: Words) -> Replaced:
+    return Replaced(reason=words.reason, claims=tuple(words.claims), model_reply=words.text[:500])
 
 
 def contradicts(text: str, succeeded: set[str], guard: ExecutionGuard) -> bool:

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.run_io import RunResult
-from backend.app.agent.types import ANSWERED
+from backend.app.agent.types import ANSWERED, StepTrace
 from backend.app.calls.codes import ResultCode
 from backend.app.core.clock import Clock
 from backend.app.db.repositories import routing as outcomes
@@ -218,8 +218,9 @@ class Router:
         failed: list[str] = []
         answered = choice.model
         for event in run.trace:
-            answered = str(event.get("model", answered)) if "request" in event else answered
-            failed += [str(f["model"]) for f in event.get("fallbacks", ()) if f["model"] not in failed]
+            if isinstance(event, StepTrace):  # a request of the loop's, not a reply check
+                answered = event.model if event.model is not None else answered
+                failed += [f.model for f in event.fallbacks if f.model not in failed]
         usage = run.use.prompt_tokens, run.use.completion_tokens
         cost = self.prices.get(answered, Price()).of(*usage)
         found = [Observed(m, choice.policy, 0.0, latency_ms, 0.0) for m in failed if m != answered]

@@ -10,6 +10,7 @@ writes are kept apart from the pipeline that decides them.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -28,7 +29,7 @@ from backend.app.services import idempotency
 from backend.app.services.confirmation_answers import pending_answer
 from backend.app.services.records import Finished
 from backend.app.services.turn import MUTATING, TurnContext
-from backend.app.tools.referents import Referents, turn_context
+from backend.app.tools.referents import Referents, TurnAccount
 
 
 class TurnStore:
@@ -100,11 +101,11 @@ class TurnStore:
         """One short transaction: the question asked (if any), the assistant's message with its
         calls and metadata, and the idempotency key's response. Without a key to complete or a
         question to keep, it is one statement (Postgres)."""
-        context = turn_context(finished.calls, language=finished.language) or {}
         confirmation, proposal = finished.confirmation, finished.proposal
-        body = finished.response.model_dump(mode="json")  # the stored rows are the response's JSON
+        account = TurnAccount.of(finished.calls, language=finished.language)
         if confirmation is not None:
-            context["confirmation"] = confirmation.id
+            account = dataclasses.replace(account, confirmation=confirmation.id)
+        body = finished.response.model_dump(mode="json")  # the stored rows are the response's JSON
         single = turn.idempotency_key is None and confirmation is None and not learned
         async with unit_of_work(self.sessionmaker, single_statement=single) as session:
             await routing_outcomes.record(session, learned, at=finished.now)
@@ -126,7 +127,7 @@ class TurnStore:
                 tool_call_metadata=body["tool_calls"],
                 action_metadata=body["action_metadata"],
                 execution_metadata=body["execution_metadata"],
-                context=context or None,
+                context=account.to_json(),
             )
             if turn.idempotency_key is not None:
                 keys = IdempotencyRepository(session, turn.user_id)

@@ -1,7 +1,7 @@
 """What the conversation has shown and done: "it", "the second one", "#2", "the one I just added",
 and the answer to a question.
 
-Each assistant turn stores a compact account of itself (`turn_context`, in `messages.context`): the
+Each assistant turn stores a compact account of itself (`TurnAccount`, in `messages.context`): the
 tasks it acted on, the tasks it showed (a list, or the candidates of an ambiguous title, in their
 order, with the facts that tell them apart), the language it answered in, and one line for the
 model's history. The next turn reads those accounts back (`Referents`) and resolves
@@ -86,30 +86,89 @@ def facts_of(task: Mapping[str, Any] | Task) -> dict[str, Any]:
     return {k: task.get(k) for k in FACTS if k in task}
 
 
-def turn_context(executed: Sequence[ExecutedCall], *, language: str | None = None) -> dict[str, Any] | None:
-    """A turn's account for the next turns: what it acted on, what it showed, its language, one line
-    for the model."""
-    acted: list[dict[str, Any]] = []
-    shown: list[dict[str, Any]] = []
-    for e in executed:
-        data = e.result.data if isinstance(e.result.data, dict) else {}
-        if e.result.success and e.call.name in _DONE and data.get("id"):
-            acted.append({"id": str(data["id"]), "title": str(data.get("title", "")), "action": e.call.name})
-        elif e.result.success and e.call.name == "list_tasks":
-            tasks = [t for t in data.get("tasks") or [] if isinstance(t, dict)][:SHOWN_LIMIT]
-            shown = [{"id": str(t.get("id")), "title": str(t.get("title", "")), **facts_of(t)} for t in tasks]
-        elif e.result.code == ResultCode.AMBIGUOUS and isinstance(data.get("choices"), list):
-            shown = [
-                {"id": str(c["id"]), "title": str(c["title"]), **facts_of(c)}
-                for c in data["choices"]
-                if isinstance(c, dict)
-            ]
-    if not acted and not shown:
-        return {"language": language} if language else None
-    context: dict[str, Any] = {"acted": acted, "shown": shown, "line": _line(acted, shown)}
-    if language:
-        context["language"] = language
-    return context
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """A task a turn acted on (`action`: the tool that did it)."""
+
+    id: str
+    title: str
+    action: str
+
+    @property
+    def ref(self) -> TaskRef:
+        return TaskRef(self.id, self.title)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAccount:
+    """A turn's account for the next turns (`messages.context`): what it acted on, what it showed,
+    its language, the question it asked (`confirmation`, its id), and one line for the model."""
+
+    acted: tuple[Acted, ...] = ()
+    shown: tuple[TaskRef, ...] = ()
+    language: str | None = None
+    confirmation: str | None = None
+
+    @classmethod
+    def of(cls, executed: Sequence[ExecutedCall], *, language: str | None = None) -> TurnAccount:
+        acted: list[Acted] = []
+        shown: tuple[TaskRef, ...] = ()
+        for e in executed:
+            data = e.result.data if isinstance(e.result.data, dict) else {}
+            if e.result.success and e.call.name in _DONE and data.get("id"):
+                acted.append(Acted(str(data["id"]), str(data.get("title", "")), e.call.name))
+            elif e.result.success and e.call.name == "list_tasks":
+                tasks = [t for t in data.get("tasks") or [] if isinstance(t, dict)][:SHOWN_LIMIT]
+                shown = tuple(TaskRef(str(t.get("id")), str(t.get("title", "")), facts_of(t)) for t in tasks)
+            elif e.result.code == ResultCode.AMBIGUOUS and isinstance(data.get("choices"), list):
+                choices = [c for c in data["choices"] if isinstance(c, dict)]
+                shown = tuple(TaskRef(str(c["id"]), str(c["title"]), facts_of(c)) for c in choices)
+        return cls(tuple(acted), shown, language)
+
+    @property
+    def line(self) -> str:
+        """The turn's tool results in one line, beside its reply in the model's history."""
+        parts = [f"{_DONE[a.action]} “{a.title}” (id {a.id})" for a in self.acted]
+        if self.shown:
+            numbered = " ".join(f"{i}. “{t.title}” (id {t.id})" for i, t in enumerate(self.shown, start=1))
+            parts.append(f"showed: {numbered}")
+        return "[tool results: " + "; ".join(parts) + "]"
+
+    def to_json(self) -> dict[str, Any] | None:
+        """The stored JSON (None: nothing to keep); the line only when the turn acted or showed."""
+        context: dict[str, Any] = {}
+        if self.acted or self.shown:
+            context["acted"] = [{"id": a.id, "title": a.title, "action": a.action} for a in self.acted]
+            context["shown"] = [{"id": t.id, "title": t.title, **t.facts} for t in self.shown]
+            context["line"] = self.line
+        if self.language:
+            context["language"] = self.language
+        if self.confirmation is not None:
+            context["confirmation"] = self.confirmation
+        return context or None
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any] | None) -> TurnAccount:
+        """A stored account, of any version: none at all, no language or question, shown tasks with a
+        `detail` in place of their facts (read as no facts), items that are no task (skipped)."""
+        stored = stored or {}
+        acted = tuple(
+            Acted(str(i["id"]), str(i.get("title", "")), str(i.get("action", "")))
+            for i in stored.get("acted") or ()
+            if isinstance(i, Mapping) and "id" in i
+        )
+        shown = tuple(
+            TaskRef(str(i["id"]), str(i.get("title", "")), facts_of(i))
+            for i in stored.get("shown") or ()
+            if isinstance(i, Mapping) and "id" in i
+        )
+        language, confirmation = stored.get("language"), stored.get("confirmation")
+        return cls(
+            acted,
+            shown,
+            language if isinstance(language, str) else None,
+            confirmation if isinstance(confirmation, str) else None,
+        )
 
 
 def ambiguous(reference: str, tasks: Sequence[Task]) -> ToolResult:
@@ -157,18 +216,6 @@ def _english(choice: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _line(acted: list[dict[str, Any]], shown: list[dict[str, Any]]) -> str:
-    parts = [f"{_DONE[a['action']]} “{a['title']}” (id {a['id']})" for a in acted]
-    if shown:
-        numbered = " ".join(f"{i}. “{t['title']}” (id {t['id']})" for i, t in enumerate(shown, start=1))
-        parts.append(f"showed: {numbered}")
-    return "[tool results: " + "; ".join(parts) + "]"
-
-
-def _refs(items: Sequence[Mapping[str, Any]]) -> tuple[TaskRef, ...]:
-    return tuple(TaskRef(str(i["id"]), str(i.get("title", "")), facts_of(i)) for i in items)
-
-
 @dataclass(frozen=True, slots=True)
 class Referents:
     """The tasks the conversation acted on last and showed last, which came later, the task acted on
@@ -197,20 +244,20 @@ class Referents:
             if row.role != "assistant":
                 continue
             turns_ago += 1
-            context = row.context or {}
-            language = language or context.get("language")
-            items = context.get("acted") or []
+            account = TurnAccount.from_json(row.context)
+            language = language or account.language
+            items = account.acted
             when = "in the previous turn" if turns_ago == 1 else f"{turns_ago} turns ago"
             if items and acted and not before:
-                before = _refs(items)
+                before = tuple(a.ref for a in items)
             if items and not acted:
-                acted = _refs(items)
-                how = f"the task {_DONE.get(items[-1]['action'], 'changed')} {when}"
-            adds = [a for a in items if a.get("action") == "add_task"]
+                acted = tuple(a.ref for a in items)
+                how = f"the task {_DONE.get(items[-1].action, 'changed')} {when}"
+            adds = [a for a in items if a.action == "add_task"]
             if adds and added is None:
-                added, added_how = _refs(adds[-1:])[0], f"the task added {when}"
-            if not shown and context.get("shown"):
-                shown = _refs(context["shown"])
+                added, added_how = adds[-1].ref, f"the task added {when}"
+            if not shown and account.shown:
+                shown = account.shown
                 shown_last = not acted
             if acted and shown and before and added is not None and language:
                 break

@@ -74,6 +74,9 @@ _RECORD_TURN = (
 
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
+    """A message of the history; an assistant turn's `context` is its account as stored (JSON: read by
+    tools/referents.py `TurnAccount.from_json`)."""
+
     role: str
     content: str
     context: dict[str, Any] | None = None
