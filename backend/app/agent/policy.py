@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from backend.app.agent.presets import Preset
-from backend.app.agent.types import ToolChoice
+from backend.app.agent.types import PolicyChange, ToolChoice
 from backend.app.calls.types import ExecutedCall, ToolSpec
 
 
@@ -58,7 +58,7 @@ class PolicyDriver:
     preset: Preset
     phase: str | None = None
     satisfied: bool = False
-    events: list[dict[str, object]] = field(default_factory=list)
+    events: list[PolicyChange] = field(default_factory=list)  # the changes it made to its plan, in order
 
     def __post_init__(self) -> None:
         if self.policy is ToolPolicy.TWO_PHASE:
@@ -101,7 +101,7 @@ class PolicyDriver:
             wanted = set(self.expected_tools)
             if (wanted and wanted & names) or (not wanted and names):
                 self.satisfied = True
-                self.events.append({"step": step, "event": "required_satisfied", "tool_choice": "auto"})
+                self.events.append(PolicyChange(step=step, event="required_satisfied", tool_choice="auto"))
         if self.policy is ToolPolicy.TWO_PHASE and self.phase == "read" and names:
             self._switch(step, "read tools ran")
 
@@ -128,4 +128,4 @@ class PolicyDriver:
         if not self._needs_mutation():
             return
         self.phase = "write"
-        self.events.append({"step": step, "event": "phase_switch", "to": "write", "why": why})
+        self.events.append(PolicyChange(step=step, event="phase_switch", to="write", why=why))

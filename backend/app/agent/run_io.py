@@ -1,6 +1,7 @@
-"""A run's inputs and outputs: what the loop is given (`RunOptions`), what it returns (`RunResult`) and
-the observers that hear of it as it goes (`CallsObserver`, `ReplyObserver`). Kept out of runner.py so that
-the services that build and read them, and the loop's own modules, need not import the loop."""
+"""A run's inputs and outputs: what the loop is given (`RunOptions`), what it returns (`RunResult`), what
+the reply reads of any turn's work (`RunRecord`) and the observers that hear of it as it goes
+(`CallsObserver`, `ReplyObserver`). Kept out of runner.py so that the services that build and read them,
+and the loop's own modules, need not import the loop."""
 
 from __future__ import annotations
 
@@ -56,6 +57,30 @@ class RunResult:
         if self.error is not None:
             return self.error.code
         return None if self.stop_reason in ANSWERED else self.stop_reason.value.upper()
+
+
+class RunRecord(Protocol):
+    """What the reply, the question it may ask and the turn's metrics read of a turn's work, whichever
+    kind it was: a run of the loop (`RunResult`) or one that asked no model (services/
+    confirmation_answers.py `AnswerRun`: the calls a yes to the pending question stands for)."""
+
+    @property
+    def executed(self) -> Sequence[ExecutedCall]: ...
+
+    @property
+    def stop_reason(self) -> StopReason: ...
+
+    @property
+    def stop_detail(self) -> str | None: ...
+
+    @property
+    def guard_events(self) -> Sequence[GuardEvent]: ...
+
+    @property
+    def words(self) -> Words | None: ...
+
+    @property
+    def findings(self) -> Sequence[Finding]: ...
 
 
 CallsObserver = Callable[[Sequence[ExecutedCall]], Awaitable[None]]

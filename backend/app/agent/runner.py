@@ -11,7 +11,7 @@ stop reason. It never writes what the user reads: the service composes the reply
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
@@ -37,7 +37,6 @@ from backend.app.agent.types import (
     NextStepRetry,
     NextStepRunTools,
     NextStepStop,
-    PolicyChange,
     StepTrace,
     StopReason,
     Trace,
@@ -276,7 +275,7 @@ class AgentRunner:
             use=use,
             trace=turn.trace,
             findings=turn.findings,
-            policy_events=[_policy_change(e) for e in driver.events],
+            policy_events=list(driver.events),
             stop_detail=stop.detail,
             error=error,
             guard_events=turn.events,
@@ -292,20 +291,6 @@ def _amend(turn: _Turn, **changes: Any) -> StepTrace:
     assert isinstance(event, StepTrace)
     turn.trace[at] = amended = replace(event, **changes)
     return amended
-
-
-def _policy_change(event: Mapping[str, object]) -> PolicyChange:
-    """The policy driver's event (agent/policy.py keeps them as JSON-shaped records) as a typed value."""
-    step = event["step"]
-    assert isinstance(step, int)
-
-    def text(key: str) -> str | None:
-        value = event.get(key)
-        return None if value is None else str(value)
-
-    return PolicyChange(
-        step=step, event=str(event["event"]), tool_choice=text("tool_choice"), to=text("to"), why=text("why")
-    )
 
 
 __all__ = ["AgentRunner"]

@@ -39,7 +39,7 @@ from backend.app.schemas.chat import ChatReply, ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo
 from backend.app.services import prompt
 from backend.app.services.commands import asked_in
-from backend.app.services.confirmation_answers import run_answer
+from backend.app.services.confirmation_answers import AnswerRun, run_answer
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.history import fit_history
 from backend.app.services.live_reply import LiveReply, ReplyListener
@@ -171,7 +171,8 @@ class ChatService:
         try:
             run, step = await self._run(turn)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
-            await self.store.persist(turn, finished, self._learned(turn, run, step, finished))
+            learned = self._learned(turn, run, step, finished) if isinstance(run, RunResult) else []
+            await self.store.persist(turn, finished, learned)
             self._observe(turn, run, step, finished)
         except Exception as exc:
             # The user's message stays; the error is recorded beside it; nothing else was written
@@ -183,7 +184,7 @@ class ChatService:
             raise
         return TurnResponse(finished.response)
 
-    async def _run(self, turn: TurnContext) -> tuple[RunResult, Step]:
+    async def _run(self, turn: TurnContext) -> tuple[RunResult | AnswerRun, Step]:
         """The turn's work: an answer to the pending question (the calls a yes stands for, nothing
         after a no: its own kind of step, no model, no guard), else the tool loop."""
         if turn.answer is not None and turn.answer.verdict in ("run", "cancel"):
@@ -259,7 +260,8 @@ class ChatService:
         )
 
     def _learned(self, turn: TurnContext, run: RunResult, step: Step, finished: Finished) -> list[Observed]:
-        """With several models: how each model asked did on this turn (services/routing.py)."""
+        """With several models: how each model asked did on this turn (services/routing.py). Only a run of
+        the loop has any: an answer to the pending question asks no model."""
         if turn.routing is None or self.router is None:
             return []
         latency_ms = float(finished.response.execution_metadata.total_latency_ms)
@@ -273,7 +275,7 @@ class ChatService:
         latency_ms = (time.monotonic() - turn.started) * 1000
         return self.router.failed(turn.routing, latency_ms=latency_ms)
 
-    def _observe(self, turn: TurnContext, run: RunResult, step: Step, finished: Finished) -> None:
+    def _observe(self, turn: TurnContext, run: RunResult | AnswerRun, step: Step, finished: Finished) -> None:
         reply = finished.reply
         self.metrics.observe_turn(
             stop_reason=run.stop_reason,
@@ -289,7 +291,7 @@ class ChatService:
             extra={
                 "turn_id": str(turn.turn_id),
                 "stop_reason": run.stop_reason.value,
-                "llm_calls": run.use.llm_calls,
+                "llm_calls": run.use.llm_calls if isinstance(run, RunResult) else 0,
                 "guard": step.guard_outcome(run.guard_events),
             },
         )

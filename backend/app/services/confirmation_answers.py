@@ -9,12 +9,11 @@ answers it; this module is where that meets the turn: its transaction, its tools
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.agent.limits import Budget, BudgetUse
-from backend.app.agent.run_io import RunResult
-from backend.app.agent.types import StopReason
+from backend.app.agent.types import Finding, GuardEvent, StopReason
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.core.clock import Clock
 from backend.app.core.exceptions import ConfirmationNotPending
@@ -49,35 +48,49 @@ async def pending_answer(session: AsyncSession, turn: TurnContext, *, clock: Clo
     return said
 
 
-async def run_answer(turn: TurnContext, tools: TaskTools) -> RunResult:
-    """The answer to the pending question, as the reply step reads a turn's work: a yes (or a pick)
-    runs exactly its stored calls, composed from their results; a no runs nothing. No model is asked:
-    no budget is used, nothing is traced, no guard decides."""
+@dataclass(frozen=True, slots=True)
+class AnswerRun:
+    """The work of an answer to the pending question (`run_answer`): the stored calls a yes (or a pick)
+    ran, none after a no, and how it ended (`COMPOSED`: the reply is composed from their results;
+    `FINAL`: nothing was run). What the reply reads of a run (agent/run_io.py `RunRecord`) holds for
+    it as plain facts: no model was asked, so there are no words and nothing stopped it early; no
+    guard decided, so there are no guard events and no findings of its."""
+
+    executed: tuple[ExecutedCall, ...]
+    stop_reason: StopReason
+
+    @property
+    def stop_detail(self) -> None:
+        return None
+
+    @property
+    def guard_events(self) -> tuple[GuardEvent, ...]:
+        return ()
+
+    @property
+    def words(self) -> None:
+        return None
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return ()
+
+
+async def run_answer(turn: TurnContext, tools: TaskTools) -> AnswerRun:
+    """The answer to the pending question: a yes (or a pick) runs exactly its stored calls; a no runs
+    nothing. No model is asked and no guard decides."""
     assert turn.answer is not None
     if turn.answer.verdict != "run":
-        return _answered([], stop=StopReason.FINAL)
+        return AnswerRun((), StopReason.FINAL)
     calls = [ToolCall(f"confirm-{i}", a["name"], dict(a["arguments"])) for i, a in enumerate(turn.answer.actions)]
     outcome = await tools.execute_batch(calls)
-    executed = [
+    executed = tuple(
         ExecutedCall(call=c, arguments=args, result=result, step=0, duration_ms=0.0)
         for c, result, args in zip(calls, outcome.results, outcome.executed_arguments, strict=True)
-    ]
+    )
     if turn.on_calls is not None:
         await turn.on_calls(executed)
-    return _answered(executed, stop=StopReason.COMPOSED)
-
-
-def _answered(executed: list[ExecutedCall], *, stop: StopReason) -> RunResult:
-    return RunResult(
-        text="",
-        executed=executed,
-        stop_reason=stop,
-        ok=True,
-        use=BudgetUse(Budget()),
-        trace=[],
-        findings=[],
-        policy_events=[],
-    )
+    return AnswerRun(executed, StopReason.COMPOSED)
 
 
 def _uuid(value: str) -> uuid.UUID:

@@ -9,9 +9,10 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, assert_never
 
 from backend.app.agent.guard import WordsReason
+from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import CheckTrace, Finding, FindingKind, PolicyChange, Trace, Usage
 from backend.app.calls.codes import ResultCode
@@ -58,6 +59,7 @@ from backend.app.schemas.metadata import (
 )
 from backend.app.schemas.metadata import ConfirmationAnswer as AnswerInfo
 from backend.app.services.calls import final_calls
+from backend.app.services.confirmation_answers import AnswerRun
 from backend.app.services.confirmations import Proposal, propose
 from backend.app.services.guard import retry_reason, silent
 from backend.app.services.intent import Intent
@@ -100,7 +102,7 @@ class ApplyReport:
 
 
 def finish(
-    turn: TurnContext, run: RunResult, step: Step, *, settings: Settings, clock: Clock, model: ModelInfo
+    turn: TurnContext, run: RunResult | AnswerRun, step: Step, *, settings: Settings, clock: Clock, model: ModelInfo
 ) -> Finished:
     """What the user reads and what explains it: the reply (composed in services/reply.py), the
     question to ask if any, the findings, the execution metadata and the response. `model`: the
@@ -223,7 +225,7 @@ def reply_findings(reply: Reply) -> list[Finding]:
 
 def execution_metadata(
     *,
-    run: RunResult,
+    run: RunResult | AnswerRun,
     intent: Intent,
     guard_outcome: str,
     reply: Reply,
@@ -239,7 +241,13 @@ def execution_metadata(
     confirmation_answer: AnswerInfo | None = None,
     routing: RoutingInfo | None = None,
 ) -> ExecutionMetadata:
-    use = run.use
+    match run:
+        case RunResult(use=use, trace=trace, policy_events=changes, error=error):
+            pass
+        case AnswerRun():  # no model asked: nothing traced or changed, an unused default budget shown
+            use, trace, changes, error = BudgetUse(Budget()), [], [], None
+        case _:
+            assert_never(run)
     executed = run.executed
     return ExecutionMetadata(
         tool_calls_executed=sum(1 for e in executed if e.ran),
@@ -289,11 +297,11 @@ def execution_metadata(
         warnings=apply.warnings,
         apply_mode=apply_mode,
         model=model,
-        policy_events=[_policy_event(e) for e in run.policy_events],
-        trace=[_trace(e) for e in run.trace],
+        policy_events=[_policy_event(e) for e in changes],
+        trace=[_trace(e) for e in trace],
         routing=routing,
         language=LanguageInfo(code=language.code, detected=language.detected, how=language.how),
-        provider_error=ProviderError(code=run.error.code, detail=run.error.detail) if run.error is not None else None,
+        provider_error=ProviderError(code=error.code, detail=error.detail) if error is not None else None,
         confirmation_answer=confirmation_answer,
     )
 

@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from backend.app.agent.guard import Words, WordsReason, WordsVerdict
-from backend.app.agent.run_io import RunResult
+from backend.app.agent.run_io import RunRecord
 from backend.app.agent.types import ANSWERED, GuardDecision, StopReason
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall
@@ -250,7 +250,7 @@ def _said(call: ExecutedCall) -> str:
     return " ".join(str(v) for v in call.arguments.values() if isinstance(v, str))
 
 
-def _why_not(action: Action, run: RunResult) -> NotDoneReason:
+def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
     for event in run.guard_events:
         if event.tool == action.tool and event.decision is GuardDecision.TRUSTED:
             return NotDoneReason.MODEL_CHOSE_OTHER
@@ -275,7 +275,7 @@ def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
     return t("Not done: “{request}”. Please ask again.", request=request)
 
 
-def _stopped(t: Texts, run: RunResult) -> str:
+def _stopped(t: Texts, run: RunRecord) -> str:
     budgets = {
         "llm_calls": t("model calls"),
         "tool_calls": t("actions"),
@@ -297,7 +297,7 @@ def _stopped(t: Texts, run: RunResult) -> str:
 # -- the reply ------------------------------------------------------------------------------------
 def compose(
     *,
-    run: RunResult,
+    run: RunRecord,
     intent: Intent,
     message: str,
     response_mode: str,
