@@ -14,10 +14,7 @@ from support.api import auth, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 from support.sse import STREAM, parse, streamed
 
-from backend.app.api import streaming
-from backend.app.db.repositories.idempotency import StoredResponse
 from backend.app.schemas.chat import ChatResponse
-from backend.app.services.chat import TurnResponse
 
 
 async def test_tool_events_then_the_reply_then_done_equal_to_the_plain_body(live_with: Any) -> None:
@@ -88,32 +85,6 @@ async def test_a_replay_streams_the_stored_response(live_with: Any) -> None:
     assert parse(again.text) == parse(first.text)  # the same tool events, reply and body
     assert [t["title"] for t in await tasks_of(live.client)] == ["Renew passport"]
     assert len(llm.requests) == 1
-
-
-async def test_a_replay_written_by_an_earlier_version_streams_its_stored_json() -> None:
-    """A key's stored response is not read into ChatResponse again: `done` is the stored JSON as it is,
-    and the events before it are read from it (services/chat.py `TurnResponse.reply`)."""
-    stored = {
-        "conversation_id": "00000000-0000-0000-0000-000000000007",
-        "assistant_message": "Added: “Milk”.",
-        "tool_calls": [
-            {
-                "name": "add_task",
-                "arguments": {"title": "Milk"},
-                "result": {"success": True, "data": {"id": "t1"}, "error": None, "code": None, "warnings": None},
-                "retried": False,
-                "retry_reason": None,
-            }
-        ],
-        "action_metadata": None,
-        "confirmation": None,
-        "execution_metadata": {"tool_calls_executed": 1, "tool_calls_retried": 0, "llm_calls": 1, "old": 1},
-    }
-    first = TurnResponse(StoredResponse(status=200, body=stored))
-
-    text = b"".join([piece async for piece in streaming._events(first, asyncio.Queue())]).decode()
-
-    assert parse(text) == [("tool", stored["tool_calls"][0]), ("delta", {"text": "Added: “Milk”."}), ("done", stored)]
 
 
 async def test_errors_before_the_first_event_keep_their_status(live_with: Any) -> None:

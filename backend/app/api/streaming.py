@@ -35,7 +35,7 @@ from backend.app.api.responses import FastJSONResponse
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.db.outage import unreachable
-from backend.app.schemas.chat import ChatReply, ChatRequest, ToolCallRecord
+from backend.app.schemas.chat import ChatRequest, ToolCallRecord
 from backend.app.services.chat import ChatService, TurnResponse
 from backend.app.services.records import tool_call_records
 
@@ -130,7 +130,7 @@ async def start_turn(
     if isinstance(first, AppError):
         return _error_response(first)
     if isinstance(first, TurnResponse) and first.status != 200:  # a replayed failure keeps its status
-        return FastJSONResponse(first.json(), status_code=first.status, headers=replayed(first))
+        return FastJSONResponse(first.body, status_code=first.status, headers=replayed(first))
     return first, queue
 
 
@@ -165,7 +165,7 @@ async def _events(first: Item, queue: asyncio.Queue[Item]) -> AsyncIterator[byte
                 yield event("error", item.body)
                 return
             case TurnResponse():
-                for chunk in _finale(item.reply(), item.json(), replay_tools=streamed_tools == 0, shown=shown):
+                for chunk in _finale(item.body, replay_tools=streamed_tools == 0, shown=shown):
                     yield chunk
                 return
             case _:
@@ -173,14 +173,14 @@ async def _events(first: Item, queue: asyncio.Queue[Item]) -> AsyncIterator[byte
         item = await queue.get()
 
 
-def _finale(reply: ChatReply, body: dict[str, Any], *, replay_tools: bool, shown: str = "") -> list[bytes]:
-    """What follows the tool events: (a replay's tool events,) the question, the rest of the reply
-    (all of it, after a `reset`, when what was shown is not how it begins), then `done` with `body`,
-    the response's JSON."""
-    chunks = [event("tool", record.model_dump(mode="json")) for record in reply.tool_calls] if replay_tools else []
-    if reply.confirmation is not None:
-        chunks.append(event("confirmation", reply.confirmation.model_dump(mode="json")))
-    text = reply.assistant_message
+def _finale(body: dict[str, Any], *, replay_tools: bool, shown: str = "") -> list[bytes]:
+    """What follows the tool events, read from `body`, the response's JSON (a replay's as it was
+    stored): (a replay's tool events,) the question, the rest of the reply (all of it, after a
+    `reset`, when what was shown is not how it begins), then `done` with the body."""
+    chunks = [event("tool", record) for record in body.get("tool_calls") or []] if replay_tools else []
+    if (confirmation := body.get("confirmation")) is not None:
+        chunks.append(event("confirmation", confirmation))
+    text = str(body.get("assistant_message") or "")
     if text.startswith(shown):
         text = text[len(shown) :]
     else:

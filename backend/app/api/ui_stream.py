@@ -33,7 +33,7 @@ from starlette.responses import Response
 
 from backend.app.api.streaming import Item, replayed, start_turn
 from backend.app.core.exceptions import AppError
-from backend.app.schemas.chat import ChatReply, ToolCallRecord
+from backend.app.schemas.chat import ToolCallRecord
 from backend.app.schemas.ui_chat import UIChatRequest
 from backend.app.services.chat import ChatService, TurnResponse
 
@@ -74,13 +74,13 @@ async def _chunks(first: Item, queue: asyncio.Queue[Item], *, conversation_id: u
     item = first
     while True:
         if isinstance(item, ToolCallRecord):
-            for part in parts.tool(item):
+            for part in parts.tool(item.model_dump(mode="json")):
                 yield part
         elif isinstance(item, AppError):
             yield chunk({"type": "error", "errorText": orjson.dumps(item.body).decode()})
             break
         elif isinstance(item, TurnResponse):
-            for part in _finale(item.reply(), parts):
+            for part in _finale(item.body, parts):
                 yield part
             break
         item = await queue.get()  # (no `Delta` or `Reset` comes: the turn runs without live words)
@@ -97,44 +97,44 @@ class _Parts:
     def __init__(self) -> None:
         self.prefix, self.count = uuid.uuid4().hex[:12], 0
 
-    def tool(self, record: ToolCallRecord) -> Iterator[bytes]:
+    def tool(self, call: dict[str, Any]) -> Iterator[bytes]:
+        """One call's parts from its JSON (as the plain stream's `tool` event and the body have it)."""
         if self.count == 0:
             yield chunk({"type": "start-step"})
         self.count += 1
-        call_id, result = f"call-{self.prefix}-{self.count}", record.result
-        wire = record.model_dump(mode="json")  # the call's JSON, as the plain stream's `tool` event has it
+        call_id, result = f"call-{self.prefix}-{self.count}", call.get("result") or {}
         yield chunk(
             {
                 "type": "tool-input-available",
                 "toolCallId": call_id,
-                "toolName": record.name,
-                "input": wire["arguments"],
+                "toolName": call.get("name"),
+                "input": call.get("arguments"),
             }
         )
-        if result.success:
-            yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": wire["result"]})
+        if result.get("success"):
+            yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": result})
         else:
-            error = result.error or result.code or "The tool failed."
+            error = result.get("error") or result.get("code") or "The tool failed."
             yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": error})
 
 
-def _finale(reply: ChatReply, parts: _Parts) -> Iterator[bytes]:
-    """What follows the streamed tool calls: a replay's calls (a replay streamed none), then the
-    reply, the question and finish, in a step of their own."""
+def _finale(body: dict[str, Any], parts: _Parts) -> Iterator[bytes]:
+    """What follows the streamed tool calls, read from `body`, the response's JSON (a replay's as it
+    was stored): a replay's calls (a replay streamed none), then the reply, the question and finish,
+    in a step of their own."""
     if parts.count == 0:
-        for record in reply.tool_calls:
-            yield from parts.tool(record)
+        for call in body.get("tool_calls") or []:
+            yield from parts.tool(call)
     if parts.count:
         yield chunk({"type": "finish-step"})
     yield chunk({"type": "start-step"})
-    if text := reply.assistant_message:
+    if text := body.get("assistant_message"):
         yield chunk({"type": "text-start", "id": "reply"})
-        for piece in text.splitlines(keepends=True):
+        for piece in str(text).splitlines(keepends=True):
             yield chunk({"type": "text-delta", "id": "reply", "delta": piece})
         yield chunk({"type": "text-end", "id": "reply"})
-    if (confirmation := reply.confirmation) is not None:
-        yield chunk({"type": "data-confirmation", "id": confirmation.id, "data": confirmation.model_dump(mode="json")})
+    if (confirmation := body.get("confirmation")) is not None:
+        yield chunk({"type": "data-confirmation", "id": confirmation.get("id"), "data": confirmation})
     yield chunk({"type": "finish-step"})
-    action_metadata = reply.action_metadata.model_dump(mode="json") if reply.action_metadata is not None else None
-    metadata = {"conversationId": str(reply.conversation_id), "action_metadata": action_metadata}
+    metadata = {"conversationId": body.get("conversation_id"), "action_metadata": body.get("action_metadata")}
     yield chunk({"type": "finish", "finishReason": "stop", "messageMetadata": metadata})

@@ -35,7 +35,7 @@ from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.db.repositories.idempotency import StoredResponse
 from backend.app.db.repositories.routing import Observed
-from backend.app.schemas.chat import ChatReply, ChatRequest, ChatResponse
+from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo
 from backend.app.services import prompt
 from backend.app.services.commands import asked_in
@@ -62,33 +62,23 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class TurnResponse:
-    """A turn's HTTP answer: a fresh turn's typed `response` (200), or a replay's: the response stored
-    under its Idempotency-Key (`StoredResponse`), served exactly as it was stored. A replay's JSON is
-    not read into `ChatResponse` again: it may be an error's body, or a response an earlier version
-    wrote, with fields the model now has no more or requires."""
+    """A turn's HTTP answer as JSON. A fresh turn's response is serialised once, where it leaves the
+    service: the wire, the stored rows and the streams all read this `body`. A replay's is the
+    response stored under its Idempotency-Key, served exactly as it was stored: it may be an error's
+    body, or a response an earlier version wrote, with fields the model now has no more or requires,
+    so it is not read into `ChatResponse` again."""
 
-    response: ChatResponse | StoredResponse
+    body: dict[str, Any]
+    status: int = 200
+    replayed: bool = False
 
-    @property
-    def replayed(self) -> bool:
-        return isinstance(self.response, StoredResponse)
+    @classmethod
+    def fresh(cls, response: ChatResponse) -> TurnResponse:
+        return cls(response.model_dump(mode="json"))
 
-    @property
-    def status(self) -> int:
-        return self.response.status if isinstance(self.response, StoredResponse) else 200
-
-    def json(self) -> dict[str, Any]:
-        """The body as JSON, for the wire: serialised here, where it leaves the service."""
-        if isinstance(self.response, StoredResponse):
-            return self.response.body
-        return self.response.model_dump(mode="json")
-
-    def reply(self) -> ChatReply:
-        """What the user is shown, typed: a replay's read from its stored JSON (a 200's only: an
-        error's body has none)."""
-        if isinstance(self.response, StoredResponse):
-            return ChatReply.model_validate(self.response.body)
-        return self.response
+    @classmethod
+    def replay(cls, stored: StoredResponse) -> TurnResponse:
+        return cls(stored.body, stored.status, replayed=True)
 
 
 def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
@@ -167,12 +157,13 @@ class ChatService:
         """The pipeline: prepare, run, reply, persist (then count)."""
         stored = await self.store.prepare(turn)
         if stored is not None:  # a replay runs nothing
-            return TurnResponse(stored)
+            return TurnResponse.replay(stored)
         try:
             run, step = await self._run(turn)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
             learned = self._learned(turn, run, step, finished) if isinstance(run, RunResult) else []
-            await self.store.persist(turn, finished, learned)
+            answer = TurnResponse.fresh(finished.response)
+            await self.store.persist(turn, finished, learned, answer.body)
             self._observe(turn, run, step, finished)
         except Exception as exc:
             # The user's message stays; the error is recorded beside it; nothing else was written
@@ -182,7 +173,7 @@ class ChatService:
             await self.store.record_failure(turn, error, self._failed(turn))
             log.warning("chat_turn_failed", extra={"turn_id": str(turn.turn_id), "error": error.code})
             raise
-        return TurnResponse(finished.response)
+        return answer
 
     async def _run(self, turn: TurnContext) -> tuple[RunResult | AnswerRun, Step]:
         """The turn's work: an answer to the pending question (the calls a yes stands for, nothing

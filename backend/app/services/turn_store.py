@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -97,15 +98,16 @@ class TurnStore:
         if not verdict.allowed:
             raise RateLimited(f"More than {limit} chat requests per minute", retry_after_s=verdict.retry_after_s)
 
-    async def persist(self, turn: TurnContext, finished: Finished, learned: list[Observed]) -> None:
+    async def persist(
+        self, turn: TurnContext, finished: Finished, learned: list[Observed], body: dict[str, Any]
+    ) -> None:
         """One short transaction: the question asked (if any), the assistant's message with its
         calls and metadata, and the idempotency key's response. Without a key to complete or a
-        question to keep, it is one statement (Postgres)."""
+        question to keep, it is one statement (Postgres). `body`: the response's JSON, the rows'."""
         confirmation, proposal = finished.confirmation, finished.proposal
         account = TurnAccount.of(finished.calls, language=finished.language)
         if confirmation is not None:
             account = dataclasses.replace(account, confirmation=confirmation.id)
-        body = finished.response.model_dump(mode="json")  # the stored rows are the response's JSON
         single = turn.idempotency_key is None and confirmation is None and not learned
         async with unit_of_work(self.sessionmaker, single_statement=single) as session:
             await routing_outcomes.record(session, learned, at=finished.now)

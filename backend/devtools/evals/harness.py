@@ -262,7 +262,7 @@ async def _trial(
             return _failed(result, f"APP_ERROR:{exc.code}", exc.detail, started)
         result.latency_ms = round((time.perf_counter() - started) * 1000, 1)
         after = await _tasks(sessionmaker)
-        _judge(result, scenario, Observation(body=outcome.json(), before=before, after=after, today=clock.today()))
+        _judge(result, scenario, Observation(body=outcome.body, before=before, after=after, today=clock.today()))
     except Exception as exc:  # a harness or product bug: recorded, and the run goes on
         result.reason = f"ERROR:{type(exc).__name__}"
         result.reasons = [result.reason]

@@ -208,11 +208,11 @@ async def _turn(service: ChatService, run: Run, k: int) -> None:
         run.latencies.append((time.perf_counter() - started) * 1000)
         run.chosen.append(run.order[0])
         return
-    meta = outcome.json()["execution_metadata"]
+    meta = outcome.body["execution_metadata"]
     routing = meta.get("routing") or {}
     run.chosen.append(routing.get("chosen", run.order[0]))
     run.explored += routing.get("how") == "explore"
-    added = [c for c in outcome.json()["tool_calls"] if c["name"] == "add_task" and c["result"]["success"]]
+    added = [c for c in outcome.body["tool_calls"] if c["name"] == "add_task" and c["result"]["success"]]
     retried = meta["guard"]["outcome"] == "retried"
     run.successes.append(int(len(added) == 1 and not retried))
     cost = 0.0

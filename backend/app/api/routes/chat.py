@@ -11,7 +11,7 @@ from starlette.responses import Response
 
 from backend.app.api.deps import ChatServiceDep, CurrentUser, SettingsDep
 from backend.app.api.responses import FastJSONResponse
-from backend.app.api.streaming import stream_chat, wants_stream
+from backend.app.api.streaming import replayed, stream_chat, wants_stream
 from backend.app.api.ui_stream import stream_ui_chat
 from backend.app.core.exceptions import PayloadTooLarge
 from backend.app.schemas.chat import ChatRequest, ChatResponse
@@ -131,5 +131,4 @@ async def chat(
     if wants_stream(accept):
         return await stream_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
     outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key)
-    headers = {"Idempotency-Replayed": "true"} if outcome.replayed else None
-    return FastJSONResponse(outcome.json(), status_code=outcome.status, headers=headers)
+    return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(outcome))
