@@ -191,19 +191,36 @@ def _load(results: dict[str, Any]) -> list[str]:
 
 def _stages(results: dict[str, Any]) -> list[str]:
     """CPU per turn by stage, from a profile (bench/stages.py)."""
-    stages = results.get("stages")
-    if not stages:
+    found = results.get("stages")
+    if not found:
         return []
+    first = found["rows"][0]
     return [
         "",
         "## CPU per turn by stage (a profile of the server's side)",
         "",
-        f'"add Task k" turns, {stages["rows"][0]["concurrency"]} at a time, one process, Postgres; cProfile with a '
-        "CPU clock over the measured turns (it inflates every figure by a similar factor: read the shares). "
-        "How each stage is chosen: backend/devtools/bench/stages.py.",
+        f"The load phase's simple turns (add, list, complete, delete), {first['turns']} per pass, "
+        f"{first['concurrency']} at a time, the app in one process on Postgres; yappi with a CPU clock over "
+        "the measured turns. The profiler inflates every figure, Python-heavy code more than C: read the "
+        "shares, and scale by the unprofiled figure. How each stage is chosen: backend/devtools/bench/stages.py.",
         "",
-        stages["table"],
+        *_stage_table(found["rows"], probe_ms=found["probe_ms"]),
     ]
+
+
+def _stage_table(rows: list[dict[str, Any]], *, probe_ms: float) -> list[str]:
+    """One column per response mode: profiled ms and the share of the server's, in the order of a turn."""
+    lines = [
+        "| stage | " + " | ".join(f"{r['response_mode']}: profiled ms (share)" for r in rows) + " |",
+        "|---|" + "---:|" * len(rows),
+    ]
+    for stage in rows[0]["stages"]:
+        cells = [f"{r['stages'][stage]} ({r['stages'][stage] / r['server_profiled_ms']:.0%})" for r in rows]
+        lines.append(f"| {stage} | " + " | ".join(cells) + " |")
+    lines.append("| server, profiled | " + " | ".join(f"{r['server_profiled_ms']}" for r in rows) + " |")
+    unprofiled = [f"{r['unprofiled_ms']} ({r['unprofiled_ms'] / probe_ms:.2f}× the probe)" for r in rows]
+    lines.append("| the process unprofiled (the driving client included) | " + " | ".join(unprofiled) + " |")
+    return lines
 
 
 def _streaming(results: dict[str, Any]) -> list[str]:

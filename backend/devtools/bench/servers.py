@@ -90,6 +90,23 @@ class AppConfig:
     response_mode: str = "direct"
     extra_env: dict[str, str] = field(default_factory=dict)
 
+    def env(self) -> dict[str, str]:
+        """The settings a benchmarked Taskchat runs with, as environment variables (the served
+        one's, and, as `Settings` fields, the in-process one's of bench/stages.py)."""
+        return {
+            "ENVIRONMENT": "development",
+            "DATABASE_URL": self.database_url,
+            "LLM_BASE_URL": self.llm_base_url,
+            "LLM_API_KEY": "bench-key",
+            "LLM_MODEL": "bench/fake-model",
+            "LLM_PROVIDER": "bench",
+            "JWT_SECRET": JWT_SECRET,
+            "RESPONSE_MODE": self.response_mode,
+            # One benchmark user sends far more than a person could; the limiter still runs its query.
+            "RATE_LIMIT_PER_MINUTE": "100000000",
+            **self.extra_env,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Server:
@@ -101,20 +118,7 @@ class Server:
 def taskchat(config: AppConfig) -> Iterator[Server]:
     """`taskchat serve` as a subprocess; yields its port and pid once /ready answers."""
     port = free_port()
-    env = {
-        **os.environ,
-        "ENVIRONMENT": "development",
-        "DATABASE_URL": config.database_url,
-        "LLM_BASE_URL": config.llm_base_url,
-        "LLM_API_KEY": "bench-key",
-        "LLM_MODEL": "bench/fake-model",
-        "LLM_PROVIDER": "bench",
-        "JWT_SECRET": JWT_SECRET,
-        "RESPONSE_MODE": config.response_mode,
-        # One benchmark user sends far more than a person could; the limiter still runs its query.
-        "RATE_LIMIT_PER_MINUTE": "100000000",
-        **config.extra_env,
-    }
+    env = {**os.environ, **config.env()}
     command = [sys.executable, "-m", "backend.app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     process = subprocess.Popen(
         [*command, "--workers", str(config.workers)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

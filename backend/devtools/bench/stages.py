@@ -1,24 +1,28 @@
-"""Where a turn's CPU goes: a deterministic profile of the server's side of "add Task k" turns.
+"""Where a turn's CPU goes: a deterministic profile of the server's side of the load phase's turns.
 
-The app runs in this process (as `taskchat serve` builds it: JSON logs at INFO, direct or model
-mode), driven through httpx's ASGI transport at a fixed concurrency by 64 users, against Postgres and
-the scripted fake model over loopback HTTP (so the LLM client's HTTP path is measured too). yappi,
-with its CPU clock, runs over the measured turns only; each stage is the total CPU of the function
-that is that stage, subcalls included. yappi is coroutine-aware: a coroutine's time is counted only
-while it runs, never while it awaits (cProfile's cumulative times are not, under asyncio: with 8
-turns interleaved they add up to several times the process's CPU):
+The app runs in this process (built as `taskchat serve` builds it, from the same settings: JSON logs
+at INFO, direct or model mode), called through httpx's ASGI transport at a fixed concurrency by 64
+users, each cycling through the load phase's simple actions (add, list, complete, delete by title;
+load.simple_turns), against Postgres and the scripted fake model over loopback HTTP (so the LLM
+client's HTTP path is measured too). Three passes of the same shape, each with users of its own: a
+warm-up, one timed without the profiler, one under yappi with its CPU clock. Each stage is the total
+CPU of the functions that are that stage, subcalls included. yappi is coroutine-aware: a coroutine's
+time is counted only while it runs, never while it awaits (cProfile's cumulative times are not,
+under asyncio: with 8 turns interleaved they add up to several times the process's CPU):
 
     prepare   services/turn_store.py  TurnStore.prepare   tx 1: idempotency, rate limit, history, message
     read      services/turn.py        Step.guarded        the message read: intent, guard, policy
-    model     agent/request.py        Requester.ask       the request built, sent, read, normalised
+    model     agent/request.py        Requester.ask       each request built, sent, read, normalised
+                                      Requester.check     (and, in model mode, the reply's check)
     tools     tools/task_tools.py     execute_batch       the tool step and its transaction
     reply     services/records.py     finish              the reply composed, the metadata built
     persist   services/turn_store.py  TurnStore.persist   tx 2: assistant message, tool rows, key
 
 `server` is the whole ASGI app; `turn, other` what of `ChatService.chat` no stage holds (the
 pipeline's glue, the observing, the turn's context); `http` what of the app is outside the turn
-(middleware, auth, routing, body validation, the JSON response written). The profiler's own
-overhead inflates every figure (about 7x here, more where the calls are many and small), so the
+(middleware, auth, routing, body validation, the JSON response written; not uvicorn's HTTP parsing,
+which the ASGI transport replaces). The profiler's own overhead inflates every figure, and more
+where the calls are many and small (Python-heavy code more than pydantic's or orjson's C), so the
 shares are what to read; `unprofiled_ms` is the same turns' CPU without it (this process: the
 driving client's share included), to scale them by.
 """
@@ -29,33 +33,35 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import httpx
 import yappi
 
 from backend.app.core.config import Settings
 from backend.app.main import create_app
-from backend.devtools.bench.load import simple_turns, token
-from backend.devtools.bench.servers import JWT_SECRET
+from backend.devtools.bench.load import TURNS_PER_CONVERSATION, simple_turns, token
+from backend.devtools.bench.servers import AppConfig
 
 USERS = 64
-TURNS_PER_CONVERSATION = 8  # as the load phase: a new conversation every 8 turns
 
-# (file suffix, function name) of each stage, in the order of a turn.
-STAGES: dict[str, tuple[str, str]] = {
-    "prepare": ("services/turn_store.py", "prepare"),
-    "read": ("services/turn.py", "guarded"),
-    "model": ("agent/request.py", "ask"),
-    "tools": ("tools/task_tools.py", "execute_batch"),
-    "reply": ("services/records.py", "finish"),
-    "persist": ("services/turn_store.py", "persist"),
+Function = tuple[str, str]  # (file suffix, function name)
+
+# The functions of each stage, in the order of a turn (none calls another's).
+STAGES: dict[str, tuple[Function, ...]] = {
+    "prepare": (("services/turn_store.py", "prepare"),),
+    "read": (("services/turn.py", "guarded"),),
+    "model": (("agent/request.py", "ask"), ("agent/request.py", "check")),
+    "tools": (("tools/task_tools.py", "execute_batch"),),
+    "reply": (("services/records.py", "finish"),),
+    "persist": (("services/turn_store.py", "persist"),),
 }
-SERVER = ("fastapi/applications.py", "__call__")  # the app as the transport calls it
-TURN = ("services/chat.py", "chat")
+SERVER: Function = ("fastapi/applications.py", "__call__")  # the app as the transport calls it
+TURN: Function = ("services/chat.py", "chat")
 
 
 @dataclass(slots=True)
@@ -68,18 +74,18 @@ class _User:
 
 
 def _settings(database_url: str, fake_url: str, response_mode: str) -> Settings:
-    return Settings(
-        _env_file=None,
-        environment="development",
-        database_url=database_url,
-        llm_base_url=fake_url,
-        llm_api_key="bench-key",
-        llm_model="bench/fake-model",
-        llm_provider="bench",
-        jwt_secret=JWT_SECRET,
-        response_mode=response_mode,
-        rate_limit_per_minute=100_000_000,
-    )
+    """The served bench's settings (servers.AppConfig.env), as `Settings` fields: what they do not
+    name comes from the environment and `.env`, as for `taskchat serve`."""
+    config = AppConfig(database_url=database_url, workers=1, llm_base_url=fake_url, response_mode=response_mode)
+    fields: dict[str, Any] = {name.lower(): value for name, value in config.env().items()}
+    return Settings(**fields)
+
+
+def _users(tag: str) -> list[_User]:
+    return [
+        _User(f"bench-{tag}-{i}", {"Authorization": f"Bearer {token(f'bench-{tag}-{i}')}"}, simple_turns(f"{tag}{i}"))
+        for i in range(USERS)
+    ]
 
 
 async def _turns(client: httpx.AsyncClient, users: list[_User], *, turns: int, concurrency: int) -> int:
@@ -108,9 +114,10 @@ async def _turns(client: httpx.AsyncClient, users: list[_User], *, turns: int, c
 
 
 def _stage_cpu(stats: yappi.YFuncStats) -> dict[str, float]:
-    """Total CPU seconds of each stage's function (and of the server), subcalls included."""
+    """Total CPU seconds of each stage's functions (and of the server and the turn), subcalls included."""
     found = dict.fromkeys([*STAGES, "server", "turn"], 0.0)
-    wanted = {**{v: k for k, v in STAGES.items()}, SERVER: "server", TURN: "turn"}
+    wanted = {function: stage for stage, functions in STAGES.items() for function in functions}
+    wanted |= {SERVER: "server", TURN: "turn"}
     for stat in stats:
         path = str(stat.module).replace(os.sep, "/")
         function = str(stat.name).rsplit(".", 1)[-1]
@@ -120,50 +127,47 @@ def _stage_cpu(stats: yappi.YFuncStats) -> dict[str, float]:
     return found
 
 
-def _quiet_logs() -> TextIO:
-    """The JSON log lines are still formatted and written (a served turn's cost), to nowhere."""
-    null = Path(os.devnull).open("w")  # noqa: SIM115 - the caller closes it
-    for handler in logging.getLogger().handlers:
-        if isinstance(handler, logging.StreamHandler):
-            handler.setStream(null)
-    return null
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """The JSON log lines are still formatted and written (a served turn's cost), to nowhere; the
+    handlers get their streams back after."""
+    handlers = [h for h in logging.getLogger().handlers if isinstance(h, logging.StreamHandler)]
+    with Path(os.devnull).open("w") as null:
+        before = [handler.setStream(null) for handler in handlers]
+        try:
+            yield
+        finally:
+            for handler, stream in zip(handlers, before, strict=True):
+                handler.setStream(stream)
 
 
 async def profile_stages(
     *, database_url: str, fake_url: str, response_mode: str = "direct", turns: int = 400, concurrency: int = 8
 ) -> dict[str, Any]:
-    """Warm up, measure `turns` turns without the profiler, then `turns` under it."""
-    settings = _settings(database_url, fake_url, response_mode)
-    app = create_app(settings)
-    null = _quiet_logs()
+    """`turns` turns three times, each by new users: a warm-up, without the profiler, under it."""
+    app = create_app(_settings(database_url, fake_url, response_mode))
     tag = f"stages-{response_mode}-{int(time.time())}"
-    users = [
-        _User(f"bench-{tag}-{i}", {"Authorization": f"Bearer {token(f'bench-{tag}-{i}')}"}, simple_turns(f"{tag}{i}"))
-        for i in range(USERS)
-    ]
-    try:
+    with _quiet_logs():
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://taskchat.bench", timeout=30) as client:
-                failed = await _turns(client, users, turns=max(USERS, turns // 4), concurrency=concurrency)
+                failed = await _turns(client, _users(f"{tag}w"), turns=turns, concurrency=concurrency)
                 cpu0 = time.process_time()
-                failed += await _turns(client, users, turns=turns, concurrency=concurrency)
+                failed += await _turns(client, _users(f"{tag}u"), turns=turns, concurrency=concurrency)
                 unprofiled = (time.process_time() - cpu0) / turns
                 yappi.clear_stats()
                 yappi.set_clock_type("cpu")
                 yappi.start()
                 try:
-                    failed += await _turns(client, users, turns=turns, concurrency=concurrency)
+                    failed += await _turns(client, _users(f"{tag}p"), turns=turns, concurrency=concurrency)
                 finally:
                     yappi.stop()
-    finally:
-        null.close()
     cpu = _stage_cpu(yappi.get_func_stats())
     yappi.clear_stats()
     server_ms, turn_ms = cpu.pop("server") / turns * 1000, cpu.pop("turn") / turns * 1000
     per_turn = {stage: seconds / turns * 1000 for stage, seconds in cpu.items()}
-    per_turn["turn, other"] = max(0.0, turn_ms - sum(per_turn.values()))
-    per_turn["http"] = max(0.0, server_ms - turn_ms)
+    per_turn["turn, other"] = turn_ms - sum(per_turn.values())
+    per_turn["http"] = server_ms - turn_ms
     return {
         "response_mode": response_mode,
         "turns": turns,
@@ -171,22 +175,6 @@ async def profile_stages(
         "failed": failed,
         "unprofiled_ms": round(unprofiled * 1000, 2),
         "server_profiled_ms": round(server_ms, 2),
-        "stages": {
-            stage: {"profiled_ms": round(ms, 2), "share": round(ms / server_ms, 3) if server_ms else None}
-            for stage, ms in per_turn.items()
-        },
+        "turn_profiled_ms": round(turn_ms, 2),
+        "stages": {stage: round(ms, 2) for stage, ms in per_turn.items()},
     }
-
-
-def table(rows: list[dict[str, Any]], *, probe_ms: float) -> str:
-    """The per-stage table, one column per response mode."""
-    head = "| stage | " + " | ".join(f"{r['response_mode']}: ms (share)" for r in rows) + " |"
-    lines = [head, "|---|" + "---|" * len(rows)]
-    for stage in [*STAGES, "turn, other", "http"]:
-        cells = [f"{r['stages'][stage]['profiled_ms']} ({r['stages'][stage]['share']:.0%})" for r in rows]
-        lines.append(f"| {stage} | " + " | ".join(cells) + " |")
-    lines.append("| server, profiled | " + " | ".join(f"{r['server_profiled_ms']}" for r in rows) + " |")
-    lines.append("| whole process, unprofiled | " + " | ".join(f"{r['unprofiled_ms']}" for r in rows) + " |")
-    ratio = " | ".join(f"{r['unprofiled_ms'] / probe_ms:.3f}×" for r in rows)
-    lines.append(f"| unprofiled / CPU probe ({probe_ms} ms) | {ratio} |")
-    return "\n".join(lines)
