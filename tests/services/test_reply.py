@@ -117,7 +117,9 @@ def test_a_stop_is_said_after_the_results() -> None:
 
 def test_direct_mode_builds_the_reply_from_results_once_a_tool_ran() -> None:
     listed = done("list_tasks", "x")
-    listed.result.data.update({"tasks": [{"title": "Old invoices", "status": "pending"}], "count": 1, "status": "all"})
+    invoices = {"id": "t1", "title": "Old invoices", "description": None, "status": "pending", "priority": "medium"}
+    task = {**invoices, "due_date": None, "tags": []}
+    listed.result.data.update({"tasks": [task], "count": 1, "status": "all", "truncated": False})
     reply, r = reply_for("delete the invoices", run(listed, text="I looked them up.", stop=StopReason.FINAL))
 
     assert "looked" not in reply.text and reply.text.startswith("You have 1 task:")

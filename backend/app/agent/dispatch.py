@@ -17,6 +17,7 @@ import orjson
 
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import OutputSize, ValidTools
 from backend.app.calls.types import ExecutedCall, Grounding, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
 
 
@@ -108,7 +109,7 @@ class Dispatcher:
             return ToolResult.fixable(
                 ResultCode.UNKNOWN_TOOL,
                 f"Tool '{call.name}' is not available now. Valid tools: {', '.join(valid) or 'none'}.",
-                valid_tools=valid,
+                ValidTools(valid_tools=valid),
             )
         key = (call.name, orjson.dumps(call.arguments or {}, option=orjson.OPT_SORT_KEYS))
         if key in self.seen:
@@ -163,5 +164,5 @@ class Dispatcher:
             success=result.success,
             code=ResultCode.TOOL_OUTPUT_TOO_LARGE,
             error=f"Tool output was {size} bytes, over the limit of {self.max_output_bytes}; it was dropped.",
-            data={"bytes": size, "limit": self.max_output_bytes},
+            data=OutputSize(bytes=size, limit=self.max_output_bytes),
         )

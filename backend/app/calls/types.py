@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import Payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,7 @@ class ToolResult:
     """The envelope every tool returns; `model_fixable` errors go back to the model."""
 
     success: bool
-    data: Any = None
+    data: Payload | None = None
     error: str | None = None
     code: ResultCode | None = None
     warnings: tuple[str, ...] = ()
@@ -95,8 +96,8 @@ class ToolResult:
         return payload
 
     @classmethod
-    def fixable(cls, code: ResultCode, message: str, **data: Any) -> ToolResult:
-        return cls(success=False, error=message, code=code, model_fixable=True, data=data or None)
+    def fixable(cls, code: ResultCode, message: str, data: Payload | None = None) -> ToolResult:
+        return cls(success=False, error=message, code=code, model_fixable=True, data=data)
 
 
 @dataclass(frozen=True, slots=True)

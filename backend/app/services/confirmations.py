@@ -21,6 +21,7 @@ from datetime import date
 from typing import Any, Literal
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import Choice, choices_of, task_id_of, title_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
@@ -51,10 +52,9 @@ def propose(
     """The question a turn's results call for, if any (a choice among twins first). `silent`: the
     (step, tool) of changes nobody asked for, never asked about when their task is not named."""
     for e in calls:
-        data = e.result.data if isinstance(e.result.data, dict) else {}
-        choices = data.get("choices")
-        if e.result.code == ResultCode.AMBIGUOUS and e.call.name in CHOOSABLE and isinstance(choices, list) and choices:
-            return _choose(e, choices, str(data.get("reference") or e.arguments.get("task_id") or ""), t)
+        asked = choices_of(e.result.data)
+        if e.result.code == ResultCode.AMBIGUOUS and e.call.name in CHOOSABLE and asked and asked["choices"]:
+            return _choose(e, asked["choices"], asked["reference"] or str(e.arguments.get("task_id") or ""), t)
     asks = [e for e in calls if _needs_yes(e, silent)]
     if not asks:
         return None
@@ -65,13 +65,13 @@ def propose(
     return Proposal("confirm", question, actions, frozenset(map(id, asks)), answers)
 
 
-def _choose(e: ExecutedCall, choices: list[dict[str, Any]], reference: str, t: Texts) -> Proposal:
+def _choose(e: ExecutedCall, choices: list[Choice], reference: str, t: Texts) -> Proposal:
     actions = [
         {
             "name": e.call.name,
             "arguments": {**e.arguments, "task_id": c["id"]},
             "label": label(t, c),
-            "facts": {"title": c.get("title"), **{k: c.get(k) for k in FACTS}},
+            "facts": {"title": c["title"], **{k: c.get(k) for k in FACTS}},
         }
         for c in choices
     ]
@@ -94,27 +94,27 @@ def label(t: Texts, choice: Mapping[str, Any]) -> str:
 
 
 def _needs_yes(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> bool:
-    data = e.result.data if isinstance(e.result.data, dict) else {}
+    task_id = task_id_of(e.result.data)
     if e.result.code == ResultCode.DESTRUCTIVE_LIMIT:
         return True
     if e.result.code == ResultCode.NEEDS_CONFIRMATION:
-        return bool(data.get("id")) or (e.call.name == "add_task" and bool(data.get("title")))
+        return bool(task_id) or (e.call.name == "add_task" and bool(title_of(e.result.data)))
     return (
         e.result.code == ResultCode.NOT_GROUNDED
         and e.call.name in ASKABLE
-        and bool(data.get("id"))
+        and bool(task_id)
         and (e.step, e.call.name) not in silent
     )
 
 
 def _action(e: ExecutedCall) -> dict[str, Any]:
-    data = e.result.data if isinstance(e.result.data, dict) else {}
+    task_id, title = task_id_of(e.result.data), title_of(e.result.data)
     arguments = dict(e.arguments)
-    if data.get("id"):
-        arguments["task_id"] = data["id"]  # the task resolved then, not a title to resolve again
-    elif e.call.name == "add_task" and data.get("title"):
-        arguments["title"] = data["title"]  # the title asked about (repaired from the user's words), not the model's
-    label = str(data.get("title") or e.arguments.get("task_id") or e.arguments.get("title") or "")
+    if task_id:
+        arguments["task_id"] = task_id  # the task resolved then, not a title to resolve again
+    elif e.call.name == "add_task" and title:
+        arguments["title"] = title  # the title asked about (repaired from the user's words), not the model's
+    label = str(title or e.arguments.get("task_id") or e.arguments.get("title") or "")
     return {"name": e.call.name, "arguments": arguments, "label": label}
 
 

@@ -49,6 +49,7 @@ from backend.app.agent.guard import (
 )
 from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import title_of
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.services.call_review import EDIT_TOOL, READ_TOOLS, review_changes
 from backend.app.services.calls import final_calls
@@ -81,8 +82,7 @@ def satisfies(call: ExecutedCall, action: Action) -> bool:
         return False
     if not names_something(action.about):
         return True
-    data = call.result.data if isinstance(call.result.data, dict) else {}
-    targets = [str(t) for t in (data.get("title"), (call.arguments or {}).get("task_id")) if t]
+    targets = [str(t) for t in (title_of(call.result.data), (call.arguments or {}).get("task_id")) if t]
     return any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
 
 

@@ -16,6 +16,7 @@ from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.run_io import RunResult
 from backend.app.agent.types import CheckTrace, Finding, FindingKind, PolicyChange, Trace, Usage
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import task_id_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -376,8 +377,7 @@ def apply_report(executed: Sequence[ExecutedCall]) -> ApplyReport:
     warnings: list[CallWarning] = []
     for index, e in enumerate(executed):
         if e.result.success:
-            data = e.result.data if isinstance(e.result.data, dict) else {}
-            applied.append(AppliedCall(index=index, tool=e.call.name, task_id=data.get("id")))
+            applied.append(AppliedCall(index=index, tool=e.call.name, task_id=task_id_of(e.result.data)))
         else:
             code = str(e.result.code) if e.result.code else None
             rejected.append(RejectedCall(index=index, tool=e.call.name, code=code, error=e.result.error))

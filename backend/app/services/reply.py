@@ -26,6 +26,7 @@ from backend.app.agent.guard import Words, WordsReason, WordsVerdict
 from backend.app.agent.run_io import RunRecord
 from backend.app.agent.types import ANSWERED, GuardDecision, StopReason
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import listing_of, task_id_of, title_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
@@ -88,13 +89,13 @@ class ActionReport:
     silent: bool = False
 
     def metadata(self) -> dict[str, Any]:
-        data = self.call.result.data if self.call and isinstance(self.call.result.data, dict) else {}
-        done = self.status is Status.DONE
+        data = self.call.result.data if self.call else None
+        named = self.status is Status.DONE and self.action != "list_tasks"
         return {
             "action": self.action,
-            "success": done,
-            "task_id": data.get("id") if done and self.action != "list_tasks" else None,
-            "task_title": data.get("title") if done and self.action != "list_tasks" else None,
+            "success": self.status is Status.DONE,
+            "task_id": task_id_of(data) if named else None,
+            "task_title": title_of(data) if named else None,
             "message": self.message,
             "status": self.status.value,
         }
@@ -172,22 +173,22 @@ def _line(t: Texts, e: ExecutedCall, status: Status) -> str:
 
 
 def _metadata_message(t: Texts, e: ExecutedCall, status: Status) -> str:
-    data = e.result.data if isinstance(e.result.data, dict) else {}
+    title = title_of(e.result.data)
     if status is Status.DONE:
         if e.call.name == "list_tasks":
-            return t.n("Listed {count} task", "Listed {count} tasks", int(data.get("count", 0)))
+            listing = listing_of(e.result.data)
+            return t.n("Listed {count} task", "Listed {count} tasks", listing["count"] if listing else 0)
         if e.call.name == "undo_last_change":
             return done_line(t, e)
-        title = data.get("title", "")
         return {  # the contract's "Deleted: Read book"
-            "add_task": t("Added: {title}", title=title),
-            "delete_task": t("Deleted: {title}", title=title),
-            "complete_task": t("Completed: {title}", title=title),
-        }.get(e.call.name, t("Updated: {title}", title=title))
+            "add_task": t("Added: {title}", title=title or ""),
+            "delete_task": t("Deleted: {title}", title=title or ""),
+            "complete_task": t("Completed: {title}", title=title or ""),
+        }.get(e.call.name, t("Updated: {title}", title=title or ""))
     if status is Status.ASKED:
-        return t("Asked first: {action}", action=action_phrase(t, e.call.name, data.get("title") or _ref(e)))
+        return t("Asked first: {action}", action=action_phrase(t, e.call.name, title or _ref(e)))
     if status is Status.NOT_DONE:
-        return t("Not done: {action}", action=action_phrase(t, e.call.name, data.get("title") or _ref(e)))
+        return t("Not done: {action}", action=action_phrase(t, e.call.name, title or _ref(e)))
     return t("Failed: {action}", action=action_phrase(t, e.call.name, _ref(e)))
 
 
@@ -230,8 +231,7 @@ def _unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
 def _covers(call: ExecutedCall, action: Action) -> bool:
     """A call on the task an action without a verb of its own is about ("wäsche ist durch"), even
     when its words name the task only in part."""
-    data = call.result.data if isinstance(call.result.data, dict) else {}
-    titles = [_said(call), str(data.get("title") or "")]
+    titles = [_said(call), title_of(call.result.data) or ""]
     return any(named_in(t, action.object) or (t and partly_named(action.object, t)) for t in titles)
 
 
@@ -353,7 +353,7 @@ def _unnamed_success(outcome: ActionReport, said: str) -> bool:
         or e.call.name == "undo_last_change"
     ):
         return False
-    title = str((e.result.data or {}).get("title", ""))
+    title = title_of(e.result.data) or ""
     return title.casefold() not in said.casefold()
 
 

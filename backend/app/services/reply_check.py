@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from backend.app.agent.guard import CheckWords
+from backend.app.calls.payloads import choices_of, listing_of, title_of, undo_of
 from backend.app.calls.types import ExecutedCall, ToolSpec
 from backend.app.tools.resolver import named_in
 
@@ -138,8 +139,13 @@ def _names(task: str, e: ExecutedCall) -> bool:
 
 def titles_of(e: ExecutedCall) -> list[str]:
     """The titles of the tasks a call's result names."""
-    data = e.result.data if isinstance(e.result.data, dict) else {}
-    found = [str(data["title"])] if data.get("title") else []
-    for key in ("undone", "tasks", "choices"):
-        found += [str(item["title"]) for item in data.get(key) or [] if isinstance(item, dict) and item.get("title")]
+    data = e.result.data
+    title = title_of(data)
+    found = [title] if title else []
+    if listing := listing_of(data):
+        found += [task["title"] for task in listing["tasks"] if task["title"]]
+    if undo := undo_of(data):
+        found += [item["title"] for item in undo["undone"] if item["title"]]
+    if asked := choices_of(data):
+        found += [choice["title"] for choice in asked["choices"] if choice["title"]]
     return found

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import task_id_of, undo_of
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -125,8 +126,10 @@ class TaskWrites:
             if idempotency_key is not None:  # nothing changed: a retry may run
                 await self._release(user_id, idempotency_key)
             raise
-        body = dict(result.data)
-        if body.pop("replayed", False):
+        undone = undo_of(result.data)
+        assert undone is not None  # an undo that succeeds says what it undid
+        body: dict[str, Any] = {key: value for key, value in undone.items() if key != "replayed"}
+        if undone.get("replayed", False):
             return Written(200, body, None, True)
         if idempotency_key is not None:
             await self._complete(user_id, idempotency_key, 200, body)
@@ -196,7 +199,9 @@ class TaskWrites:
 
     async def _task(self, user_id: str, result: ToolResult) -> Task:
         """The task a successful call returned, whole (timestamps and version)."""
-        return await self.get(user_id, uuid.UUID(result.data["id"]))
+        task_id = task_id_of(result.data)
+        assert task_id is not None  # a call on one task that succeeds names it
+        return await self.get(user_id, uuid.UUID(task_id))
 
     async def _release(self, user_id: str, key: str) -> None:
         async with unit_of_work(self.sessionmaker) as session:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import TaskListing, UndoData, invalid_fields, listing_of, title_of, undo_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 
@@ -31,18 +32,19 @@ def action_phrase(t: Texts, tool: str, title: object) -> str:
 
 
 def done_line(t: Texts, e: ExecutedCall) -> str:
-    data = e.result.data if isinstance(e.result.data, dict) else {}
-    name, title = e.call.name, data.get("title", "")
-    if name == "list_tasks":
-        return describe_list(t, data)
-    if name == "undo_last_change":
-        return describe_undo(t, data)
+    data = e.result.data
+    name, title = e.call.name, title_of(data) or ""
+    if name == "list_tasks" and (listing := listing_of(data)) is not None:
+        return describe_list(t, listing)
+    if name == "undo_last_change" and (undo := undo_of(data)) is not None:
+        return describe_undo(t, undo)
     details: list[str] = []
+    task: Mapping[str, Any] = data or {}
     if name == "add_task":
-        details = task_details(t, data, ("due_date", "priority", "tags"))
+        details = task_details(t, task, ("due_date", "priority", "tags"))
     elif name == "update_task":
         changed = [k for k in ("title", "description", "priority", "due_date", "tags", "status") if k in e.arguments]
-        details = [_change(t, k, data.get(k)) for k in changed]
+        details = [_change(t, k, task.get(k)) for k in changed]
     line = {
         "add_task": t("Added: “{title}”", title=title),
         "delete_task": t("Deleted: “{title}”", title=title),
@@ -108,14 +110,13 @@ def task_details(t: Texts, facts: Mapping[str, Any], keys: Sequence[str], *, apa
 def failure_reason(t: Texts, e: ExecutedCall) -> str:
     """Why a call failed, for the user (the tool's own error is written for the model)."""
     code = e.result.code or ""
-    data = e.result.data if isinstance(e.result.data, dict) else {}
     reference = e.arguments.get("task_id") or e.arguments.get("title") or ""
     if code == ResultCode.NOT_FOUND:
         return t("No task matching '{reference}' found.", reference=reference)
     if code == ResultCode.CONFLICT:
         return t("it was changed by another request at the same time; nothing was done. Please try again.")
     if code == ResultCode.DUE_DATE_IN_PAST:
-        return t("the due date {date} is in the past.", date=data.get("due_date") or e.arguments.get("due_date"))
+        return t("the due date {date} is in the past.", date=e.arguments.get("due_date"))
     if code == ResultCode.STORAGE_ERROR:
         return t("the database refused this change.")
     if code == ResultCode.NOT_APPLIED:
@@ -123,10 +124,8 @@ def failure_reason(t: Texts, e: ExecutedCall) -> str:
     if code == ResultCode.NOTHING_TO_UNDO:
         return t("there is nothing to undo.")
     if code == ResultCode.UNDO_CONFLICT:
-        if data.get("title"):
-            return t("“{title}” was changed again after that; nothing was undone.", title=data["title"])
         return t("another change got in the way; nothing was undone.")
-    fields = [str(f.get("field", "")).split(".")[0] for f in data.get("fields") or [] if isinstance(f, dict)]
+    fields = [f["field"].split(".")[0] for f in invalid_fields(e.result.data)]
     if code == ResultCode.INVALID_ARGUMENTS and fields:
         names = t.join([field_name(t, f) for f in dict.fromkeys(fields)])
         return t("the {fields} given for it was not valid.", fields=names)
@@ -155,25 +154,23 @@ def failed_line(t: Texts, e: ExecutedCall) -> str:
     return lines.get(e.call.name, t("Something went wrong: {why}", why=why))
 
 
-def describe_undo(t: Texts, data: Mapping[str, Any]) -> str:
+def describe_undo(t: Texts, undo: UndoData) -> str:
     """ "Undone: restored “Gym”; removed “Milk”; put back the status of “Taxes”." """
     parts = []
-    for item in data.get("undone") or []:
-        title = item.get("title")
-        if item.get("action") == "reverted":
-            fields = t.join([field_name(t, str(f)) for f in item.get("fields") or []])
+    for item in undo["undone"]:
+        title = item["title"]
+        if item["action"] == "reverted":
+            fields = t.join([field_name(t, f) for f in item.get("fields", [])])
             parts.append(t("put back the {fields} of “{title}”", fields=fields, title=title))
-        elif item.get("action") == "restored":
+        elif item["action"] == "restored":
             parts.append(t("restored “{title}”", title=title))
         else:
             parts.append(t("removed “{title}”", title=title))
     return t("Undone: {parts}.", parts="; ".join(parts)) if parts else t("Undone.")
 
 
-def describe_list(t: Texts, data: Mapping[str, Any]) -> str:
-    tasks = data.get("tasks") or []
-    status = data.get("status", "all")
-    count = int(data.get("count", len(tasks)))
+def describe_list(t: Texts, listing: TaskListing) -> str:
+    tasks, status, count = listing["tasks"], listing["status"], listing["count"]
     if not tasks:
         return {"pending": t("You have no pending tasks."), "completed": t("You have no completed tasks.")}.get(
             status, t("You have no tasks.")
@@ -184,12 +181,12 @@ def describe_list(t: Texts, data: Mapping[str, Any]) -> str:
     }
     lines = [heads.get(status, t.n("You have {count} task:", "You have {count} tasks:", count))]
     for task in tasks:
-        extra = task_details(t, task, ("status",)) + (
-            [t("due {date}", date=task["due_date"])] if task.get("due_date") else []
-        )
-        if task.get("priority") == "high":
+        extra = task_details(t, task, ("status",))
+        if task["due_date"]:
+            extra.append(t("due {date}", date=task["due_date"]))
+        if task["priority"] == "high":
             extra.append(t("high priority"))
-        lines.append(f"- {task.get('title')} ({', '.join(extra)})")
-    if data.get("truncated"):
+        lines.append(f"- {task['title']} ({', '.join(extra)})")
+    if listing["truncated"]:
         lines.append(t("(showing the newest {count})", count=len(tasks)))
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing
 from backend.app.calls.said import Said, SaidAdd
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
@@ -74,7 +75,7 @@ def snapshot(task: Task) -> dict[str, Any]:
     return {**task_to_dict(task), "version": task.version}
 
 
-def task_to_dict(task: Task) -> dict[str, Any]:
+def task_to_dict(task: Task) -> TaskData:
     return {
         "id": str(task.id),
         "title": task.title,
@@ -159,8 +160,17 @@ class ToolHandlers:
         truncated = page.cursor is not None
         count = await step.repo.count(where=where, fuzzy=page.fuzzy) if truncated else len(page.tasks)
         shown = [task_to_dict(t) for t in page.tasks]
-        filters = {k: v for k, v in args.model_dump(mode="json", exclude={"status", "limit"}).items() if v is not None}
-        data = {"status": args.status, "count": count, "tasks": shown, "truncated": truncated, **filters}
+        data = TaskListing(status=args.status, count=count, tasks=shown, truncated=truncated)
+        if args.query is not None:  # the filters asked for
+            data["query"] = args.query
+        if args.priority is not None:
+            data["priority"] = args.priority
+        if args.tag is not None:
+            data["tag"] = args.tag
+        if args.due_before is not None:
+            data["due_before"] = args.due_before.isoformat()
+        if args.due_after is not None:
+            data["due_after"] = args.due_after.isoformat()
         if truncated:
             data["more"] = f"{count - len(shown)} more not shown: narrow the filters to see them"
         return Done(ToolResult(success=True, data=data))
@@ -182,7 +192,7 @@ class ToolHandlers:
         task = await step.repo.delete(row)
         if task is None:
             return Done.of(found, _conflict(row))
-        data = {"id": str(row.id), "title": row.title, "status": "deleted"}
+        data = DeletedTask(id=str(row.id), title=row.title, status="deleted")
         return Done.of(found, ToolResult(success=True, data=data), Change(task.id, snapshot(task), None))
 
     async def undo_last_change(self, step: StepScope, args: UndoArgs, call: ToolCall) -> Done:

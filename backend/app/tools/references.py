@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import Choices, TaskNamed
 from backend.app.calls.said import Said
 from backend.app.calls.types import Grounding, ToolCall, ToolResult
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
-from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous
+from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
@@ -106,7 +107,7 @@ class TaskFinder:
             return found
         self.touched.add(row.id)
         if call.expected_version is not None and row.version != call.expected_version:
-            data = {"id": str(row.id), "title": row.title, "version": row.version}
+            data = TaskNamed(id=str(row.id), title=row.title, version=row.version)
             error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
             result = ToolResult(success=False, code=ResultCode.PRECONDITION_FAILED, error=error, data=data)
             return found.then(Found(result))
@@ -269,8 +270,8 @@ class TaskFinder:
         is still there and the owner's (the ids come from this user's own turns, and are looked up
         under the owner anyway); else the user is asked."""
         if isinstance(found, Unclear):
-            choices = [{"id": c.id, "title": c.title, **c.facts, "apart": []} for c in found.candidates]
-            data = {"reference": reference, "candidates": [c.title for c in found.candidates], "choices": choices}
+            choices = [choice(c.id, c.title, c.facts) for c in found.candidates]
+            data = Choices(reference=reference, candidates=[c.title for c in found.candidates], choices=choices)
             return Found(ToolResult(success=False, code=ResultCode.AMBIGUOUS, error=found.message, data=data))
         row = await repo.get_row(uuid.UUID(found.task.id))
         if row is None:

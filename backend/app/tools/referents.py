@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import Choice, Choices, choices_of, listing_of, task_id_of, title_of
 from backend.app.calls.types import ExecutedCall, ToolResult
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import HistoryRow
@@ -114,15 +115,14 @@ class TurnAccount:
         acted: list[Acted] = []
         shown: tuple[TaskRef, ...] = ()
         for e in executed:
-            data = e.result.data if isinstance(e.result.data, dict) else {}
-            if e.result.success and e.call.name in _DONE and data.get("id"):
-                acted.append(Acted(str(data["id"]), str(data.get("title", "")), e.call.name))
-            elif e.result.success and e.call.name == "list_tasks":
-                tasks = [t for t in data.get("tasks") or [] if isinstance(t, dict)][:SHOWN_LIMIT]
-                shown = tuple(TaskRef(str(t.get("id")), str(t.get("title", "")), facts_of(t)) for t in tasks)
-            elif e.result.code == ResultCode.AMBIGUOUS and isinstance(data.get("choices"), list):
-                choices = [c for c in data["choices"] if isinstance(c, dict)]
-                shown = tuple(TaskRef(str(c["id"]), str(c["title"]), facts_of(c)) for c in choices)
+            data = e.result.data
+            if e.result.success and e.call.name in _DONE and (task_id := task_id_of(data)):
+                acted.append(Acted(task_id, title_of(data) or "", e.call.name))
+            elif e.result.success and e.call.name == "list_tasks" and (listing := listing_of(data)) is not None:
+                tasks = listing["tasks"][:SHOWN_LIMIT]
+                shown = tuple(TaskRef(t["id"], t["title"], facts_of(t)) for t in tasks)
+            elif e.result.code == ResultCode.AMBIGUOUS and (asked := choices_of(data)) is not None:
+                shown = tuple(TaskRef(c["id"], c["title"], facts_of(c)) for c in asked["choices"])
         return cls(tuple(acted), shown, language)
 
     @property
@@ -178,19 +178,31 @@ def ambiguous(reference: str, tasks: Sequence[Task]) -> ToolResult:
     ranked = sorted(
         tasks, key=lambda t: (_first(tasks, t), t.created_at.isoformat() if t.created_at else "", str(t.id))
     )
-    choices = []
+    choices: list[Choice] = []
+    listed: list[str] = []
     for number, task in enumerate(ranked, start=1):
         twins = [t for t in tasks if t.title.casefold() == task.title.casefold()]
         facts = facts_of(task)
         apart = [k for k in FACTS if len({str(facts_of(t).get(k)) for t in twins}) > 1] if len(twins) > 1 else []
-        choices.append({"number": number, "id": str(task.id), "title": task.title, **facts, "apart": apart})
-    listed = "; ".join(f"{c['number']}. {c['title']}" + (f" ({_english(c)})" if c["apart"] else "") for c in choices)
+        made = choice(str(task.id), task.title, facts, apart=apart, number=number)
+        choices.append(made)
+        listed.append(f"{number}. {task.title}" + (f" ({_english(made)})" if apart else ""))
     return ToolResult(
         success=False,
         code=ResultCode.AMBIGUOUS,
-        error=f"Multiple tasks match '{reference}'. Please be more specific: {listed}",
-        data={"reference": reference, "candidates": [c["title"] for c in choices], "choices": choices},
+        error=f"Multiple tasks match '{reference}'. Please be more specific: {'; '.join(listed)}",
+        data=Choices(reference=reference, candidates=[c["title"] for c in choices], choices=choices),
     )
+
+
+def choice(
+    task_id: str, title: str, facts: Mapping[str, Any], *, apart: list[str] | None = None, number: int | None = None
+) -> Choice:
+    """One candidate of an AMBIGUOUS answer: its number (when the list is the tools'), its task, the
+    facts (`facts_of`: keys of FACTS only) and which of them tell it from its twins."""
+    made: dict[str, Any] = {"number": number} if number is not None else {}
+    made |= {"id": task_id, "title": title, **facts, "apart": apart or []}
+    return cast(Choice, made)  # the keys are Choice's: FACTS are its optional ones
 
 
 def _first(tasks: Sequence[Task], task: Task) -> int:

@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import FieldError, InvalidFields, Payload
 from backend.app.calls.said import Said
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
@@ -65,9 +66,9 @@ class _Prepared:
         return cls(call, arguments, None, warnings, result)
 
 
-def _fixable(code: ResultCode, error: str, warnings: tuple[str, ...], **data: Any) -> ToolResult:
+def _fixable(code: ResultCode, error: str, warnings: tuple[str, ...], data: Payload | None = None) -> ToolResult:
     """A refusal the model can fix, keeping the warnings of the coercions already applied."""
-    return ToolResult(success=False, code=code, error=error, data=data or None, warnings=warnings, model_fixable=True)
+    return ToolResult(success=False, code=code, error=error, data=data, warnings=warnings, model_fixable=True)
 
 
 class _StrictAbort(Exception):
@@ -248,14 +249,13 @@ class TaskTools:
             args = definition.args.model_validate_json(encoded, strict=True)
         except ValidationError as exc:
             fields = [
-                {"field": ".".join(str(p) for p in e["loc"]) or "(arguments)", "message": e["msg"]}
+                FieldError(field=".".join(str(p) for p in e["loc"]) or "(arguments)", message=e["msg"])
                 for e in exc.errors()
             ]
             text = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
             error = f"Invalid arguments for {call.name}: {text}"
-            return _Prepared.refused(
-                call, arguments, warnings, _fixable(ResultCode.INVALID_ARGUMENTS, error, warnings, fields=fields)
-            )
+            refusal = _fixable(ResultCode.INVALID_ARGUMENTS, error, warnings, InvalidFields(fields=fields))
+            return _Prepared.refused(call, arguments, warnings, refusal)
         due = getattr(args, "due_date", None)
         if due is not None and due < self.clock.today():
             error = f"due_date {due.isoformat()} is in the past (today is {self.clock.today().isoformat()})."
@@ -309,10 +309,12 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
     if not (warnings or notes or repairs):
         return result
     data = result.data
-    if notes and result.success and isinstance(data, dict):
-        data = {**data, "resolved": notes[0]}
-    if repairs and result.success and isinstance(data, dict):
-        data = {**data, "repaired": list(repairs)}
+    if result.success and data is not None and "status" in data and "id" in data:
+        data = data.copy()  # a task's: with how its reference was read and what was repaired
+        if notes:
+            data["resolved"] = notes[0]
+        if repairs:
+            data["repaired"] = list(repairs)
     return ToolResult(
         success=result.success,
         data=data,

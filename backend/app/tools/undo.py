@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import UndoData, Undone
 from backend.app.calls.types import ToolResult
 from backend.app.db.repositories.changes import ChangeRepository, RecordedChange
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
@@ -39,7 +40,9 @@ async def undo_last_change(
     log = ChangeRepository(repo.session, repo.user_id)
     await log.lock_undo()
     if repeat_window and (recent := await log.last_undone(since=now - repeat_window)):
-        return ToolResult(success=True, data={**described(recent), "replayed": True})
+        again = described(recent)
+        again["replayed"] = True
+        return ToolResult(success=True, data=again)
     change_set = await log.last_change_set()
     if not change_set:
         return ToolResult(success=False, code=ResultCode.NOTHING_TO_UNDO, error="There is no change to undo.")
@@ -55,28 +58,29 @@ async def undo_last_change(
         return ToolResult(
             success=False, code=ResultCode.UNDO_CONFLICT, error=f"Can't undo: {exc}. Nothing was changed."
         )
-    data = {"undone": undone, "source": change_set[0].source, "turn_id": str(change_set[0].turn_id)}
+    data = UndoData(undone=undone, source=change_set[0].source, turn_id=str(change_set[0].turn_id))
     return ToolResult(success=True, data=data)
 
 
-def described(change_set: list[RecordedChange]) -> dict[str, Any]:
+def described(change_set: list[RecordedChange]) -> UndoData:
     """What undoing `change_set` did, as `undo_last_change` reported it (for a repeated request)."""
-    undone: list[dict[str, Any]] = []
+    undone: list[Undone] = []
     for change in change_set:
         before, after = change.before or {}, change.after or {}
         title = str(after.get("title") or before.get("title") or "the task")
-        entry: dict[str, Any] = {"task_id": str(change.task_id), "title": title}
+        task_id = str(change.task_id)
         if change.tool_name == "delete_task":
-            undone.append({"action": "restored", **entry})
+            undone.append(Undone(action="restored", task_id=task_id, title=title))
         elif change.tool_name == "add_task":
-            undone.append({"action": "removed", **entry})
+            undone.append(Undone(action="removed", task_id=task_id, title=title))
         else:
             fields = sorted(k for k in _FIELDS if before.get(k) != after.get(k))
-            undone.append({"action": "reverted", **entry, "title": str(before.get("title", title)), "fields": fields})
-    return {"undone": undone, "source": change_set[0].source, "turn_id": str(change_set[0].turn_id)}
+            title = str(before.get("title", title))
+            undone.append(Undone(action="reverted", task_id=task_id, title=title, fields=fields))
+    return UndoData(undone=undone, source=change_set[0].source, turn_id=str(change_set[0].turn_id))
 
 
-async def _revert(repo: TaskRepository, log: ChangeRepository, change: RecordedChange) -> dict[str, Any]:
+async def _revert(repo: TaskRepository, log: ChangeRepository, change: RecordedChange) -> Undone:
     before, after = change.before or {}, change.after or {}
     title = str(after.get("title") or before.get("title") or "the task")
     if await log.touched_later(change):
@@ -84,19 +88,19 @@ async def _revert(repo: TaskRepository, log: ChangeRepository, change: RecordedC
     if change.tool_name == "delete_task":
         if await repo.restore(change.task_id) is None:
             raise _Conflict(f"“{title}” can no longer be restored")
-        return {"action": "restored", "task_id": str(change.task_id), "title": title}
+        return Undone(action="restored", task_id=str(change.task_id), title=title)
     current = await repo.get(change.task_id)
     if current is None:
         raise _Conflict(f"“{title}” is gone")
     if change.tool_name == "add_task":
         if not await repo.remove(change.task_id, version=current.version):
             raise _Conflict(f"“{title}” was changed at the same time")
-        return {"action": "removed", "task_id": str(change.task_id), "title": title}
+        return Undone(action="removed", task_id=str(change.task_id), title=title)
     values = {k: _value(k, before.get(k)) for k in _FIELDS if before.get(k) != after.get(k)}
     if await repo.update(TaskRow(current.id, current.title, current.version), values) is None:
         raise _Conflict(f"“{title}” was changed at the same time")
     title = str(before.get("title", title))
-    return {"action": "reverted", "task_id": str(change.task_id), "title": title, "fields": sorted(values)}
+    return Undone(action="reverted", task_id=str(change.task_id), title=title, fields=sorted(values))
 
 
 def _value(field: str, value: Any) -> Any:
