@@ -76,11 +76,11 @@ def test_a_success_floor_picks_the_cheapest_model_above_it() -> None:
 def test_the_estimates_behind_a_choice_are_on_record() -> None:
     totals = {"weak": Totals(10, 3.0, 1000, 0.001), "patchy": Totals(10, 6.0, 500, 0.004)}
     choice = choose(MODELS, totals, strategy="ucb1", policy="auto", rng=random.Random(0))
-    record = choice.describe()
-    assert record["chosen"] == "steady" and record["how"] == "explore"  # never tried
-    assert [(e["model"], e["n"], e["mean_reward"]) for e in record["estimates"]] == [
+    record = choice.info()
+    assert record.chosen == "steady" and record.how == "explore"  # never tried
+    assert [(e.model, e.n, e.mean_reward) for e in record.estimates] == [
         ("weak", 10, 0.3),
         ("patchy", 10, 0.6),
         ("steady", 0, None),
     ]
-    assert record["estimates"][0]["mean_latency_ms"] == 100.0
+    assert record.estimates[0].mean_latency_ms == 100.0

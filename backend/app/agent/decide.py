@@ -25,6 +25,8 @@ from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions
 from backend.app.agent.types import (
+    BudgetSpent,
+    CallRepeated,
     Finding,
     FindingKind,
     GuardEvent,
@@ -122,7 +124,7 @@ class StepDecider:
 
     def out_of_budget(self, exc: BudgetExceeded) -> Decision:
         """A budget ran out (before a request, or in the step's calls): the run stops, with a finding."""
-        finding = Finding(FindingKind.BUDGET_EXCEEDED, {"budget": exc.kind, "used": exc.used, "limit": exc.limit})
+        finding = Finding(FindingKind.BUDGET_EXCEEDED, BudgetSpent(budget=exc.kind, used=exc.used, limit=exc.limit))
         return Decision(NextStepStop(StopReason.BUDGET_EXCEEDED, detail=exc.kind), findings=(finding,))
 
     # -- the model's answer ------------------------------------------------------------------------
@@ -208,7 +210,7 @@ class StepDecider:
         outcome, step = facts.outcome, so_far.step
         if outcome.repeated:
             repeated = outcome.repeated[0]
-            detail = {"tool": repeated.name, "arguments": repeated.arguments, "step": step}
+            detail = CallRepeated(tool=repeated.name, arguments=repeated.arguments, step=step)
             return Decision(
                 NextStepStop(StopReason.REPEATED_CALL), findings=(Finding(FindingKind.REPEATED_CALL, detail),)
             )

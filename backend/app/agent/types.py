@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, final
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
@@ -102,12 +102,65 @@ class FindingKind(StrEnum):
     ACTION_NOT_DONE = "ActionNotDone"  # something the user asked for was not attempted
 
 
+@final
+class PlanDeviated(TypedDict):
+    """PlanDeviation: the mutating tools expected and those that ran."""
+
+    expected: list[str]
+    executed: list[str]
+    unexpected: list[str]
+    missing: list[str]
+
+
+@final
+class CallRepeated(TypedDict):
+    """RepeatedCall: the call made twice, and in which step."""
+
+    tool: str
+    arguments: dict[str, Any] | None
+    step: int
+
+
+@final
+class BudgetSpent(TypedDict):
+    """BudgetExceeded: which budget, how much was used, and its limit."""
+
+    budget: str
+    used: float
+    limit: float
+
+
+@final
+class WordsNotShown(TypedDict):
+    """UnbackedClaim, DeniedSuccess, GhostClaim: what the model's words claimed, and the words."""
+
+    claims: list[str]
+    model_reply: str
+
+
+@final
+class ActionSkipped(TypedDict):
+    """ActionNotDone: the action asked for, why it was not done, and what the user was told."""
+
+    action: str
+    reason: str
+    message: str
+
+
 @dataclass(slots=True)
 class Finding:
-    """Something worth counting about a turn; `detail` is what a dashboard or a reader needs."""
+    """Something worth counting about a turn; `detail` is what a dashboard or a reader needs (one
+    shape per kind; in the stored metadata its keys sit beside `kind`)."""
 
     kind: FindingKind
-    detail: dict[str, Any]
+    detail: PlanDeviated | CallRepeated | BudgetSpent | WordsNotShown | ActionSkipped
+
+    @property
+    def budget(self) -> str | None:
+        """The budget a BudgetExceeded finding is about (the metrics' label)."""
+        if "budget" not in self.detail:
+            return None
+        return self.detail["budget"]
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind.value, **self.detail}

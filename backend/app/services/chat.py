@@ -273,7 +273,7 @@ class ChatService:
             guard_outcome=step.guard_outcome(run.guard_events),
             guard_events=[(e.decision.value, e.reason.value) for e in run.guard_events],
             tool_results=[(e.call.name, e.result.success) for e in run.executed if e.ran],
-            findings=[(f.kind.value, f.detail.get("budget")) for f in finished.findings],
+            findings=[(f.kind.value, f.budget) for f in finished.findings],
             replaced=[r.why for r in reply.replaced],
             not_done=[o.reason.value for o in reply.not_done if o.reason is not None],
         )

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from backend.app.agent.types import Finding, FindingKind
+from backend.app.agent.types import Finding, FindingKind, PlanDeviated
 from backend.app.calls.types import ExecutedCall
+from backend.app.schemas.metadata import PlanInfo
 from backend.app.services.intent import Intent
 
 
-def declared_plan(intent: Intent, *, policy: str) -> dict[str, Any]:
+def declared_plan(intent: Intent, *, policy: str) -> PlanInfo:
     if intent.needs_tool:
         why = f"intent '{intent.kind}': {intent.reason}"
     else:
         why = f"no tool expected ({intent.kind}): {intent.reason}"
-    return {"intent": intent.kind, "expected_tools": list(intent.tools), "why": why, "policy": policy}
+    return PlanInfo(intent=intent.kind, expected_tools=list(intent.tools), why=why, policy=policy)
 
 
 def plan_deviation(intent: Intent, executed: Sequence[ExecutedCall], *, read_only: frozenset[str]) -> Finding | None:
@@ -25,10 +25,10 @@ def plan_deviation(intent: Intent, executed: Sequence[ExecutedCall], *, read_onl
     expected = set(intent.tools)
     ran = {e.call.name for e in executed if e.ran}
     unexpected = sorted(n for n in ran - expected if n not in read_only)
-    missing = sorted(expected - ran)
+    missing: list[str] = sorted(expected - ran)
     if not unexpected and not missing:
         return None
     return Finding(
         FindingKind.PLAN_DEVIATION,
-        {"expected": sorted(expected), "executed": sorted(ran), "unexpected": unexpected, "missing": missing},
+        PlanDeviated(expected=sorted(expected), executed=sorted(ran), unexpected=unexpected, missing=missing),
     )

@@ -14,7 +14,16 @@ from typing import Literal, assert_never
 from backend.app.agent.guard import WordsReason
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.run_io import RunResult
-from backend.app.agent.types import CheckTrace, Finding, FindingKind, PolicyChange, Trace, Usage
+from backend.app.agent.types import (
+    ActionSkipped,
+    CheckTrace,
+    Finding,
+    FindingKind,
+    PolicyChange,
+    Trace,
+    Usage,
+    WordsNotShown,
+)
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import task_id_of
 from backend.app.calls.types import ExecutedCall
@@ -23,7 +32,6 @@ from backend.app.core.config import Settings
 from backend.app.language.detect import Language
 from backend.app.schemas.chat import (
     ActionMetadata,
-    ActionRecord,
     ChatResponse,
     Confirmation,
     ConfirmationAction,
@@ -128,9 +136,9 @@ def finish(
         intent=step.intent,
         guard_outcome=step.guard_outcome(run.guard_events),
         reply=reply,
-        plan=PlanInfo.model_validate(declared_plan(step.intent, policy=step.policy.value)),
+        plan=declared_plan(step.intent, policy=step.policy.value),
         findings=findings,
-        policy=PolicyInfo.model_validate(step.policy_info),
+        policy=step.policy_info,
         model=model,
         apply=apply_report(run.executed),
         apply_mode=settings.apply_mode,
@@ -142,7 +150,7 @@ def finish(
             if turn.answer is not None and turn.answer.verdict != "new"
             else None
         ),
-        routing=RoutingInfo.model_validate(turn.routing.describe()) if turn.routing is not None else None,
+        routing=turn.routing.info() if turn.routing is not None else None,
     )
     now = clock.now()
     confirmation = None
@@ -212,12 +220,12 @@ def tool_call_records(executed: Sequence[ExecutedCall]) -> list[ToolCallRecord]:
 def reply_findings(reply: Reply) -> list[Finding]:
     """A finding for each model reply that was not shown (by why) and each action not done."""
     findings = [
-        Finding(_REPLACED_FINDING[r.reason], {"claims": list(r.claims), "model_reply": r.model_reply})
+        Finding(_REPLACED_FINDING[r.reason], WordsNotShown(claims=list(r.claims), model_reply=r.model_reply))
         for r in reply.replaced
         if r.reason in _REPLACED_FINDING
     ]
     findings += [
-        Finding(FindingKind.ACTION_NOT_DONE, {"action": o.action, "reason": o.reason.value, "message": o.message})
+        Finding(FindingKind.ACTION_NOT_DONE, ActionSkipped(action=o.action, reason=o.reason.value, message=o.message))
         for o in reply.not_done
         if o.reason is not None
     ]
@@ -358,7 +366,7 @@ def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
         if reply.source == "contract":
             return ActionMetadata(action=intent.primary or "unknown", success=False, message="Tool not triggered")
         return None
-    actions = [ActionRecord.model_validate(o.metadata()) for o in outcomes]
+    actions = [o.metadata() for o in outcomes]
     first = actions[0]
     return ActionMetadata(
         action=first.action,

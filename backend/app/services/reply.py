@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
 from backend.app.agent.guard import Words, WordsReason, WordsVerdict
 from backend.app.agent.run_io import RunRecord
@@ -30,6 +30,7 @@ from backend.app.calls.payloads import listing_of, task_id_of, title_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
+from backend.app.schemas.chat import ActionRecord
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import denial
 from backend.app.services.clauses import names_something
@@ -88,17 +89,17 @@ class ActionReport:
     reason: NotDoneReason | None = None
     silent: bool = False
 
-    def metadata(self) -> dict[str, Any]:
+    def metadata(self) -> ActionRecord:
         data = self.call.result.data if self.call else None
         named = self.status is Status.DONE and self.action != "list_tasks"
-        return {
-            "action": self.action,
-            "success": self.status is Status.DONE,
-            "task_id": task_id_of(data) if named else None,
-            "task_title": title_of(data) if named else None,
-            "message": self.message,
-            "status": self.status.value,
-        }
+        return ActionRecord(
+            action=self.action,
+            success=self.status is Status.DONE,
+            task_id=task_id_of(data) if named else None,
+            task_title=title_of(data) if named else None,
+            message=self.message,
+            status=self.status.value,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -35,6 +35,7 @@ from backend.app.core.clock import Clock
 from backend.app.db.repositories import routing as outcomes
 from backend.app.db.repositories.routing import Observed, Totals
 from backend.app.db.session import unit_of_work
+from backend.app.schemas.metadata import RoutingEstimate, RoutingInfo
 
 Strategy = Literal["fixed", "greedy", "epsilon_greedy", "ucb1", "thompson"]
 How = Literal["fixed", "exploit", "explore", "floor"]
@@ -70,24 +71,22 @@ class Choice:
     how: How
     estimates: tuple[Estimate, ...]
 
-    def describe(self) -> dict[str, Any]:
-        return {
-            "strategy": self.strategy,
-            "policy": self.policy,
-            "chosen": self.model,
-            "how": self.how,
-            "estimates": [
-                {
-                    "model": e.model,
-                    "n": e.n,
-                    "mean_reward": _round(e.mean_reward),
-                    "mean_cost_usd": _round(e.mean_cost_usd, 8),
-                    "mean_latency_ms": _round(e.mean_latency_ms, 1),
-                    "score": _round(e.score),
-                }
-                for e in self.estimates
-            ],
-        }
+    def info(self) -> RoutingInfo:
+        """The choice as `execution_metadata.routing` records it."""
+        estimates = [
+            RoutingEstimate(
+                model=e.model,
+                n=e.n,
+                mean_reward=_round(e.mean_reward),
+                mean_cost_usd=_round(e.mean_cost_usd, 8),
+                mean_latency_ms=_round(e.mean_latency_ms, 1),
+                score=_round(e.score),
+            )
+            for e in self.estimates
+        ]
+        return RoutingInfo(
+            strategy=self.strategy, policy=self.policy, chosen=self.model, how=self.how, estimates=estimates
+        )
 
 
 def _round(value: float | None, digits: int = 4) -> float | None:

@@ -20,6 +20,7 @@ from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
 from backend.app.language.detect import Language, detect
 from backend.app.schemas.chat import ChatRequest
+from backend.app.schemas.metadata import PolicyInfo
 from backend.app.services import prompt
 from backend.app.services.confirmations import Answer
 from backend.app.services.guard import ExecutionGuard
@@ -68,7 +69,7 @@ class Step:
     intent: Intent
     guard: ExecutionGuard | None  # None: an answer to the pending question (nothing for a guard to decide)
     policy: ToolPolicy
-    policy_info: dict[str, Any]
+    policy_info: PolicyInfo
     language: Language
     asks: bool = False  # the turn may end with a question (confirm a change, choose a task)
 
@@ -100,11 +101,11 @@ class Step:
             words_beside_results=settings.response_mode == "model",
             check=(lambda text: check_request(message, text)) if checks else None,
         )
-        info = {
-            "requested": requested.value,
-            "applied": applied.value,
-            "downgraded_by": preset.name if applied is not requested else None,
-        }
+        info = PolicyInfo(
+            requested=requested.value,
+            applied=applied.value,
+            downgraded_by=preset.name if applied is not requested else None,
+        )
         language = detect(message, reader=intent.languages, previous=turn.conversation.language)
         return cls(intent, guard, applied, info, language, asks=True)
 
@@ -114,7 +115,7 @@ class Step:
         intent = Intent("chat", (), "an answer to the pending question")
         policy = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
         language = detect(turn.request.message, previous=turn.conversation.language)
-        info = {"requested": policy.value, "applied": "none", "downgraded_by": None}
+        info = PolicyInfo(requested=policy.value, applied="none", downgraded_by=None)
         return cls(intent, None, policy, info, language)
 
 
