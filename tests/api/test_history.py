@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
+import httpx
+import sqlalchemy as sa
 from support.api import auth, chat
 from support.fake_llm import ScriptedLLM, calls, completion
 
@@ -66,3 +69,59 @@ async def test_history_is_bounded_by_tokens(make_client) -> None:  # type: ignor
     # Grows at first, then stays flat under the budget (about 4 characters per token).
     assert max(sizes[6:]) - min(sizes[6:]) < 400
     assert all(len(r["messages"]) < 8 for r in llm.requests)
+
+
+async def test_stored_records_are_served_typed_and_exactly_as_stored(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A turn's records read back as the response had them; a row an earlier version wrote (keys since
+    dropped, keys not yet added) and a failed turn's error record are served as stored, not reshaped."""
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "Buy milk"})), completion("Done."), calls(("add_task", {"title": "Eggs"}))
+    )
+    client = await make_client(llm)
+    fresh = (await chat(client, "add Buy milk")).json()
+    conversation_id = fresh["conversation_id"]
+    older = {
+        "tool_calls": [{"name": "add_task", "arguments": {"title": "Eggs"}, "result": {"success": True}, "gone": 1}],
+        "action_metadata": {"action": "add_task", "success": True, "old_field": "x"},
+        "execution_metadata": {
+            "tool_calls_executed": 1,
+            "tool_calls_retried": 0,
+            "llm_calls": 1,
+            "total_latency_ms": 4,
+        },
+    }
+    second = (await chat(client, "add eggs", conversation_id=conversation_id)).json()
+    assert second["tool_calls"]
+    async with client.app.state.engine.begin() as conn:  # the second turn's row, as an earlier version wrote it
+        update = sa.text(
+            "UPDATE messages SET tool_call_metadata = CAST(:t AS JSON), action_metadata = CAST(:a AS JSON), "
+            "execution_metadata = CAST(:e AS JSON) "
+            "WHERE conversation_id = :c AND role = 'assistant' AND content = :said"
+        )
+        values = {"t": json.dumps(older["tool_calls"]), "a": json.dumps(older["action_metadata"])}
+        said = {"e": json.dumps(older["execution_metadata"]), "c": conversation_id, "said": second["assistant_message"]}
+        assert (await conn.execute(update, {**values, **said})).rowcount == 1
+
+    messages = (await client.get(f"/api/alice/conversations/{conversation_id}/messages", headers=auth())).json()
+
+    replies = [m for m in messages if m["role"] == "assistant"]
+    for key in ("tool_calls", "action_metadata", "execution_metadata"):
+        assert replies[0][key] == fresh[key], key
+        assert replies[1][key] == older[key], key
+
+
+async def test_a_failed_turn_is_served_with_its_error_record(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM(httpx.Response(503)), llm_max_retries=0)
+    failed = await chat(client, "add buy milk")
+    assert failed.status_code == 503
+    conversations = (await client.get("/api/alice/conversations", headers=auth())).json()
+
+    messages = (await client.get(f"/api/alice/conversations/{conversations[0]['id']}/messages", headers=auth())).json()
+
+    error = messages[-1]
+    assert error["is_error"] and error["execution_metadata"] == {
+        "error": "LLM_UNAVAILABLE",
+        "detail": error["content"].removeprefix("Error: "),
+        "status": 503,
+    }
+    assert error["tool_calls"] is None and error["action_metadata"] is None

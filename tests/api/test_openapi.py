@@ -103,6 +103,26 @@ def test_the_execution_metadata_is_typed_down_to_the_trace() -> None:
     assert {"step", "request", "usage", "calls"} <= set(schemas["TraceStep"]["required"])
 
 
+def test_the_stored_history_documents_its_records_typed() -> None:
+    schemas = openapi("production")["components"]["schemas"]
+    message = schemas["MessageOut"]["properties"]
+
+    def refs(prop: dict[str, Any]) -> list[str]:
+        return [a.get("$ref", a.get("type")) for a in prop["anyOf"]]
+
+    assert refs(message["execution_metadata"]) == [
+        "#/components/schemas/StoredExecutionMetadata",
+        "#/components/schemas/StoredTurnError",
+        "object",
+        "null",
+    ]
+    assert refs(message["action_metadata"]) == ["#/components/schemas/StoredActionMetadata", "object", "null"]
+    assert refs(message["tool_calls"]["anyOf"][0]["items"]) == ["#/components/schemas/StoredToolCall", "object"]
+    contract = {"tool_calls_executed", "tool_calls_retried", "llm_calls", "total_latency_ms"}
+    assert set(schemas["StoredExecutionMetadata"]["required"]) == contract
+    assert schemas["StoredExecutionMetadata"]["additionalProperties"] is True
+
+
 def test_the_streamed_chat_documents_every_event_it_sends() -> None:
     chat = openapi("production")["paths"]["/api/{user_id}/chat"]["post"]
     assert "text/event-stream" in chat["responses"]["200"]["content"]

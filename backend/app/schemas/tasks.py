@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
@@ -95,6 +95,60 @@ class ConversationOut(_Timestamped):
     updated_at: datetime
 
 
+_FIRST_FIT = Field(union_mode="left_to_right")  # the typed record when the row fits it
+
+
+class _Stored(BaseModel):
+    """A record as a turn stored it. The keys every version has written are typed; any other key it
+    holds is kept and served as stored (`extra="allow"`), and a key it lacks is not added (the route
+    serialises what was set only). Rows of every version read, and read back exactly."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class StoredToolResult(_Stored):
+    success: bool
+    data: Any = None
+    error: str | None = None
+
+
+class StoredToolCall(_Stored):
+    """A call of the turn, as `ChatResponse.tool_calls` had it (`ToolCallRecord`)."""
+
+    name: str
+    arguments: dict[str, Any] | None = None
+    result: StoredToolResult
+
+
+class StoredActionMetadata(_Stored):
+    """The turn's actions, as `ChatResponse.action_metadata` had them (`ActionMetadata`)."""
+
+    action: str
+    success: bool
+    task_id: str | None = None
+    task_title: str | None = None
+    message: str | None = None
+    actions: list[dict[str, Any]] | None = None
+
+
+class StoredExecutionMetadata(_Stored):
+    """What explained the turn, as `ChatResponse.execution_metadata` had it (`ExecutionMetadata`;
+    the keys after the contract's four depend on the version that wrote it)."""
+
+    tool_calls_executed: int
+    tool_calls_retried: int
+    llm_calls: int
+    total_latency_ms: int
+
+
+class StoredTurnError(_Stored):
+    """A failed turn's record in its reply's place (`is_error`): the error's code, text and status."""
+
+    error: str
+    detail: str | None = None
+    status: int
+
+
 class MessageOut(_Timestamped):
     model_config = ConfigDict(
         json_schema_extra={
@@ -115,8 +169,10 @@ class MessageOut(_Timestamped):
     id: uuid.UUID
     role: str
     content: str
-    tool_calls: list[dict[str, Any]] | None = None
-    action_metadata: dict[str, Any] | None = None
-    execution_metadata: dict[str, Any] | None = None
+    # Typed as every version wrote them; a record that does not fit its type (none is known) is still
+    # served, as the object it is, rather than failing the history.
+    tool_calls: list[Annotated[StoredToolCall | dict[str, Any], _FIRST_FIT]] | None = None
+    action_metadata: Annotated[StoredActionMetadata | dict[str, Any] | None, _FIRST_FIT] = None
+    execution_metadata: Annotated[StoredExecutionMetadata | StoredTurnError | dict[str, Any] | None, _FIRST_FIT] = None
     is_error: bool = False
     created_at: datetime

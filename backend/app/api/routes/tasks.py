@@ -210,6 +210,7 @@ async def list_conversations(
 @router.get(
     "/api/{user_id}/conversations/{conversation_id}/messages",
     response_model=list[MessageOut],
+    response_model_exclude_unset=True,  # a stored record is served with the keys it has, no more
     summary="A conversation's stored history, with tool calls and metadata",
     description="Messages oldest first; assistant messages carry the persisted `tool_calls`, `action_metadata` "
     "and `execution_metadata` of their turn. Another user's conversation is a 404. Pages of `limit` (default and "
