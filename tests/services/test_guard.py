@@ -10,7 +10,8 @@ from support.runs import Reviews
 from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult
-from backend.app.services.guard import ExecutionGuard, retry_reason
+from backend.app.services.guard import ExecutionGuard
+from backend.app.services.guard_events import retry_reason
 from backend.app.services.intent import classify
 from backend.app.services.reply_check import check_request
 

@@ -1,10 +1,10 @@
 """The execution guard's review of a step's changes before they run: which run, which are refused,
 which act only on what the user's words name (`Grounding`) and which are asked about.
 
-Apart from the guard (`guard.py`), which keeps a turn's state, because this decides from the message
-as read (`Intent`) and the step's calls alone: it returns its decisions as a value (the verdict, the
-events, the tool asked for), and the guard records them and decides whether that tool may still be
-forced (once a turn).
+Apart from the guard (`guard.py`) because this decides from the message as read (`Intent`) and the
+step's calls alone: it returns its decisions as a value (the verdict, the events, the tool asked for),
+and the guard passes them on in its own verdict and decides whether that tool may still be forced
+(once a turn, from the events decided so far).
 
 The calls (README, "The guard and the reply"):
 

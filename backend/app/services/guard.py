@@ -5,7 +5,8 @@ returns its verdict with the events it decided, and is handed the events decided
 which say what was already forced, retried or asked again. Which of a step's changes run, are
 refused, act only on what the user's words name or are asked about is decided in `call_review.py`;
 the guard passes those decisions on and forces the tool asked for, once. What a turn's records make
-of the events (`outcome`, `silent`, `retry_reason`) is read from the run's record (`RunResult`).
+of the events (guard_events.py: `silent`, `retry_reason`; the guard's `outcome` word) is read from
+the events the run's record keeps (`RunResult.guard_events`).
 
 The retries (README, "The guard and the reply"):
 
@@ -55,12 +56,10 @@ from backend.app.services.call_review import EDIT_TOOL, READ_TOOLS, review_chang
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
 from backend.app.services.clauses import names_something
-from backend.app.services.guard_events import forced_tools, retry_reason, silent
+from backend.app.services.guard_events import forced_tools, silent
 from backend.app.services.intent import Action, Intent
 from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
 from backend.app.tools.resolver import named_in
-
-__all__ = ["ExecutionGuard", "forced_tools", "retry_reason", "satisfies", "silent"]
 
 DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
 CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
@@ -391,5 +390,5 @@ class ExecutionGuard:
 
 
 def _noted(verdict: _Verdict, notes: list[GuardEvent]) -> _Verdict:
-    """The verdict with the events its review decided, in order."""
-    return replace(verdict, events=tuple(notes)) if notes else verdict
+    """The verdict with the events its review decided, in order (after any it carries already)."""
+    return replace(verdict, events=verdict.events + tuple(notes)) if notes else verdict

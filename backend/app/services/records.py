@@ -70,7 +70,7 @@ from backend.app.schemas.metadata import ConfirmationAnswer as AnswerInfo
 from backend.app.services.calls import final_calls
 from backend.app.services.confirmation_answers import AnswerRun
 from backend.app.services.confirmations import Proposal, propose
-from backend.app.services.guard import retry_reason, silent
+from backend.app.services.guard_events import retry_reason, silent
 from backend.app.services.intent import Intent
 from backend.app.services.plan import declared_plan, plan_deviation
 from backend.app.services.reply import Reply, compose
