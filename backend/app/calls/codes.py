@@ -29,7 +29,7 @@ class ResultCode(StrEnum):
     INVALID_ARGUMENTS = "INVALID_ARGUMENTS"  # fixable: `data.fields` names what is wrong
     DUE_DATE_IN_PAST = "DUE_DATE_IN_PAST"  # fixable
     NO_CHANGES = "NO_CHANGES"  # fixable: an update that names no field
-    NOT_APPLIED = "NOT_APPLIED"  # strict mode: an argument had to be repaired, so nothing was done
+    NOT_APPLIED = "NOT_APPLIED"  # strict mode: another call of the step was invalid or failed, so none ran
     CONFLICT = "CONFLICT"  # another change to the task won a race
     PRECONDITION_FAILED = "PRECONDITION_FAILED"  # a REST If-Match named another version of the task
     STORAGE_ERROR = "STORAGE_ERROR"  # the database refused the change: nothing done

@@ -2,7 +2,8 @@
 
     1. short transaction: rate limit, idempotency claim, conversation, history, the user message
     2. the tool loop (no transaction held; each tool step commits its own short transaction)
-    3. short transaction: the assistant message, tool executions, the idempotency response
+    3. short transaction: the assistant message, the question asked, the idempotency response (the
+       tool executions' rows were written with their effects, in each tool step's transaction)
 
 A turn that fails before any tool ran leaves only the user message and the error behind.
 
@@ -105,7 +106,6 @@ class ChatService:
         self.settings = settings
         self.router = router  # several models: which one a turn asks first (services/routing.py)
         self.metrics = metrics or Metrics()
-        self.sessionmaker = sessionmaker
         self.store = TurnStore(settings=settings, sessionmaker=sessionmaker, clock=clock)
         self.client = client
         self.model = model

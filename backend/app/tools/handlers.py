@@ -3,9 +3,10 @@
 A handler gets one call's validated arguments and the step it runs in (its repository, what its
 calls name), and returns `Done`: the call's result, the `Change` it made (for undo), and what it
 went on with besides the model's arguments (how a reference was read, what it repaired from the
-user's words, the values it applied in their place). Everything a call reports is in that value,
-so `TaskTools` (tools/task_tools.py) builds the result and the executed arguments from it alone. A
-handler never commits: `TaskTools` runs the step's calls in one transaction and records them. How
+user's words, the values it applied in their place). What a call reports is in that value, so
+`TaskTools` (tools/task_tools.py) builds the result and the executed arguments from it; except when
+the write raises (STORAGE_ERROR): then nothing is returned, and the notes and repairs made before it
+are not reported. A handler never commits: `TaskTools` runs the step's calls in one transaction and records them. How
 a reference becomes one of the owner's tasks is the `TaskFinder` (tools/references.py) they hold.
 """
 

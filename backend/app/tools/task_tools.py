@@ -9,7 +9,8 @@ right after. Which tools exist is tools/registry.py; what each one does, tools/h
 handlers it holds (and they the `TaskFinder` of tools/references.py). A call's result and the
 arguments recorded as executed are built from what its handler returned (`Done`): the model's
 arguments with the values the handler repaired and applied in their place, so the record of a
-change says what was applied.
+change says what was applied. (A write the database refuses is a bare STORAGE_ERROR: its handler
+returned nothing, so how its reference was read is not reported with it.)
 """
 
 from __future__ import annotations
