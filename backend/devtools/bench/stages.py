@@ -151,15 +151,16 @@ async def profile_stages(
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://taskchat.bench", timeout=30) as client:
-                failed = await _turns(client, _users(f"{tag}w"), turns=turns, concurrency=concurrency)
+                warm, timed, profiled = _users(f"{tag}w"), _users(f"{tag}u"), _users(f"{tag}p")  # tokens made here
+                failed = await _turns(client, warm, turns=turns, concurrency=concurrency)
                 cpu0 = time.process_time()
-                failed += await _turns(client, _users(f"{tag}u"), turns=turns, concurrency=concurrency)
+                failed += await _turns(client, timed, turns=turns, concurrency=concurrency)
                 unprofiled = (time.process_time() - cpu0) / turns
                 yappi.clear_stats()
                 yappi.set_clock_type("cpu")
                 yappi.start()
                 try:
-                    failed += await _turns(client, _users(f"{tag}p"), turns=turns, concurrency=concurrency)
+                    failed += await _turns(client, profiled, turns=turns, concurrency=concurrency)
                 finally:
                     yappi.stop()
     cpu = _stage_cpu(yappi.get_func_stats())
