@@ -143,14 +143,13 @@ def markdown(results: dict[str, Any]) -> str:
         "(HTTP, auth, database, tool loop, JSON) plus the loopback hops; load is closed-loop, one user per "
         f"connection, {meta['duration_s']:g} s per point after {meta['warmup_s']:g} s of warm-up. "
         "Results: `results.json` beside this file.",
-        "",
-        "## Targets",
-        "",
     ]
-    lines += _table(
-        ["target", "goal", "measured", "met"],
-        [[t["target"], t["goal"], t["value"], "yes" if t["met"] else "**no**"] for t in results["targets"]],
-    )
+    if results["targets"]:  # none when the phases that measure them were skipped
+        lines += ["", "## Targets", ""]
+        lines += _table(
+            ["target", "goal", "measured", "met"],
+            [[t["target"], t["goal"], t["value"], "yes" if t["met"] else "**no**"] for t in results["targets"]],
+        )
     for section in (_load, _stages, _streaming, _scale, _scenarios, _tool_schemas, _growth, _resolver):
         lines += section(results)
     return "\n".join(lines)
@@ -205,6 +204,7 @@ def _stages(results: dict[str, Any]) -> list[str]:
         "shares, and scale by the unprofiled figure. How each stage is chosen: backend/devtools/bench/stages.py.",
         "",
         *_stage_table(found["rows"], probe_ms=found["probe_ms"]),
+        "",
     ]
 
 
@@ -214,8 +214,8 @@ def _stage_table(rows: list[dict[str, Any]], *, probe_ms: float) -> list[str]:
         "| stage | " + " | ".join(f"{r['response_mode']}: profiled ms (share)" for r in rows) + " |",
         "|---|" + "---:|" * len(rows),
     ]
-    for stage in rows[0]["stages"]:
-        cells = [f"{r['stages'][stage]} ({r['stages'][stage] / r['server_profiled_ms']:.0%})" for r in rows]
+    for i, (stage, _) in enumerate(rows[0]["stages"]):
+        cells = [f"{r['stages'][i][1]} ({r['stages'][i][1] / r['server_profiled_ms']:.0%})" for r in rows]
         lines.append(f"| {stage} | " + " | ".join(cells) + " |")
     lines.append("| server, profiled | " + " | ".join(f"{r['server_profiled_ms']}" for r in rows) + " |")
     unprofiled = [f"{r['unprofiled_ms']} ({r['unprofiled_ms'] / probe_ms:.2f}× the probe)" for r in rows]

@@ -177,5 +177,5 @@ async def profile_stages(
         "unprofiled_ms": round(unprofiled * 1000, 2),
         "server_profiled_ms": round(server_ms, 2),
         "turn_profiled_ms": round(turn_ms, 2),
-        "stages": {stage: round(ms, 2) for stage, ms in per_turn.items()},
+        "stages": [[stage, round(ms, 2)] for stage, ms in per_turn.items()],  # in the order of a turn
     }

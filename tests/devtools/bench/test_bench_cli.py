@@ -56,12 +56,13 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     # inside the turn and the turn inside the server (each is a subcall of the next).
     for row in results["stages"]["rows"]:
         assert row["failed"] == 0 and row["unprofiled_ms"] > 0
-        stages = row["stages"]
+        stages = dict(row["stages"])
+        assert list(stages) == ["prepare", "read", "model", "tools", "reply", "persist", "turn, other", "http"]
         six = [stages[s] for s in ("prepare", "read", "model", "tools", "reply", "persist")]
         assert all(ms > 0 for ms in six), stages
         assert sum(six) <= row["turn_profiled_ms"] + 0.05 and row["turn_profiled_ms"] <= row["server_profiled_ms"]
         assert abs(sum(stages.values()) - row["server_profiled_ms"]) < 0.1
     direct, model = results["stages"]["rows"]
-    assert model["stages"]["model"] > 1.5 * direct["stages"]["model"]  # two requests and the reply's check
+    assert dict(model["stages"])["model"] > 1.5 * dict(direct["stages"])["model"]  # two requests and the reply's check
     assert [r["response_mode"] for r in results["stages"]["rows"]] == ["direct", "model"]
     assert "## CPU per turn by stage" in markdown
