@@ -182,11 +182,13 @@ def read_clause(clause: str, *, asked: bool) -> Reading | None:
 def whole(kind: str, clause: str) -> bool:
     """The clause, without fillers and punctuation, is one of the language's `kind` phrases, or (a
     retraction) a run of them ("ah non, laisse tomber", "wait, nvm, keep it")."""
+    plain = _PUNCT.sub("", clause)
     for lex in lexicons():
         pattern = _run(lex.code, kind) if kind == "retraction" else lex.word(kind)
         if pattern is None:
             continue
-        for rest in (_PUNCT.sub("", clause[lex.after_fillers(clause) :]), _PUNCT.sub("", clause)):
+        head = lex.after_fillers(clause)
+        for rest in (_PUNCT.sub("", clause[head:]) if head else plain, plain):
             if rest and pattern.fullmatch(rest):
                 return True
     return False
