@@ -6,7 +6,8 @@ from support.runs import done, failed
 
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.schemas.chat import ToolCallRecord
-from backend.app.services.records import apply_report, tool_call_records
+from backend.app.services.apply_report import apply_report
+from backend.app.services.records import tool_call_records
 
 
 def test_a_call_record_is_typed_and_its_json_is_the_results_payload() -> None:

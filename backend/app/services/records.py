@@ -25,7 +25,6 @@ from backend.app.agent.types import (
     WordsNotShown,
 )
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.payloads import task_id_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -40,9 +39,7 @@ from backend.app.schemas.chat import (
     ToolResultOut,
 )
 from backend.app.schemas.metadata import (
-    AppliedCall,
     BudgetInfo,
-    CallWarning,
     ExecutionMetadata,
     FallbackRecord,
     FindingRecord,
@@ -57,7 +54,6 @@ from backend.app.schemas.metadata import (
     PolicyEvent,
     PolicyInfo,
     ProviderError,
-    RejectedCall,
     ReplacedReply,
     ReplyInfo,
     RoutingInfo,
@@ -67,6 +63,7 @@ from backend.app.schemas.metadata import (
     TraceUsage,
 )
 from backend.app.schemas.metadata import ConfirmationAnswer as AnswerInfo
+from backend.app.services.apply_report import ApplyReport, apply_report
 from backend.app.services.calls import final_calls
 from backend.app.services.confirmation_answers import AnswerRun
 from backend.app.services.confirmations import Proposal, propose
@@ -98,16 +95,6 @@ class Finished:
     @property
     def confirmation(self) -> Confirmation | None:
         return self.response.confirmation
-
-
-@dataclass(frozen=True, slots=True)
-class ApplyReport:
-    """Best-effort accounting over every call of a turn (`execution_metadata`'s apply fields)."""
-
-    status: Literal["applied", "partial", "rejected"] | None
-    applied: list[AppliedCall]
-    rejected: list[RejectedCall]
-    warnings: list[CallWarning]
 
 
 def finish(
@@ -376,27 +363,3 @@ def action_metadata(reply: Reply, intent: Intent) -> ActionMetadata | None:
         message="Tool not triggered" if reply.source == "contract" else first.message,
         actions=actions if len(actions) > 1 else None,
     )
-
-
-def apply_report(executed: Sequence[ExecutedCall]) -> ApplyReport:
-    """Best-effort accounting over every call of the turn: applied, partial or rejected."""
-    applied: list[AppliedCall] = []
-    rejected: list[RejectedCall] = []
-    warnings: list[CallWarning] = []
-    for index, e in enumerate(executed):
-        if e.result.success:
-            applied.append(AppliedCall(index=index, tool=e.call.name, task_id=task_id_of(e.result.data)))
-        else:
-            code = str(e.result.code) if e.result.code else None
-            rejected.append(RejectedCall(index=index, tool=e.call.name, code=code, error=e.result.error))
-        warnings.extend(CallWarning(index=index, tool=e.call.name, warning=w) for w in e.result.warnings)
-    status: Literal["applied", "partial", "rejected"] | None
-    if not executed:
-        status = None
-    elif not rejected:
-        status = "applied"
-    elif applied:
-        status = "partial"
-    else:
-        status = "rejected"
-    return ApplyReport(status, applied, rejected, warnings)
