@@ -161,10 +161,10 @@ class ChatService:
         try:
             run, step = await self._run(turn)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
-            learned = self._learned(turn, run, step, finished) if isinstance(run, RunResult) else []
+            learned = self._learned(turn, run, finished) if isinstance(run, RunResult) else []
             answer = TurnResponse.fresh(finished.response)
             await self.store.persist(turn, finished, learned, answer.body)
-            self._observe(turn, run, step, finished)
+            self._observe(turn, run, finished)
         except Exception as exc:
             # The user's message stays; the error is recorded beside it; nothing else was written
             # (a tool that ran has already reported through a 200 with stop_reason llm_error).
@@ -250,14 +250,14 @@ class ChatService:
             fallbacks=self.router.models[1:] if self.router is not None else None,
         )
 
-    def _learned(self, turn: TurnContext, run: RunResult, step: Step, finished: Finished) -> list[Observed]:
+    def _learned(self, turn: TurnContext, run: RunResult, finished: Finished) -> list[Observed]:
         """With several models: how each model asked did on this turn (services/routing.py). Only a run of
         the loop has any: an answer to the pending question asks no model."""
         if turn.routing is None or self.router is None:
             return []
-        latency_ms = float(finished.response.execution_metadata.total_latency_ms)
-        outcome = step.guard_outcome(run.guard_events)
-        return self.router.observed(turn.routing, run, guard_outcome=outcome, latency_ms=latency_ms)
+        metadata = finished.response.execution_metadata
+        latency_ms = float(metadata.total_latency_ms)
+        return self.router.observed(turn.routing, run, guard_outcome=metadata.guard.outcome, latency_ms=latency_ms)
 
     def _failed(self, turn: TurnContext) -> list[Observed]:
         """With several models: the outcome of a turn that ended in an error (services/routing.py)."""
@@ -266,11 +266,11 @@ class ChatService:
         latency_ms = (time.monotonic() - turn.started) * 1000
         return self.router.failed(turn.routing, latency_ms=latency_ms)
 
-    def _observe(self, turn: TurnContext, run: RunResult | AnswerRun, step: Step, finished: Finished) -> None:
-        reply = finished.reply
+    def _observe(self, turn: TurnContext, run: RunResult | AnswerRun, finished: Finished) -> None:
+        reply, guard_outcome = finished.reply, finished.response.execution_metadata.guard.outcome
         self.metrics.observe_turn(
             stop_reason=run.stop_reason,
-            guard_outcome=step.guard_outcome(run.guard_events),
+            guard_outcome=guard_outcome,
             guard_events=[(e.decision.value, e.reason.value) for e in run.guard_events],
             tool_results=[(e.call.name, e.result.success) for e in run.executed if e.ran],
             findings=[(f.kind.value, f.budget) for f in finished.findings],
@@ -283,6 +283,6 @@ class ChatService:
                 "turn_id": str(turn.turn_id),
                 "stop_reason": run.stop_reason.value,
                 "llm_calls": run.use.llm_calls if isinstance(run, RunResult) else 0,
-                "guard": step.guard_outcome(run.guard_events),
+                "guard": guard_outcome,
             },
         )
