@@ -115,7 +115,7 @@ class _Parts:
             yield chunk({"type": "tool-output-available", "toolCallId": call_id, "output": result})
         else:
             error = result.get("error") or result.get("code") or "The tool failed."
-            yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": error})
+            yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": str(error)})
 
 
 def _finale(body: dict[str, Any], parts: _Parts) -> Iterator[bytes]:
@@ -136,5 +136,5 @@ def _finale(body: dict[str, Any], parts: _Parts) -> Iterator[bytes]:
     if (confirmation := body.get("confirmation")) is not None:
         yield chunk({"type": "data-confirmation", "id": confirmation.get("id"), "data": confirmation})
     yield chunk({"type": "finish-step"})
-    metadata = {"conversationId": body.get("conversation_id"), "action_metadata": body.get("action_metadata")}
+    metadata = {"conversationId": str(body["conversation_id"]), "action_metadata": body.get("action_metadata")}
     yield chunk({"type": "finish", "finishReason": "stop", "messageMetadata": metadata})
