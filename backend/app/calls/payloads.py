@@ -176,6 +176,11 @@ def _text(data: Payload | None, key: Literal["id", "title"]) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def task_of(data: Payload | None) -> TaskData | DeletedTask | None:
+    """The task a call acted on (its own success's payload: a task, or a deleted one)."""
+    return data if data is not None and "status" in data and "id" in data else None
+
+
 def listing_of(data: Payload | None) -> TaskListing | None:
     return data if data is not None and "tasks" in data else None
 

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing
@@ -90,12 +90,12 @@ def task_to_dict(task: Task) -> TaskData:
 
 class ToolHandlers:
     """The tools' handlers for one owner's turn (or MCP call, or REST request): what a call does once
-    its arguments are valid. `said` is what the user's message asks to add (an add's title, priority
-    and due date are repaired from it); `titles_added` the turn's: a repair never adds one title twice."""
+    its arguments are valid. What the user's message asks to add (an add's title, priority and due
+    date are repaired from it) is its finder's `said`; `titles_added` the turn's: a repair never adds
+    one title twice."""
 
-    def __init__(self, *, finder: TaskFinder, clock: Clock, list_limit: int, said: Said | None = None) -> None:
+    def __init__(self, *, finder: TaskFinder, clock: Clock, list_limit: int) -> None:
         self.finder = finder
-        self.said = said
         self.clock = clock
         self.list_limit = list_limit
         self.titles_added: set[str] = set()  # folded
@@ -161,17 +161,9 @@ class ToolHandlers:
         truncated = page.cursor is not None
         count = await step.repo.count(where=where, fuzzy=page.fuzzy) if truncated else len(page.tasks)
         shown = [task_to_dict(t) for t in page.tasks]
-        data = TaskListing(status=args.status, count=count, tasks=shown, truncated=truncated)
-        if args.query is not None:  # the filters asked for
-            data["query"] = args.query
-        if args.priority is not None:
-            data["priority"] = args.priority
-        if args.tag is not None:
-            data["tag"] = args.tag
-        if args.due_before is not None:
-            data["due_before"] = args.due_before.isoformat()
-        if args.due_after is not None:
-            data["due_after"] = args.due_after.isoformat()
+        filters = args.model_dump(mode="json", exclude={"status", "limit"}, exclude_none=True)  # those asked for
+        listing = {"status": args.status, "count": count, "tasks": shown, "truncated": truncated, **filters}
+        data = cast(TaskListing, listing)  # the filters are ListTasksArgs' fields: TaskListing's optional keys
         if truncated:
             data["more"] = f"{count - len(shown)} more not shown: narrow the filters to see them"
         return Done(ToolResult(success=True, data=data))
@@ -213,6 +205,10 @@ class ToolHandlers:
         return Done.of(
             found, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
         )
+
+    @property
+    def said(self) -> Said | None:
+        return self.finder.said
 
     def _unadded(self) -> list[SaidAdd]:
         adds = self.said.adds if self.said is not None else ()

@@ -155,7 +155,7 @@ class TaskFinder:
                 # pick ("kryssa av tvätten" completing "Present till Elsa" asks about "Tvätta").
                 self.touched.add(named.id)
                 repair = f"the message does not name '{row.title}': asked about '{named.title}'"
-                return Found(needs_confirmation(call.name, named), notes, (repair,), named.title)
+                return Found(needs_confirmation(call.name, named), notes, (repair,))
             return Found(not_grounded(f"The user's message does not name '{row.title}'", row), notes)
         if grounding.not_names and named_in(grounding.not_names, row.title):
             return Found(not_grounded(f"'{row.title}' is named only in text the user gave as content", row))

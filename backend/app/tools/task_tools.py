@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.payloads import FieldError, InvalidFields, Payload
+from backend.app.calls.payloads import FieldError, InvalidFields, Payload, task_of
 from backend.app.calls.said import Said
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.core.clock import Clock
@@ -125,7 +125,7 @@ class TaskTools:
             said=said,
             context=context,
         )
-        self.handlers = ToolHandlers(finder=finder, clock=clock, list_limit=list_limit, said=said)
+        self.handlers = ToolHandlers(finder=finder, clock=clock, list_limit=list_limit)
 
     def specs(self) -> Sequence[ToolSpec]:
         return self._specs
@@ -310,12 +310,12 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
     if not (warnings or notes or repairs):
         return result
     data = result.data
-    if result.success and data is not None and "status" in data and "id" in data:
-        data = data.copy()  # a task's: with how its reference was read and what was repaired
+    if result.success and (task := task_of(data)) is not None:
+        data = task = task.copy()  # with how its reference was read and what was repaired
         if notes:
-            data["resolved"] = notes[0]
+            task["resolved"] = notes[0]
         if repairs:
-            data["repaired"] = list(repairs)
+            task["repaired"] = list(repairs)
     return ToolResult(
         success=result.success,
         data=data,

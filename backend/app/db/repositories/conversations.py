@@ -75,7 +75,7 @@ _RECORD_TURN = (
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
     """A message of the history; an assistant turn's `context` is its account as stored (JSON: read by
-    tools/referents.py `TurnAccount.from_json`)."""
+    tools/referents.py `TurnAccount.from_json`, and its `line` by services/history.py)."""
 
     role: str
     content: str
