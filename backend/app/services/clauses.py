@@ -188,7 +188,7 @@ def whole(kind: str, clause: str) -> bool:
         if pattern is None:
             continue
         head = lex.after_fillers(clause)
-        for rest in (_PUNCT.sub("", clause[head:]) if head else plain, plain):
+        for rest in (_PUNCT.sub("", clause[head:]), plain) if head else (plain,):
             if rest and pattern.fullmatch(rest):
                 return True
     return False
