@@ -12,6 +12,7 @@ under asyncio: with 8 turns interleaved they add up to several times the process
 
     prepare   services/turn_store.py  TurnStore.prepare   tx 1: idempotency, rate limit, history, message
     read      services/turn.py        Step.guarded        the message read: intent, guard, policy
+              services/commands.py    asked_in            (and its commands, for the tools' repairs)
     model     agent/request.py        Requester.ask       each request built, sent, read, normalised
                                       Requester.check     (and, in model mode, the reply's check)
     tools     tools/task_tools.py     execute_batch       the tool step and its transaction
@@ -54,7 +55,7 @@ Function = tuple[str, str]  # (file suffix, function name)
 # The functions of each stage, in the order of a turn (none calls another's).
 STAGES: dict[str, tuple[Function, ...]] = {
     "prepare": (("services/turn_store.py", "prepare"),),
-    "read": (("services/turn.py", "guarded"),),
+    "read": (("services/turn.py", "guarded"), ("services/commands.py", "asked_in")),
     "model": (("agent/request.py", "ask"), ("agent/request.py", "check")),
     "tools": (("tools/task_tools.py", "execute_batch"),),
     "reply": (("services/records.py", "finish"),),
