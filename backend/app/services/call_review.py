@@ -48,12 +48,11 @@ _TOO_LONG = "Not run: the user's message is too long to act on. Ask them to send
 
 @dataclass(frozen=True, slots=True)
 class ChangesReview:
-    """The review of one step's changes: the verdict for the loop (no retry in it), the guard's events
-    in the order they were decided, and `force`, the tool asked for when another change was refused
+    """The review of one step's changes: the verdict for the loop (no retry in it; the guard's events
+    in the order they were decided), and `force`, the tool asked for when another change was refused
     in its place (the guard forces it, unless it already did this turn)."""
 
     verdict: CallsVerdict
-    events: tuple[GuardEvent, ...] = ()
     force: str | None = None
 
 
@@ -85,7 +84,7 @@ def _unrequested(
         for i in changes:
             events.append(GuardEvent(step, GuardDecision.REFUSED, GuardReason.TOO_LONG, calls[i].name))
         refusals = {i: _refusal(ResultCode.TOO_LONG_TO_READ, _TOO_LONG) for i in changes}
-        return ChangesReview(CallsVerdict(refused=refusals), tuple(events))
+        return ChangesReview(CallsVerdict(refused=refusals, events=tuple(events)))
     # The user's words, and the text they quoted: which action a quote belongs to is unknown here,
     # so it may be a title to add, or name the task asked about, never the target of a change.
     free = intent.free
@@ -105,7 +104,7 @@ def _unrequested(
                 grounding[i] = Grounding(names=said, ask=True)
             decision = GuardDecision.REFUSED if i in refused else GuardDecision.ASKS
             events.append(GuardEvent(step, decision, GuardReason.NOT_ASKED, calls[i].name))
-        return ChangesReview(CallsVerdict(refused=refused, grounding=grounding), tuple(events))
+        return ChangesReview(CallsVerdict(refused=refused, grounding=grounding, events=tuple(events)))
     kind = intent.kind
     for i in changes:
         call = calls[i]
@@ -131,7 +130,7 @@ def _unrequested(
         else:
             refused[i] = _refusal(ResultCode.NOT_REQUESTED, _NO_CHANGE)
             events.append(GuardEvent(step, GuardDecision.REFUSED, GuardReason.NOT_ASKED, call.name))
-    return ChangesReview(CallsVerdict(refused=refused, grounding=grounding), tuple(events))
+    return ChangesReview(CallsVerdict(refused=refused, grounding=grounding, events=tuple(events)))
 
 
 def _commanded(
@@ -161,7 +160,7 @@ def _commanded(
             events.append(GuardEvent(step, GuardDecision.REFUSED, GuardReason.WRONG_TOOL, calls[i].name))
         words = "\n".join(intent.words_for(t) for t in intent.tools) or intent.free
         grounding = {i: Grounding(names=words, not_names=intent.content_for(EDIT_TOOL)) for i in edits}
-        return ChangesReview(CallsVerdict(refused=refused, grounding=grounding), tuple(events), force=missing)
+        return ChangesReview(CallsVerdict(refused=refused, grounding=grounding, events=tuple(events)), force=missing)
     reason = GuardReason.FORCED_CALL if forced else GuardReason.EXTRA_CALL
     for i in others:  # beside what was asked: only what the user's own words name
         grounding[i] = _beside(intent, calls[i].name)
@@ -186,7 +185,7 @@ def _commanded(
             grounding[i] = Grounding(names=own, not_names=intent.content_for(name), ask_unnamed=True)
         elif name not in READ_TOOLS:
             grounding[i] = Grounding(not_names=intent.content_for(name))
-    return ChangesReview(CallsVerdict(grounding=grounding), tuple(events))
+    return ChangesReview(CallsVerdict(grounding=grounding, events=tuple(events)))
 
 
 def _whole_message(call: ToolCall, message: str) -> bool:

@@ -125,9 +125,9 @@ class ExecutionGuard:
             step=step,
             forced=forced,
         )
-        notes = list(review.events)  # enabled: a disabled guard reviews no calls
         if review.force is None or review.force in forced_tools(decided):
-            return _noted(review.verdict, notes)
+            return review.verdict
+        notes: list[GuardEvent] = []
         retry = self._force(notes, step, review.force, GuardReason.WRONG_TOOL)
         return _noted(replace(review.verdict, retry=retry), notes)
 
