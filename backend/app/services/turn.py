@@ -71,7 +71,12 @@ class Step:
     policy: ToolPolicy
     policy_info: PolicyInfo
     language: Language
-    asks: bool = False  # the turn may end with a question (confirm a change, choose a task)
+
+    @property
+    def asks(self) -> bool:
+        """The turn may end with a question (confirm a change, choose a task): a guarded one, never an
+        answer to the pending question."""
+        return self.guard is not None
 
     @property
     def texts(self) -> Texts:
@@ -107,7 +112,7 @@ class Step:
             downgraded_by=preset.name if applied is not requested else None,
         )
         language = detect(message, reader=intent.languages, previous=turn.conversation.language)
-        return cls(intent, guard, applied, info, language, asks=True)
+        return cls(intent, guard, applied, info, language)
 
     @classmethod
     def answering(cls, turn: TurnContext, settings: Settings) -> Step:
