@@ -172,26 +172,25 @@ class StepDecider:
 
     def _final(self, text: str, so_far: SoFar) -> Decision:
         """The model's words as its answer (a reply without calls, or `respond`): the guard's word on them."""
-        words = None
-        if self.guard is not None:
-            verdict = self.guard.review_final(text, so_far.executed, step=so_far.step, decided=so_far.events)
-            match verdict:
-                case ForceRetry():
-                    return Decision(self._retry(verdict, step=so_far.step), verdict.events)
-                case GiveUp():
-                    return Decision(NextStepStop(StopReason.TOOL_NOT_TRIGGERED), verdict.events, verdict.words)
-                case CheckWords(tool=tool, messages=messages, claimed=claimed):
-                    check = NextStepCheck(text=text, tool=tool, messages=messages, claimed=claimed)
-                    return Decision(check, verdict.events)
-                case Accept():
-                    words = verdict.words
-            events = verdict.events
-        else:
-            events = ()
+        verdict = (
+            self.guard.review_final(text, so_far.executed, step=so_far.step, decided=so_far.events)
+            if self.guard is not None
+            else Accept()
+        )
+        match verdict:
+            case ForceRetry():
+                return Decision(self._retry(verdict, step=so_far.step), verdict.events)
+            case GiveUp():
+                return Decision(NextStepStop(StopReason.TOOL_NOT_TRIGGERED), verdict.events, verdict.words)
+            case CheckWords(tool=tool, messages=messages, claimed=claimed):
+                check = NextStepCheck(text=text, tool=tool, messages=messages, claimed=claimed)
+                return Decision(check, verdict.events)
+            case Accept():
+                pass
         if self.options.tool_use_mode == "enforced" and not any(e.ran for e in so_far.executed):
             # calls refused by the checks changed nothing
-            return Decision(NextStepStop(StopReason.NO_TOOL_CALLS), events, words)
-        return Decision(NextStepFinalOutput(text=text), events, words)
+            return Decision(NextStepStop(StopReason.NO_TOOL_CALLS), verdict.events, verdict.words)
+        return Decision(NextStepFinalOutput(text=text), verdict.events, verdict.words)
 
     def _checked(self, check: NextStepCheck, arguments: dict[str, Any] | None, so_far: SoFar) -> Decision:
         """The guard's word on checked words, from the check's answer (None: no answer it could read)."""

@@ -114,15 +114,13 @@ class AgentRunner:
             options=self.options, preset=self.preset, driver=driver, guard=guard, stop_when_covered=stop_when_covered
         )
         turn = _Turn(messages=list(messages), on_calls=on_calls, on_reply=on_reply)
-        stop = NextStepStop(StopReason.MAX_STEPS, detail=str(self.options.max_steps))
         for step in range(self.options.max_steps):
             try:
                 use.check_before_request()
             except BudgetExceeded as exc:
                 out = self._record(turn, decider.out_of_budget(exc))
                 assert isinstance(out, NextStepStop)  # a budget that ran out stops the run
-                stop = out
-                break
+                return self._result(turn, driver, use, stop=out)
             try:
                 response = await self._request(turn, requester, step=step)
             except LLMError as exc:
@@ -155,7 +153,9 @@ class AgentRunner:
                         return self._result(turn, driver, use, stop=next_step)
                     case _:
                         assert_never(next_step)
-        return self._result(turn, driver, use, stop=stop)
+        return self._result(
+            turn, driver, use, stop=NextStepStop(StopReason.MAX_STEPS, detail=str(self.options.max_steps))
+        )
 
     def _decide(self, turn: _Turn, decider: StepDecider, facts: StepFacts, *, step: int) -> NextStep:
         """One decision on the step's facts, whose events, words and findings go into the run's record."""
