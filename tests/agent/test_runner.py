@@ -484,6 +484,7 @@ class ScriptedGuard:
         self.calls_verdicts = list(calls_verdicts)
         self.forced_seen: list[bool] = []
         self.checked: list[dict[str, Any] | None] = []
+        self.claimed_seen: list[tuple[str, ...]] = []  # what each check's review was told the lists read
         self.after: list[ForceRetry] = []
         self.decided_seen: list[list[GuardEvent]] = []  # the events each final review was handed
 
@@ -516,6 +517,7 @@ class ScriptedGuard:
         decided: Sequence[GuardEvent],
     ) -> Accept | ForceRetry:
         self.checked.append(arguments)
+        self.claimed_seen.append(claimed)
         return Accept()
 
     def review_results(
@@ -645,7 +647,7 @@ async def test_grounded_calls_carry_the_users_words_to_the_executor() -> None:
 
 async def test_words_the_guard_wants_checked_are_asked_about_once_with_its_tool_forced() -> None:
     tool = ToolSpec("check_reply", "what the words claim", {"type": "object", "properties": {}})
-    check = CheckWords(tool=tool, messages=[{"role": "user", "content": "check: All done!"}])
+    check = CheckWords(tool=tool, messages=[{"role": "user", "content": "check: All done!"}], claimed=("done",))
     client = ScriptedClient(completion("All done!"), calls(("check_reply", {"done": []})))
     guard = ScriptedGuard(check)
 
@@ -653,6 +655,7 @@ async def test_words_the_guard_wants_checked_are_asked_about_once_with_its_tool_
 
     assert result.text == "All done!" and result.stop_reason is StopReason.FINAL
     assert guard.checked == [{"done": []}]
+    assert guard.claimed_seen == [("done",)]  # what the word lists read goes with the answer to its review
     body = client.bodies[1]
     assert body["messages"] == check.messages and body["tool_choice"]["function"]["name"] == "check_reply"
     checked = result.trace[-1]
