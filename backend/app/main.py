@@ -1,4 +1,4 @@
-"""App factory. The lifespan owns the database engine and ONE shared httpx.AsyncClient."""
+"""App factory. The lifespan owns the database engine and ONE shared HTTP client for the model."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.offline import OfflineModel
 from backend.app.agent.presets import Preset, adapt, select_preset
 from backend.app.agent.types import ChatCompletionsClient
+from backend.app.agent.wire import AiohttpWire, HttpxWire, Wire
 from backend.app.api.errors import install_error_handlers
 from backend.app.api.http_metrics import HttpMetrics
 from backend.app.api.middleware import BodyLimit, OneIdentity, RequestId, StorableText
@@ -119,18 +120,23 @@ def create_app(
 
 
 async def _llm_client(
-    settings: Settings, http: httpx.AsyncClient, *, allow_offline: bool, metrics: Metrics
+    settings: Settings,
+    wire: Wire,
+    llm_transport: httpx.AsyncBaseTransport | None,
+    *,
+    metrics: Metrics,
 ) -> tuple[ChatCompletionsClient, str, str]:
     """The model client, the model's name and the provider whose preset applies. With no key the
-    offline model answers (`allow_offline`: unless a test scripted the transport); `LLM_PROVIDER=auto`
-    asks the server what it is."""
+    offline model answers (unless a test scripted the transport); `LLM_PROVIDER=auto` asks the
+    server what it is."""
+    allow_offline = llm_transport is None
     if allow_offline and settings.uses_offline_model:
         log.info("llm_client", extra={"client": "offline", "note": "built-in rule-based model, not an LLM"})
         return OfflineModel(read=offline_reading), OfflineModel.model_name, "offline"
 
     def http_client(base_url: str, api_key: str | None) -> HttpLLMClient:
         return HttpLLMClient(
-            http=http,
+            wire=wire,
             base_url=base_url,
             api_key=api_key,
             connect_timeout_s=settings.llm_connect_timeout_s,
@@ -141,7 +147,8 @@ async def _llm_client(
 
     model, provider = settings.llm_model, settings.llm_provider
     if provider == "auto":
-        found = await detect(http, settings.llm_base_url, api_key=settings.llm_api_key)
+        async with httpx.AsyncClient(transport=llm_transport) as http:  # once, at start: httpx is fine
+            found = await detect(http, settings.llm_base_url, api_key=settings.llm_api_key)
         provider = found.provider
         log.info("llm_provider_detected", extra={"provider": provider, "evidence": found.evidence})
     client: ChatCompletionsClient = http_client(settings.llm_base_url, settings.llm_api_key)
@@ -225,22 +232,26 @@ def _lifespan(
     metrics: Metrics,
     mcp: McpHttpEndpoint,
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """What the app holds while it runs: the engine, ONE httpx client, the model client, the chat
+    """What the app holds while it runs: the engine, ONE HTTP client for the model (aiohttp's; a
+    test's scripted transport goes through httpx's), the model client, the chat
     and REST services, the identity provider's keys, the pruning task and the MCP session manager."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         read_words("add milk and delete it")  # ~600 patterns compile (a second): before the first turn, not in it
         engine = create_engine(settings)
-        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
-        async with httpx.AsyncClient(transport=llm_transport, limits=limits) as http, AsyncExitStack() as stack:
-            client, model, provider = await _llm_client(
-                settings, http, allow_offline=llm_transport is None, metrics=metrics
-            )
+        async with AsyncExitStack() as stack:
+            wire: Wire
+            if llm_transport is None:
+                wire = AiohttpWire(await stack.enter_async_context(AiohttpWire.session()))
+            else:
+                limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
+                http = httpx.AsyncClient(transport=llm_transport, limits=limits)
+                wire = HttpxWire(await stack.enter_async_context(http))
+            client, model, provider = await _llm_client(settings, wire, llm_transport, metrics=metrics)
             app.state.settings = settings
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)
-            app.state.http = http
             if settings.jwt_jwks_url:  # its own client: the LLM's may be a test's scripted transport
                 key_http = await stack.enter_async_context(httpx.AsyncClient(timeout=5.0))
                 app.state.keys = KeySet(

@@ -13,6 +13,7 @@ from support.fake_llm import ScriptedLLM, completion
 
 from backend.app.agent import llm as llm_module
 from backend.app.agent.llm import HttpLLMClient
+from backend.app.agent.wire import HttpxWire
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
@@ -51,7 +52,7 @@ def make(
     http.append(client)
     kwargs.setdefault("max_retries", 2)
     kwargs.setdefault("backoff_base_s", 0.001)
-    return HttpLLMClient(http=client, base_url="http://llm.test/v1/", api_key=api_key, **kwargs)
+    return HttpLLMClient(wire=HttpxWire(client), base_url="http://llm.test/v1/", api_key=api_key, **kwargs)
 
 
 def soon(seconds: float = 10.0) -> float:
@@ -73,7 +74,7 @@ async def test_success_posts_the_body_with_bearer_auth(http: list[httpx.AsyncCli
 
     client = httpx.AsyncClient(transport=httpx.MockTransport(spy))
     http.append(client)
-    llm_client = HttpLLMClient(http=client, base_url="http://llm.test/v1/", api_key="sk-test")
+    llm_client = HttpLLMClient(wire=HttpxWire(client), base_url="http://llm.test/v1/", api_key="sk-test")
 
     raw = await llm_client.create(BODY, deadline=soon())
 
@@ -104,7 +105,7 @@ async def test_timeouts_are_capped_by_the_deadline(http: list[httpx.AsyncClient]
     client = httpx.AsyncClient(transport=httpx.MockTransport(spy))
     http.append(client)
 
-    await HttpLLMClient(http=client, base_url="http://x", api_key=None, read_timeout_s=30).create(
+    await HttpLLMClient(wire=HttpxWire(client), base_url="http://x", api_key=None, read_timeout_s=30).create(
         BODY, deadline=soon(2)
     )
 

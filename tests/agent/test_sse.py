@@ -15,6 +15,7 @@ from support.fake_llm import ScriptedLLM, call_delta, chunk, slow_stream, stream
 from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.normalize import normalize_response
 from backend.app.agent.sse import events
+from backend.app.agent.wire import HttpxWire
 from backend.app.core.exceptions import LLMBadResponse, LLMUnavailable
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "add milk and call mom"}]}
@@ -24,7 +25,7 @@ BODY = {"model": "m", "messages": [{"role": "user", "content": "add milk and cal
 async def client() -> AsyncIterator[tuple[HttpLLMClient, ScriptedLLM]]:
     llm = ScriptedLLM()
     http = httpx.AsyncClient(transport=llm.transport)
-    yield HttpLLMClient(http=http, base_url="http://llm.test/v1", api_key=None, stream=True), llm
+    yield HttpLLMClient(wire=HttpxWire(http), base_url="http://llm.test/v1", api_key=None, stream=True), llm
     await http.aclose()
 
 
@@ -77,7 +78,9 @@ async def test_tool_call_deltas_are_merged_by_index(client: tuple[HttpLLMClient,
 async def test_a_stream_without_done_or_asked_for_is_read_the_same_way() -> None:
     llm = ScriptedLLM(stream(chunk({"content": "ok"}, finish="stop"), done=False))
     async with httpx.AsyncClient(transport=llm.transport) as http:
-        raw = await HttpLLMClient(http=http, base_url="http://llm.test/v1", api_key=None).create(BODY, deadline=soon())
+        raw = await HttpLLMClient(wire=HttpxWire(http), base_url="http://llm.test/v1", api_key=None).create(
+            BODY, deadline=soon()
+        )
 
     assert "stream" not in llm.requests[0]  # LLM_STREAM off: not asked for, still understood
     assert raw["choices"][0]["message"] == {"role": "assistant", "content": "ok"}

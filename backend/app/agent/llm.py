@@ -1,4 +1,5 @@
-"""OpenAI-compatible chat-completions client over ONE shared httpx.AsyncClient.
+"""OpenAI-compatible chat-completions client over ONE shared wire (agent/wire.py: aiohttp when
+served, httpx under a test's scripted transport).
 
 Retries: connection errors, 408, 409, 429 and 5xx, with jittered exponential backoff
 (0.5 s doubling to 8 s), honouring `Retry-After` only when it fits before the turn's deadline.
@@ -11,13 +12,14 @@ import asyncio
 import logging
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import orjson
 
 from backend.app.agent.sse import ChunkReader, assemble, events, is_event_stream, text_delta
 from backend.app.agent.types import Attempt, Heard, TextSink
+from backend.app.agent.wire import Limits, Wire
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 
 log = logging.getLogger(__name__)
@@ -31,7 +33,7 @@ class HttpLLMClient:
     def __init__(
         self,
         *,
-        http: httpx.AsyncClient,
+        wire: Wire,
         base_url: str,
         api_key: str | None,
         connect_timeout_s: float = 5.0,
@@ -41,7 +43,7 @@ class HttpLLMClient:
         backoff_max_s: float = 8.0,
         stream: bool = False,
     ) -> None:
-        self._http = http
+        self._wire = wire
         self._url = base_url.rstrip("/") + "/chat/completions"
         self._headers = {"Content-Type": "application/json"}
         if api_key:
@@ -75,31 +77,23 @@ class HttpLLMClient:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise LLMTimeout("The turn's deadline passed while waiting for the LLM server")
-            timeout = httpx.Timeout(
-                connect=min(self._connect_timeout_s, remaining),
-                read=min(self._read_timeout_s, remaining),
-                write=min(self._read_timeout_s, remaining),
-                pool=min(self._connect_timeout_s, remaining),
-            )
+            limits = Limits(connect=min(self._connect_timeout_s, remaining), read=min(self._read_timeout_s, remaining))
             try:
-                # httpx's timeouts bound each phase; this bounds the whole request by the deadline.
+                # The wire's timeouts bound each phase; this bounds the whole request by the deadline.
                 async with asyncio.timeout(remaining):
-                    response = await self._send(payload, timeout, heard)
+                    answer = await self._send(payload, limits, heard)
             except TimeoutError:
                 raise LLMTimeout("The turn's deadline passed while waiting for the LLM server") from None
-            except httpx.TimeoutException as exc:
-                failure: Exception = LLMTimeout(f"LLM server timed out ({type(exc).__name__})")
-                retry_after = None
-            except httpx.TransportError as exc:
-                failure = LLMUnavailable(f"LLM server unreachable ({type(exc).__name__})")
+            except (LLMTimeout, LLMUnavailable) as exc:  # the wire's: the connection, or a phase's timeout
+                failure: Exception = exc
                 retry_after = None
             else:
-                if isinstance(response, dict):
-                    return response
-                if response.status_code == 200:
-                    return _json_body(response)
-                failure, retry_after = _status_failure(response)
-                if response.status_code not in RETRYABLE_STATUS:
+                if isinstance(answer, dict):
+                    return answer
+                if answer.status == 200:
+                    return _json_body(answer)
+                failure, retry_after = _status_failure(answer)
+                if answer.status not in RETRYABLE_STATUS:
                     raise failure
             if heard.pieces:
                 raise failure  # part of the answer was already passed on: asking again would repeat it
@@ -112,16 +106,12 @@ class HttpLLMClient:
             log.warning("llm_retry", extra={"attempt": attempt, "delay_s": round(delay, 3), "reason": str(failure)})
             await asyncio.sleep(delay)
 
-    async def _send(self, payload: bytes, limits: httpx.Timeout, heard: Heard) -> httpx.Response | dict[str, Any]:
-        """The response, or (a stream read as it came) the assembled completion."""
-        if not self._stream:
-            return await self._http.post(self._url, content=payload, headers=self._headers, timeout=limits)
-        request = self._http.build_request("POST", self._url, content=payload, headers=self._headers, timeout=limits)
-        response = await self._http.send(request, stream=True)
-        try:
-            if response.status_code != 200 or not is_event_stream(response.headers.get("content-type")):
-                await response.aread()
-                return response
+    async def _send(self, payload: bytes, limits: Limits, heard: Heard) -> Whole | dict[str, Any]:
+        """The answer read whole, or (a stream read as it came) the assembled completion."""
+        async with self._wire.post(self._url, payload, self._headers, limits) as answer:
+            content_type = answer.header("content-type")
+            if not self._stream or answer.status != 200 or not is_event_stream(content_type):
+                return Whole(answer.status, content_type, answer.header("retry-after"), await answer.read())
             reader, chunks = ChunkReader(), []
 
             def keep(found: list[Any]) -> None:
@@ -129,14 +119,12 @@ class HttpLLMClient:
                     chunks.append(chunk)
                     heard(text_delta(chunk))
 
-            async for line in response.aiter_lines():
+            async for line in answer.lines():
                 keep(reader.line(line))
                 if reader.done:
                     break
             keep(reader.finish())
             return assemble(chunks)
-        finally:
-            await response.aclose()
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -145,11 +133,25 @@ class HttpLLMClient:
         return random.uniform(ceiling / 2, ceiling)
 
 
-def _json_body(response: httpx.Response) -> dict[str, Any]:
-    if is_event_stream(response.headers.get("content-type")):
-        return assemble(events(response.text.splitlines()))
+@dataclass(frozen=True, slots=True)
+class Whole:
+    """An answer read to its end."""
+
+    status: int
+    content_type: str | None
+    retry_after: str | None
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+
+def _json_body(answer: Whole) -> dict[str, Any]:
+    if is_event_stream(answer.content_type):
+        return assemble(events(answer.text.splitlines()))
     try:
-        body = orjson.loads(response.content)
+        body = orjson.loads(answer.body)
     except orjson.JSONDecodeError as exc:
         raise LLMBadResponse("LLM server returned invalid JSON") from exc
     if not isinstance(body, dict):
@@ -157,11 +159,11 @@ def _json_body(response: httpx.Response) -> dict[str, Any]:
     return body
 
 
-def _status_failure(response: httpx.Response) -> tuple[Exception, float | None]:
-    status = response.status_code
-    snippet = response.text[:200].replace("\n", " ")
+def _status_failure(answer: Whole) -> tuple[Exception, float | None]:
+    status = answer.status
+    snippet = answer.text[:200].replace("\n", " ")
     if status == 429 or status == 503:
-        retry_after = _retry_after(response.headers.get("Retry-After"))
+        retry_after = _retry_after(answer.retry_after)
         return LLMUnavailable(
             f"LLM server is rate limiting or overloaded ({status})", retry_after_s=retry_after
         ), retry_after

@@ -25,6 +25,7 @@ from backend.app.agent.llm import HttpLLMClient
 from backend.app.agent.offline import OfflineModel
 from backend.app.agent.presets import Preset, select_preset
 from backend.app.agent.types import ChatCompletionsClient
+from backend.app.agent.wire import HttpxWire
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings, ToolPolicyName
 from backend.app.core.exceptions import AppError, LLMError, LLMTimeout
@@ -181,7 +182,7 @@ def _client(config: EvalConfig, http: httpx.AsyncClient) -> ChatCompletionsClien
     if config.base_url is None:
         return OfflineModel(read=offline_reading)
     return HttpLLMClient(
-        http=http,
+        wire=HttpxWire(http),
         base_url=config.base_url,
         api_key=config.api_key,
         read_timeout_s=config.timeout_s,
