@@ -20,7 +20,7 @@ import orjson
 from backend.app.core.config import Settings
 from backend.app.core.security import create_token
 from backend.devtools.bench.http import Connection, HttpError
-from backend.devtools.bench.servers import JWT_SECRET, cpu_seconds, machine_jiffies
+from backend.devtools.bench.servers import JWT_SECRET, cpu_seconds, machine_jiffies, worker_rss_mb
 
 TURNS_PER_CONVERSATION = 8
 REQUEST_TIMEOUT_S = 30.0
@@ -81,6 +81,7 @@ class LoadResult:
     pooler_cpu_s: float | None = None  # PgBouncer's, when the instances reach Postgres through it
     machine_busy: float | None = None  # share of all cores busy (anything on the machine) in the window
     db_connections: int | None = None  # most Postgres connections to the database seen in the window
+    worker_rss_mb: float | None = None  # the largest worker's resident memory at the window's end
 
     def summary(self, *, fake_latency_ms: float) -> dict[str, Any]:
         lat = sorted(self.latencies_ms)
@@ -104,6 +105,7 @@ class LoadResult:
             if self.pooler_cpu_s is not None and lat
             else None,
             "db_connections": self.db_connections,
+            "worker_rss_mb": self.worker_rss_mb,
         }
 
 
@@ -190,6 +192,8 @@ async def run_load(
             result.pooler_cpu_s = pooler1 - pooler0
         if jiffies0 and jiffies1 and jiffies1[1] > jiffies0[1]:
             result.machine_busy = (jiffies1[0] - jiffies0[0]) / (jiffies1[1] - jiffies0[1])
+        sizes = [size for pid in server_pids if (size := worker_rss_mb(pid)) is not None]
+        result.worker_rss_mb = max(sizes) if sizes else None
 
     async def count_connections() -> None:
         if connections is None:

@@ -164,7 +164,8 @@ def _load(results: dict[str, Any]) -> list[str]:
         "## Overhead per turn and throughput (fake model at 0 ms)",
         "",
         "`server CPU/turn`: CPU time of the server and its workers over the measured window, per turn "
-        "(robust to other load); `machine busy`: share of both cores busy with anything in that window.",
+        "(robust to other load); `machine busy`: share of both cores busy with anything in that window; "
+        "`worker RSS`: the largest worker's resident memory at the window's end.",
         "",
     ]
     rows = [
@@ -180,11 +181,12 @@ def _load(results: dict[str, Any]) -> list[str]:
             r["errors"],
             r.get("server_cpu_ms_per_turn"),
             r.get("machine_busy_pct"),
+            r.get("worker_rss_mb"),
         ]
         for r in results["load"]
     ]
     header = ["database", "workers", "concurrency", "turns/s", "p50 ms", "p95 ms", "p99 ms", "LLM calls/turn"]
-    lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %"], rows)
+    lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %", "worker RSS MB"], rows)
     return lines
 
 

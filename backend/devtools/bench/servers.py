@@ -219,8 +219,8 @@ def _tail(log: Path) -> str:
 
 
 # -- CPU accounting (Linux /proc; None elsewhere) ----------------------------------------------
-def cpu_seconds(root_pid: int) -> float | None:
-    """User + system CPU of a process and all its descendants (the server and its workers)."""
+def _tree(root_pid: int) -> dict[int, tuple[int, int]] | None:
+    """Every process of `root_pid`'s tree (it and its descendants): pid → (ppid, utime + stime)."""
     try:
         stats = {}
         for entry in os.listdir("/proc"):
@@ -232,7 +232,7 @@ def cpu_seconds(root_pid: int) -> float | None:
                 stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime + stime
     except OSError:
         return None
-    tree, total = {root_pid}, 0
+    tree = {root_pid}
     changed = True
     while changed:
         changed = False
@@ -240,8 +240,43 @@ def cpu_seconds(root_pid: int) -> float | None:
             if ppid in tree and pid not in tree:
                 tree.add(pid)
                 changed = True
-    total = sum(stats[pid][1] for pid in tree if pid in stats)
-    return total / os.sysconf("SC_CLK_TCK")
+    return {pid: stats[pid] for pid in tree if pid in stats}
+
+
+def cpu_seconds(root_pid: int) -> float | None:
+    """User + system CPU of a process and all its descendants (the server and its workers)."""
+    tree = _tree(root_pid)
+    if tree is None:
+        return None
+    return sum(ticks for _, ticks in tree.values()) / os.sysconf("SC_CLK_TCK")
+
+
+def worker_rss_mb(root_pid: int) -> float | None:
+    """The resident memory of the largest worker: of the server's Python children when it has any
+    (`--workers N`: a supervisor and N workers), else of the server itself (one worker, in process)."""
+    tree = _tree(root_pid)
+    if tree is None:
+        return None
+    children = [pid for pid, (ppid, _) in tree.items() if ppid == root_pid and _is_python(pid)]
+    sizes = [rss for pid in (children or [root_pid]) if (rss := _rss_kib(pid)) is not None]
+    return round(max(sizes) / 1024, 1) if sizes else None
+
+
+def _is_python(pid: int) -> bool:
+    try:
+        return "python" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+    except OSError:
+        return False
+
+
+def _rss_kib(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 def machine_jiffies() -> tuple[int, int] | None:

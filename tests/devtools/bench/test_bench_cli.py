@@ -29,6 +29,8 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     results = orjson.loads((tmp_path / "results.json").read_bytes())
     assert {(r["database"], r["workers"]) for r in results["load"]} == {("postgres", 1), ("sqlite", 1)}
     assert all(r["turns"] > 0 and r["errors"] == 0 for r in results["load"])
+    # A Python worker's memory, measured (tens of MB at least; far below a GiB).
+    assert all(30 < r["worker_rss_mb"] < 1024 for r in results["load"]), [r["worker_rss_mb"] for r in results["load"]]
     direct = {s["scenario"]: s for s in results["scenarios"]["direct"]}
     assert direct["add"]["llm_calls"] == 1 and direct["ghost retry"]["llm_calls"] == 2
     assert all(s["all_succeeded"] for s in direct.values())
