@@ -20,10 +20,12 @@ def _cmd_migrate(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from backend.app.core.config import get_settings
+    from backend.app.core.config import CHECKED_SECRET_ENV, checked_mark, get_settings
     from backend.app.db.migrate import migrate
 
     settings = get_settings()
+    if settings.environment == "production" and settings.jwt_secret:
+        os.environ[CHECKED_SECRET_ENV] = checked_mark(settings.jwt_secret)  # checked: the workers need not
     if settings.is_sqlite:
         migrate()  # the embedded default migrates itself so `taskchat serve` just works
     uvicorn.run(

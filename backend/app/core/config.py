@@ -5,8 +5,10 @@ This module imports nothing else from the app so that every layer may depend on 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import os
 import re
 from collections import Counter
 from functools import lru_cache
@@ -14,7 +16,6 @@ from typing import Annotated, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
-from zxcvbn import zxcvbn
 
 JwtAlgorithm = Literal["HS256", "RS256", "ES256"]
 HS256: JwtAlgorithm = "HS256"
@@ -80,7 +81,19 @@ def secret_problem(secret: str) -> str | None:
     bits = -sum(n * math.log2(n / len(secret)) for n in counts.values())
     if bits < _MIN_SECRET_BITS:
         return f"is too predictable (about {int(bits)} bits, {_MIN_SECRET_BITS} needed); use a longer random secret"
+    if os.environ.get(CHECKED_SECRET_ENV) == checked_mark(secret):
+        return None  # the supervisor of `taskchat serve --workers N` estimated this very secret already
     return _patterned(secret)
+
+
+# `taskchat serve --workers N` checks the secret once, in the supervisor, and passes its workers the
+# SHA-256 of the secret that passed (not the secret): a worker whose secret has that digest skips the
+# strength estimator, whose dictionaries would otherwise be 12.5 MB of every worker.
+CHECKED_SECRET_ENV = "TASKCHAT_CHECKED_SECRET_SHA256"
+
+
+def checked_mark(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 # zxcvbn (Dropbox's strength estimator) on the first 128 characters: it finds the words, names,
@@ -101,6 +114,10 @@ _GENERATE = (
 
 @lru_cache(maxsize=8)
 def _patterned(secret: str) -> str | None:
+    # Imported here, where production checks its secret: its dictionaries are 12.5 MB of every
+    # process that imports it, and only a production start needs them.
+    from zxcvbn import zxcvbn
+
     head = secret[:128]
     found = zxcvbn(head)
     explained = sum(len(m["token"]) for m in found["sequence"] if m["pattern"] != "bruteforce") / len(head)
