@@ -5,15 +5,23 @@ way through both; the ways a connection fails are named the same by both."""
 from __future__ import annotations
 
 import asyncio
+import datetime
+import ipaddress
 import json
+import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from aiohttp import web
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 from support.fake_llm import ScriptedLLM, call_delta, chunk, completion, slow_stream, stream, words
 
 from backend.app.agent.llm import HttpLLMClient
@@ -259,3 +267,57 @@ async def test_the_environments_proxy_is_used_unless_no_proxy_names_the_host(
             with pytest.raises(LLMUnavailable, match="unreachable"):
                 await client(wire, MODEL_NOWHERE, max_retries=0).create(BODY, deadline=soon())
     assert len(llm.requests) == 1
+
+
+def _self_signed(directory: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 that no bundle trusts, and its key."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "taskchat test model")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = directory / "model.pem", directory / "model.key"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_path, key_path
+
+
+@pytest.mark.parametrize("kind", ["aiohttp", "httpx"])
+async def test_ssl_cert_file_names_the_bundle_a_model_server_is_trusted_by(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cert, key = _self_signed(tmp_path)
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(cert, key)
+    llm = ScriptedLLM(completion("over TLS"))
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", relay(llm))
+    runner = web.AppRunner(app, shutdown_timeout=0.1)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=tls)
+    await site.start()
+    url = f"https://127.0.0.1:{runner.addresses[0][1]}/v1"
+    try:
+        monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+        monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+        async with wired(kind) as wire:
+            with pytest.raises(LLMUnavailable, match="unreachable"):  # certifi's bundle does not know it
+                await client(wire, url, max_retries=0).create(BODY, deadline=soon())
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        async with wired(kind) as wire:
+            raw_answer = await client(wire, url).create(BODY, deadline=soon())
+        assert raw_answer["choices"][0]["message"]["content"] == "over TLS"
+    finally:
+        await runner.cleanup()
