@@ -247,17 +247,21 @@ async def test_the_deadline_bounds_a_slow_stream_that_keeps_sending(wire: Wire) 
 MODEL_NOWHERE = "http://127.0.0.2:9/v1"  # loopback, a port nothing listens on
 
 
+PROXY_VARIABLES = ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "HTTPS_PROXY", "https_proxy", "all_proxy")
+
+
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
 @pytest.mark.parametrize("kind", ["aiohttp", "httpx"])
 async def test_the_environments_proxy_is_used_unless_no_proxy_names_the_host(
-    kind: str, monkeypatch: pytest.MonkeyPatch
+    kind: str, variable: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """HTTP_PROXY and NO_PROXY are honoured (the loopback server plays the proxy: nothing listens at
-    the model's address, so an answer can only have come through it)."""
+    """HTTP_PROXY (either spelling), ALL_PROXY and NO_PROXY are honoured (the loopback server plays
+    the proxy: nothing listens at the model's address, so an answer can only have come through it)."""
+    for name in (*PROXY_VARIABLES, "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
     llm = ScriptedLLM(completion("via the proxy"))
     async with serving(relay(llm)) as proxy_url:
-        monkeypatch.setenv("HTTP_PROXY", proxy_url.removesuffix("/v1"))
-        monkeypatch.delenv("NO_PROXY", raising=False)
-        monkeypatch.delenv("no_proxy", raising=False)
+        monkeypatch.setenv(variable, proxy_url.removesuffix("/v1"))
         async with wired(kind) as wire:
             raw_answer = await client(wire, MODEL_NOWHERE).create(BODY, deadline=soon())
         assert raw_answer["choices"][0]["message"]["content"] == "via the proxy"
@@ -267,6 +271,26 @@ async def test_the_environments_proxy_is_used_unless_no_proxy_names_the_host(
             with pytest.raises(LLMUnavailable, match="unreachable"):
                 await client(wire, MODEL_NOWHERE, max_retries=0).create(BODY, deadline=soon())
     assert len(llm.requests) == 1
+
+
+async def test_an_https_model_is_reached_through_https_proxy_and_an_http_one_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Which variable names the proxy of which scheme (a TLS tunnel through a proxy is aiohttp's own)."""
+    for name in (*PROXY_VARIABLES, "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:3128")
+    monkeypatch.setenv("ALL_PROXY", "http://127.0.0.1:3129")
+    async with AiohttpWire.session() as session:
+        wire = AiohttpWire(session)
+        assert wire.proxy("https://model.test/v1/chat/completions") == "http://127.0.0.1:3128"
+        assert wire.proxy("http://model.test/v1/chat/completions") == "http://127.0.0.1:3129"  # ALL_PROXY
+    monkeypatch.setenv("https_proxy", "http://127.0.0.1:3130")  # the lower-case spelling first, as urllib
+    monkeypatch.setenv("NO_PROXY", "direct.test")
+    async with AiohttpWire.session() as session:  # a new wire: the environment is read once per URL
+        wire = AiohttpWire(session)
+        assert wire.proxy("https://model.test/v1/chat/completions") == "http://127.0.0.1:3130"
+        assert wire.proxy("https://direct.test/v1/chat/completions") is None
 
 
 def _self_signed(directory: Path) -> tuple[Path, Path]:

@@ -5,10 +5,11 @@ a wire only carries bytes and says in the project's terms when the connection fa
 timed out (LLMUnavailable, LLMTimeout, with the library's exception named). Two wires:
 
 - `AiohttpWire`, what the served app uses: aiohttp's client parses HTTP in C and costs about a
-  quarter of httpx's CPU per call to the model (1.0-1.6 ms against 0.26-0.39 ms per request to the
-  bench's fake model, measured side by side: README, "Benchmarks"), for the same pool and timeouts.
-- `HttpxWire`, over an httpx.AsyncClient: what a test's scripted transport (httpx.MockTransport),
-  provider detection and the eval harness use.
+  quarter of httpx's CPU per call to the model (0.32-0.35 ms against 1.33-1.94 ms through
+  HttpLLMClient to the bench's fake model, measured side by side: README, "Performance"), for the
+  same pool, timeouts, proxy and CA settings.
+- `HttpxWire`, over an httpx.AsyncClient: what a test's scripted transport (httpx.MockTransport)
+  and the eval harness use.
 
 tests/agent/test_wire.py runs the same scripted answers through both over loopback HTTP.
 """
@@ -152,13 +153,20 @@ class AiohttpWire:
             response.release()
 
 
+# Where the proxy for a URL is read from, in order, as httpx (through urllib) read it: the lower-case
+# spelling of a variable before the upper-case one. NO_PROXY (no_proxy) names the hosts reached directly.
+_PROXY_VARIABLES = {"http": ("HTTP_PROXY", "ALL_PROXY"), "https": ("HTTPS_PROXY", "ALL_PROXY")}
+
+
 def _environment_proxy(url: str) -> str | None:
-    """The proxy the environment names for `url` (urllib's reading of *_PROXY and NO_PROXY)."""
+    """The proxy the environment names for `url`, or None."""
     parts = urlsplit(url)
-    if not parts.hostname or urllib.request.proxy_bypass(parts.hostname):
+    if not parts.hostname or urllib.request.proxy_bypass(parts.hostname):  # urllib reads NO_PROXY
         return None
-    proxies = urllib.request.getproxies_environment()
-    return proxies.get(parts.scheme) or proxies.get("all")
+    for name in _PROXY_VARIABLES.get(parts.scheme, ()):
+        if value := os.environ.get(name.lower()) or os.environ.get(name):
+            return value
+    return None
 
 
 # -- httpx --------------------------------------------------------------------------------------
