@@ -55,7 +55,7 @@ test: install
 	bash scripts/ensure-node.sh
 	$(BIN)/ruff check backend tests
 	$(BIN)/mypy backend
-	TASKCHAT_NODE_REQUIRED=1 $(PYTEST) -q $(PYTEST_ARGS)
+	TASKCHAT_NODE_REQUIRED=1 $(PYTEST) -q -n 2 $(PYTEST_ARGS)
 
 # The fast lane for a development loop: everything but what tests/conftest.py calls slow (held-out,
 # browser, Node clients, reliability, perf, CLI subprocesses, the PgBouncer reruns), on two workers,

@@ -328,7 +328,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
         "please-change-me-0123456789-abcdefghijklmnop",
         "a" * 32,
         " " * 32,
-        " " + secrets.token_urlsafe(40),
+        pytest.param(" " + secrets.token_urlsafe(40), id="strong-after-a-space"),  # one name on every xdist worker
         "abababababababababababababababab",
         "my-super-long-password-for-prod-2026",
         "0123456789abcdefghijklmnopqrstuvwxyz",
