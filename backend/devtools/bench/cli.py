@@ -157,13 +157,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _stages_phase(postgres_url: str, fake_url: str, *, quick: bool) -> dict[str, Any]:
-    """CPU per turn by stage, direct and model mode (bench/stages.py)."""
+    """CPU per turn by stage, direct and model mode; a streamed turn's CPU beside a plain one's (bench/stages.py)."""
     turns = 48 if quick else 400
     rows = [
         _run(stages.profile_stages(database_url=postgres_url, fake_url=fake_url, response_mode=mode, turns=turns))
         for mode in ("direct", "model")
     ]
-    return {"rows": rows, "probe_ms": cpu_probe_ms()}
+    streamed = _run(stages.streamed_cpu(database_url=postgres_url, fake_url=fake_url, turns=turns))
+    return {"rows": rows, "streamed": streamed, "probe_ms": cpu_probe_ms()}
 
 
 class _fake:

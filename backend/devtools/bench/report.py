@@ -207,6 +207,22 @@ def _stages(results: dict[str, Any]) -> list[str]:
         "",
         *_stage_table(found["rows"], probe_ms=found["probe_ms"]),
         "",
+        *_streamed_turn(found.get("streamed"), probe_ms=found["probe_ms"]),
+    ]
+
+
+def _streamed_turn(streamed: dict[str, Any] | None, *, probe_ms: float) -> list[str]:
+    """A streamed turn's CPU beside a plain one's (timed, not profiled: bench/stages.py says why)."""
+    if not streamed:
+        return []
+    plain, stream = streamed["plain_ms"], streamed["streamed_ms"]
+    return [
+        f"A streamed turn (direct mode, `Accept: text/event-stream`, read to its `done` event), timed in "
+        f"passes alternating with plain turns of the same app ({streamed['turns']} turns each, "
+        f"{streamed['concurrency']} at a time, the driving client included): {stream} ms of CPU against "
+        f"{plain} ms, {stream / plain:.2f}× the plain turn ({stream / probe_ms:.2f}× the probe). Not split "
+        "by stage: the profiler misattributes the CPU of a turn run in a task of its own.",
+        "",
     ]
 
 

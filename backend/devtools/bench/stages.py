@@ -26,17 +26,26 @@ which the ASGI transport replaces). The profiler's own overhead inflates every f
 where the calls are many and small (Python-heavy code more than pydantic's or orjson's C), so the
 shares are what to read; `unprofiled_ms` is the same turns' CPU without it (this process: the
 driving client's share included), to scale them by.
+
+A streamed turn (`Accept: text/event-stream`, read to its `done` event) is timed, not split by stage
+(`streamed_cpu`): its turn runs in a task of its own, and yappi's CPU clock keeps running for a
+function whose SQLAlchemy greenlet is parked while other tasks run, so under it the database stages
+came out larger than the turn that holds them (prepare 7.6 ms and tools 12.6 ms of a 27 ms turn,
+against 1.8 and 2.9 in the plain turn's profile of the same minute). Its unprofiled CPU is measured
+in passes alternating with plain turns of the same app, and compared with theirs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +71,7 @@ STAGES: dict[str, tuple[Function, ...]] = {
     "persist": (("services/turn_store.py", "persist"),),
 }
 SERVER: Function = ("fastapi/applications.py", "__call__")  # the app as the transport calls it
+EVENT_STREAM = "text/event-stream"
 TURN: Function = ("services/chat.py", "chat")
 
 
@@ -89,8 +99,22 @@ def _users(tag: str) -> list[_User]:
     ]
 
 
-async def _turns(client: httpx.AsyncClient, users: list[_User], *, turns: int, concurrency: int) -> int:
-    """`turns` turns, `concurrency` at a time, users taken round robin; returns how many failed."""
+def _done(events: str) -> dict[str, Any] | None:
+    """The data of a server-sent event stream's `done` event (the plain response's body)."""
+    for block in events.split("\n\n"):
+        lines = block.splitlines()
+        if "event: done" in lines:
+            data = "\n".join(line.removeprefix("data: ") for line in lines if line.startswith("data: "))
+            found: dict[str, Any] = json.loads(data)
+            return found
+    return None
+
+
+async def _turns(
+    client: httpx.AsyncClient, users: list[_User], *, turns: int, concurrency: int, stream: bool = False
+) -> int:
+    """`turns` turns, `concurrency` at a time, users taken round robin; returns how many failed.
+    `stream`: each asked as server-sent events and read to the end (a turn without `done` failed)."""
     queue: asyncio.Queue[_User] = asyncio.Queue()
     for i in range(turns):
         queue.put_nowait(users[i % len(users)])
@@ -104,11 +128,13 @@ async def _turns(client: httpx.AsyncClient, users: list[_User], *, turns: int, c
                 user.conversation_id = None
             body = {"message": user.message(user.said), "conversation_id": user.conversation_id}
             user.said += 1
-            answer = await client.post(f"/api/{user.name}/chat", json=body, headers=user.headers)
-            if answer.status_code != 200:
+            headers = user.headers | {"Accept": EVENT_STREAM} if stream else user.headers
+            answer = await client.post(f"/api/{user.name}/chat", json=body, headers=headers)
+            final = (_done(answer.text) if stream else answer.json()) if answer.status_code == 200 else None
+            if final is None:
                 failed += 1
                 continue
-            user.conversation_id = answer.json()["conversation_id"]
+            user.conversation_id = final["conversation_id"]
 
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     return failed
@@ -148,20 +174,21 @@ async def profile_stages(
     """`turns` turns three times, each by new users: a warm-up, without the profiler, under it."""
     app = create_app(_settings(database_url, fake_url, response_mode))
     tag = f"stages-{response_mode}-{int(time.time())}"
+    drive = partial(_turns, turns=turns, concurrency=concurrency)
     with _quiet_logs():
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://taskchat.bench", timeout=30) as client:
                 warm, timed, profiled = _users(f"{tag}w"), _users(f"{tag}u"), _users(f"{tag}p")  # tokens made here
-                failed = await _turns(client, warm, turns=turns, concurrency=concurrency)
+                failed = await drive(client, warm)
                 cpu0 = time.process_time()
-                failed += await _turns(client, timed, turns=turns, concurrency=concurrency)
+                failed += await drive(client, timed)
                 unprofiled = (time.process_time() - cpu0) / turns
                 yappi.clear_stats()
                 yappi.set_clock_type("cpu")
                 yappi.start()
                 try:
-                    failed += await _turns(client, profiled, turns=turns, concurrency=concurrency)
+                    failed += await drive(client, profiled)
                 finally:
                     yappi.stop()
     cpu = _stage_cpu(yappi.get_func_stats())
@@ -179,4 +206,34 @@ async def profile_stages(
         "server_profiled_ms": round(server_ms, 2),
         "turn_profiled_ms": round(turn_ms, 2),
         "stages": [[stage, round(ms, 2)] for stage, ms in per_turn.items()],  # in the order of a turn
+    }
+
+
+async def streamed_cpu(
+    *, database_url: str, fake_url: str, turns: int = 400, concurrency: int = 8, rounds: int = 2
+) -> dict[str, Any]:
+    """The CPU of a streamed turn (direct mode) beside a plain one's: after a warm-up of each, `rounds`
+    pairs of passes of `turns` turns, plain then streamed, each pass by new users."""
+    app = create_app(_settings(database_url, fake_url, "direct"))
+    tag = f"stages-stream-{int(time.time())}"
+    cpu = {False: 0.0, True: 0.0}
+    failed = 0
+    with _quiet_logs():
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://taskchat.bench", timeout=30) as client:
+                for i in range(rounds + 1):
+                    for stream in (False, True):
+                        users = _users(f"{tag}{i}{'s' if stream else 'p'}")
+                        cpu0 = time.process_time()
+                        failed += await _turns(client, users, turns=turns, concurrency=concurrency, stream=stream)
+                        if i:  # the first round warms up
+                            cpu[stream] += time.process_time() - cpu0
+    plain_ms, streamed_ms = (cpu[stream] / (rounds * turns) * 1000 for stream in (False, True))
+    return {
+        "turns": turns * rounds,
+        "concurrency": concurrency,
+        "failed": failed,
+        "plain_ms": round(plain_ms, 2),
+        "streamed_ms": round(streamed_ms, 2),
     }

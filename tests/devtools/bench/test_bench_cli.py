@@ -67,4 +67,8 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     direct, model = results["stages"]["rows"]
     assert dict(model["stages"])["model"] > 1.5 * dict(direct["stages"])["model"]  # two requests and the reply's check
     assert [r["response_mode"] for r in results["stages"]["rows"]] == ["direct", "model"]
+    # A streamed turn is timed beside plain ones: every turn read to its `done`, both costing CPU.
+    streamed = results["stages"]["streamed"]
+    assert streamed["failed"] == 0 and streamed["plain_ms"] > 0 and streamed["streamed_ms"] > 0
+    assert "A streamed turn (direct mode" in markdown
     assert "## CPU per turn by stage" in markdown
