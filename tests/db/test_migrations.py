@@ -61,7 +61,7 @@ async def test_postgres_migrations_go_down_and_up_again(private_postgres: str) -
     await asyncio.to_thread(_run, private_postgres, ("upgrade", "head"))
     head = await _objects(private_postgres)
     assert {"tasks", "messages", "conversations", "tool_executions", "alembic_version"} <= head["tables"]
-    assert {"task_title_words", "task_title_candidates"} <= head["functions"]
+    assert {"task_title_words", "task_title_candidates", "rate_limit_take"} <= head["functions"]
     assert "ix_tasks_title_words" in head["indexes"]
 
     await asyncio.to_thread(_run, private_postgres, ("downgrade", "0002_task_title_trgm"))

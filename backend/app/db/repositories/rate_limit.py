@@ -5,7 +5,8 @@ Each accepted request is one inserted row; a request is accepted while the user'
 and PgBouncer's transaction pooling: on Postgres the count and the insert run under a lock on the
 user taken for the rest of the request's first transaction (`pg_advisory_xact_lock`, released at its
 commit or rollback, so it needs no session), so concurrent requests of one user are counted one after
-the other, each seeing the rows the ones before it committed; other users never wait. SQLite
+the other, each seeing the rows the ones before it committed; other users never wait. The lock, the
+count and the insert are one call to `rate_limit_take` (migration 0012), one round trip. SQLite
 serializes every writer anyway.
 """
 
@@ -19,7 +20,6 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.db.models import RateLimitEvent
-from backend.app.db.session import lock_until_commit
 
 _E = RateLimitEvent.__table__  # type: ignore[attr-defined]
 WINDOW = timedelta(seconds=60)
@@ -29,25 +29,8 @@ _RECENT = (
     .where(_E.c.user_id == sa.bindparam("user_id"), _E.c.at > sa.bindparam("since"))
     .cte("recent")
 )
-# Postgres: count the window and insert this request if it fits, in one statement.
-_TAKE = sa.select(
-    _RECENT.c.n,
-    _RECENT.c.oldest,
-    sa.select(sa.func.count())
-    .select_from(
-        sa.insert(_E)
-        .from_select(
-            ["id", "user_id", "at"],
-            sa.select(sa.bindparam("id"), sa.bindparam("user_id"), sa.bindparam("now")).where(
-                _RECENT.c.n < sa.bindparam("limit")
-            ),
-        )
-        .returning(_E.c.id)
-        .cte("taken")
-    )
-    .scalar_subquery()
-    .label("taken"),
-)
+# Postgres: the user's lock, the window counted and this request inserted if it fits (migration 0012).
+_TAKE = sa.text("SELECT n, oldest, taken FROM rate_limit_take(:user_id, :id, :now, :since, :limit)")
 _COUNT = sa.select(_RECENT.c.n, _RECENT.c.oldest)
 
 
@@ -62,7 +45,6 @@ async def take(session: AsyncSession, *, user_id: str, limit: int, now: datetime
     the oldest request of the window leaves it."""
     params = {"id": uuid.uuid4(), "user_id": user_id, "since": now - WINDOW, "now": now, "limit": limit}
     if session.get_bind().dialect.name == "postgresql":
-        await lock_until_commit(session, f"taskchat.rate_limit:{user_id}")
         taken = (await session.execute(_TAKE, params)).one()
         allowed, oldest_seen = bool(taken.taken), taken.oldest
     else:
