@@ -6,6 +6,7 @@ import json
 import uuid
 
 import httpx
+import pytest
 import sqlalchemy as sa
 from support.api import auth, chat
 from support.fake_llm import ScriptedLLM, calls, completion
@@ -44,7 +45,10 @@ async def test_turns_are_persisted_and_replayed_as_history(make_client) -> None:
     assert assistant["execution_metadata"]["plan"]["expected_tools"] == ["add_task"]
 
 
+@pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
 async def test_unknown_or_foreign_conversation_is_404(make_client) -> None:  # type: ignore[no-untyped-def]
+    """Nothing of the refused turn is stored: the history is read and the message stored in one
+    statement on Postgres (ConversationRepository.continue_with), which must not add it to Bob's."""
     llm = ScriptedLLM(completion("Hi Bob!"))
     client = await make_client(llm)
     bobs = (await chat(client, "hello", user="bob")).json()["conversation_id"]
@@ -56,6 +60,9 @@ async def test_unknown_or_foreign_conversation_is_404(make_client) -> None:  # t
         listed = await client.get(f"/api/alice/conversations/{conversation_id}/messages", headers=auth())
         assert listed.status_code == 404
     assert len(llm.requests) == 1
+    his = await client.get(f"/api/bob/conversations/{bobs}/messages", headers=auth("bob"))
+    assert [(m["role"], m["content"]) for m in his.json()] == [("user", "hello"), ("assistant", "Hi Bob!")]
+    assert (await client.get("/api/alice/conversations", headers=auth())).json() == []
 
 
 async def test_history_is_bounded_by_tokens(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -15,10 +15,10 @@ from support.fake_llm import ScriptedLLM, calls
 # (in the same transaction as the change: tests/services/test_tool_audit.py) | the record: assistant
 # message and conversation touch in one statement.
 ADD_IN_NEW_CONVERSATION = 6
-# Existing conversation: rate limit (lock and count, one call), history (which proves the conversation is the user's),
-# user message | the title lookup (one statement, whichever step finds it), delete, its tool execution
-# row | the record.
-DELETE_BY_TITLE_IN_CONVERSATION = 7
+# Existing conversation: rate limit (lock and count, one call), history and user message (one statement,
+# which adds the message only to the user's own conversation) | the title lookup (one statement,
+# whichever step finds it), delete, its tool execution row | the record.
+DELETE_BY_TITLE_IN_CONVERSATION = 6
 # Transactions (each a BEGIN and a COMMIT round trip): the turn's start and the tool step; the record is a
 # single statement in autocommit. A checkout runs no query of its own (no pool pre-ping: three round trips).
 TRANSACTIONS_PER_TURN = 2

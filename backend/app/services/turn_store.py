@@ -67,17 +67,17 @@ class TurnStore:
             if request.confirm is not None:
                 raise ConfirmationNotPending("A new conversation has no pending confirmation.")
             turn.conversation_id = request.conversation_id
-        else:
+        else:  # the history and the user's message, one statement on Postgres
             turn.conversation_id = request.conversation_id
-            turn.history = await conversations.recent_messages(
-                turn.conversation_id, limit=self.settings.history_max_messages
+            history = await conversations.continue_with(
+                turn.conversation_id, content=request.message, limit=self.settings.history_max_messages
             )
-            turn.conversation = Referents.from_history(turn.history)
-            # Every conversation starts with a stored user message, so history found (it is filtered
-            # by owner) proves the conversation is this user's: the existence query runs only if not.
-            if not turn.history and not await conversations.exists(turn.conversation_id):
+            if history is None:
                 raise NotFound("Conversation not found")
+            turn.history = history
+            turn.conversation = Referents.from_history(turn.history)
             turn.answer = await pending_answer(session, turn, clock=self.clock)
+            return
         await conversations.add_message(conversation_id=turn.conversation_id, role="user", content=request.message)
 
     async def _claim(self, session: AsyncSession, turn: TurnContext, key: str) -> StoredResponse | None:

@@ -71,6 +71,38 @@ _RECORD_TURN = (
     .add_cte(_TOUCH.cte("touch"))
 )
 
+# Postgres: a turn in a conversation reads its history and stores the user's message in ONE statement
+# (`continue_with`). The insert, a data-modifying CTE, adds the message only if the conversation is
+# this user's; the history beside it is read from the statement's snapshot, so it holds the messages
+# before this one, as when it was read first. The history comes first in the UNION so that its
+# columns' types (JSON `context`) are the result's; the insert's row says only that it happened.
+_ADDED = (
+    sa.insert(_M)
+    .from_select(
+        [c.name for c in _M.columns],
+        sa.select(*(sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns)).where(
+            sa.exists().where(_C.c.id == sa.bindparam("conversation_id"), _C.c.user_id == sa.bindparam("owner"))
+        ),
+    )
+    .returning(_M.c.id)
+    .cte("added")
+)
+_HISTORY = (
+    sa.select(_M.c.role, _M.c.content, _M.c.context, _M.c.created_at, _M.c.id, sa.literal(False).label("added"))
+    .where(
+        _M.c.conversation_id == sa.bindparam("conversation_id"),
+        _M.c.user_id == sa.bindparam("owner"),
+        _M.c.is_error.is_(False),
+    )
+    .order_by(_M.c.created_at.desc(), _M.c.id.desc())
+    .limit(sa.bindparam("limit", type_=sa.Integer))
+    .subquery("history")
+)
+_CONTINUE = sa.union_all(
+    sa.select(_HISTORY),
+    sa.select(sa.null(), sa.null(), sa.null(), sa.null(), sa.null(), sa.literal(True)).select_from(_ADDED),
+)
+
 
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
@@ -143,6 +175,34 @@ class ConversationRepository:
         params = {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
         rows = (await self.session.execute(_RECENT_MESSAGES, params)).all()
         return [HistoryRow(r.role, r.content, r.context) for r in reversed(rows)]
+
+    async def continue_with(self, conversation_id: uuid.UUID, *, content: str, limit: int) -> list[HistoryRow] | None:
+        """The next user message of this user's conversation: its history (`recent_messages`, the
+        messages before this one) and the message stored, in one statement on Postgres. None, and
+        nothing stored, when the conversation is not this user's (or does not exist)."""
+        if self.session.get_bind().dialect.name != "postgresql":
+            history = await self.recent_messages(conversation_id, limit=limit)
+            # Every conversation starts with a stored user message, so history found (it is filtered by
+            # owner) proves the conversation is this user's: the existence query runs only if not.
+            if not history and not await self.exists(conversation_id):
+                return None
+            await self.add_message(conversation_id=conversation_id, role="user", content=content)
+            return history
+        message = {f"m_{c.name}": None for c in _M.columns} | {
+            "m_id": uuid.uuid4(),
+            "m_conversation_id": conversation_id,
+            "m_user_id": self.user_id,
+            "m_role": "user",
+            "m_content": content,
+            "m_is_error": False,
+            "m_created_at": utcnow(),
+        }
+        params = message | {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
+        rows = (await self.session.execute(_CONTINUE, params)).all()
+        if not any(r.added for r in rows):
+            return None
+        before = sorted((r for r in rows if not r.added), key=lambda r: (r.created_at, r.id))  # oldest first
+        return [HistoryRow(r.role, r.content, r.context) for r in before]
 
     async def messages(
         self, conversation_id: uuid.UUID, *, limit: int = MAX_LIMIT, cursor: str | None = None
