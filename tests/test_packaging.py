@@ -503,7 +503,7 @@ def test_make_test_runs_postgres_lint_types_then_pytest() -> None:
         "bash scripts/ensure-postgres.sh",
         ".venv/bin/ruff check backend tests",
         ".venv/bin/mypy backend",
-        ".venv/bin/python -m pytest -q -k smoke",
+        ".venv/bin/python -m pytest -q -n 2 -k smoke",  # the whole suite on two xdist workers
     ]
     positions = [result.stdout.find(step) for step in steps]
     assert -1 not in positions, result.stdout

@@ -49,16 +49,24 @@ _TOUCH = (
     .where(_C.c.id == sa.bindparam("conversation_id"), _C.c.user_id == sa.bindparam("owner"))
     .values(updated_at=sa.bindparam("now"))
 )
-_RECENT_MESSAGES = (
-    sa.select(_M.c.role, _M.c.content, _M.c.context)
-    .where(
-        _M.c.conversation_id == sa.bindparam("conversation_id"),
-        _M.c.user_id == sa.bindparam("owner"),
-        _M.c.is_error.is_(False),
+
+
+def _newest_messages(*columns: Any) -> sa.Select[Any]:
+    """The owner's newest non-error messages of a conversation, newest first (bind parameters:
+    conversation_id, owner, limit)."""
+    return (
+        sa.select(*columns)
+        .where(
+            _M.c.conversation_id == sa.bindparam("conversation_id"),
+            _M.c.user_id == sa.bindparam("owner"),
+            _M.c.is_error.is_(False),
+        )
+        .order_by(_M.c.created_at.desc(), _M.c.id.desc())
+        .limit(sa.bindparam("limit", type_=sa.Integer))
     )
-    .order_by(_M.c.created_at.desc(), _M.c.id.desc())
-    .limit(sa.bindparam("limit", type_=sa.Integer))
-)
+
+
+_RECENT_MESSAGES = _newest_messages(_M.c.role, _M.c.content, _M.c.context)
 
 
 # Postgres: a turn's assistant message and the conversation's `updated_at` (`_TOUCH`, as a CTE) in ONE
@@ -87,17 +95,9 @@ _ADDED = (
     .returning(_M.c.id)
     .cte("added")
 )
-_HISTORY = (
-    sa.select(_M.c.role, _M.c.content, _M.c.context, _M.c.created_at, _M.c.id, sa.literal(False).label("added"))
-    .where(
-        _M.c.conversation_id == sa.bindparam("conversation_id"),
-        _M.c.user_id == sa.bindparam("owner"),
-        _M.c.is_error.is_(False),
-    )
-    .order_by(_M.c.created_at.desc(), _M.c.id.desc())
-    .limit(sa.bindparam("limit", type_=sa.Integer))
-    .subquery("history")
-)
+_HISTORY = _newest_messages(
+    _M.c.role, _M.c.content, _M.c.context, _M.c.created_at, _M.c.id, sa.literal(False).label("added")
+).subquery("history")
 _CONTINUE = sa.union_all(
     sa.select(_HISTORY),
     sa.select(sa.null(), sa.null(), sa.null(), sa.null(), sa.null(), sa.literal(True)).select_from(_ADDED),
