@@ -132,3 +132,19 @@ async def test_a_failed_turn_is_served_with_its_error_record(make_client) -> Non
         "status": 503,
     }
     assert error["tool_calls"] is None and error["action_metadata"] is None
+
+
+@pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
+async def test_history_is_the_newest_messages_up_to_history_max_messages(make_client) -> None:  # type: ignore[no-untyped-def]
+    """HISTORY_MAX_MESSAGES: the model is sent the newest messages before this one, oldest first (on
+    Postgres read in the same statement that stores the message: it is not among them)."""
+    llm = ScriptedLLM(default=completion("Noted."))
+    client = await make_client(llm, history_max_messages=3)
+    conversation_id = None
+    for i in range(4):
+        body = (await chat(client, f"note {i}", conversation_id=conversation_id)).json()
+        conversation_id = body["conversation_id"]
+
+    sent = [(m["role"], m["content"]) for m in llm.requests[-1]["messages"] if m["role"] != "system"]
+    # The newest three before "note 3" are Noted., note 2, Noted.; a history starts at a user message.
+    assert sent == [("user", "note 2"), ("assistant", "Noted."), ("user", "note 3")]

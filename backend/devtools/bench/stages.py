@@ -42,8 +42,8 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -51,6 +51,7 @@ from typing import Any
 
 import httpx
 import yappi
+from fastapi import FastAPI
 
 from backend.app.core.config import Settings
 from backend.app.main import create_app
@@ -154,6 +155,16 @@ def _stage_cpu(stats: yappi.YFuncStats) -> dict[str, float]:
     return found
 
 
+@asynccontextmanager
+async def _client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of `app`, called in this process, with its lifespan running and its logs quiet."""
+    with _quiet_logs():
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://taskchat.bench", timeout=30) as client:
+                yield client
+
+
 @contextmanager
 def _quiet_logs() -> Iterator[None]:
     """The JSON log lines are still formatted and written (a served turn's cost), to nowhere; the
@@ -175,22 +186,19 @@ async def profile_stages(
     app = create_app(_settings(database_url, fake_url, response_mode))
     tag = f"stages-{response_mode}-{int(time.time())}"
     drive = partial(_turns, turns=turns, concurrency=concurrency)
-    with _quiet_logs():
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://taskchat.bench", timeout=30) as client:
-                warm, timed, profiled = _users(f"{tag}w"), _users(f"{tag}u"), _users(f"{tag}p")  # tokens made here
-                failed = await drive(client, warm)
-                cpu0 = time.process_time()
-                failed += await drive(client, timed)
-                unprofiled = (time.process_time() - cpu0) / turns
-                yappi.clear_stats()
-                yappi.set_clock_type("cpu")
-                yappi.start()
-                try:
-                    failed += await drive(client, profiled)
-                finally:
-                    yappi.stop()
+    async with _client(app) as client:
+        warm, timed, profiled = _users(f"{tag}w"), _users(f"{tag}u"), _users(f"{tag}p")  # tokens made here
+        failed = await drive(client, warm)
+        cpu0 = time.process_time()
+        failed += await drive(client, timed)
+        unprofiled = (time.process_time() - cpu0) / turns
+        yappi.clear_stats()
+        yappi.set_clock_type("cpu")
+        yappi.start()
+        try:
+            failed += await drive(client, profiled)
+        finally:
+            yappi.stop()
     cpu = _stage_cpu(yappi.get_func_stats())
     yappi.clear_stats()
     server_ms, turn_ms = cpu.pop("server") / turns * 1000, cpu.pop("turn") / turns * 1000
@@ -218,17 +226,14 @@ async def streamed_cpu(
     tag = f"stages-stream-{int(time.time())}"
     cpu = {False: 0.0, True: 0.0}
     failed = 0
-    with _quiet_logs():
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://taskchat.bench", timeout=30) as client:
-                for i in range(rounds + 1):
-                    for stream in (False, True):
-                        users = _users(f"{tag}{i}{'s' if stream else 'p'}")
-                        cpu0 = time.process_time()
-                        failed += await _turns(client, users, turns=turns, concurrency=concurrency, stream=stream)
-                        if i:  # the first round warms up
-                            cpu[stream] += time.process_time() - cpu0
+    async with _client(app) as client:
+        for i in range(rounds + 1):
+            for stream in (False, True):
+                users = _users(f"{tag}{i}{'s' if stream else 'p'}")
+                cpu0 = time.process_time()
+                failed += await _turns(client, users, turns=turns, concurrency=concurrency, stream=stream)
+                if i:  # the first round warms up
+                    cpu[stream] += time.process_time() - cpu0
     plain_ms, streamed_ms = (cpu[stream] / (rounds * turns) * 1000 for stream in (False, True))
     return {
         "turns": turns * rounds,

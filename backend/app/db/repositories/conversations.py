@@ -114,6 +114,40 @@ class HistoryRow:
     context: dict[str, Any] | None = None
 
 
+def _message_row(
+    *,
+    message_id: uuid.UUID,
+    conversation_id: uuid.UUID,
+    user_id: str,
+    role: str,
+    content: str,
+    tool_call_metadata: list[dict[str, Any]] | None = None,
+    action_metadata: dict[str, Any] | None = None,
+    execution_metadata: dict[str, Any] | None = None,
+    context: dict[str, Any] | None = None,
+    is_error: bool = False,
+) -> dict[str, Any]:
+    """A message's row, every column of `messages`, written now."""
+    return {
+        "id": message_id,
+        "conversation_id": conversation_id,
+        "user_id": user_id,
+        "role": role,
+        "content": content,
+        "tool_call_metadata": tool_call_metadata,
+        "action_metadata": action_metadata,
+        "execution_metadata": execution_metadata,
+        "context": context,
+        "is_error": is_error,
+        "created_at": utcnow(),
+    }
+
+
+def _prefixed(row: dict[str, Any]) -> dict[str, Any]:
+    """A message row as the bind parameters of a statement that also binds others (`m_` + column)."""
+    return {f"m_{column}": value for column, value in row.items()}
+
+
 class ConversationRepository:
     def __init__(self, session: AsyncSession, user_id: str) -> None:
         self.session = session
@@ -188,16 +222,10 @@ class ConversationRepository:
                 return None
             await self.add_message(conversation_id=conversation_id, role="user", content=content)
             return history
-        message = {f"m_{c.name}": None for c in _M.columns} | {
-            "m_id": uuid.uuid4(),
-            "m_conversation_id": conversation_id,
-            "m_user_id": self.user_id,
-            "m_role": "user",
-            "m_content": content,
-            "m_is_error": False,
-            "m_created_at": utcnow(),
-        }
-        params = message | {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
+        message = _message_row(
+            message_id=uuid.uuid4(), conversation_id=conversation_id, user_id=self.user_id, role="user", content=content
+        )
+        params = _prefixed(message) | {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
         rows = (await self.session.execute(_CONTINUE, params)).all()
         if not any(r.added for r in rows):
             return None
@@ -231,22 +259,19 @@ class ConversationRepository:
         is_error: bool = False,
     ) -> uuid.UUID:
         message_id = message_id or uuid.uuid4()
-        await self.session.execute(
-            _INSERT_MESSAGE,
-            {
-                "id": message_id,
-                "conversation_id": conversation_id,
-                "user_id": self.user_id,
-                "role": role,
-                "content": content,
-                "tool_call_metadata": tool_call_metadata,
-                "action_metadata": action_metadata,
-                "execution_metadata": execution_metadata,
-                "context": context,
-                "is_error": is_error,
-                "created_at": utcnow(),
-            },
+        row = _message_row(
+            message_id=message_id,
+            conversation_id=conversation_id,
+            user_id=self.user_id,
+            role=role,
+            content=content,
+            tool_call_metadata=tool_call_metadata,
+            action_metadata=action_metadata,
+            execution_metadata=execution_metadata,
+            context=context,
+            is_error=is_error,
         )
+        await self.session.execute(_INSERT_MESSAGE, row)
         return message_id
 
     async def record_turn(
@@ -278,22 +303,19 @@ class ConversationRepository:
             )
             await self.touch(conversation_id)
             return
-        now = utcnow()
-        message = {
-            "id": message_id,
-            "conversation_id": conversation_id,
-            "user_id": self.user_id,
-            "role": "assistant",
-            "content": content,
-            "tool_call_metadata": tool_call_metadata,
-            "action_metadata": action_metadata,
-            "execution_metadata": execution_metadata,
-            "context": context,
-            "is_error": False,
-            "created_at": now,
-        }
-        params = {f"m_{column}": value for column, value in message.items()}
-        params.update(conversation_id=conversation_id, owner=self.user_id, now=now)
+        message = _message_row(
+            message_id=message_id,
+            conversation_id=conversation_id,
+            user_id=self.user_id,
+            role="assistant",
+            content=content,
+            tool_call_metadata=tool_call_metadata,
+            action_metadata=action_metadata,
+            execution_metadata=execution_metadata,
+            context=context,
+        )
+        params = _prefixed(message) | {"conversation_id": conversation_id, "owner": self.user_id}
+        params["now"] = message["created_at"]  # the conversation touched at the message's time
         await self.session.execute(_RECORD_TURN, params)
 
     async def turn_changed_tasks(self, turn_id: uuid.UUID, *, mutating: Collection[str]) -> bool:
