@@ -74,6 +74,35 @@ async def test_rate_limit_is_shared_across_workers(make_client) -> None:  # type
     assert other_user.status_code == 200
 
 
+@pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
+async def test_a_refused_turn_in_a_conversation_stores_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+    """In a conversation the rate limit, the history and the user's message are one statement on
+    Postgres: a refused turn stores no message, and a conversation that is not the user's is a 404
+    that neither stores nor counts anything."""
+    llm = ScriptedLLM(default=completion("hello"))
+    client = await make_client(llm, rate_limit_per_minute=2)
+    first = await chat(client, "hi")
+    conversation = first.json()["conversation_id"]
+
+    second = await chat(client, "how are you", conversation_id=conversation)
+    refused = await chat(client, "still there?", conversation_id=conversation)
+    foreign = [await chat(client, "hi", user="bob", conversation_id=conversation) for _ in range(3)]
+    bobs_own = await chat(client, "hi", user="bob")
+
+    assert (second.status_code, refused.status_code) == (200, 429)
+    assert refused.json()["error"] == "RATE_LIMITED" and int(refused.headers["Retry-After"]) >= 1
+    assert [r.status_code for r in foreign] == [404] * 3
+    assert bobs_own.status_code == 200, bobs_own.text  # the 404s took nothing of bob's limit
+    page = await client.get(f"/api/alice/conversations/{conversation}/messages", headers=auth())
+    assert [(m["role"], m["content"]) for m in page.json()] == [
+        ("user", "hi"),
+        ("assistant", "hello"),
+        ("user", "how are you"),
+        ("assistant", "hello"),
+    ]
+    assert len(llm.requests) == 3
+
+
 async def test_the_window_slides_so_a_minute_boundary_does_not_double_the_limit(make_client) -> None:  # type: ignore[no-untyped-def]
     from datetime import timedelta
 

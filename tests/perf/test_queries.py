@@ -10,18 +10,19 @@ from sqlalchemy import event
 from support.api import auth, chat
 from support.fake_llm import ScriptedLLM, calls
 
-# New conversation: the rate limit (its per-user lock, what makes the limit exact under concurrency,
-# and its count, one call: migration 0012), conversation, user message | add, its tool execution row
-# (in the same transaction as the change: tests/services/test_tool_audit.py) | the record: assistant
-# message and conversation touch in one statement.
-ADD_IN_NEW_CONVERSATION = 6
-# Existing conversation: rate limit (lock and count, one call), history and user message (one statement,
-# which adds the message only to the user's own conversation) | the title lookup (one statement,
+# New conversation: the rate limit (its per-user lock, what makes the limit exact under concurrency, and
+# its count: migration 0012), the conversation and the user's message, one statement | add, its tool
+# execution row (in the same transaction as the change: tests/services/test_tool_audit.py) | the record:
+# assistant message and conversation touch in one statement.
+ADD_IN_NEW_CONVERSATION = 4
+# Existing conversation: the rate limit, the history and the user's message, one statement (which counts
+# and adds the message only for the user's own conversation) | the title lookup (one statement,
 # whichever step finds it), delete, its tool execution row | the record.
-DELETE_BY_TITLE_IN_CONVERSATION = 6
-# Transactions (each a BEGIN and a COMMIT round trip): the turn's start and the tool step; the record is a
-# single statement in autocommit. A checkout runs no query of its own (no pool pre-ping: three round trips).
-TRANSACTIONS_PER_TURN = 2
+DELETE_BY_TITLE_IN_CONVERSATION = 5
+# Transactions (each a BEGIN and a COMMIT round trip): the tool step; the turn's start and its record
+# are single statements in autocommit. A checkout runs no query of its own (no pool pre-ping: three
+# round trips).
+TRANSACTIONS_PER_TURN = 1
 
 
 def count_statements(client: Any) -> list[str]:

@@ -120,6 +120,25 @@ async def test_the_rate_limit_is_exact_under_a_concurrent_burst_over_every_insta
     assert all(int(r.headers["Retry-After"]) >= 1 for r in responses if r.status_code == 429)
 
 
+async def test_the_rate_limit_is_exact_under_a_burst_in_one_conversation(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A turn in a conversation takes the rate limit in its first statement (with the history read and
+    the message stored, one round trip): a burst of one user's turns in one conversation, over every
+    instance, gets exactly the limit through, and only their messages are stored."""
+    limit = 5
+    balancer = await instances(make_client, ScriptedLLM(default=completion("Hi.")), rate_limit_per_minute=limit)
+    first = await balancer.chat("hello")
+    conversation = first.json()["conversation_id"]
+
+    responses = await asyncio.gather(*(balancer.chat(f"again {i}", conversation_id=conversation) for i in range(24)))
+
+    statuses = Counter(r.status_code for r in responses)
+    assert statuses == {200: limit - 1, 429: 24 - (limit - 1)}, statuses
+    page = await balancer.pick().get(f"/api/{USER}/conversations/{conversation}/messages", headers=auth())
+    said = [m["content"] for m in page.json() if m["role"] == "user"]
+    accepted = {f"again {i}" for i, r in enumerate(responses) if r.status_code == 200}
+    assert said[0] == "hello" and len(said) == limit and set(said[1:]) == accepted, said
+
+
 async def test_a_conversation_moves_between_instances(make_client) -> None:  # type: ignore[no-untyped-def]
     """A question asked by one instance is answered on the next, and undone on the third."""
     four = ("Taxes", "Bread", "Gym", "Laundry")

@@ -25,11 +25,17 @@ from backend.app.tools.referents import TurnAccount
 from backend.app.tools.task_tools import TaskTools
 
 
+def asked(turn: TurnContext) -> str | None:
+    """The question this message may answer: the one it confirms, else the one the previous turn
+    asked (its context names it), if any."""
+    previous = next((r.context for r in reversed(turn.history) if r.role == "assistant"), None)
+    return turn.request.confirm or TurnAccount.from_json(previous).confirmation
+
+
 async def pending_answer(session: AsyncSession, turn: TurnContext, *, clock: Clock) -> Answer | None:
-    """The message read as the answer to the question the previous turn asked, if it asked one:
-    only then is the table read (the previous turn's context names the question)."""
-    asked = next((r.context for r in reversed(turn.history) if r.role == "assistant"), None)
-    wanted = turn.request.confirm or TurnAccount.from_json(asked).confirmation
+    """The message read as the answer to the question it may answer (`asked`), if there is one:
+    only then is the table read."""
+    wanted = asked(turn)
     if wanted is None:
         return None
     confirmations = ConfirmationRepository(session, turn.user_id)

@@ -27,7 +27,7 @@ from backend.app.db.repositories.idempotency import IdempotencyRepository, Store
 from backend.app.db.repositories.routing import Observed
 from backend.app.db.session import unit_of_work
 from backend.app.services import idempotency
-from backend.app.services.confirmation_answers import pending_answer
+from backend.app.services.confirmation_answers import asked, pending_answer
 from backend.app.services.records import Finished
 from backend.app.services.turn import MUTATING, TurnContext
 from backend.app.tools.referents import Referents, TurnAccount
@@ -43,42 +43,52 @@ class TurnStore:
         self.clock = clock
 
     async def prepare(self, turn: TurnContext) -> StoredResponse | None:
-        """One short transaction: the idempotency claim (or the stored response of a replay), the
-        rate limit, the conversation and the user's message."""
-        async with unit_of_work(self.sessionmaker) as session:
+        """The turn's start: the idempotency claim (or the stored response of a replay), the rate
+        limit, the conversation and the user's message, in one short transaction. Without a key to
+        claim or a confirmation to check, that is one statement on Postgres, run in autocommit
+        (`unit_of_work(single_statement=True)`); the answer to a question the previous turn asked is
+        then read after it, in a transaction of its own."""
+        alone = turn.idempotency_key is None and turn.request.confirm is None and not turn.start_if_new
+        async with unit_of_work(self.sessionmaker, single_statement=alone) as session:
             if turn.idempotency_key is not None:
                 stored = await self._claim(session, turn, turn.idempotency_key)
                 if stored is not None:  # a replay costs nothing of the rate limit
                     return stored
-            await self._rate_limit(session, turn.user_id)  # refused: the claim above rolls back with it
-            await self._open(session, turn)
+            continued = await self._open(session, turn)  # refused: the claim above rolls back with it
+            if continued and not alone:
+                turn.answer = await pending_answer(session, turn, clock=self.clock)
+        if alone and asked(turn) is not None:
+            async with unit_of_work(self.sessionmaker) as session:
+                turn.answer = await pending_answer(session, turn, clock=self.clock)
         return None
 
-    async def _open(self, session: AsyncSession, turn: TurnContext) -> None:
-        """The conversation (new, or this user's), its history, the answer to its pending question if
-        this message is one, and the user's message."""
+    async def _open(self, session: AsyncSession, turn: TurnContext) -> bool:
+        """The conversation (new, or this user's) and its history, the rate limit, and the user's
+        message. True when the conversation was there before this turn."""
         conversations = ConversationRepository(session, turn.user_id)
-        request = turn.request
+        request, take = turn.request, rate_limit.Take(self.settings.rate_limit_per_minute, self.clock.now())
         if request.conversation_id is None:
             if request.confirm is not None:
                 raise ConfirmationNotPending("A new conversation has no pending confirmation.")
-            turn.conversation_id = await conversations.create(title=request.message)
+            opened = await conversations.start(title=request.message, content=request.message, take=take)
         elif turn.start_if_new and await conversations.open(request.conversation_id, title=request.message):
+            # Created here, in this transaction: a refusal below rolls it back.
             if request.confirm is not None:
                 raise ConfirmationNotPending("A new conversation has no pending confirmation.")
+            self._allowed(await rate_limit.take(session, user_id=turn.user_id, take=take))
             turn.conversation_id = request.conversation_id
-        else:  # the history and the user's message, one statement on Postgres
-            turn.conversation_id = request.conversation_id
-            history = await conversations.continue_with(
-                turn.conversation_id, content=request.message, limit=self.settings.history_max_messages
+            await conversations.add_message(conversation_id=turn.conversation_id, role="user", content=request.message)
+            return False
+        else:
+            opened = await conversations.continue_with(
+                request.conversation_id, content=request.message, limit=self.settings.history_max_messages, take=take
             )
-            if history is None:
-                raise NotFound("Conversation not found")
-            turn.history = history
-            turn.conversation = Referents.from_history(turn.history)
-            turn.answer = await pending_answer(session, turn, clock=self.clock)
-            return
-        await conversations.add_message(conversation_id=turn.conversation_id, role="user", content=request.message)
+        if not opened.found:
+            raise NotFound("Conversation not found")
+        self._allowed(opened.verdict)
+        turn.conversation_id, turn.history = opened.conversation_id, opened.history
+        turn.conversation = Referents.from_history(turn.history)
+        return request.conversation_id is not None
 
     async def _claim(self, session: AsyncSession, turn: TurnContext, key: str) -> StoredResponse | None:
         """Claim the idempotency key for this turn (services/idempotency.py)."""
@@ -92,10 +102,9 @@ class TurnStore:
             clock=self.clock,
         )
 
-    async def _rate_limit(self, session: AsyncSession, user_id: str) -> None:
-        limit = self.settings.rate_limit_per_minute
-        verdict = await rate_limit.take(session, user_id=user_id, limit=limit, now=self.clock.now())
+    def _allowed(self, verdict: rate_limit.Verdict) -> None:
         if not verdict.allowed:
+            limit = self.settings.rate_limit_per_minute
             raise RateLimited(f"More than {limit} chat requests per minute", retry_after_s=verdict.retry_after_s)
 
     async def persist(

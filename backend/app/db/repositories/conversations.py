@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.db.models import Conversation, Message, ToolExecution, utcnow
+from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.paging import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -79,29 +80,55 @@ _RECORD_TURN = (
     .add_cte(_TOUCH.cte("touch"))
 )
 
-# Postgres: a turn in a conversation reads its history and stores the user's message in ONE statement
-# (`continue_with`). The insert, a data-modifying CTE, adds the message only if the conversation is
-# this user's; the history beside it is read from the statement's snapshot, so it holds the messages
-# before this one, as when it was read first. The history comes first in the UNION so that its
-# columns' types (JSON `context`) are the result's; the insert's row says only that it happened.
-_ADDED = (
-    sa.insert(_M)
-    .from_select(
-        [c.name for c in _M.columns],
-        sa.select(*(sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns)).where(
-            sa.exists().where(_C.c.id == sa.bindparam("conversation_id"), _C.c.user_id == sa.bindparam("owner"))
-        ),
-    )
-    .returning(_M.c.id)
-    .cte("added")
+# Postgres: a turn's first statement, ONE round trip, in autocommit when nothing else shares its
+# transaction (services/turn_store.py). The rate limit (`rate_limit_take`) runs once for the
+# conversation's row when it is this user's (a LATERAL call on the row: no row, no call), the message is
+# inserted (a data-modifying CTE) only if the limit took it, and the history beside it is read from the
+# statement's snapshot, so it holds the messages before this one. The history comes first in the UNION
+# so that its columns' types (JSON `context`) are the result's; the rate limit's row is told apart by
+# its `taken`, NULL on the history's rows. The message's bind parameters are prefixed (`_prefixed`).
+_TAKEN = rate_limit.taken_for(_C.c.user_id)
+_LIMITED = (
+    sa.select(_TAKEN.c.oldest, _TAKEN.c.taken)
+    .select_from(_C)
+    .join(_TAKEN, sa.true())
+    .where(_C.c.id == sa.bindparam("conversation_id"), _C.c.user_id == sa.bindparam("owner"))
+    .cte("limited")
 )
+
+
+def _insert_message_from(source: sa.CTE, *, where: Any = None) -> sa.CTE:
+    """The message of `_prefixed` bind parameters inserted once for each row of `source` (that meets `where`)."""
+    values = sa.select(*(sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns)).select_from(source)
+    if where is not None:
+        values = values.where(where)
+    return sa.insert(_M).from_select([c.name for c in _M.columns], values).cte("added")
+
+
 _HISTORY = _newest_messages(
-    _M.c.role, _M.c.content, _M.c.context, _M.c.created_at, _M.c.id, sa.literal(False).label("added")
+    _M.c.role, _M.c.content, _M.c.context, _M.c.created_at, _M.c.id, sa.cast(sa.null(), sa.Boolean).label("taken")
 ).subquery("history")
 _CONTINUE = sa.union_all(
     sa.select(_HISTORY),
-    sa.select(sa.null(), sa.null(), sa.null(), sa.null(), sa.null(), sa.literal(True)).select_from(_ADDED),
+    sa.select(sa.null(), sa.null(), sa.null(), _LIMITED.c.oldest, sa.null(), _LIMITED.c.taken),
+).add_cte(_insert_message_from(_LIMITED, where=_LIMITED.c.taken))
+
+# Postgres: a new conversation's first statement: the rate limit, then the conversation and its first
+# message only if the limit took them (the conversation's bind parameters are prefixed `c_`).
+_TAKEN_NEW = rate_limit.taken_for(sa.bindparam("owner"))
+_LIMITED_NEW = sa.select(_TAKEN_NEW.c.oldest, _TAKEN_NEW.c.taken).cte("limited")
+_CREATED = (
+    sa.insert(_C)
+    .from_select(
+        [c.name for c in _C.columns],
+        sa.select(*(sa.bindparam(f"c_{c.name}", type_=c.type) for c in _C.columns))
+        .select_from(_LIMITED_NEW)
+        .where(_LIMITED_NEW.c.taken),
+    )
+    .returning(_C.c.id)
+    .cte("created")
 )
+_START = sa.select(_LIMITED_NEW.c.oldest, _LIMITED_NEW.c.taken).add_cte(_CREATED, _insert_message_from(_CREATED))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +139,18 @@ class HistoryRow:
     role: str
     content: str
     context: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A turn's start in a conversation: whether the conversation is this user's (`found`), the rate
+    limit's verdict, and, when both let the user's message in (it is then stored), the history
+    before it."""
+
+    conversation_id: uuid.UUID
+    found: bool
+    verdict: rate_limit.Verdict
+    history: list[HistoryRow]
 
 
 def _message_row(
@@ -210,27 +249,53 @@ class ConversationRepository:
         rows = (await self.session.execute(_RECENT_MESSAGES, params)).all()
         return [HistoryRow(r.role, r.content, r.context) for r in reversed(rows)]
 
-    async def continue_with(self, conversation_id: uuid.UUID, *, content: str, limit: int) -> list[HistoryRow] | None:
-        """The next user message of this user's conversation: its history (`recent_messages`, the
-        messages before this one) and the message stored, in one statement on Postgres. None, and
-        nothing stored, when the conversation is not this user's (or does not exist)."""
+    async def start(self, *, title: str, content: str, take: rate_limit.Take) -> Opened:
+        """A new conversation of this user with its first message, if the rate limit takes this
+        request: one statement on Postgres (`_START`), three in the caller's transaction elsewhere."""
+        conversation_id, now = uuid.uuid4(), utcnow()
+        conversation = {"id": conversation_id, "user_id": self.user_id, "title": title[:200]}
+        conversation |= {"created_at": now, "updated_at": now}
+        message = _message_row(
+            message_id=uuid.uuid4(), conversation_id=conversation_id, user_id=self.user_id, role="user", content=content
+        )
+        if self.session.get_bind().dialect.name != "postgresql":
+            verdict = await rate_limit.take(self.session, user_id=self.user_id, take=take)
+            if verdict.allowed:
+                await self.session.execute(_INSERT_CONVERSATION, conversation)
+                await self.session.execute(_INSERT_MESSAGE, message)
+            return Opened(conversation_id, True, verdict, [])
+        params = {f"c_{k}": v for k, v in conversation.items()} | _prefixed(message) | take.params()
+        taken = (await self.session.execute(_START, params | {"owner": self.user_id})).one()
+        return Opened(conversation_id, True, take.verdict(taken=taken.taken, oldest=taken.oldest), [])
+
+    async def continue_with(
+        self, conversation_id: uuid.UUID, *, content: str, limit: int, take: rate_limit.Take
+    ) -> Opened:
+        """The next user message of this user's conversation, if it is this user's and the rate limit
+        takes it, with its history (`recent_messages`, the messages before this one): one statement
+        on Postgres (`_CONTINUE`). Nothing is stored, nor counted, for a conversation not this user's."""
         if self.session.get_bind().dialect.name != "postgresql":
             history = await self.recent_messages(conversation_id, limit=limit)
             # Every conversation starts with a stored user message, so history found (it is filtered by
             # owner) proves the conversation is this user's: the existence query runs only if not.
             if not history and not await self.exists(conversation_id):
-                return None
-            await self.add_message(conversation_id=conversation_id, role="user", content=content)
-            return history
+                return Opened(conversation_id, False, rate_limit.Verdict(False), [])
+            verdict = await rate_limit.take(self.session, user_id=self.user_id, take=take)
+            if verdict.allowed:
+                await self.add_message(conversation_id=conversation_id, role="user", content=content)
+            return Opened(conversation_id, True, verdict, history)
         message = _message_row(
             message_id=uuid.uuid4(), conversation_id=conversation_id, user_id=self.user_id, role="user", content=content
         )
-        params = _prefixed(message) | {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
+        params = _prefixed(message) | take.params()
+        params |= {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
         rows = (await self.session.execute(_CONTINUE, params)).all()
-        if not any(r.added for r in rows):
-            return None
-        before = sorted((r for r in rows if not r.added), key=lambda r: (r.created_at, r.id))  # oldest first
-        return [HistoryRow(r.role, r.content, r.context) for r in before]
+        taken = next((r for r in rows if r.taken is not None), None)
+        if taken is None:
+            return Opened(conversation_id, False, rate_limit.Verdict(False), [])
+        before = sorted((r for r in rows if r.taken is None), key=lambda r: (r.created_at, r.id))  # oldest first
+        history = [HistoryRow(r.role, r.content, r.context) for r in before]
+        return Opened(conversation_id, True, take.verdict(taken=taken.taken, oldest=taken.created_at), history)
 
     async def messages(
         self, conversation_id: uuid.UUID, *, limit: int = MAX_LIMIT, cursor: str | None = None

@@ -6,7 +6,8 @@ and PgBouncer's transaction pooling: on Postgres the count and the insert run un
 user taken for the rest of the request's first transaction (`pg_advisory_xact_lock`, released at its
 commit or rollback, so it needs no session), so concurrent requests of one user are counted one after
 the other, each seeing the rows the ones before it committed; other users never wait. The lock, the
-count and the insert are one call to `rate_limit_take` (migration 0012), one round trip. SQLite
+count and the insert are one call to `rate_limit_take` (migration 0012), one round trip, which a
+turn's first statement embeds (`Take.taken_for`, db/repositories/conversations.py). SQLite
 serializes every writer anyway.
 """
 
@@ -15,9 +16,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.selectable import LateralFromClause
 
 from backend.app.db.models import RateLimitEvent
 
@@ -29,8 +32,6 @@ _RECENT = (
     .where(_E.c.user_id == sa.bindparam("user_id"), _E.c.at > sa.bindparam("since"))
     .cte("recent")
 )
-# Postgres: the user's lock, the window counted and this request inserted if it fits (migration 0012).
-_TAKE = sa.text("SELECT n, oldest, taken FROM rate_limit_take(:user_id, :id, :now, :since, :limit)")
 _COUNT = sa.select(_RECENT.c.n, _RECENT.c.oldest)
 
 
@@ -40,22 +41,57 @@ class Verdict:
     retry_after_s: int = 0
 
 
-async def take(session: AsyncSession, *, user_id: str, limit: int, now: datetime) -> Verdict:
-    """Count this request against the user's last minute: allowed (and recorded), or how long until
-    the oldest request of the window leaves it."""
-    params = {"id": uuid.uuid4(), "user_id": user_id, "since": now - WINDOW, "now": now, "limit": limit}
+@dataclass(frozen=True, slots=True)
+class Take:
+    """This request counted against its user's last minute, at most `limit` requests in it."""
+
+    limit: int
+    now: datetime
+
+    def params(self) -> dict[str, Any]:
+        """The bind parameters of `taken_for` (prefixed: the statement embedding it binds others)."""
+        return {"rl_id": uuid.uuid4(), "rl_now": self.now, "rl_since": self.now - WINDOW, "rl_limit": self.limit}
+
+    def verdict(self, *, taken: bool, oldest: datetime | None) -> Verdict:
+        """Allowed, or how long until the oldest request of the window (`oldest`) leaves it."""
+        if taken:
+            return Verdict(True)
+        first = _aware(oldest) if oldest is not None else self.now
+        return Verdict(False, max(1, int((first + WINDOW - self.now).total_seconds()) + 1))
+
+
+def taken_for(owner: sa.ColumnElement[Any]) -> LateralFromClause:
+    """Postgres: `rate_limit_take` for `owner` as a FROM item (LATERAL: `owner` may be a column of the
+    FROM item before it, so it runs once for each of that item's rows, and not at all without one),
+    for a statement that does more in the same round trip. Its columns: n, oldest, taken."""
+    call = sa.func.rate_limit_take(
+        owner,
+        sa.bindparam("rl_id"),
+        sa.bindparam("rl_now"),
+        sa.bindparam("rl_since"),
+        sa.bindparam("rl_limit", type_=sa.Integer),
+    )
+    return call.table_valued(
+        sa.column("n", sa.BigInteger), sa.column("oldest", sa.DateTime(timezone=True)), sa.column("taken", sa.Boolean)
+    ).lateral("taken")
+
+
+_TAKEN = taken_for(sa.bindparam("owner"))
+_TAKE = sa.select(_TAKEN.c.oldest, _TAKEN.c.taken)
+
+
+async def take(session: AsyncSession, *, user_id: str, take: Take) -> Verdict:
+    """Count this request against the user's last minute: allowed (and recorded), or refused."""
+    params = take.params()
     if session.get_bind().dialect.name == "postgresql":
-        taken = (await session.execute(_TAKE, params)).one()
-        allowed, oldest_seen = bool(taken.taken), taken.oldest
-    else:
-        counted = (await session.execute(_COUNT, params)).one()
-        allowed, oldest_seen = counted.n < limit, counted.oldest
-        if allowed:
-            await session.execute(sa.insert(_E).values(id=params["id"], user_id=user_id, at=now))
+        taken = (await session.execute(_TAKE, params | {"owner": user_id})).one()
+        return take.verdict(taken=bool(taken.taken), oldest=taken.oldest)
+    since = {"user_id": user_id, "since": params["rl_since"]}
+    counted = (await session.execute(_COUNT, since)).one()
+    allowed = counted.n < take.limit
     if allowed:
-        return Verdict(True)
-    oldest = _aware(oldest_seen) if oldest_seen is not None else now
-    return Verdict(False, max(1, int((oldest + WINDOW - now).total_seconds()) + 1))
+        await session.execute(sa.insert(_E).values(id=params["rl_id"], user_id=user_id, at=take.now))
+    return take.verdict(taken=allowed, oldest=counted.oldest)
 
 
 async def prune(session: AsyncSession, *, now: datetime) -> int:
