@@ -19,6 +19,9 @@ ADD_IN_NEW_CONVERSATION = 4
 # and adds the message only for the user's own conversation) | the title lookup (one statement,
 # whichever step finds it), delete, its tool execution row | the record.
 DELETE_BY_TITLE_IN_CONVERSATION = 5
+# The same for a change (complete, update): the change returns the task as it was beside the task as it
+# is (the undo record's before and after), so it is one statement too.
+COMPLETE_BY_TITLE_IN_CONVERSATION = 5
 # Transactions (each a BEGIN and a COMMIT round trip): the tool step; the turn's start and its record
 # are single statements in autocommit. A checkout runs no query of its own (no pool pre-ping: three
 # round trips).
@@ -59,6 +62,14 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     assert first.status_code == 200, first.text
     queries, transactions = split(statements)
     assert queries <= ADD_IN_NEW_CONVERSATION, statements
+    assert transactions <= TRANSACTIONS_PER_TURN, statements
+
+    statements.clear()
+    llm.push(calls(("complete_task", {"task_id": "read book"})))
+    done = await chat(client, "complete Read book", conversation_id=first.json()["conversation_id"])
+    assert done.json()["tool_calls"][0]["result"]["success"] is True, done.json()
+    queries, transactions = split(statements)
+    assert queries <= COMPLETE_BY_TITLE_IN_CONVERSATION, statements
     assert transactions <= TRANSACTIONS_PER_TURN, statements
 
     statements.clear()

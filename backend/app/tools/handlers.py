@@ -198,10 +198,10 @@ class ToolHandlers:
         row = found.match
         if isinstance(row, ToolResult):
             return Done.of(found, row)
-        before = await step.repo.get(row.id)
-        task = await step.repo.update(row, values)
-        if task is None or before is None:
+        changed = await step.repo.change(row, values)
+        if changed is None:
             return Done.of(found, _conflict(row))
+        before, task = changed
         return Done.of(
             found, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
         )

@@ -56,6 +56,20 @@ _MOVE_TO_BIN = (
     .returning(*_D.c[_TASK_COLUMNS])
 )
 
+# Postgres: a change and the task as it was before it, in one statement (`TaskRepository.change`): the
+# UPDATE changes the row of a CTE that reads the version the caller saw, and returns that row beside
+# the new one. A row changed meanwhile is not that version (the UPDATE rechecks the version on the
+# newest row), so nothing is changed and nothing returned.
+_SEEN = (
+    sa.select(*_T.c)
+    .where(
+        _T.c.id == sa.bindparam("task"),
+        _T.c.user_id == sa.bindparam("owner"),
+        _T.c.version == sa.bindparam("seen_version"),
+    )
+    .cte("seen")
+)
+_SEEN_COLUMNS = tuple(_SEEN.c[c].label(f"seen_{c}") for c in _TASK_COLUMNS)
 
 # One lookup by title, every step in the database (migration 0003): see `TaskRepository.candidates`.
 _CANDIDATES = sa.text(
@@ -239,6 +253,28 @@ class TaskRepository:
         rows = [TaskRow(r.id, r.title, r.version) for r in result if r.id is not None]
         source = result[0].source
         return Candidates(rows, source, cut=source not in ("exact", "all") and len(rows) >= limit)
+
+    async def change(self, row: TaskRow, values: dict[str, Any]) -> tuple[Task, Task] | None:
+        """The task before and after `values` are applied to it (for the undo record), if it is still
+        the version `row` read; None when another request changed or deleted it. One statement on
+        Postgres (`_SEEN`), two elsewhere (in the caller's transaction)."""
+        if self.session.get_bind().dialect.name != "postgresql":
+            before = await self.get(row.id)
+            after = await self.update(row, values)
+            return (before, after) if before is not None and after is not None else None
+        statement = (
+            sa.update(_T)
+            .where(_T.c.id == _SEEN.c.id, _T.c.version == _SEEN.c.version)
+            .values(**values, version=_T.c.version + 1, updated_at=sa.bindparam("now"))
+            .returning(*_T.c, *_SEEN_COLUMNS)
+        )
+        params = {"task": row.id, "owner": self.user_id, "seen_version": row.version, "now": utcnow()}
+        found = (await self.session.execute(statement, params)).first()
+        if found is None:
+            return None
+        both = found._mapping
+        before = Task.model_validate({c: both[f"seen_{c}"] for c in _TASK_COLUMNS})
+        return before, Task.model_validate({c: both[c] for c in _TASK_COLUMNS})
 
     async def update(self, row: TaskRow, values: dict[str, Any]) -> Task | None:
         statement = (
