@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Depends, Header, Request
 from pydantic import Discriminator, Tag
 from starlette.responses import Response
 
-from backend.app.api.deps import ChatServiceDep, CurrentUser, SettingsDep
+from backend.app.api.deps import ChatServiceDep, CurrentUser
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.streaming import replayed, stream_chat, wants_stream
 from backend.app.api.ui_stream import stream_ui_chat
@@ -29,10 +29,11 @@ def _form(body: Any) -> str:
     return BODY_FORM + ("ui" if isinstance(body, dict) and "messages" in body else "chat")
 
 
-async def _plain_cap(raw: Request, settings: SettingsDep) -> None:
+async def _plain_cap(raw: Request) -> None:
     """A plain chat request keeps MAX_BODY_BYTES: the route's wider cap (MAX_CHAT_BODY_BYTES) is for
-    the AI SDK's, which carries the whole chat. Checked before the body is validated, as BodyLimit's."""
-    body, cap = await raw.body(), settings.max_body_bytes
+    the AI SDK's, which carries the whole chat. Checked before the body is validated, as BodyLimit's.
+    (The settings are read from the app, not through a dependency: one fewer for every turn.)"""
+    body, cap = await raw.body(), raw.app.state.settings.max_body_bytes
     if len(body) <= cap:
         return
     try:
