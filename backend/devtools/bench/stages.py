@@ -10,14 +10,14 @@ CPU of the functions that are that stage, subcalls included. yappi is coroutine-
 time is counted only while it runs, never while it awaits (cProfile's cumulative times are not,
 under asyncio: with 8 turns interleaved they add up to several times the process's CPU):
 
-    prepare   services/turn_store.py  TurnStore.prepare   tx 1: idempotency, rate limit, history, message
+    prepare   services/turn_store.py  TurnStore.prepare   the start: rate limit, history, message (key)
     read      services/turn.py        Step.guarded        the message read: intent, guard, policy
               services/commands.py    asked_in            (and its commands, for the tools' repairs)
     model     agent/request.py        Requester.ask       each request built, sent, read, normalised
                                       Requester.check     (and, in model mode, the reply's check)
     tools     tools/task_tools.py     execute_batch       the tool step and its transaction
     reply     services/records.py     finish              the reply composed, the metadata built
-    persist   services/turn_store.py  TurnStore.persist   tx 2: assistant message, tool rows, key
+    persist   services/turn_store.py  TurnStore.persist   the record: assistant message (and key)
 
 `server` is the whole ASGI app; `turn, other` what of `ChatService.chat` no stage holds (the
 pipeline's glue, the observing, the turn's context); `http` what of the app is outside the turn
