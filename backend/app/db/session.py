@@ -193,19 +193,26 @@ async def unit_of_work(
     statement's prepare and execute could reach different server connections, keep the transaction).
     """
     async with sessionmaker() as session:
-        bind = session.get_bind()
-        if (
-            single_statement
-            and bind.dialect.name == "postgresql"
-            and bind.get_execution_options().get(AUTOCOMMIT_SINGLE_STATEMENTS, False)
-        ):
-            await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        if single_statement:
+            await only_statement_next(session)
         try:
             yield session
             await session.commit()
         except BaseException:
             await session.rollback()
             raise
+
+
+async def only_statement_next(session: AsyncSession) -> None:
+    """The session's next statement is the only one of its transaction: nothing was sent before it (else
+    this does nothing) and the caller sends nothing after it. On Postgres reached directly it then runs
+    in autocommit, atomic by itself, without the BEGIN and COMMIT round trips; elsewhere (SQLite, a
+    transaction pooler) the transaction stays."""
+    if session.in_transaction():
+        return
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql" and bind.get_execution_options().get(AUTOCOMMIT_SINGLE_STATEMENTS, False):
+        await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
 
 
 async def delete_all_rows(conn: AsyncConnection) -> None:

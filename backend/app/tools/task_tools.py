@@ -34,7 +34,7 @@ from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
-from backend.app.db.session import unit_of_work
+from backend.app.db.session import only_statement_next, unit_of_work
 from backend.app.tools.coercion import coerce_arguments
 from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers
 from backend.app.tools.references import TaskFinder
@@ -155,8 +155,10 @@ class TaskTools:
         arguments = [p.arguments for p in prepared]  # a call that made its change: the arguments it applied
         try:
             async with unit_of_work(self.sessionmaker) as session:
-                scope = StepScope(TaskRepository(session, self.user_id), references)
                 nested = len(calls) - len(invalid) > 1
+                # A lone call's new task is held and sent with its tool execution row (`_record`).
+                repo = TaskRepository(session, self.user_id, hold_inserts=not nested and self.audit is not None)
+                scope = StepScope(repo, references)
                 for i, p in enumerate(prepared):
                     if p.args is None:
                         continue
@@ -167,7 +169,7 @@ class TaskTools:
                         raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
                 final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
                 outcome = BatchResult(results=final, executed_arguments=arguments)
-                await self._record(session, prepared, outcome, durations, step, changes)  # with the effects
+                await self._record(session, prepared, outcome, durations, step, changes, repo.take_held())
         except _StrictAbort as abort:
             refused = self._strict_rejection(prepared, str(abort), keep=results)
             return await self._record_alone(prepared, refused, durations, step)
@@ -182,9 +184,12 @@ class TaskTools:
         durations: list[float],
         step: StepInfo | None,
         changes: list[Change | None] | None = None,
+        tasks: list[dict[str, Any]] | None = None,
     ) -> None:
         """One `tool_executions` row per call of the batch (refused ones too), in the caller's
-        transaction, with what each change did to its task (for undo)."""
+        transaction, with what each change did to its task (for undo), and the new `tasks` its calls
+        held. A lone call whose handler sent nothing (an add, a refusal) is one statement, its task
+        and its row together: it runs alone, in autocommit where it can (`only_statement_next`)."""
         if self.audit is None:
             return
         step = step or StepInfo()
@@ -210,7 +215,9 @@ class TaskTools:
                 prepared, outcome.executed_arguments, outcome.results, durations, done, strict=True
             )
         ]
-        await ConversationRepository(session, self.user_id).add_tool_executions(rows)
+        if len(rows) == 1:
+            await only_statement_next(session)
+        await ConversationRepository(session, self.user_id).add_tool_executions(rows, tasks=tasks or ())
 
     async def _record_alone(
         self, prepared: list[_Prepared], outcome: BatchResult, durations: list[float], step: StepInfo | None

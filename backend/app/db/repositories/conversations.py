@@ -6,6 +6,7 @@ that was a third of a turn's database CPU); the rows' ids and times are set here
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.models import Conversation, Message, ToolExecution, utcnow
+from backend.app.db.models import Conversation, Message, Task, ToolExecution, utcnow
 from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.paging import (
     DEFAULT_LIMIT,
@@ -45,6 +46,24 @@ _X = ToolExecution.__table__  # type: ignore[attr-defined]
 _INSERT_CONVERSATION = sa.insert(_C)
 _INSERT_MESSAGE = sa.insert(_M)
 _INSERT_TOOL_EXECUTIONS = sa.insert(_X)
+_T = Task.__table__  # type: ignore[attr-defined]
+_INSERT_TASK = sa.insert(_T)
+
+
+@functools.lru_cache(maxsize=8)
+def _add_with_task(task_columns: tuple[str, ...], execution_columns: tuple[str, ...]) -> sa.Insert:
+    """Postgres: a new task and the tool execution row of the call that added it, in ONE statement
+    (the task as a data-modifying CTE): the change is never stored without its record, with no
+    BEGIN/COMMIT. For rows of these columns (the others take their defaults), built once; the bind
+    parameters are prefixed, `t_` the task's and `x_` the execution's."""
+    task = sa.insert(_T).values({c: sa.bindparam(f"t_{c}", type_=_T.c[c].type) for c in task_columns})
+    return (
+        sa.insert(_X)
+        .values({c: sa.bindparam(f"x_{c}", type_=_X.c[c].type) for c in execution_columns})
+        .add_cte(task.cte("task"))
+    )
+
+
 _TOUCH = (
     sa.update(_C)
     .where(_C.c.id == sa.bindparam("conversation_id"), _C.c.user_id == sa.bindparam("owner"))
@@ -396,8 +415,12 @@ class ConversationRepository:
         )
         return bool((await self.session.execute(query)).scalar())
 
-    async def add_tool_executions(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Insert tool execution rows (column -> value; `id` and `created_at` are filled in) in one statement."""
+    async def add_tool_executions(
+        self, rows: Sequence[dict[str, Any]], *, tasks: Sequence[dict[str, Any]] = ()
+    ) -> None:
+        """Insert tool execution rows (column -> value; `id` and `created_at` are filled in) in one
+        statement, and the new `tasks` (their rows, as `TaskRepository` held them) with them: one
+        task and one row are ONE statement on Postgres (`_ADD_WITH_TASK`), atomic without a transaction."""
         if not rows:
             return
         now = utcnow()
@@ -406,4 +429,11 @@ class ConversationRepository:
             {"id": uuid.uuid4(), "created_at": now + timedelta(microseconds=i), **row, "user_id": self.user_id}
             for i, row in enumerate(rows)
         ]
+        if len(tasks) == 1 and len(values) == 1 and self.session.get_bind().dialect.name == "postgresql":
+            task, execution = tasks[0], values[0]
+            params = {f"t_{k}": v for k, v in task.items()} | {f"x_{k}": v for k, v in execution.items()}
+            await self.session.execute(_add_with_task(tuple(task), tuple(execution)), params)
+            return
+        if tasks:
+            await self.session.execute(_INSERT_TASK, list(tasks))
         await self.session.execute(_INSERT_TOOL_EXECUTIONS, values)
