@@ -1,16 +1,17 @@
 """`TaskTools`: the task tools bound to one owner, the one executor serving the chat loop, MCP and REST.
 
 `TaskTools` is the loop's ToolExecutor. Each call is coerced, then validated on its own
-(best-effort: one bad call never discards the others), then all valid calls of a step run in
-one short transaction. In strict mode the step is all-or-nothing. With a `ToolAudit` (every chat
-turn, every MCP call) the step's `tool_executions` rows are written in that same transaction: a
-change is never committed without the record of the call that made it, even if the turn dies
-right after. Which tools exist is tools/registry.py; what each one does, tools/handlers.py, whose
-handlers it holds (and they the `TaskFinder` of tools/references.py). A call's result and the
-arguments recorded as executed are built from what its handler returned (`Done`): the model's
-arguments with the values the handler repaired and applied in their place, so the record of a
-change says what was applied. (A write the database refuses is a bare STORAGE_ERROR: its handler
-returned nothing, so how its reference was read is not reported with it.)
+(best-effort: one bad call never discards the others), then all valid calls of a step run in one
+short transaction. In strict mode the step is all-or-nothing. With a `ToolAudit` (every chat turn,
+every MCP call) the step's `tool_executions` rows are written in that same transaction: a change is
+never committed without the record of the call that made it, even if the turn dies right after. (A
+lone add is one statement, its task and its row: `_record`.) Which tools exist is tools/registry.py;
+what each one does, tools/handlers.py, whose handlers it holds (and they the `TaskFinder` of
+tools/references.py). A call's result and the arguments recorded as executed are built from what its
+handler returned (`Done`): the model's arguments with the values the handler repaired and applied in
+their place, so the record of a change says what was applied. (A write the database refuses is a
+bare STORAGE_ERROR: its handler returned nothing, so how its reference was read is not reported with
+it.)
 """
 
 from __future__ import annotations
