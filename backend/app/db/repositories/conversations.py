@@ -28,6 +28,7 @@ from backend.app.db.repositories.paging import (
     load_datetime,
     load_uuid,
 )
+from backend.app.db.repositories.tasks import INSERT_TASK
 
 _C = Conversation.__table__  # type: ignore[attr-defined]
 _M = Message.__table__  # type: ignore[attr-defined]
@@ -47,7 +48,6 @@ _INSERT_CONVERSATION = sa.insert(_C)
 _INSERT_MESSAGE = sa.insert(_M)
 _INSERT_TOOL_EXECUTIONS = sa.insert(_X)
 _T = Task.__table__  # type: ignore[attr-defined]
-_INSERT_TASK = sa.insert(_T)
 
 
 @functools.lru_cache(maxsize=8)
@@ -374,19 +374,6 @@ class ConversationRepository:
         One statement on Postgres (`_RECORD_TURN`; `unit_of_work(single_statement=True)` then runs it
         without BEGIN/COMMIT); two elsewhere, in the caller's transaction.
         """
-        if self.session.get_bind().dialect.name != "postgresql":
-            await self.add_message(
-                conversation_id=conversation_id,
-                role="assistant",
-                content=content,
-                message_id=message_id,
-                tool_call_metadata=tool_call_metadata,
-                action_metadata=action_metadata,
-                execution_metadata=execution_metadata,
-                context=context,
-            )
-            await self.touch(conversation_id)
-            return
         message = _message_row(
             message_id=message_id,
             conversation_id=conversation_id,
@@ -398,6 +385,10 @@ class ConversationRepository:
             execution_metadata=execution_metadata,
             context=context,
         )
+        if self.session.get_bind().dialect.name != "postgresql":
+            await self.session.execute(_INSERT_MESSAGE, message)
+            await self.touch(conversation_id)
+            return
         params = _prefixed(message) | {"conversation_id": conversation_id, "owner": self.user_id}
         params["now"] = message["created_at"]  # the conversation touched at the message's time
         await self.session.execute(_RECORD_TURN, params)
@@ -420,7 +411,7 @@ class ConversationRepository:
     ) -> None:
         """Insert tool execution rows (column -> value; `id` and `created_at` are filled in) in one
         statement, and the new `tasks` (their rows, as `TaskRepository` held them) with them: one
-        task and one row are ONE statement on Postgres (`_ADD_WITH_TASK`), atomic without a transaction."""
+        task and one row are ONE statement on Postgres (`_add_with_task`), atomic without a transaction."""
         if not rows:
             return
         now = utcnow()
@@ -435,5 +426,5 @@ class ConversationRepository:
             await self.session.execute(_add_with_task(tuple(task), tuple(execution)), params)
             return
         if tasks:
-            await self.session.execute(_INSERT_TASK, list(tasks))
+            await self.session.execute(INSERT_TASK, list(tasks))
         await self.session.execute(_INSERT_TOOL_EXECUTIONS, values)

@@ -7,7 +7,7 @@ user taken for the rest of the request's first transaction (`pg_advisory_xact_lo
 commit or rollback, so it needs no session), so concurrent requests of one user are counted one after
 the other, each seeing the rows the ones before it committed; other users never wait. The lock, the
 count and the insert are one call to `rate_limit_take` (migration 0012), one round trip, which a
-turn's first statement embeds (`Take.taken_for`, db/repositories/conversations.py). SQLite
+turn's first statement embeds (`taken_for`, db/repositories/conversations.py). SQLite
 serializes every writer anyway.
 """
 

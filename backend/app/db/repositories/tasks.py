@@ -11,6 +11,7 @@ What a listing is narrowed by (filters, the text search) is task_filter.py.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,6 +72,25 @@ _SEEN = (
 )
 _SEEN_COLUMNS = tuple(_SEEN.c[c].label(f"seen_{c}") for c in _TASK_COLUMNS)
 
+
+@functools.lru_cache(maxsize=64)
+def _change(columns: tuple[str, ...]) -> sa.Update:
+    """The change of these columns (bind parameters `new_` + column) at the seen version, built once
+    for each set of columns a tool changes."""
+    return (
+        sa.update(_T)
+        .where(_T.c.id == _SEEN.c.id, _T.c.version == _SEEN.c.version)
+        .values(
+            {
+                **{c: sa.bindparam(f"new_{c}", type_=_T.c[c].type) for c in columns},
+                "version": _T.c.version + 1,
+                "updated_at": sa.bindparam("now"),
+            }
+        )
+        .returning(*_T.c, *_SEEN_COLUMNS)
+    )
+
+
 # One lookup by title, every step in the database (migration 0003): see `TaskRepository.candidates`.
 _CANDIDATES = sa.text(
     "SELECT id, title, version, source "
@@ -126,7 +146,7 @@ class Candidates:
     cut: bool
 
 
-_INSERT_TASK = sa.insert(_T)
+INSERT_TASK = sa.insert(_T)  # a new task's row (and, held, with its tool execution row: conversations.py)
 
 
 class TaskRepository:
@@ -160,7 +180,7 @@ class TaskRepository:
         if self._held is not None:
             self._held.append(row)
         else:
-            await self.session.execute(_INSERT_TASK, row)
+            await self.session.execute(INSERT_TASK, row)
         return task
 
     def take_held(self) -> list[dict[str, Any]]:
@@ -278,14 +298,9 @@ class TaskRepository:
             before = await self.get(row.id)
             after = await self.update(row, values)
             return (before, after) if before is not None and after is not None else None
-        statement = (
-            sa.update(_T)
-            .where(_T.c.id == _SEEN.c.id, _T.c.version == _SEEN.c.version)
-            .values(**values, version=_T.c.version + 1, updated_at=sa.bindparam("now"))
-            .returning(*_T.c, *_SEEN_COLUMNS)
-        )
         params = {"task": row.id, "owner": self.user_id, "seen_version": row.version, "now": utcnow()}
-        found = (await self.session.execute(statement, params)).first()
+        params |= {f"new_{column}": value for column, value in values.items()}
+        found = (await self.session.execute(_change(tuple(values)), params)).first()
         if found is None:
             return None
         both = found._mapping
