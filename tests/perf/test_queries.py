@@ -28,10 +28,15 @@ COMPLETE_BY_TITLE_IN_CONVERSATION = 5
 # tool step; the turn's start and its record are single statements in autocommit. A checkout runs no
 # query of its own (no pool pre-ping: three round trips).
 TRANSACTIONS_PER_TURN = 1
+# On Postgres the add's three statements are each sent alone, past the ORM (db/alone.py).
+ALONE_IN_AN_ADD = 3
 
 
 def count_statements(client: Any) -> list[str]:
-    """Every statement the app's engine runs, and "BEGIN" for every transaction it opens."""
+    """Every statement the app's engine runs, and "BEGIN" for every transaction it opens: through
+    SQLAlchemy (its events), and sent alone on the driver's connection (`db/alone.py`: asyncpg's
+    query log of the pooled connection; SQLAlchemy's own statements are prepared ones, which asyncpg
+    does not log, and its BEGIN and COMMIT are counted by the `begin` event)."""
     statements: list[str] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
@@ -41,11 +46,28 @@ def count_statements(client: Any) -> list[str]:
         if conn.get_execution_options().get("isolation_level") != "AUTOCOMMIT":  # else no BEGIN is sent
             statements.append("BEGIN")
 
+    def sent_alone(logged: Any) -> None:
+        if not logged.query.lstrip().upper().startswith(TRANSACTION_CONTROL):
+            statements.append("alone: " + logged.query.split("\n")[0][:72])
+
+    def lent(dbapi_connection: Any, *_args: Any) -> None:
+        dbapi_connection.driver_connection.add_query_logger(sent_alone)
+
+    def returned(dbapi_connection: Any, *_args: Any) -> None:
+        if dbapi_connection is not None:
+            dbapi_connection.driver_connection.remove_query_logger(sent_alone)
+
     engine = client.app.state.engine
     assert not engine.pool._pre_ping, "a pre-ping is a query at every checkout"
     event.listen(engine.sync_engine, "before_cursor_execute", record)
     event.listen(engine.sync_engine, "begin", begin)
+    if engine.dialect.name == "postgresql":
+        event.listen(engine.sync_engine, "checkout", lent)
+        event.listen(engine.sync_engine, "checkin", returned)
     return statements
+
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
 
 def split(statements: list[str]) -> tuple[int, int]:
@@ -65,6 +87,8 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     queries, transactions = split(statements)
     assert queries <= ADD_IN_NEW_CONVERSATION, statements
     assert transactions <= ADD_TRANSACTIONS, statements
+    if client.app.state.engine.dialect.name == "postgresql":  # the start, the task with its row, the record
+        assert sum(s.startswith("alone: ") for s in statements) == ALONE_IN_AN_ADD, statements
 
     statements.clear()
     llm.push(calls(("complete_task", {"task_id": "read book"})))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ import orjson
 import sqlalchemy as sa
 from rapidfuzz import fuzz
 from sqlalchemy import event, exc
+from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -23,6 +25,7 @@ from sqlmodel import SQLModel
 
 from backend.app.core.config import Settings
 from backend.app.db import models  # noqa: F401  (puts the tables on SQLModel.metadata)
+from backend.app.db.alone import ALONE
 from backend.app.language.lexicon import fold
 
 
@@ -188,13 +191,14 @@ async def unit_of_work(
 
     Chat turns open several of these (never one across an LLM call); request handlers get one
     through the session dependency. `single_statement=True` promises that the block runs at most
-    one statement on Postgres, which is atomic by itself: it then runs in autocommit, sparing the
-    BEGIN and COMMIT round trips (other databases, and Postgres behind a transaction pooler, where a
-    statement's prepare and execute could reach different server connections, keep the transaction).
+    one statement on Postgres, which is atomic by itself: it then runs without a transaction
+    (`only_statement_next`), sparing the BEGIN and COMMIT round trips (other databases, and Postgres
+    behind a transaction pooler, where a statement's prepare and execute could reach different
+    server connections, keep the transaction).
     """
     async with sessionmaker() as session:
         if single_statement:
-            await only_statement_next(session)
+            only_statement_next(session)
         try:
             yield session
             await session.commit()
@@ -203,16 +207,26 @@ async def unit_of_work(
             raise
 
 
-async def only_statement_next(session: AsyncSession) -> None:
+def only_statement_next(session: AsyncSession) -> None:
     """The session's next statement is the only one of its transaction: nothing was sent before it (else
     this does nothing) and the caller sends nothing after it. On Postgres reached directly it then runs
-    in autocommit, atomic by itself, without the BEGIN and COMMIT round trips; elsewhere (SQLite, a
-    transaction pooler) the transaction stays."""
+    without a transaction, atomic by itself, sparing the BEGIN and COMMIT round trips: sent through
+    `alone.fetch_alone`, on the driver's connection past the ORM (a turn's hot statements); through
+    the session, in autocommit. Elsewhere (SQLite, a transaction pooler) the transaction stays. Nothing
+    is sent here: the connection is taken when the statement runs."""
     if session.in_transaction():
         return
     bind = session.get_bind()
     if bind.dialect.name == "postgresql" and bind.get_execution_options().get(AUTOCOMMIT_SINGLE_STATEMENTS, False):
-        await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        session.sync_session.bind = _autocommit(bind)
+        session.info[ALONE] = True
+
+
+@functools.lru_cache(maxsize=8)
+def _autocommit(engine: Engine) -> Engine:
+    """`engine` lending its connections in autocommit (its pool's, reset when they go back); built
+    once, as building it costs about 50 µs."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 
 async def delete_all_rows(conn: AsyncConnection) -> None:

@@ -217,7 +217,7 @@ class TaskTools:
             )
         ]
         if len(rows) == 1:
-            await only_statement_next(session)
+            only_statement_next(session)
         await ConversationRepository(session, self.user_id).add_tool_executions(rows, tasks=tasks or ())
 
     async def _record_alone(

@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from backend.app.db.alone import fetch_alone
 from backend.app.db.models import Conversation, Message, Task, ToolExecution, utcnow
 from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.paging import (
@@ -284,7 +285,7 @@ class ConversationRepository:
                 await self.session.execute(_INSERT_MESSAGE, message)
             return Opened(conversation_id, True, verdict, [])
         params = {f"c_{k}": v for k, v in conversation.items()} | _prefixed(message) | take.params()
-        taken = (await self.session.execute(_START, params | {"owner": self.user_id})).one()
+        (taken,) = await fetch_alone(self.session, _START, params | {"owner": self.user_id})
         return Opened(conversation_id, True, take.verdict(taken=taken.taken, oldest=taken.oldest), [])
 
     async def continue_with(
@@ -308,7 +309,7 @@ class ConversationRepository:
         )
         params = _prefixed(message) | take.params()
         params |= {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
-        rows = (await self.session.execute(_CONTINUE, params)).all()
+        rows = await fetch_alone(self.session, _CONTINUE, params)
         taken = next((r for r in rows if r.taken is not None), None)
         if taken is None:
             return Opened(conversation_id, False, rate_limit.Verdict(False), [])
@@ -391,7 +392,7 @@ class ConversationRepository:
             return
         params = _prefixed(message) | {"conversation_id": conversation_id, "owner": self.user_id}
         params["now"] = message["created_at"]  # the conversation touched at the message's time
-        await self.session.execute(_RECORD_TURN, params)
+        await fetch_alone(self.session, _RECORD_TURN, params)
 
     async def turn_changed_tasks(self, turn_id: uuid.UUID, *, mutating: Collection[str]) -> bool:
         """Whether a call of `mutating` tools in this turn succeeded: its change is committed (with its
@@ -423,7 +424,7 @@ class ConversationRepository:
         if len(tasks) == 1 and len(values) == 1 and self.session.get_bind().dialect.name == "postgresql":
             task, execution = tasks[0], values[0]
             params = {f"t_{k}": v for k, v in task.items()} | {f"x_{k}": v for k, v in execution.items()}
-            await self.session.execute(_add_with_task(tuple(task), tuple(execution)), params)
+            await fetch_alone(self.session, _add_with_task(tuple(task), tuple(execution)), params)
             return
         if tasks:
             await self.session.execute(INSERT_TASK, list(tasks))

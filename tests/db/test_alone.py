@@ -1,0 +1,203 @@
+"""A statement sent alone on the driver's connection (db/alone.py) gives what the session gives: the
+same rows and values, the same errors, no transaction left behind; a connection it leaves in an
+unknown state is not lent again; and it goes past the ORM only where it may."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+from support.api import make_settings
+
+from backend.app.db.alone import ALONE, fetch_alone
+from backend.app.db.models import Conversation, Message
+from backend.app.db.session import create_engine, create_sessionmaker, only_statement_next, unit_of_work
+
+_C, _M = Conversation.__table__, Message.__table__  # type: ignore[attr-defined]
+PID = sa.select(sa.func.pg_backend_pid().label("pid"))
+INSERT_MESSAGE = sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
+MESSAGES = sa.select(_M.c.id, _M.c.content, _M.c.execution_metadata, _M.c.created_at, _M.c.is_error).where(
+    _M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.conversation_id.type)
+)
+SLEEP = sa.select(sa.func.pg_sleep(sa.bindparam("seconds", type_=sa.Float)).label("slept"))
+
+
+def _message(conversation_id: uuid.UUID, content: str) -> dict[str, object]:
+    return {
+        "id": uuid.uuid4(),
+        "conversation_id": conversation_id,
+        "user_id": "alice",
+        "role": "user",
+        "content": content,
+        "tool_call_metadata": None,
+        "action_metadata": None,
+        "execution_metadata": {"llm_calls": 1, "nested": {"é": [1, 2.5, None, True]}},
+        "context": None,
+        "is_error": False,
+        "created_at": datetime(2026, 11, 29, 4, 5, 6, 789000, tzinfo=UTC),
+    }
+
+
+async def _conversation(sessionmaker, conversation_id: uuid.UUID) -> None:  # type: ignore[no-untyped-def]
+    now = datetime.now(UTC)
+    async with unit_of_work(sessionmaker) as session:
+        await session.execute(
+            sa.insert(_C).values(id=conversation_id, user_id="alice", title="t", created_at=now, updated_at=now)
+        )
+
+
+async def test_a_statement_sent_alone_writes_and_reads_what_the_session_does(database: str) -> None:
+    engine = create_engine(make_settings(database))
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        conversation_id = uuid.uuid4()
+        await _conversation(sessionmaker, conversation_id)
+        alone, through = _message(conversation_id, "sent alone"), _message(conversation_id, "through the session")
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            assert session.info.get(ALONE) is True
+            assert await fetch_alone(session, INSERT_MESSAGE, alone) == []
+            assert not session.in_transaction()  # nothing of the session was used
+        async with unit_of_work(sessionmaker) as session:
+            await fetch_alone(session, INSERT_MESSAGE, through)  # not marked: the session's statement
+            assert session.in_transaction()
+
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            read_alone = await fetch_alone(session, MESSAGES, {"conversation_id": conversation_id})
+        async with unit_of_work(sessionmaker) as session:
+            read_through = await fetch_alone(session, MESSAGES, {"conversation_id": conversation_id})
+
+        def values(rows):  # type: ignore[no-untyped-def]
+            return sorted((tuple(r) for r in rows), key=lambda r: r[1])
+
+        assert values(read_alone) == values(read_through)
+        by_content = {r.content: r for r in read_alone}  # attributes by column name, as SQLAlchemy's rows
+        for sent in (alone, through):
+            row = by_content[sent["content"]]
+            assert (row.id, row.execution_metadata, row.created_at, row.is_error) == (
+                sent["id"],
+                sent["execution_metadata"],
+                sent["created_at"],
+                False,
+            )
+            assert isinstance(row.id, uuid.UUID)
+    finally:
+        await engine.dispose()
+
+
+async def test_the_mark_is_for_one_statement_and_not_after_the_session_sent_one(database: str) -> None:
+    engine = create_engine(make_settings(database))
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (first,) = await fetch_alone(session, PID, {})
+            assert not session.in_transaction()
+            await fetch_alone(session, PID, {})  # the mark was spent: through the session
+            assert session.in_transaction()
+        async with unit_of_work(sessionmaker) as session:
+            await session.execute(PID)
+            only_statement_next(session)  # too late: the session has sent a statement
+            assert ALONE not in session.info
+        assert isinstance(first.pid, int)
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.parametrize("database", ["sqlite", "pgbouncer"], indirect=True)
+async def test_without_postgres_reached_directly_nothing_goes_past_the_session(database: str) -> None:
+    engine = create_engine(make_settings(database))
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            assert ALONE not in session.info
+            rows = await fetch_alone(session, sa.select(sa.literal(7).label("seven")), {})
+            assert [r.seven for r in rows] == [7]
+            assert session.in_transaction()
+    finally:
+        await engine.dispose()
+
+
+async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_connection(database: str) -> None:
+    engine = create_engine(make_settings(database, db_pool_size=1, db_max_overflow=0))
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        conversation_id = uuid.uuid4()
+        await _conversation(sessionmaker, conversation_id)
+        row = _message(conversation_id, "once")
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (before,) = await fetch_alone(session, PID, {})
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            await fetch_alone(session, INSERT_MESSAGE, row)
+        errors = []
+        for mark in (True, False):
+            with pytest.raises(sa.exc.IntegrityError) as raised:
+                async with unit_of_work(sessionmaker, single_statement=mark) as session:
+                    await fetch_alone(session, INSERT_MESSAGE, row)  # the same id again
+            errors.append(raised.value)
+        alone, through = errors
+        assert type(alone.orig) is type(through.orig)  # the adapter's IntegrityError, the driver's as its cause
+        assert type(alone.orig.__cause__).__name__ == "UniqueViolationError"
+        assert not alone.connection_invalidated
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (after,) = await fetch_alone(session, PID, {})
+        assert after.pid == before.pid  # the connection was sound, and went back to the pool
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    finally:
+        await engine.dispose()
+
+
+async def test_a_connection_killed_mid_statement_is_invalidated_and_the_error_says_so(database: str) -> None:
+    engine, admin = create_engine(make_settings(database)), create_async_engine(database)
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (killed,) = await fetch_alone(session, PID, {})
+
+        async def kill_soon() -> None:
+            await asyncio.sleep(0.3)
+            async with admin.connect() as conn:
+                await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": killed.pid})
+
+        killer = asyncio.create_task(kill_soon())
+        with pytest.raises(sa.exc.DBAPIError) as raised:
+            async with unit_of_work(sessionmaker, single_statement=True) as session:
+                await fetch_alone(session, SLEEP, {"seconds": 5})
+        await killer
+        assert raised.value.connection_invalidated
+        from backend.app.db.outage import unreachable
+
+        assert unreachable(raised.value)  # the API's 503, as for the session's statement
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (after,) = await fetch_alone(session, PID, {})
+        assert after.pid != killed.pid
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    finally:
+        await engine.dispose()
+        await admin.dispose()
+
+
+async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(database: str) -> None:
+    engine = create_engine(make_settings(database))
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (before,) = await fetch_alone(session, PID, {})
+
+        async def sleep() -> None:
+            async with unit_of_work(sessionmaker, single_statement=True) as session:
+                await fetch_alone(session, SLEEP, {"seconds": 5})
+
+        task = asyncio.create_task(sleep())
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (after,) = await fetch_alone(session, PID, {})
+        assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    finally:
+        await engine.dispose()
