@@ -72,7 +72,7 @@ def register(sub: Any) -> None:
     bench.add_argument(
         "--skip",
         default="",
-        help="comma-separated phases to skip: load,stages,scenarios,growth,resolver,streaming,scale",
+        help="comma-separated phases to skip: load,floor,stages,scenarios,growth,resolver,streaming,scale",
     )
     bench.set_defaults(func=_cmd_bench)
 
@@ -127,6 +127,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 latency = results["meta"]["fake_latency_ms"]
                 results["load"] = _load_phase(urls, workers, concurrency, duration, warmup, fake_url, latency)
             main_url = urls.get("postgres") or next(iter(urls.values()))
+            if "floor" not in skip and "postgres" in urls:
+                results["floor"] = _floor_phase(urls["postgres"], fake_url, duration, warmup, quick=quick)
             if "stages" not in skip and "postgres" in urls:
                 results["stages"] = _stages_phase(urls["postgres"], fake_url, quick=quick)
             results.update(_token_phases(main_url, fake_url, skip, quick=quick))
@@ -154,6 +156,40 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     for t in results["targets"]:
         print(f"  {'met    ' if t['met'] else 'MISSED '} {t['target']}: {t['value']} (goal {t['goal']})")
     return 0
+
+
+FLOOR_WORKERS = 2
+FLOOR_CONCURRENCY = 8
+
+
+def _floor_phase(postgres_url: str, fake_url: str, duration: float, warmup: float, *, quick: bool) -> dict[str, Any]:
+    """The stack's floor (bench/floor.py) and Taskchat at the same load point (Postgres, 2 workers,
+    c8), in alternating rounds, each a server of its own: their server CPU per turn and its ratio."""
+    rows = []
+    for i in range(1 if quick else 3):
+        probe = cpu_probe_ms()
+        point: dict[str, Any] = {"round": i + 1, "probe_ms": probe}
+        config = servers.AppConfig(database_url=postgres_url, workers=FLOOR_WORKERS, llm_base_url=fake_url)
+        for name, server in (
+            ("floor", servers.floor(postgres_url, fake_url, workers=FLOOR_WORKERS)),
+            ("taskchat", servers.taskchat(config)),
+        ):
+            with server as running:
+                result = _run(
+                    load.run_load(
+                        [running.port],
+                        concurrency=FLOOR_CONCURRENCY,
+                        duration_s=duration,
+                        warmup_s=warmup,
+                        tag=f"floor{name[0]}{i}{int(time.time())}",
+                        on_turn=lambda: None,
+                        server_pids=[running.pid],
+                    )
+                )
+            summary = result.summary(fake_latency_ms=0.0)
+            point[name] = {k: summary.get(k) for k in ("server_cpu_ms_per_turn", "turns_per_s", "errors")}
+        rows.append(point)
+    return {"workers": FLOOR_WORKERS, "concurrency": FLOOR_CONCURRENCY, "rows": rows}
 
 
 def _stages_phase(postgres_url: str, fake_url: str, *, quick: bool) -> dict[str, Any]:

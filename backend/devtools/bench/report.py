@@ -150,7 +150,7 @@ def markdown(results: dict[str, Any]) -> str:
             ["target", "goal", "measured", "met"],
             [[t["target"], t["goal"], t["value"], "yes" if t["met"] else "**no**"] for t in results["targets"]],
         )
-    for section in (_load, _stages, _streaming, _scale, _scenarios, _tool_schemas, _growth, _resolver):
+    for section in (_load, _floor, _stages, _streaming, _scale, _scenarios, _tool_schemas, _growth, _resolver):
         lines += section(results)
     return "\n".join(lines)
 
@@ -188,6 +188,44 @@ def _load(results: dict[str, Any]) -> list[str]:
     header = ["database", "workers", "concurrency", "turns/s", "p50 ms", "p95 ms", "p99 ms", "LLM calls/turn"]
     lines += _table([*header, "errors", "server CPU/turn ms", "machine busy %", "worker RSS MB"], rows)
     return lines
+
+
+def _floor(results: dict[str, Any]) -> list[str]:
+    """The stack's floor beside Taskchat at one load point (bench/floor.py)."""
+    found = results.get("floor")
+    if not found:
+        return []
+    lines = [
+        "",
+        f"## The stack's floor ({found['workers']} workers, concurrency {found['concurrency']}, Postgres)",
+        "",
+        "The same parts (uvicorn, FastAPI, python-jose, asyncpg, aiohttp, orjson) doing the least a turn "
+        "can: the token and body checked, one statement to store the message and read the history, one "
+        "request to the same fake model with the same prompt and tools, one for the tool, one for the reply "
+        "(backend/devtools/bench/floor.py), served and driven as Taskchat is, in alternating rounds.",
+        "",
+    ]
+    rows = []
+    for r in found["rows"]:
+        floor, taskchat = r["floor"], r["taskchat"]
+        ratio = (
+            round(taskchat["server_cpu_ms_per_turn"] / floor["server_cpu_ms_per_turn"], 2)
+            if floor["server_cpu_ms_per_turn"] and taskchat["server_cpu_ms_per_turn"]
+            else None
+        )
+        rows.append(
+            [
+                r["round"],
+                r["probe_ms"],
+                floor["server_cpu_ms_per_turn"],
+                taskchat["server_cpu_ms_per_turn"],
+                ratio,
+                floor["turns_per_s"],
+                taskchat["turns_per_s"],
+            ]
+        )
+    header = ["round", "CPU probe ms", "floor CPU/turn ms", "Taskchat CPU/turn ms", "Taskchat / floor"]
+    return lines + _table([*header, "floor turns/s", "Taskchat turns/s"], rows)
 
 
 def _stages(results: dict[str, Any]) -> list[str]:

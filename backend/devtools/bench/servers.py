@@ -130,6 +130,40 @@ def taskchat(config: AppConfig) -> Iterator[Server]:
         _stop(process)
 
 
+@contextmanager
+def floor(postgres_url: str, llm_base_url: str, *, workers: int) -> Iterator[Server]:
+    """The stack's floor (bench/floor.py) under uvicorn, served as `taskchat serve` serves Taskchat
+    (N workers, keep-alive 5 s, no access log), its tables made and emptied first; yields its port
+    and pid once /ready answers."""
+    dsn = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    asyncio.run(_floor_tables(dsn))
+    port = free_port()
+    env = {**os.environ, "FLOOR_DATABASE_URL": dsn, "FLOOR_MODEL_URL": llm_base_url, "FLOOR_JWT_SECRET": JWT_SECRET}
+    command = [sys.executable, "-m", "uvicorn", "backend.devtools.bench.floor:app", "--host", "127.0.0.1"]
+    options = ["--port", str(port), "--workers", str(workers), "--timeout-keep-alive", "5", "--no-access-log"]
+    process = subprocess.Popen(
+        [*command, *options, "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        _wait_ready(port, "/ready", process, timeout_s=60)
+        yield Server(port=port, pid=process.pid)
+    finally:
+        _stop(process)
+
+
+async def _floor_tables(dsn: str) -> None:
+    import asyncpg
+
+    from backend.devtools.bench.floor import SCHEMA, TABLES
+
+    connection = await asyncpg.connect(dsn)
+    try:
+        await connection.execute(SCHEMA)
+        await connection.execute(f"TRUNCATE {', '.join(TABLES)}")
+    finally:
+        await connection.close()
+
+
 PGBOUNCER_CONFIG = """\
 [databases]
 * = host={host} port={port}

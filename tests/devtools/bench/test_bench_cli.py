@@ -1,5 +1,5 @@
-"""`taskchat bench --quick` runs end to end in seconds: fake model, servers, load, the per-stage
-profile, tokens, resolver, scale-out (instances directly and through PgBouncer)."""
+"""`taskchat bench --quick` runs end to end in seconds: fake model, servers, load, the stack's floor,
+the per-stage profile, tokens, resolver, scale-out (instances directly and through PgBouncer)."""
 
 from __future__ import annotations
 
@@ -72,3 +72,8 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     assert streamed["failed"] == 0 and streamed["plain_ms"] > 0 and streamed["streamed_ms"] > 0
     assert "A streamed turn (direct mode" in markdown
     assert "## CPU per turn by stage" in markdown
+    # The stack's floor and Taskchat at the same point: both served every turn and were measured.
+    (floor,) = results["floor"]["rows"]
+    for side in (floor["floor"], floor["taskchat"]):
+        assert side["errors"] == 0 and side["turns_per_s"] > 0 and side["server_cpu_ms_per_turn"] > 0, floor
+    assert "## The stack's floor" in markdown
