@@ -88,6 +88,21 @@ async def test_a_statement_sent_alone_writes_and_reads_what_the_session_does(dat
         await engine.dispose()
 
 
+async def test_a_write_returning_its_row_gives_it_as_the_session_does(database: str) -> None:
+    engine = create_engine(make_settings(database))
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        conversation_id = uuid.uuid4()
+        await _conversation(sessionmaker, conversation_id)
+        returning = INSERT_MESSAGE.returning(_M.c.id, _M.c.execution_metadata)
+        sent = _message(conversation_id, "returned")
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (row,) = await fetch_alone(session, returning, sent)
+        assert (row.id, row.execution_metadata) == (sent["id"], sent["execution_metadata"])
+    finally:
+        await engine.dispose()
+
+
 async def test_the_mark_is_for_one_statement_and_not_after_the_session_sent_one(database: str) -> None:
     engine = create_engine(make_settings(database))
     sessionmaker = create_sessionmaker(engine)

@@ -82,9 +82,11 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     binds = [compiled.binds[name] for name in names]
     if any(b.expanding or b.literal_execute for b in binds):
         raise ValueError("a statement sent alone takes plain bind parameters only")
-    columns = getattr(statement, "selected_columns", None)
-    keys = list(columns.keys()) if columns is not None else []
-    result_types = [c.type for c in columns] if columns is not None else []
+    # What the statement returns, as the compiler says (a query's columns, a write's RETURNING), as
+    # SQLAlchemy's own results read it. Not the statement's `exported_columns`: SQLAlchemy memoizes
+    # them, and a statement derived with `.returning()` after its parent's were read inherits the memo.
+    returned = compiled._result_columns
+    keys, result_types = [c.keyname for c in returned], [c.type for c in returned]
     made = _Compiled(
         sql=compiled.string,
         names=names,
@@ -98,8 +100,8 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
 
 async def fetch_alone(session: AsyncSession, statement: Executable, params: Mapping[str, Any]) -> list[Any]:
     """The rows of `statement` (attributes by column name), sent alone on the driver's connection
-    when the session is marked for it (`session.only_statement_next`) and has sent nothing since; else through the
-    session, in its transaction."""
+    when the session is marked for it (`session.only_statement_next`) and has sent nothing since;
+    else through the session, in its transaction."""
     if not session.info.pop(ALONE, False) or session.in_transaction():
         result = cast(CursorResult[Any], await session.execute(statement, params))
         return list(result.all()) if result.returns_rows else []
