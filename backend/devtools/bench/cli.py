@@ -193,14 +193,16 @@ def _floor_phase(postgres_url: str, fake_url: str, duration: float, warmup: floa
 
 
 def _stages_phase(postgres_url: str, fake_url: str, *, quick: bool) -> dict[str, Any]:
-    """CPU per turn by stage, direct and model mode; a streamed turn's CPU beside a plain one's (bench/stages.py)."""
+    """CPU per turn by stage, direct and model mode; a streamed turn's CPU beside a plain one's; each
+    stage timed without a profiler, one turn at a time (bench/stages.py)."""
     turns = 48 if quick else 400
     rows = [
         _run(stages.profile_stages(database_url=postgres_url, fake_url=fake_url, response_mode=mode, turns=turns))
         for mode in ("direct", "model")
     ]
     streamed = _run(stages.streamed_cpu(database_url=postgres_url, fake_url=fake_url, turns=turns))
-    return {"rows": rows, "streamed": streamed, "probe_ms": cpu_probe_ms()}
+    timed = _run(stages.timed_stages(database_url=postgres_url, fake_url=fake_url, turns=turns))
+    return {"rows": rows, "streamed": streamed, "timed": timed, "probe_ms": cpu_probe_ms()}
 
 
 class _fake:

@@ -246,6 +246,24 @@ def _stages(results: dict[str, Any]) -> list[str]:
         *_stage_table(found["rows"], probe_ms=found["probe_ms"]),
         "",
         *_streamed_turn(found.get("streamed"), probe_ms=found["probe_ms"]),
+        *_timed_stages(found.get("timed"), probe_ms=found["probe_ms"]),
+    ]
+
+
+def _timed_stages(timed: dict[str, Any] | None, *, probe_ms: float) -> list[str]:
+    """Each stage's CPU without a profiler, one turn at a time (bench/stages.py `timed_stages`)."""
+    if not timed:
+        return []
+    rows = [[stage, ms, f"{ms / timed['cpu_ms']:.0%}"] for stage, ms in timed["stages"]]
+    return [
+        f"Each stage timed without a profiler: the same turns (direct mode), {timed['turns']} of them one at "
+        "a time, each stage's functions adding up their thread's CPU while they run (awaits included: with "
+        "one turn at a time, what runs then is the stage's own work). `outside the turn` is the framework, "
+        f"the middleware and the driving client. {timed['cpu_ms']} ms of CPU a turn "
+        f"({timed['cpu_ms'] / probe_ms:.2f}× the probe), {timed['failed']} failed.",
+        "",
+        *_table(["stage", "ms per turn", "share"], rows),
+        "",
     ]
 
 

@@ -27,6 +27,11 @@ where the calls are many and small (Python-heavy code more than pydantic's or or
 shares are what to read; `unprofiled_ms` is the same turns' CPU without it (this process: the
 driving client's share included), to scale them by.
 
+`timed_stages` measures the same stages without a profiler: turns one at a time, each stage's
+functions wrapped where a turn finds them (`STAGES`' sites) to add up their thread's CPU time. One
+turn at a time, the CPU spent while a stage awaits is its own (its driver's callbacks, its answer
+read), so the database stages come out as they are; the price is that it is not the load point.
+
 A streamed turn (`Accept: text/event-stream`, read to its `done` event) is timed, not split by stage
 (`streamed_cpu`): its turn runs in a task of its own, and yappi's CPU clock keeps running for a
 function whose SQLAlchemy greenlet is parked while other tasks run, so under it the database stages
@@ -38,6 +43,9 @@ in passes alternating with plain turns of the same app, and compared with theirs
 from __future__ import annotations
 
 import asyncio
+import functools
+import importlib
+import inspect
 import json
 import logging
 import os
@@ -60,20 +68,33 @@ from backend.devtools.bench.servers import AppConfig
 
 USERS = 64
 
-Function = tuple[str, str]  # (file suffix, function name)
+Function = tuple[str, str]  # (file suffix, function name): how the profiler names a function
+Site = tuple[str, str | None, str]  # (module, class or None, attribute): where a turn finds the function
 
-# The functions of each stage, in the order of a turn (none calls another's).
-STAGES: dict[str, tuple[Function, ...]] = {
-    "prepare": (("services/turn_store.py", "prepare"),),
-    "read": (("services/turn.py", "guarded"), ("services/commands.py", "asked_in")),
-    "model": (("agent/request.py", "ask"), ("agent/request.py", "check")),
-    "tools": (("tools/task_tools.py", "execute_batch"),),
-    "reply": (("services/records.py", "finish"),),
-    "persist": (("services/turn_store.py", "persist"),),
+# The functions of each stage, where a turn calls them from, in the order of a turn (none calls another's).
+STAGES: dict[str, tuple[Site, ...]] = {
+    "prepare": (("backend.app.services.turn_store", "TurnStore", "prepare"),),
+    "read": (("backend.app.services.turn", "Step", "guarded"), ("backend.app.services.chat", None, "asked_in")),
+    "model": (("backend.app.agent.request", "Requester", "ask"), ("backend.app.agent.request", "Requester", "check")),
+    "tools": (("backend.app.tools.task_tools", "TaskTools", "execute_batch"),),
+    "reply": (("backend.app.services.chat", None, "finish"),),
+    "persist": (("backend.app.services.turn_store", "TurnStore", "persist"),),
 }
+TURN_SITE: Site = ("backend.app.services.chat", "ChatService", "chat")
 SERVER: Function = ("fastapi/applications.py", "__call__")  # the app as the transport calls it
 EVENT_STREAM = "text/event-stream"
-TURN: Function = ("services/chat.py", "chat")
+
+
+def _owner(site: Site) -> Any:
+    module = importlib.import_module(site[0])
+    return getattr(module, site[1]) if site[1] is not None else module
+
+
+def _profiled_as(site: Site) -> Function:
+    """How the profiler names the function found at `site`: its file (from `backend/app/`) and name."""
+    function = inspect.unwrap(getattr(_owner(site), site[2]))
+    path = Path(function.__code__.co_filename).as_posix()
+    return path.split("backend/app/", 1)[-1], function.__name__
 
 
 @dataclass(slots=True)
@@ -144,8 +165,8 @@ async def _turns(
 def _stage_cpu(stats: yappi.YFuncStats) -> dict[str, float]:
     """Total CPU seconds of each stage's functions (and of the server and the turn), subcalls included."""
     found = dict.fromkeys([*STAGES, "server", "turn"], 0.0)
-    wanted = {function: stage for stage, functions in STAGES.items() for function in functions}
-    wanted |= {SERVER: "server", TURN: "turn"}
+    wanted = {_profiled_as(site): stage for stage, sites in STAGES.items() for site in sites}
+    wanted |= {SERVER: "server", _profiled_as(TURN_SITE): "turn"}
     for stat in stats:
         path = str(stat.module).replace(os.sep, "/")
         function = str(stat.name).rsplit(".", 1)[-1]
@@ -242,3 +263,77 @@ async def streamed_cpu(
         "plain_ms": round(plain_ms, 2),
         "streamed_ms": round(streamed_ms, 2),
     }
+
+
+async def timed_stages(*, database_url: str, fake_url: str, turns: int = 400) -> dict[str, Any]:
+    """Each stage's CPU without a profiler: the same turns one at a time, every stage function wrapped
+    to add up its thread's CPU time while it runs. With one turn at a time, what runs while a stage
+    awaits is that stage's own work (its driver's callbacks, its answer read), so the figures hold for
+    the database stages too, which yappi's clock blurs; the price is concurrency 1, not the load point."""
+    app = create_app(_settings(database_url, fake_url, "direct"))
+    tag = f"stages-timed-{int(time.time())}"
+    async with _client(app) as client:
+        warm, timed = _users(f"{tag}w"), _users(f"{tag}t")
+        failed = await _turns(client, warm, turns=max(turns // 8, 8), concurrency=1)
+        with _timed({**STAGES, "turn": (TURN_SITE,)}) as spent:
+            cpu0 = time.thread_time()
+            failed += await _turns(client, timed, turns=turns, concurrency=1)
+            total = time.thread_time() - cpu0
+    per_turn = {stage: seconds / turns * 1000 for stage, seconds in spent.items()}
+    turn_ms = per_turn.pop("turn")
+    per_turn["turn, other"] = turn_ms - sum(per_turn.values())
+    per_turn["outside the turn"] = total / turns * 1000 - turn_ms
+    return {
+        "turns": turns,
+        "concurrency": 1,
+        "failed": failed,
+        "cpu_ms": round(total / turns * 1000, 2),
+        "turn_ms": round(turn_ms, 2),
+        "stages": [[stage, round(ms, 3)] for stage, ms in per_turn.items()],  # in the order of a turn
+    }
+
+
+@contextmanager
+def _timed(stages: dict[str, tuple[Site, ...]]) -> Iterator[dict[str, float]]:
+    """Each stage's functions wrapped where a turn finds them, adding up the thread's CPU seconds
+    spent inside them; put back as they were on the way out."""
+    spent = dict.fromkeys(stages, 0.0)
+    replaced: list[tuple[Any, str, Any]] = []
+    try:
+        for stage, sites in stages.items():
+            for site in sites:
+                owner, name = _owner(site), site[2]
+                found = inspect.getattr_static(owner, name)
+                replaced.append((owner, name, found))
+                setattr(owner, name, _timing(found, spent, stage))
+        yield spent
+    finally:
+        for owner, name, found in reversed(replaced):
+            setattr(owner, name, found)
+
+
+def _timing(found: Any, spent: dict[str, float], stage: str) -> Any:
+    """`found` (a function, or a classmethod of one) adding its thread's CPU time to `spent[stage]`."""
+    if isinstance(found, classmethod):
+        return classmethod(_timing(found.__func__, spent, stage))
+    if inspect.iscoroutinefunction(found):
+
+        @functools.wraps(found)
+        async def timed_coroutine(*args: Any, **kwargs: Any) -> Any:
+            began = time.thread_time()
+            try:
+                return await found(*args, **kwargs)
+            finally:
+                spent[stage] += time.thread_time() - began
+
+        return timed_coroutine
+
+    @functools.wraps(found)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        began = time.thread_time()
+        try:
+            return found(*args, **kwargs)
+        finally:
+            spent[stage] += time.thread_time() - began
+
+    return timed

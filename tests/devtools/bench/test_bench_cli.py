@@ -74,6 +74,15 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     assert streamed["failed"] == 0 and streamed["plain_ms"] > 0 and streamed["streamed_ms"] > 0
     assert "A streamed turn (direct mode" in markdown
     assert "## CPU per turn by stage" in markdown
+    # The same stages timed without a profiler, one turn at a time: each seen running, inside the turn.
+    timed = results["stages"]["timed"]
+    assert timed["failed"] == 0 and timed["concurrency"] == 1
+    spent = dict(timed["stages"])
+    assert list(spent) == ["prepare", "read", "model", "tools", "reply", "persist", "turn, other", "outside the turn"]
+    assert all(spent[s] > 0 for s in ("prepare", "read", "model", "tools", "reply", "persist")), spent
+    assert spent["turn, other"] >= -0.01 and timed["turn_ms"] <= timed["cpu_ms"]
+    assert abs(sum(spent.values()) - timed["cpu_ms"]) < 0.05
+    assert "Each stage timed without a profiler" in markdown
     # The stack's floor and Taskchat at the same point: both served every turn and were measured.
     (floor,) = results["floor"]["rows"]
     for side in (floor["floor"], floor["taskchat"]):
