@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from support.api import make_settings
 
 from backend.app.db.alone import ALONE, fetch_alone
@@ -42,6 +43,16 @@ def _message(conversation_id: uuid.UUID, content: str) -> dict[str, object]:
     }
 
 
+@pytest.fixture
+async def engine(database: str) -> AsyncIterator[AsyncEngine]:
+    """The app's engine on the test's database, as `create_engine` makes it."""
+    made = create_engine(make_settings(database))
+    try:
+        yield made
+    finally:
+        await made.dispose()
+
+
 async def _conversation(sessionmaker, conversation_id: uuid.UUID) -> None:  # type: ignore[no-untyped-def]
     now = datetime.now(UTC)
     async with unit_of_work(sessionmaker) as session:
@@ -50,89 +61,73 @@ async def _conversation(sessionmaker, conversation_id: uuid.UUID) -> None:  # ty
         )
 
 
-async def test_a_statement_sent_alone_writes_and_reads_what_the_session_does(database: str) -> None:
-    engine = create_engine(make_settings(database))
+async def test_a_statement_sent_alone_writes_and_reads_what_the_session_does(engine: AsyncEngine) -> None:
     sessionmaker = create_sessionmaker(engine)
-    try:
-        conversation_id = uuid.uuid4()
-        await _conversation(sessionmaker, conversation_id)
-        alone, through = _message(conversation_id, "sent alone"), _message(conversation_id, "through the session")
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            assert session.info.get(ALONE) is True
-            assert await fetch_alone(session, INSERT_MESSAGE, alone) == []
-            assert not session.in_transaction()  # nothing of the session was used
-        async with unit_of_work(sessionmaker) as session:
-            await fetch_alone(session, INSERT_MESSAGE, through)  # not marked: the session's statement
-            assert session.in_transaction()
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    alone, through = _message(conversation_id, "sent alone"), _message(conversation_id, "through the session")
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        assert session.info.get(ALONE) is True
+        assert await fetch_alone(session, INSERT_MESSAGE, alone) == []
+        assert not session.in_transaction()  # nothing of the session was used
+    async with unit_of_work(sessionmaker) as session:
+        await fetch_alone(session, INSERT_MESSAGE, through)  # not marked: the session's statement
+        assert session.in_transaction()
 
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            read_alone = await fetch_alone(session, MESSAGES, {"conversation_id": conversation_id})
-        async with unit_of_work(sessionmaker) as session:
-            read_through = await fetch_alone(session, MESSAGES, {"conversation_id": conversation_id})
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        read_alone = await fetch_alone(session, MESSAGES, {"conversation_id": conversation_id})
+    async with unit_of_work(sessionmaker) as session:
+        read_through = await fetch_alone(session, MESSAGES, {"conversation_id": conversation_id})
 
-        def values(rows):  # type: ignore[no-untyped-def]
-            return sorted((tuple(r) for r in rows), key=lambda r: r[1])
+    def values(rows):  # type: ignore[no-untyped-def]
+        return sorted((tuple(r) for r in rows), key=lambda r: r[1])
 
-        assert values(read_alone) == values(read_through)
-        by_content = {r.content: r for r in read_alone}  # attributes by column name, as SQLAlchemy's rows
-        for sent in (alone, through):
-            row = by_content[sent["content"]]
-            assert (row.id, row.execution_metadata, row.created_at, row.is_error) == (
-                sent["id"],
-                sent["execution_metadata"],
-                sent["created_at"],
-                False,
-            )
-            assert isinstance(row.id, uuid.UUID)
-    finally:
-        await engine.dispose()
+    assert values(read_alone) == values(read_through)
+    by_content = {r.content: r for r in read_alone}  # attributes by column name, as SQLAlchemy's rows
+    for sent in (alone, through):
+        row = by_content[sent["content"]]
+        assert (row.id, row.execution_metadata, row.created_at, row.is_error) == (
+            sent["id"],
+            sent["execution_metadata"],
+            sent["created_at"],
+            False,
+        )
+        assert isinstance(row.id, uuid.UUID)
 
 
-async def test_a_write_returning_its_row_gives_it_as_the_session_does(database: str) -> None:
-    engine = create_engine(make_settings(database))
+async def test_a_write_returning_its_row_gives_it_as_the_session_does(engine: AsyncEngine) -> None:
     sessionmaker = create_sessionmaker(engine)
-    try:
-        conversation_id = uuid.uuid4()
-        await _conversation(sessionmaker, conversation_id)
-        returning = INSERT_MESSAGE.returning(_M.c.id, _M.c.execution_metadata)
-        sent = _message(conversation_id, "returned")
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            (row,) = await fetch_alone(session, returning, sent)
-        assert (row.id, row.execution_metadata) == (sent["id"], sent["execution_metadata"])
-    finally:
-        await engine.dispose()
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    returning = INSERT_MESSAGE.returning(_M.c.id, _M.c.execution_metadata)
+    sent = _message(conversation_id, "returned")
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (row,) = await fetch_alone(session, returning, sent)
+    assert (row.id, row.execution_metadata) == (sent["id"], sent["execution_metadata"])
 
 
-async def test_the_mark_is_for_one_statement_and_not_after_the_session_sent_one(database: str) -> None:
-    engine = create_engine(make_settings(database))
+async def test_the_mark_is_for_one_statement_and_not_after_the_session_sent_one(engine: AsyncEngine) -> None:
     sessionmaker = create_sessionmaker(engine)
-    try:
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            (first,) = await fetch_alone(session, PID, {})
-            assert not session.in_transaction()
-            await fetch_alone(session, PID, {})  # the mark was spent: through the session
-            assert session.in_transaction()
-        async with unit_of_work(sessionmaker) as session:
-            await session.execute(PID)
-            only_statement_next(session)  # too late: the session has sent a statement
-            assert ALONE not in session.info
-        assert isinstance(first.pid, int)
-    finally:
-        await engine.dispose()
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (first,) = await fetch_alone(session, PID, {})
+        assert not session.in_transaction()
+        await fetch_alone(session, PID, {})  # the mark was spent: through the session
+        assert session.in_transaction()
+    async with unit_of_work(sessionmaker) as session:
+        await session.execute(PID)
+        only_statement_next(session)  # too late: the session has sent a statement
+        assert ALONE not in session.info
+    assert isinstance(first.pid, int)
 
 
 @pytest.mark.parametrize("database", ["sqlite", "pgbouncer"], indirect=True)
-async def test_without_postgres_reached_directly_nothing_goes_past_the_session(database: str) -> None:
-    engine = create_engine(make_settings(database))
+async def test_without_postgres_reached_directly_nothing_goes_past_the_session(engine: AsyncEngine) -> None:
     sessionmaker = create_sessionmaker(engine)
-    try:
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            assert ALONE not in session.info
-            rows = await fetch_alone(session, sa.select(sa.literal(7).label("seven")), {})
-            assert [r.seven for r in rows] == [7]
-            assert session.in_transaction()
-    finally:
-        await engine.dispose()
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        assert ALONE not in session.info
+        rows = await fetch_alone(session, sa.select(sa.literal(7).label("seven")), {})
+        assert [r.seven for r in rows] == [7]
+        assert session.in_transaction()
 
 
 async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_connection(database: str) -> None:
@@ -194,25 +189,21 @@ async def test_a_connection_killed_mid_statement_is_invalidated_and_the_error_sa
         await admin.dispose()
 
 
-async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(database: str) -> None:
-    engine = create_engine(make_settings(database))
+async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(engine: AsyncEngine) -> None:
     sessionmaker = create_sessionmaker(engine)
-    try:
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            (before,) = await fetch_alone(session, PID, {})
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (before,) = await fetch_alone(session, PID, {})
 
-        async def sleep() -> None:
-            async with unit_of_work(sessionmaker, single_statement=True) as session:
-                await fetch_alone(session, SLEEP, {"seconds": 5})
-
-        task = asyncio.create_task(sleep())
-        await asyncio.sleep(0.3)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
+    async def sleep() -> None:
         async with unit_of_work(sessionmaker, single_statement=True) as session:
-            (after,) = await fetch_alone(session, PID, {})
-        assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
-    finally:
-        await engine.dispose()
+            await fetch_alone(session, SLEEP, {"seconds": 5})
+
+    task = asyncio.create_task(sleep())
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (after,) = await fetch_alone(session, PID, {})
+    assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]

@@ -67,16 +67,16 @@ class _Compiled:
         ]
 
 
-_COMPILED: dict[tuple[int, str], tuple[Executable, _Compiled]] = {}
+# Keyed by the statement itself (statements hash and compare by identity).
+_COMPILED: dict[tuple[Executable, str], _Compiled] = {}
 
 
 def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     """`statement` compiled for `dialect`, once: statements sent alone are module constants (or
     built once per shape), so the cache stays as small as the statements' count."""
-    key = (id(statement), dialect.name)
-    found = _COMPILED.get(key)
-    if found is not None and found[0] is statement:
-        return found[1]
+    found = _COMPILED.get((statement, dialect.name))
+    if found is not None:
+        return found
     compiled = cast(SQLCompiler, cast(ClauseElement, statement).compile(dialect=dialect))
     names = tuple(compiled.positiontup or ())
     binds = [compiled.binds[name] for name in names]
@@ -94,7 +94,7 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
         row=namedtuple("Row", keys, rename=True),
         results=tuple(t.dialect_impl(dialect).result_processor(dialect, None) for t in result_types),
     )
-    _COMPILED[key] = (statement, made)
+    _COMPILED[statement, dialect.name] = made
     return made
 
 
