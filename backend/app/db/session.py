@@ -25,7 +25,7 @@ from sqlmodel import SQLModel
 
 from backend.app.core.config import Settings
 from backend.app.db import models  # noqa: F401  (puts the tables on SQLModel.metadata)
-from backend.app.db.alone import ALONE
+from backend.app.db.driver import ALONE, DIRECT, direct
 from backend.app.language.lexicon import fold
 
 
@@ -59,8 +59,9 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
         connect_args=connect_args,
         json_serializer=_json_dumps,
         json_deserializer=orjson.loads,
-        # Read by `unit_of_work`: only a direct connection may run a lone statement in autocommit.
-        execution_options={AUTOCOMMIT_SINGLE_STATEMENTS: not behind_pooler},
+        # Read by `unit_of_work` and `driver.fetch`: only on a direct connection may a lone statement
+        # run without a transaction, and statements go past the ORM.
+        execution_options={DIRECT: not behind_pooler},
     )
     if behind_pooler:
         _set_timeouts_per_transaction(engine, timeouts)
@@ -68,7 +69,6 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
     return engine
 
 
-AUTOCOMMIT_SINGLE_STATEMENTS = "taskchat_autocommit_single_statements"
 _XACT_LOCK = sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:name, 0))")
 
 
@@ -211,13 +211,14 @@ def only_statement_next(session: AsyncSession) -> None:
     """The session's next statement is the only one of its transaction: nothing was sent before it (else
     this does nothing) and the caller sends nothing after it. On Postgres reached directly it then runs
     without a transaction, atomic by itself, sparing the BEGIN and COMMIT round trips: sent through
-    `alone.fetch_alone`, on the driver's connection past the ORM (a turn's hot statements); through
+    `driver.fetch`, on the driver's connection past the ORM (a turn's hot statements); through
     the session, in autocommit. Elsewhere (SQLite, a transaction pooler) the transaction stays. Nothing
     is sent here: the connection is taken when the statement runs."""
     if session.in_transaction():
         return
     bind = session.get_bind()
-    if bind.dialect.name == "postgresql" and bind.get_execution_options().get(AUTOCOMMIT_SINGLE_STATEMENTS, False):
+    assert isinstance(bind, Engine)
+    if direct(bind):
         session.sync_session.bind = _autocommit(bind)
         session.info[ALONE] = True
 

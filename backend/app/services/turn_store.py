@@ -46,7 +46,7 @@ class TurnStore:
         """The turn's start: the idempotency claim (or the stored response of a replay), the rate
         limit, the conversation and the user's message, in one short transaction. Without a key to
         claim or a confirmation to check, that is one statement on Postgres, sent alone without a
-        transaction (`unit_of_work(single_statement=True)`, `db/alone.py`); the answer to a question
+        transaction (`unit_of_work(single_statement=True)`, `db/driver.py`); the answer to a question
         the previous turn asked is then read after it, in a transaction of its own."""
         alone = turn.idempotency_key is None and turn.request.confirm is None and not turn.start_if_new
         async with unit_of_work(self.sessionmaker, single_statement=alone) as session:

@@ -191,7 +191,7 @@ class TaskTools:
         transaction, with what each change did to its task (for undo), and the new `tasks` its calls
         held. A lone call whose handler sent nothing (an add, a refusal) is one statement, its task
         and its row together: it runs alone, without a transaction, where it can (`only_statement_next`,
-        `db/alone.py`)."""
+        `db/driver.py`)."""
         if self.audit is None:
             return
         step = step or StepInfo()

@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.alone import fetch_alone
+from backend.app.db.driver import fetch
 from backend.app.db.models import Conversation, Message, Task, ToolExecution, utcnow
 from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.paging import (
@@ -49,6 +49,13 @@ _INSERT_CONVERSATION = sa.insert(_C)
 _INSERT_MESSAGE = sa.insert(_M)
 _INSERT_TOOL_EXECUTIONS = sa.insert(_X)
 _T = Task.__table__  # type: ignore[attr-defined]
+
+
+@functools.lru_cache(maxsize=8)
+def _insert_execution(columns: tuple[str, ...]) -> sa.Insert:
+    """One tool execution row of these columns (the others take their defaults), built once: a
+    statement `driver.fetch` sends (its compiled form is cached by the statement itself)."""
+    return sa.insert(_X).values({c: sa.bindparam(c, type_=_X.c[c].type) for c in columns})
 
 
 @functools.lru_cache(maxsize=8)
@@ -285,7 +292,7 @@ class ConversationRepository:
                 await self.session.execute(_INSERT_MESSAGE, message)
             return Opened(conversation_id, True, verdict, [])
         params = {f"c_{k}": v for k, v in conversation.items()} | _prefixed(message) | take.params()
-        (taken,) = await fetch_alone(self.session, _START, params | {"owner": self.user_id})
+        (taken,) = await fetch(self.session, _START, params | {"owner": self.user_id})
         return Opened(conversation_id, True, take.verdict(taken=taken.taken, oldest=taken.oldest), [])
 
     async def continue_with(
@@ -309,7 +316,7 @@ class ConversationRepository:
         )
         params = _prefixed(message) | take.params()
         params |= {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
-        rows = await fetch_alone(self.session, _CONTINUE, params)
+        rows = await fetch(self.session, _CONTINUE, params)
         taken = next((r for r in rows if r.taken is not None), None)
         if taken is None:
             return Opened(conversation_id, False, rate_limit.Verdict(False), [])
@@ -392,7 +399,7 @@ class ConversationRepository:
             return
         params = _prefixed(message) | {"conversation_id": conversation_id, "owner": self.user_id}
         params["now"] = message["created_at"]  # the conversation touched at the message's time
-        await fetch_alone(self.session, _RECORD_TURN, params)
+        await fetch(self.session, _RECORD_TURN, params)
 
     async def turn_changed_tasks(self, turn_id: uuid.UUID, *, mutating: Collection[str]) -> bool:
         """Whether a call of `mutating` tools in this turn succeeded: its change is committed (with its
@@ -424,8 +431,11 @@ class ConversationRepository:
         if len(tasks) == 1 and len(values) == 1 and self.session.get_bind().dialect.name == "postgresql":
             task, execution = tasks[0], values[0]
             params = {f"t_{k}": v for k, v in task.items()} | {f"x_{k}": v for k, v in execution.items()}
-            await fetch_alone(self.session, _add_with_task(tuple(task), tuple(execution)), params)
+            await fetch(self.session, _add_with_task(tuple(task), tuple(execution)), params)
             return
         if tasks:
             await self.session.execute(INSERT_TASK, list(tasks))
+        if len(values) == 1:
+            await fetch(self.session, _insert_execution(tuple(values[0])), values[0])
+            return
         await self.session.execute(_INSERT_TOOL_EXECUTIONS, values)

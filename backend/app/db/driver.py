@@ -1,0 +1,192 @@
+"""A turn's hot statements, sent past the ORM on the driver's connection.
+
+Through the ORM session a statement cost 480-660 µs of worker CPU when it was the only one of its
+transaction (the session, its connection and transaction bookkeeping, the compiled cache's lookup,
+the parameters built and processed), through an `AsyncConnection` 430-450 µs, and sent on the asyncpg
+connection the pool lends 130-170 µs (one INSERT, 8 at a time, three rounds, 2026-11-29); a statement
+inside the session's transaction cost 560-1,000 µs at one turn at a time (2026-11-29, the tool step).
+`fetch` sends a statement on the driver's connection, keeping what SQLAlchemy gives:
+
+- the statement is a SQLAlchemy statement, compiled once for the engine's dialect (its bind casts,
+  its positional parameters), its parameters and results processed by the column types' own
+  processors (a JSON value serialised as the engine serialises it);
+- an error is raised as the session would raise it (`sqlalchemy.exc.DBAPIError` and its kinds,
+  the driver's error as its cause), and a connection left in an unknown state (a broken
+  connection, a cancelled statement) is invalidated, not lent again.
+
+Where it goes:
+
+- **Alone**, when it is the only statement of its transaction (a turn's start, its record, a lone
+  add: atomic by itself on Postgres): the session is marked for it (`session.only_statement_next`,
+  which `unit_of_work(single_statement=True)` calls) and has sent nothing since. It runs without a
+  transaction, on a connection taken from the engine's pool through its checkout checks (a connection
+  the server closed is replaced: `session._drop_closed_connections`), and given back.
+- **In the session's transaction**, otherwise: on the connection the session holds, inside the
+  transaction it began (begun here if this is its first statement, as the session would), so what
+  the session sends before and after (a savepoint, its commit or rollback) is the same transaction.
+- **Through the session**, on SQLite and behind a transaction pooler (`DIRECT` is false): there the
+  session's own paths are kept as they are tested.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import asyncpg
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
+from sqlalchemy.engine import Connection, CursorResult, Dialect, Engine
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql import ClauseElement, Executable
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.util import greenlet_spawn
+
+ALONE = "taskchat_alone"  # session.info: the next statement sent through `fetch` may go alone, without a transaction
+
+Processor = Callable[[Any], Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    names: tuple[str, ...]  # the bind parameters, in the order of $1, $2, ...
+    binds: tuple[Processor, ...]
+    fixed: dict[str, Any]  # the values the statement holds itself (`version + 1`'s 1), unless given
+    row: type[tuple[Any, ...]]  # the result's rows: attributes by column name, as SQLAlchemy's rows
+    results: tuple[Processor, ...]
+
+    def args(self, params: Mapping[str, Any]) -> list[Any]:
+        return [
+            value if process is None or value is None else process(value)
+            for value, process in zip(
+                (params[name] if name in params else self.fixed[name] for name in self.names), self.binds, strict=True
+            )
+        ]
+
+    def rows(self, records: Sequence[asyncpg.Record]) -> list[tuple[Any, ...]]:
+        processors = self.results
+        if not any(processors):
+            return [self.row(*record) for record in records]
+        return [
+            self.row(*(v if p is None or v is None else p(v) for v, p in zip(record, processors, strict=True)))
+            for record in records
+        ]
+
+
+# Keyed by the statement itself (statements hash and compare by identity).
+_COMPILED: dict[tuple[Executable, str], _Compiled] = {}
+
+
+def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
+    """`statement` compiled for `dialect`, once: statements sent alone are module constants (or
+    built once per shape), so the cache stays as small as the statements' count."""
+    found = _COMPILED.get((statement, dialect.name))
+    if found is not None:
+        return found
+    compiled = cast(SQLCompiler, cast(ClauseElement, statement).compile(dialect=dialect))
+    names = tuple(compiled.positiontup or ())
+    binds = [compiled.binds[name] for name in names]
+    if any(b.expanding or b.literal_execute for b in binds):
+        raise ValueError("a statement sent alone takes plain bind parameters only")
+    # What the statement returns, as the compiler says (a query's columns, a write's RETURNING), as
+    # SQLAlchemy's own results read it. Not the statement's `exported_columns`: SQLAlchemy memoizes
+    # them, and a statement derived with `.returning()` after its parent's were read inherits the memo.
+    returned = compiled._result_columns
+    keys, result_types = [c.keyname for c in returned], [c.type for c in returned]
+    made = _Compiled(
+        sql=compiled.string,
+        names=names,
+        binds=tuple(b.type.dialect_impl(dialect).bind_processor(dialect) for b in binds),
+        fixed={name: b.effective_value for name, b in zip(names, binds, strict=True) if not b.required},
+        row=namedtuple("Row", keys, rename=True),
+        results=tuple(t.dialect_impl(dialect).result_processor(dialect, None) for t in result_types),
+    )
+    _COMPILED[statement, dialect.name] = made
+    return made
+
+
+DIRECT = "taskchat_postgres_direct"  # engine option: Postgres reached directly, not behind a transaction pooler
+
+
+def direct(engine: Engine) -> bool:
+    """Whether statements may go past the ORM on `engine`'s connections: Postgres, reached directly."""
+    return engine.dialect.name == "postgresql" and bool(engine.get_execution_options().get(DIRECT, False))
+
+
+async def fetch(session: AsyncSession, statement: Executable, params: Mapping[str, Any]) -> list[Any]:
+    """The rows of `statement` (attributes by column name, as SQLAlchemy's rows; none for a write
+    without RETURNING), sent on the driver's connection: alone when the session is marked for it and
+    has sent nothing since, else in the session's transaction; through the session where it is not
+    `direct` (see the module's docstring)."""
+    engine = session.get_bind()
+    assert isinstance(engine, Engine)
+    if not direct(engine):
+        result = cast(CursorResult[Any], await session.execute(statement, params))
+        return list(result.all()) if result.returns_rows else []
+    compiled = _compiled(statement, engine.dialect)
+    args = compiled.args(params)
+    if session.info.pop(ALONE, False) and not session.in_transaction():
+        pooled = await greenlet_spawn(engine.raw_connection)
+        try:
+            records = await _sent(pooled.driver_connection, compiled, args, engine.dialect, pooled.invalidate)
+        finally:
+            await greenlet_spawn(pooled.close)
+    else:
+        held, adapter = await greenlet_spawn(_held, session)
+        records = await _sent(adapter, compiled, args, engine.dialect, held.invalidate)
+    return compiled.rows(records)
+
+
+def _held(session: AsyncSession) -> tuple[Connection, AsyncAdapt_asyncpg_connection]:
+    """The connection the session's transaction holds (taken and begun if it holds none yet), and
+    its DBAPI adapter (the asyncpg connection's)."""
+    held = session.sync_session.connection()
+    adapter = held.connection.dbapi_connection
+    assert isinstance(adapter, AsyncAdapt_asyncpg_connection)
+    return held, adapter
+
+
+async def _sent(
+    connection: asyncpg.Connection | AsyncAdapt_asyncpg_connection,
+    compiled: _Compiled,
+    args: list[Any],
+    dialect: Dialect,
+    invalidate: Callable[..., None],
+) -> list[asyncpg.Record]:
+    """`compiled` sent on `connection`: a pooled connection's driver (alone), or the adapter of the
+    session's connection, inside the transaction it began: the first statement of the session's
+    transaction begins it here, as the adapter would before its own first statement (in autocommit,
+    it begins nothing). `invalidate` discards the connection when its state is not known."""
+    driver = connection.driver_connection if isinstance(connection, AsyncAdapt_asyncpg_connection) else connection
+    assert driver is not None
+    try:
+        if isinstance(connection, AsyncAdapt_asyncpg_connection) and connection._transaction is None:
+            await connection._start_transaction()  # type: ignore[no-untyped-call]
+        return cast(list[asyncpg.Record], await driver.fetch(compiled.sql, *args))
+    except BaseException as error:
+        # The server refused the statement: the connection is sound. Broken, or cancelled in the
+        # middle of a statement: its state is not known, and it is not lent again.
+        driver_error = error.__cause__ if isinstance(error, dialect.loaded_dbapi.Error) else error
+        sound = isinstance(driver_error, asyncpg.PostgresError) and not driver.is_closed()
+        if not isinstance(error, Exception):
+            await greenlet_spawn(invalidate)
+            raise
+        translated = _translated(error, compiled.sql, args, dialect, invalidated=not sound)
+        if not sound:
+            await greenlet_spawn(invalidate, error)
+        raise translated from error
+
+
+def _translated(error: Exception, sql: str, args: list[Any], dialect: Dialect, *, invalidated: bool) -> BaseException:
+    """`error` as the session raises it: translated by SQLAlchemy's asyncpg adapter into its DBAPI
+    error, then wrapped in `sqlalchemy.exc.DBAPIError`'s kind for that error (IntegrityError, ...)."""
+    try:
+        AsyncAdapt_asyncpg_connection._handle_exception_no_connection(dialect.loaded_dbapi, error)
+    except Exception as adapted:
+        return sa.exc.DBAPIError.instance(
+            sql, args, adapted, dialect.loaded_dbapi.Error, connection_invalidated=invalidated, dialect=dialect
+        )
+    raise AssertionError("the adapter raises for every error")  # pragma: no cover

@@ -1,0 +1,344 @@
+"""A statement sent alone on the driver's connection (db/driver.py) gives what the session gives: the
+same rows and values, the same errors, no transaction left behind; a connection it leaves in an
+unknown state is not lent again; and it goes past the ORM only where it may."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from support.api import make_settings
+
+from backend.app.db.driver import ALONE, fetch
+from backend.app.db.models import Conversation, Message
+from backend.app.db.session import create_engine, create_sessionmaker, only_statement_next, unit_of_work
+
+_C, _M = Conversation.__table__, Message.__table__  # type: ignore[attr-defined]
+PID = sa.select(sa.func.pg_backend_pid().label("pid"))
+INSERT_MESSAGE = sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
+MESSAGES = sa.select(_M.c.id, _M.c.content, _M.c.execution_metadata, _M.c.created_at, _M.c.is_error).where(
+    _M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.conversation_id.type)
+)
+SLEEP = sa.select(sa.func.pg_sleep(sa.bindparam("seconds", type_=sa.Float)).label("slept"))
+
+
+def _message(conversation_id: uuid.UUID, content: str) -> dict[str, object]:
+    return {
+        "id": uuid.uuid4(),
+        "conversation_id": conversation_id,
+        "user_id": "alice",
+        "role": "user",
+        "content": content,
+        "tool_call_metadata": None,
+        "action_metadata": None,
+        "execution_metadata": {"llm_calls": 1, "nested": {"é": [1, 2.5, None, True]}},
+        "context": None,
+        "is_error": False,
+        "created_at": datetime(2026, 11, 29, 4, 5, 6, 789000, tzinfo=UTC),
+    }
+
+
+@pytest.fixture
+async def engine(database: str) -> AsyncIterator[AsyncEngine]:
+    """The app's engine on the test's database, as `create_engine` makes it."""
+    made = create_engine(make_settings(database))
+    try:
+        yield made
+    finally:
+        await made.dispose()
+
+
+async def _conversation(sessionmaker, conversation_id: uuid.UUID) -> None:  # type: ignore[no-untyped-def]
+    now = datetime.now(UTC)
+    async with unit_of_work(sessionmaker) as session:
+        await session.execute(
+            sa.insert(_C).values(id=conversation_id, user_id="alice", title="t", created_at=now, updated_at=now)
+        )
+
+
+async def test_a_statement_sent_alone_writes_and_reads_what_the_session_does(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    alone, through = _message(conversation_id, "sent alone"), _message(conversation_id, "through the session")
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        assert session.info.get(ALONE) is True
+        assert await fetch(session, INSERT_MESSAGE, alone) == []
+        assert not session.in_transaction()  # nothing of the session was used
+    async with unit_of_work(sessionmaker) as session:
+        await fetch(session, INSERT_MESSAGE, through)  # not marked: the session's statement
+        assert session.in_transaction()
+
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        read_alone = await fetch(session, MESSAGES, {"conversation_id": conversation_id})
+    async with unit_of_work(sessionmaker) as session:
+        read_through = await fetch(session, MESSAGES, {"conversation_id": conversation_id})
+
+    def values(rows):  # type: ignore[no-untyped-def]
+        return sorted((tuple(r) for r in rows), key=lambda r: r[1])
+
+    assert values(read_alone) == values(read_through)
+    by_content = {r.content: r for r in read_alone}  # attributes by column name, as SQLAlchemy's rows
+    for sent in (alone, through):
+        row = by_content[sent["content"]]
+        assert (row.id, row.execution_metadata, row.created_at, row.is_error) == (
+            sent["id"],
+            sent["execution_metadata"],
+            sent["created_at"],
+            False,
+        )
+        assert isinstance(row.id, uuid.UUID)
+
+
+async def test_a_write_returning_its_row_gives_it_as_the_session_does(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    returning = INSERT_MESSAGE.returning(_M.c.id, _M.c.execution_metadata)
+    sent = _message(conversation_id, "returned")
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (row,) = await fetch(session, returning, sent)
+    assert (row.id, row.execution_metadata) == (sent["id"], sent["execution_metadata"])
+
+
+async def test_the_mark_is_for_one_statement_and_not_after_the_session_sent_one(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (first,) = await fetch(session, PID, {})
+        assert not session.in_transaction()
+        await fetch(session, PID, {})  # the mark was spent: through the session
+        assert session.in_transaction()
+    async with unit_of_work(sessionmaker) as session:
+        await session.execute(PID)
+        only_statement_next(session)  # too late: the session has sent a statement
+        assert ALONE not in session.info
+    assert isinstance(first.pid, int)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "pgbouncer"], indirect=True)
+async def test_without_postgres_reached_directly_nothing_goes_past_the_session(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    sent: list[str] = []
+    event.listen(engine.sync_engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
+    for single in (True, False):
+        async with unit_of_work(sessionmaker, single_statement=single) as session:
+            assert ALONE not in session.info
+            rows = await fetch(session, sa.select(sa.literal(7).label("seven")), {})
+            assert [r.seven for r in rows] == [7]
+            assert session.in_transaction()
+    assert sum("seven" in statement for statement in sent) == 2  # both through the session
+
+
+async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_connection(database: str) -> None:
+    engine = create_engine(make_settings(database, db_pool_size=1, db_max_overflow=0))
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        conversation_id = uuid.uuid4()
+        await _conversation(sessionmaker, conversation_id)
+        row = _message(conversation_id, "once")
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (before,) = await fetch(session, PID, {})
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            await fetch(session, INSERT_MESSAGE, row)
+        errors = []
+        for mark in (True, False):
+            with pytest.raises(sa.exc.IntegrityError) as raised:
+                async with unit_of_work(sessionmaker, single_statement=mark) as session:
+                    await fetch(session, INSERT_MESSAGE, row)  # the same id again
+            errors.append(raised.value)
+        alone, through = errors
+        assert type(alone.orig) is type(through.orig)  # the adapter's IntegrityError, the driver's as its cause
+        assert type(alone.orig.__cause__).__name__ == "UniqueViolationError"
+        assert not alone.connection_invalidated
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (after,) = await fetch(session, PID, {})
+        assert after.pid == before.pid  # the connection was sound, and went back to the pool
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    finally:
+        await engine.dispose()
+
+
+async def test_a_connection_killed_mid_statement_is_invalidated_and_the_error_says_so(database: str) -> None:
+    engine, admin = create_engine(make_settings(database)), create_async_engine(database)
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (killed,) = await fetch(session, PID, {})
+
+        async def kill_soon() -> None:
+            await asyncio.sleep(0.3)
+            async with admin.connect() as conn:
+                await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": killed.pid})
+
+        killer = asyncio.create_task(kill_soon())
+        with pytest.raises(sa.exc.DBAPIError) as raised:
+            async with unit_of_work(sessionmaker, single_statement=True) as session:
+                await fetch(session, SLEEP, {"seconds": 5})
+        await killer
+        assert raised.value.connection_invalidated
+        from backend.app.db.outage import unreachable
+
+        assert unreachable(raised.value)  # the API's 503, as for the session's statement
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (after,) = await fetch(session, PID, {})
+        assert after.pid != killed.pid
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    finally:
+        await engine.dispose()
+        await admin.dispose()
+
+
+async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (before,) = await fetch(session, PID, {})
+
+    async def sleep() -> None:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            await fetch(session, SLEEP, {"seconds": 5})
+
+    task = asyncio.create_task(sleep())
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        (after,) = await fetch(session, PID, {})
+    assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+XACT = sa.select(sa.func.pg_backend_pid().label("pid"), sa.func.txid_current().label("xact"))
+CONTENTS = sa.select(_M.c.content).where(_M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.id.type))
+
+
+async def _contents(sessionmaker, conversation_id: uuid.UUID) -> set[str]:  # type: ignore[no-untyped-def]
+    async with unit_of_work(sessionmaker) as session:
+        return {r.content for r in await session.execute(CONTENTS, {"conversation_id": conversation_id})}
+
+
+async def test_in_a_transaction_statements_are_the_sessions_own_kept_by_its_commit_undone_by_its_rollback(
+    engine: AsyncEngine,
+) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    async with unit_of_work(sessionmaker) as session:
+        (first,) = await fetch(session, XACT, {})  # the transaction's first statement: begun here
+        (through,) = (await session.execute(XACT)).all()
+        await fetch(session, INSERT_MESSAGE, _message(conversation_id, "kept"))
+        (last,) = await fetch(session, XACT, {})
+    assert first == tuple(through) == last  # one connection, one transaction
+    with pytest.raises(RuntimeError):
+        async with unit_of_work(sessionmaker) as session:
+            await fetch(session, INSERT_MESSAGE, _message(conversation_id, "undone, sent first"))
+            await session.execute(INSERT_MESSAGE, _message(conversation_id, "undone, through the session"))
+            await fetch(session, INSERT_MESSAGE, _message(conversation_id, "undone, sent last"))
+            raise RuntimeError("the block fails after its statements")
+    assert await _contents(sessionmaker, conversation_id) == {"kept"}
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+async def test_a_statement_refused_inside_a_savepoint_is_undone_to_it_and_the_rest_commits(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    twice = _message(conversation_id, "once")
+    async with unit_of_work(sessionmaker) as session:
+        await fetch(session, INSERT_MESSAGE, twice)
+        with pytest.raises(sa.exc.IntegrityError) as raised:
+            async with session.begin_nested():
+                await fetch(session, INSERT_MESSAGE, _message(conversation_id, "in the savepoint"))
+                await fetch(session, INSERT_MESSAGE, twice)  # the same id again
+        assert not raised.value.connection_invalidated
+        assert type(raised.value.orig.__cause__).__name__ == "UniqueViolationError"
+        await fetch(session, INSERT_MESSAGE, _message(conversation_id, "after the savepoint"))
+    assert await _contents(sessionmaker, conversation_id) == {"once", "after the savepoint"}
+
+
+async def test_a_refused_statement_in_a_transaction_fails_the_block_and_nothing_of_it_stays(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    row = _message(conversation_id, "once")
+    with pytest.raises(sa.exc.IntegrityError):
+        async with unit_of_work(sessionmaker) as session:
+            await fetch(session, INSERT_MESSAGE, _message(conversation_id, "before it"))
+            await fetch(session, INSERT_MESSAGE, row)
+            await fetch(session, INSERT_MESSAGE, row)
+    assert await _contents(sessionmaker, conversation_id) == set()
+    async with unit_of_work(sessionmaker) as session:  # the connection went back sound, out of any transaction
+        await fetch(session, INSERT_MESSAGE, row)
+    assert await _contents(sessionmaker, conversation_id) == {"once"}
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+async def test_a_statement_holding_its_own_values_sends_them(engine: AsyncEngine) -> None:
+    """A literal inside a statement (`version + 1`'s 1) is a bind parameter with a value: sent as it
+    is when the call does not give it, as the session sends it."""
+    bumped = sa.select((sa.bindparam("n", type_=sa.Integer) + 1).label("bumped"), sa.literal("x").label("fixed"))
+    sessionmaker = create_sessionmaker(engine)
+    async with unit_of_work(sessionmaker) as session:
+        (sent,) = await fetch(session, bumped, {"n": 41})
+        (through,) = (await session.execute(bumped, {"n": 41})).all()
+    assert (sent.bumped, sent.fixed) == tuple(through) == (42, "x")
+
+
+async def test_a_connection_killed_in_a_transaction_is_invalidated_and_the_block_undone(database: str) -> None:
+    engine, admin = create_engine(make_settings(database)), create_async_engine(database)
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    try:
+        with pytest.raises(sa.exc.DBAPIError) as raised:
+            async with unit_of_work(sessionmaker) as session:
+                await fetch(session, INSERT_MESSAGE, _message(conversation_id, "lost with its transaction"))
+                (killed,) = await fetch(session, PID, {})
+
+                async def kill_soon() -> None:
+                    await asyncio.sleep(0.3)
+                    async with admin.connect() as conn:
+                        await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": killed.pid})
+
+                killer = asyncio.create_task(kill_soon())
+                await fetch(session, SLEEP, {"seconds": 5})
+        await killer
+        assert raised.value.connection_invalidated
+        from backend.app.db.outage import unreachable
+
+        assert unreachable(raised.value)
+        assert await _contents(sessionmaker, conversation_id) == set()
+        async with unit_of_work(sessionmaker) as session:
+            (after,) = await fetch(session, PID, {})
+        assert after.pid != killed.pid
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    finally:
+        await engine.dispose()
+        await admin.dispose()
+
+
+async def test_a_statement_cancelled_in_a_transaction_does_not_lend_its_connection_again(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    async with unit_of_work(sessionmaker) as session:
+        (before,) = await fetch(session, PID, {})
+
+    async def sleep() -> None:
+        async with unit_of_work(sessionmaker) as session:
+            await fetch(session, PID, {})
+            await fetch(session, SLEEP, {"seconds": 5})
+
+    task = asyncio.create_task(sleep())
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    async with unit_of_work(sessionmaker) as session:
+        (after,) = await fetch(session, PID, {})
+    assert after.pid != before.pid
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
