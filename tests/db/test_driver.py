@@ -262,7 +262,7 @@ async def test_a_statement_refused_inside_a_savepoint_is_undone_to_it_and_the_re
     assert await _contents(sessionmaker, conversation_id) == {"once", "after the savepoint"}
 
 
-async def test_a_refused_statement_in_a_transaction_fails_the_block_and_nothing_of_it_stays(engine: AsyncEngine) -> None:
+async def test_a_refused_statement_in_a_transaction_fails_the_block_and_nothing_stays(engine: AsyncEngine) -> None:
     sessionmaker = create_sessionmaker(engine)
     conversation_id = uuid.uuid4()
     await _conversation(sessionmaker, conversation_id)
@@ -342,3 +342,24 @@ async def test_a_statement_cancelled_in_a_transaction_does_not_lend_its_connecti
         (after,) = await fetch(session, PID, {})
     assert after.pid != before.pid
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+async def test_each_transaction_of_a_session_is_its_own(engine: AsyncEngine) -> None:
+    """A session that commits or rolls back and goes on sends its next statement in its next
+    transaction, not in the one that ended."""
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    async with sessionmaker() as session:
+        (first,) = await fetch(session, XACT, {})
+        await fetch(session, INSERT_MESSAGE, _message(conversation_id, "committed"))
+        await session.commit()
+        (second,) = await fetch(session, XACT, {})
+        await fetch(session, INSERT_MESSAGE, _message(conversation_id, "rolled back"))
+        await session.rollback()
+        (third,) = await fetch(session, XACT, {})
+        (through,) = (await session.execute(XACT)).all()
+        await session.commit()
+    assert len({first.xact, second.xact, third.xact}) == 3
+    assert tuple(through) == third
+    assert await _contents(sessionmaker, conversation_id) == {"committed"}
