@@ -5,6 +5,8 @@ through PgBouncer in transaction mode."""
 from __future__ import annotations
 
 import asyncio
+import uuid
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -13,6 +15,7 @@ from support.api import make_settings
 from support.pgbouncer import POOLED
 
 from backend.app.db import session as session_module
+from backend.app.db.models import Conversation
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
 
 PID = sa.text("SELECT pg_backend_pid()")
@@ -49,6 +52,27 @@ async def test_a_single_statement_unit_of_work_runs_in_autocommit_on_postgres(da
             assert await session.scalar(XID) != await session.scalar(XID)  # each statement its own transaction
         async with unit_of_work(sessionmaker) as session:  # the pooled connection is back to transactions
             assert await session.scalar(XID) == await session.scalar(XID)
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
+async def test_a_unit_of_work_commits_what_its_session_holds_even_unsent(database: str) -> None:
+    """A block that only added an object (not flushed) began its session's transaction: it is
+    committed; a block that sent nothing through its session leaves nothing open."""
+    engine = create_engine(make_settings(database))
+    try:
+        sessionmaker = create_sessionmaker(engine)
+        now = datetime.now(UTC)
+        conversation = Conversation(id=uuid.uuid4(), user_id="alice", title="held", created_at=now, updated_at=now)
+        async with unit_of_work(sessionmaker) as session:
+            session.add(conversation)
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            pass
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        async with unit_of_work(sessionmaker) as session:
+            titles = (await session.execute(sa.select(Conversation.title))).scalars().all()
+        assert titles == ["held"]
     finally:
         await engine.dispose()
 
