@@ -164,56 +164,6 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
         await engine.dispose()
 
 
-async def test_a_connection_killed_mid_statement_is_invalidated_and_the_error_says_so(database: str) -> None:
-    engine, admin = create_engine(make_settings(database)), create_async_engine(database)
-    sessionmaker = create_sessionmaker(engine)
-    try:
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            (killed,) = await fetch(session, PID, {})
-
-        async def kill_soon() -> None:
-            await asyncio.sleep(0.3)
-            async with admin.connect() as conn:
-                await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": killed.pid})
-
-        killer = asyncio.create_task(kill_soon())
-        with pytest.raises(sa.exc.DBAPIError) as raised:
-            async with unit_of_work(sessionmaker, single_statement=True) as session:
-                await fetch(session, SLEEP, {"seconds": 5})
-        await killer
-        assert raised.value.connection_invalidated
-        from backend.app.db.outage import unreachable
-
-        assert unreachable(raised.value)  # the API's 503, as for the session's statement
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            (after,) = await fetch(session, PID, {})
-        assert after.pid != killed.pid
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
-    finally:
-        await engine.dispose()
-        await admin.dispose()
-
-
-async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(engine: AsyncEngine) -> None:
-    sessionmaker = create_sessionmaker(engine)
-    async with unit_of_work(sessionmaker, single_statement=True) as session:
-        (before,) = await fetch(session, PID, {})
-
-    async def sleep() -> None:
-        async with unit_of_work(sessionmaker, single_statement=True) as session:
-            await fetch(session, SLEEP, {"seconds": 5})
-
-    task = asyncio.create_task(sleep())
-    await asyncio.sleep(0.3)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    async with unit_of_work(sessionmaker, single_statement=True) as session:
-        (after,) = await fetch(session, PID, {})
-    assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
-
-
 XACT = sa.select(sa.func.pg_backend_pid().label("pid"), sa.func.txid_current().label("xact"))
 CONTENTS = sa.select(_M.c.content).where(_M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.id.type))
 
@@ -290,31 +240,39 @@ async def test_a_statement_holding_its_own_values_sends_them(engine: AsyncEngine
     assert (sent.bumped, sent.fixed) == tuple(through) == (42, "x")
 
 
-async def test_a_connection_killed_in_a_transaction_is_invalidated_and_the_block_undone(database: str) -> None:
+BOTH_WAYS = pytest.mark.parametrize("alone", [True, False], ids=["alone", "in-a-transaction"])
+
+
+@BOTH_WAYS
+async def test_a_connection_killed_mid_statement_is_invalidated_and_the_error_says_so(
+    database: str, alone: bool
+) -> None:
     engine, admin = create_engine(make_settings(database)), create_async_engine(database)
     sessionmaker = create_sessionmaker(engine)
     conversation_id = uuid.uuid4()
     await _conversation(sessionmaker, conversation_id)
     try:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            (killed,) = await fetch(session, PID, {})  # the pool's one connection, lent again below
+
+        async def kill_soon() -> None:
+            await asyncio.sleep(0.3)
+            async with admin.connect() as conn:
+                await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": killed.pid})
+
+        killer = asyncio.create_task(kill_soon())
         with pytest.raises(sa.exc.DBAPIError) as raised:
-            async with unit_of_work(sessionmaker) as session:
-                await fetch(session, INSERT_MESSAGE, _message(conversation_id, "lost with its transaction"))
-                (killed,) = await fetch(session, PID, {})
-
-                async def kill_soon() -> None:
-                    await asyncio.sleep(0.3)
-                    async with admin.connect() as conn:
-                        await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": killed.pid})
-
-                killer = asyncio.create_task(kill_soon())
+            async with unit_of_work(sessionmaker, single_statement=alone) as session:
+                if not alone:
+                    await fetch(session, INSERT_MESSAGE, _message(conversation_id, "lost with its transaction"))
                 await fetch(session, SLEEP, {"seconds": 5})
         await killer
         assert raised.value.connection_invalidated
         from backend.app.db.outage import unreachable
 
-        assert unreachable(raised.value)
+        assert unreachable(raised.value)  # the API's 503, as for the session's statement
         assert await _contents(sessionmaker, conversation_id) == set()
-        async with unit_of_work(sessionmaker) as session:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
             (after,) = await fetch(session, PID, {})
         assert after.pid != killed.pid
         assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
@@ -323,14 +281,18 @@ async def test_a_connection_killed_in_a_transaction_is_invalidated_and_the_block
         await admin.dispose()
 
 
-async def test_a_statement_cancelled_in_a_transaction_does_not_lend_its_connection_again(engine: AsyncEngine) -> None:
+@BOTH_WAYS
+async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(
+    engine: AsyncEngine, alone: bool
+) -> None:
     sessionmaker = create_sessionmaker(engine)
-    async with unit_of_work(sessionmaker) as session:
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
         (before,) = await fetch(session, PID, {})
 
     async def sleep() -> None:
-        async with unit_of_work(sessionmaker) as session:
-            await fetch(session, PID, {})
+        async with unit_of_work(sessionmaker, single_statement=alone) as session:
+            if not alone:
+                await fetch(session, PID, {})  # the transaction's first statement
             await fetch(session, SLEEP, {"seconds": 5})
 
     task = asyncio.create_task(sleep())
@@ -338,9 +300,9 @@ async def test_a_statement_cancelled_in_a_transaction_does_not_lend_its_connecti
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    async with unit_of_work(sessionmaker) as session:
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
         (after,) = await fetch(session, PID, {})
-    assert after.pid != before.pid
+    assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
