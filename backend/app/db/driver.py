@@ -26,6 +26,12 @@ Where it goes:
   the session sends before and after (a savepoint, its commit or rollback) is the same transaction.
 - **Through the session**, on SQLite and behind a transaction pooler (`DIRECT` is false): there the
   session's own paths are kept as they are tested.
+
+It leans on four private names of SQLAlchemy's asyncpg dialect and compiler, pinned by the lock and
+exercised by tests/db/test_driver.py (an upgrade that moves one fails there):
+`AsyncAdapt_asyncpg_connection._handle_exception_no_connection` (its errors translated),
+`._transaction` and `._start_transaction` (the adapter's transaction, begun as it begins it), and
+`SQLCompiler._result_columns` (what a statement returns).
 """
 
 from __future__ import annotations
