@@ -10,11 +10,13 @@ from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import create_async_engine
 from support.api import make_settings
 from support.pgbouncer import POOLED
 
 from backend.app.db import session as session_module
+from backend.app.db.driver import fetch
 from backend.app.db.models import Conversation
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
 
@@ -59,7 +61,8 @@ async def test_a_single_statement_unit_of_work_runs_in_autocommit_on_postgres(da
 @pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
 async def test_a_unit_of_work_commits_what_its_session_holds_even_unsent(database: str) -> None:
     """A block that only added an object (not flushed) began its session's transaction: it is
-    committed; a block that sent nothing through its session leaves nothing open."""
+    committed; a block that sent nothing through its session leaves nothing open and, on Postgres,
+    begins no transaction only to commit it."""
     engine = create_engine(make_settings(database))
     try:
         sessionmaker = create_sessionmaker(engine)
@@ -70,6 +73,12 @@ async def test_a_unit_of_work_commits_what_its_session_holds_even_unsent(databas
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             pass
         assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        begun: list[object] = []
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            event.listen(session.sync_session, "after_transaction_create", lambda *args: begun.append(args))
+            assert [r.one for r in await fetch(session, sa.select(sa.literal(1).label("one")), {})] == [1]
+        # On Postgres the statement went alone: the session began nothing, not even to commit nothing.
+        assert (begun == []) is database.startswith("postgresql")
         async with unit_of_work(sessionmaker) as session:
             titles = (await session.execute(sa.select(Conversation.title))).scalars().all()
         assert titles == ["held"]

@@ -24,6 +24,8 @@ DELETE_BY_TITLE_IN_CONVERSATION = 5
 # The same for a change (complete, update): the change returns the task as it was beside the task as it
 # is (the undo record's before and after), so it is one statement too.
 COMPLETE_BY_TITLE_IN_CONVERSATION = 5
+# A listing in a conversation: the start | the page of tasks, its tool execution row | the record.
+LIST_IN_CONVERSATION = 4
 # Transactions (each a BEGIN and a COMMIT round trip) of a turn whose tool reads before it writes: its
 # tool step; the turn's start and its record are single statements in autocommit. A checkout runs no
 # query of its own (no pool pre-ping: three round trips).
@@ -95,6 +97,15 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     queries, transactions = split(statements)
     assert queries <= ADD_IN_NEW_CONVERSATION, statements
     assert transactions <= ADD_TRANSACTIONS, statements
+    assert all_on_the_driver(client, statements), statements
+
+    statements.clear()
+    llm.push(calls(("list_tasks", {})))
+    listed = await chat(client, "what's on my list?", conversation_id=first.json()["conversation_id"])
+    assert [t["title"] for t in listed.json()["tool_calls"][0]["result"]["data"]["tasks"]] == ["Read book"]
+    queries, transactions = split(statements)
+    assert queries <= LIST_IN_CONVERSATION, statements
+    assert transactions <= TRANSACTIONS_PER_TURN, statements
     assert all_on_the_driver(client, statements), statements
 
     statements.clear()

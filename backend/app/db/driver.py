@@ -37,7 +37,7 @@ exercised by tests/db/test_driver.py (an upgrade that moves one fails there):
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -113,6 +113,13 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     )
     _COMPILED[statement, dialect.name] = made
     return made
+
+
+def typed(table: sa.Table, columns: Iterable[str], *, prefix: str = "") -> dict[str, sa.BindParameter[Any]]:
+    """Column -> a bind parameter named `prefix` + column and typed as the column: the values of an
+    INSERT or UPDATE that `fetch` sends, whose values are then processed as the session would process
+    them (a JSON column's value serialised, not handed to the driver as a dict)."""
+    return {c: sa.bindparam(f"{prefix}{c}", type_=table.c[c].type) for c in columns}
 
 
 DIRECT = "taskchat_postgres_direct"  # engine option: Postgres reached directly, not behind a transaction pooler

@@ -197,7 +197,7 @@ async def unit_of_work(
     server connections, keep the transaction).
     """
     session = sessionmaker()
-    began = True  # else the session never began a transaction: nothing to commit, roll back or close
+    began = True  # a block that fails is rolled back and closed, whatever it began
     try:
         if single_statement:
             only_statement_next(session)

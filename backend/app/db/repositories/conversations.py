@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.driver import fetch
+from backend.app.db.driver import fetch, typed
 from backend.app.db.models import Conversation, Message, Task, ToolExecution, utcnow
 from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.paging import (
@@ -55,7 +55,7 @@ _T = Task.__table__  # type: ignore[attr-defined]
 def _insert_execution(columns: tuple[str, ...]) -> sa.Insert:
     """One tool execution row of these columns (the others take their defaults), built once: a
     statement `driver.fetch` sends (its compiled form is cached by the statement itself)."""
-    return sa.insert(_X).values({c: sa.bindparam(c, type_=_X.c[c].type) for c in columns})
+    return sa.insert(_X).values(typed(_X, columns))
 
 
 @functools.lru_cache(maxsize=8)
@@ -64,12 +64,8 @@ def _add_with_task(task_columns: tuple[str, ...], execution_columns: tuple[str, 
     (the task as a data-modifying CTE): the change is never stored without its record, with no
     BEGIN/COMMIT. For rows of these columns (the others take their defaults), built once; the bind
     parameters are prefixed, `t_` the task's and `x_` the execution's."""
-    task = sa.insert(_T).values({c: sa.bindparam(f"t_{c}", type_=_T.c[c].type) for c in task_columns})
-    return (
-        sa.insert(_X)
-        .values({c: sa.bindparam(f"x_{c}", type_=_X.c[c].type) for c in execution_columns})
-        .add_cte(task.cte("task"))
-    )
+    task = sa.insert(_T).values(typed(_T, task_columns, prefix="t_"))
+    return sa.insert(_X).values(typed(_X, execution_columns, prefix="x_")).add_cte(task.cte("task"))
 
 
 _TOUCH = (
@@ -101,11 +97,7 @@ _RECENT_MESSAGES = _newest_messages(_M.c.role, _M.c.content, _M.c.context)
 # statement (a data-modifying CTE runs exactly once, atomically), so recording a turn is one round
 # trip with no BEGIN/COMMIT. (The turn's tool executions are already stored, with their effects:
 # `TaskTools`.) The message's bind parameters are prefixed so they cannot meet `_TOUCH`'s.
-_RECORD_TURN = (
-    sa.insert(_M)
-    .values({c.name: sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns})
-    .add_cte(_TOUCH.cte("touch"))
-)
+_RECORD_TURN = sa.insert(_M).values(typed(_M, (c.name for c in _M.columns), prefix="m_")).add_cte(_TOUCH.cte("touch"))
 
 # Postgres: a turn's first statement, ONE round trip, in autocommit when nothing else shares its
 # transaction (services/turn_store.py). The rate limit (`rate_limit_take`) runs once for the

@@ -21,7 +21,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.driver import fetch
+from backend.app.db.driver import fetch, typed
 from backend.app.db.models import DeletedTask, Task, utcnow
 from backend.app.db.repositories.paging import (
     DEFAULT_LIMIT,
@@ -83,7 +83,7 @@ def _change(columns: tuple[str, ...]) -> sa.Update:
         .where(_T.c.id == _SEEN.c.id, _T.c.version == _SEEN.c.version)
         .values(
             {
-                **{c: sa.bindparam(f"new_{c}", type_=_T.c[c].type) for c in columns},
+                **typed(_T, columns, prefix="new_"),
                 "version": _T.c.version + 1,
                 "updated_at": sa.bindparam("now"),
             }
