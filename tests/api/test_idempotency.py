@@ -175,3 +175,27 @@ async def test_overlong_key_is_422(make_client) -> None:  # type: ignore[no-unty
     response = await post(client, "add x", "k" * 256)
     assert response.status_code == 422
     assert response.json()["error"] == "VALIDATION_ERROR"
+
+
+async def test_a_key_is_checked_as_a_declared_header_before_the_body(make_client) -> None:  # type: ignore[no-untyped-def]
+    """The key is read from the request (not a declared FastAPI parameter: api/routes/chat.py), so its
+    checks are the route's own: empty or over 255 characters is a 422 naming the header, before the
+    body is read (a bad body beside it is not what the answer names); 255 characters are a key."""
+    llm = ScriptedLLM(calls(("add_task", {"title": "Long key"})))
+    client = await make_client(llm)
+
+    empty = await post(client, "add x", "")
+    over = await post(client, "add x", "k" * 256)
+    both = await client.post("/api/alice/chat", json={"text": "no message"}, headers={**auth(), "Idempotency-Key": ""})
+
+    for response in (empty, over, both):
+        assert response.status_code == 422, response.text
+        assert response.json()["error"] == "VALIDATION_ERROR"
+    assert empty.json()["detail"] == "header.Idempotency-Key: String should have at least 1 character"
+    assert over.json()["detail"] == "header.Idempotency-Key: String should have at most 255 characters"
+    assert both.json()["detail"] == empty.json()["detail"]
+    assert llm.requests == []
+    longest = await post(client, "add Long key", "k" * 255)
+    assert longest.status_code == 200, longest.text
+    assert (await post(client, "add Long key", "k" * 255)).headers["Idempotency-Replayed"] == "true"
+    assert len(llm.requests) == 1

@@ -129,3 +129,15 @@ def test_the_streamed_chat_documents_every_event_it_sends() -> None:
     sent = set(re.findall(r'event\("(\w+)"', inspect.getsource(streaming)))
     assert sent == {"tool", "delta", "reset", "confirmation", "done", "error"}
     assert all(f"`{name}`" in chat["description"] for name in sent)
+
+
+def test_the_chat_headers_are_documented_as_the_routes_checks_read_them() -> None:
+    """The chat route reads its headers from the request (api/routes/chat.py) and documents them in
+    `openapi_extra`: the document says what `_checked` checks (the key's 1-255 characters)."""
+    chat = openapi("production")["paths"]["/api/{user_id}/chat"]["post"]
+    parameters = {(p["in"], p["name"]): p for p in chat["parameters"]}
+    assert list(parameters) == [("path", "user_id"), ("header", "Idempotency-Key"), ("header", "accept")]
+    key = parameters["header", "Idempotency-Key"]
+    assert key["required"] is False
+    assert {"type": "string", "minLength": 1, "maxLength": 255} in key["schema"]["anyOf"]
+    assert "text/event-stream" in parameters["header", "accept"]["description"]

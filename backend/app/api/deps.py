@@ -12,7 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from backend.app.core.config import Settings
 from backend.app.core.security import authenticate, ensure_owner
 from backend.app.db.session import unit_of_work
-from backend.app.services.chat import ChatService
 from backend.app.services.task_writes import TaskWrites
 from backend.app.tools.factory import ToolsFor
 
@@ -39,14 +38,8 @@ async def get_task_writes(request: Request) -> TaskWrites:
     return writes
 
 
-async def get_chat_service(request: Request) -> ChatService:
-    service: ChatService = request.app.state.chat_service
-    return service
-
-
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
-ChatServiceDep = Annotated[ChatService, Depends(get_chat_service)]
 ToolsForDep = Annotated[ToolsFor, Depends(get_tools_for)]
 TaskWritesDep = Annotated[TaskWrites, Depends(get_task_writes)]
 
