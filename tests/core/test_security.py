@@ -54,3 +54,23 @@ def test_callers_cannot_change_the_cached_claims() -> None:
     token = create_token(settings=settings, user_id="alice")
     decode_token(token, settings=settings)["sub"] = "mallory"
     assert decode_token(token, settings=settings)["sub"] == "alice"
+
+
+async def test_a_known_token_is_only_looked_up_and_stays_refused_where_its_algorithm_is_not_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """decode_any_token (every request's): a token verified before costs a lookup (no structure check,
+    no header parsed); once HS256 is not among JWT_ALGORITHMS, the same token is refused, cache or not."""
+    settings = _settings()
+    token = create_token(settings=settings, user_id="alice")
+    assert (await security.decode_any_token(token, settings=settings, keys=None))["sub"] == "alice"
+
+    def not_again(token: str) -> None:
+        raise AssertionError("a known token's structure was checked again")
+
+    monkeypatch.setattr(security, "_check_structure", not_again)
+    assert (await security.decode_any_token(token, settings=settings, keys=None))["sub"] == "alice"
+    monkeypatch.undo()
+    elsewhere = _settings(jwt_algorithms=["RS256"], jwt_jwks_url="https://idp.example/jwks.json")
+    with pytest.raises(Unauthorized, match="algorithm"):
+        await security.decode_any_token(token, settings=elsewhere, keys=None)

@@ -56,33 +56,50 @@ def create_token(*, settings: Settings, user_id: str, minutes: int = 60, now: fl
 # Tokens whose signature and claims were verified, keyed by everything the verdict depends on
 # except the clock: a client sends the same token with every request, and python-jose's full check
 # costs more than the rest of authentication. A hit re-checks the time-bound claims (a miss when
-# they fail, so the full check produces the error); only successes are kept, and at most this many.
+# they fail, so the full check produces the error) and is all a known token costs: its structure
+# and header were checked when it was verified. Only successes are kept, and at most this many.
 _VERIFIED_MAX = 4_096
-_verified: dict[tuple[str, str, str | None, str | None, int, int], dict[str, Any]] = {}
+# (token, algorithm, the key: HS256's secret or the public key's JSON, audience, issuer, leeway, max lifetime)
+_Key = tuple[str, str, str, str | None, str | None, int, int]
+_verified: dict[_Key, dict[str, Any]] = {}
 
 
 def decode_token(token: str, *, settings: Settings) -> dict[str, Any]:
     """Return the verified claims or raise Unauthorized; never lets a library error escape."""
+    _refuse_malformed(token)
+    key = _key(token, ALGORITHM, settings.effective_jwt_secret, settings)
+    if (known := _known(key, settings)) is not None:
+        return known
+    _check_structure(token)
+    return _verify(key, lambda: _decode_and_verify(token, settings=settings))
+
+
+def _refuse_malformed(token: str) -> None:
     if not token or len(token) > MAX_TOKEN_CHARS or token.count(".") != 2:
         raise Unauthorized("Malformed bearer token")
-    _check_structure(token)
-    key = (
+
+
+def _key(token: str, algorithm: str, key: str, settings: Settings) -> _Key:
+    return (
         token,
-        settings.effective_jwt_secret,
+        algorithm,
+        key,
         settings.jwt_audience,
         settings.jwt_issuer,
         settings.jwt_leeway_s,
         settings.jwt_max_lifetime_minutes,
     )
-    return _verified_claims(key, lambda: _decode_and_verify(token, settings=settings), settings)
 
 
-def _verified_claims(
-    key: tuple[str, str, str | None, str | None, int, int], verify: Callable[[], dict[str, Any]], settings: Settings
-) -> dict[str, Any]:
+def _known(key: _Key, settings: Settings) -> dict[str, Any] | None:
+    """The claims of a token verified before under `key`, while its times still hold."""
     cached = _verified.get(key)
     if cached is not None and _still_valid(cached, leeway_s=settings.jwt_leeway_s):
         return dict(cached)
+    return None
+
+
+def _verify(key: _Key, verify: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     claims = verify()
     if len(_verified) >= _VERIFIED_MAX:
         _verified.pop(next(iter(_verified)))  # the oldest entry
@@ -92,31 +109,25 @@ def _verified_claims(
 
 async def decode_any_token(token: str, *, settings: Settings, keys: KeySet | None) -> dict[str, Any]:
     """Verified claims of an HS256 token or, with `keys`, an RS256/ES256 one; else Unauthorized."""
-    if not token or len(token) > MAX_TOKEN_CHARS or token.count(".") != 2:
-        raise Unauthorized("Malformed bearer token")
+    _refuse_malformed(token)
+    hs256 = _key(token, ALGORITHM, settings.effective_jwt_secret, settings)
+    if ALGORITHM in settings.jwt_algorithms and (known := _known(hs256, settings)) is not None:
+        return known
     _check_structure(token)
     header = orjson.loads(base64.urlsafe_b64decode(token.split(".")[0] + "=" * (-len(token.split(".")[0]) % 4)))
     algorithm = header.get("alg")
     if algorithm not in settings.jwt_algorithms:
         raise Unauthorized("Token algorithm not allowed")
     if algorithm == ALGORITHM:
-        return decode_token(token, settings=settings)
+        return _verify(hs256, lambda: _decode_and_verify(token, settings=settings))
     if keys is None:  # settings refuse RS256/ES256 without JWT_JWKS_URL; this is only a safeguard
         raise Unauthorized("Token algorithm not allowed")
     kid = header.get("kid")
     jwk = await keys.key(kid if isinstance(kid, str) else None, algorithm)
-    fingerprint = orjson.dumps(jwk, option=orjson.OPT_SORT_KEYS).decode()
-    key = (
-        token,
-        fingerprint,
-        settings.jwt_audience,
-        settings.jwt_issuer,
-        settings.jwt_leeway_s,
-        settings.jwt_max_lifetime_minutes,
-    )
-    return _verified_claims(
-        key, lambda: _decode_and_verify(token, settings=settings, key=jwk, algorithm=algorithm), settings
-    )
+    key = _key(token, algorithm, orjson.dumps(jwk, option=orjson.OPT_SORT_KEYS).decode(), settings)
+    if (known := _known(key, settings)) is not None:
+        return known
+    return _verify(key, lambda: _decode_and_verify(token, settings=settings, key=jwk, algorithm=algorithm))
 
 
 def _check_structure(token: str) -> None:
