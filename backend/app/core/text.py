@@ -14,13 +14,21 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def has_nul(value: Any) -> bool:
-    """Whether a JSON-like value holds a NUL character anywhere (keys included): Postgres text cannot."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(has_nul(v) for v in value)
+    """Whether a JSON-like value holds a NUL character anywhere (keys included): Postgres text cannot.
+    (A loop over a stack, not a recursion: a model's whole answer is read with it every turn.)"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if isinstance(key, str) and "\x00" in key:
+                    return True
+                stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
     return False
 
 

@@ -46,6 +46,8 @@ class Language:
 
 def _latin(text: str) -> bool:
     """Whether the text's letters are mostly Latin: every file is written in Latin letters."""
+    if text.isascii():  # every ASCII letter is a Latin one
+        return True
     letters = [c for c in text if c.isalpha()]
     latin = sum(1 for c in letters if "LATIN" in unicodedata.name(c, ""))
     return not letters or latin * 2 >= len(letters)

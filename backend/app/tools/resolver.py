@@ -21,7 +21,7 @@ import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from rapidfuzz import fuzz, process
@@ -234,7 +234,14 @@ def _ending(word: str, said: str) -> bool:
 
 
 def _unspaced(text: str) -> bool:
-    return any(unicodedata.name(c, "").startswith(_UNSPACED) for c in text)
+    """Whether `text` holds a character of a script written without spaces (never ASCII text, the
+    usual title, which is then not looked at character by character)."""
+    return not text.isascii() and any(_unspaced_char(c) for c in text)
+
+
+@lru_cache(maxsize=4096)
+def _unspaced_char(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(_UNSPACED)
 
 
 def _squeezed(text: str) -> str:
