@@ -5,13 +5,14 @@ from __future__ import annotations
 import io
 import json
 import logging
+import time
 from collections.abc import Iterator
 
 import pytest
 from support.api import auth
 from support.fake_llm import ScriptedLLM, calls, completion
 
-from backend.app.core.logging import configure_logging
+from backend.app.core.logging import JsonFormatter, configure_logging
 
 NOISY = ("httpx", "httpcore", "sqlalchemy.engine", "aiosqlite", "asyncio")
 
@@ -68,3 +69,29 @@ def test_the_suite_watches_every_log_line_for_secrets() -> None:
     [sink] = [h for h in logging.getLogger().handlers if type(h).__name__ == "_LogSink"]
     logging.getLogger("backend.app.test").info("probe", extra={"turn_id": "t-1"})
     assert any(line.startswith("probe ") and "turn_id=t-1" in line for line in sink.lines)  # type: ignore[attr-defined]
+
+
+def test_a_lines_time_is_its_own_second_formatted_once_a_second() -> None:
+    """The JSON formatter keeps the last second's text: lines of one second share it, a line of the
+    next second has its own (a record's time decides, not the clock when it is formatted)."""
+    formatter = JsonFormatter()
+
+    def stamp(created: float) -> str:
+        record = logging.LogRecord("backend.test", logging.INFO, __file__, 1, "event", (), None)
+        record.created = created
+        return str(json.loads(formatter.format(record))["ts"])
+
+    first, same, next_second = stamp(1_800_000_000.1), stamp(1_800_000_000.9), stamp(1_800_000_001.0)
+    assert first == same == time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(1_800_000_000))
+    assert next_second == time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(1_800_000_001))
+    assert stamp(1_800_000_000.5) == first  # back to an earlier second (another thread's record): its own text
+
+
+async def test_a_line_holds_what_it_says_and_nothing_looked_up_for_it(json_lines: io.StringIO) -> None:
+    """configure_logging turns off what no line shows (the writer's thread, process and source line):
+    a line is the event, its level and logger, its time and its extra fields."""
+    logging.getLogger("backend.test").info("looked", extra={"turn_id": "t-9", "guard": "ok"})
+    [line] = [json.loads(x) for x in json_lines.getvalue().splitlines() if '"looked"' in x]
+    assert set(line) == {"ts", "level", "logger", "event", "turn_id", "guard"}
+    record = logging.getLogger("backend.test").makeRecord("backend.test", logging.INFO, "(file)", 1, "m", (), None)
+    assert (record.thread, record.process) == (None, None)

@@ -16,9 +16,15 @@ _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"mess
 
 
 class JsonFormatter(logging.Formatter):
+    def __init__(self) -> None:
+        super().__init__()
+        self._second, self._stamp = -1, ""  # a line's time is to the second: formatted once a second
+
     def format(self, record: logging.LogRecord) -> str:
+        if (second := int(record.created)) != self._second:  # (a handler formats under its lock)
+            self._second, self._stamp = second, self.formatTime(record, "%Y-%m-%dT%H:%M:%S")
         payload: dict[str, Any] = {
-            "ts": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "ts": self._stamp,
             "level": record.levelname,
             "logger": record.name,
             "event": record.getMessage(),
@@ -34,6 +40,11 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(level: str = "INFO", *, json: bool = True) -> None:
+    # No line says which thread, process or source line wrote it, so a record does not look them up
+    # (the logging HOWTO's "Optimization" section names these switches, `_srcfile` included): the
+    # caller's frame was found by walking the stack for every line.
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+    logging._srcfile = None
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if json else logging.Formatter("%(levelname)s %(name)s %(message)s"))
     root = logging.getLogger()
