@@ -53,6 +53,7 @@ test: install
 	bash scripts/ensure-postgres.sh
 	bash scripts/ensure-browser.sh
 	bash scripts/ensure-node.sh
+	bash scripts/ensure-valgrind.sh
 	$(BIN)/ruff check backend tests
 	$(BIN)/mypy backend
 	TASKCHAT_NODE_REQUIRED=1 $(PYTEST) -q -n 2 $(PYTEST_ARGS)

@@ -39,7 +39,7 @@ from backend.app.db.session import configure_sqlite
 from backend.app.services.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from backend.app.services.prompt import system_prompt
 from backend.app.tools.registry import TOOL_SPECS
-from backend.devtools.bench import load, report, resolver, servers, stages
+from backend.devtools.bench import instructions, load, report, resolver, servers, stages
 
 T = TypeVar("T")
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/taskchat_bench"
@@ -194,7 +194,8 @@ def _floor_phase(postgres_url: str, fake_url: str, duration: float, warmup: floa
 
 def _stages_phase(postgres_url: str, fake_url: str, *, quick: bool) -> dict[str, Any]:
     """CPU per turn by stage, direct and model mode; a streamed turn's CPU beside a plain one's; each
-    stage timed without a profiler, one turn at a time (bench/stages.py)."""
+    stage timed without a profiler, one turn at a time (bench/stages.py); the instructions a turn
+    executes, the measure that does not move with the host (bench/instructions.py)."""
     turns = 48 if quick else 400
     rows = [
         _run(stages.profile_stages(database_url=postgres_url, fake_url=fake_url, response_mode=mode, turns=turns))
@@ -202,7 +203,8 @@ def _stages_phase(postgres_url: str, fake_url: str, *, quick: bool) -> dict[str,
     ]
     streamed = _run(stages.streamed_cpu(database_url=postgres_url, fake_url=fake_url, turns=turns))
     timed = _run(stages.timed_stages(database_url=postgres_url, fake_url=fake_url, turns=turns))
-    return {"rows": rows, "streamed": streamed, "timed": timed, "probe_ms": cpu_probe_ms()}
+    counted = instructions.measure(database_url=postgres_url, fake_url=fake_url, turns=16 if quick else 100)
+    return {"rows": rows, "streamed": streamed, "timed": timed, "instructions": counted, "probe_ms": cpu_probe_ms()}
 
 
 class _fake:

@@ -247,6 +247,23 @@ def _stages(results: dict[str, Any]) -> list[str]:
         "",
         *_streamed_turn(found.get("streamed"), probe_ms=found["probe_ms"]),
         *_timed_stages(found.get("timed"), probe_ms=found["probe_ms"]),
+        *_instructions(found.get("instructions")),
+    ]
+
+
+def _instructions(counted: dict[str, Any] | None) -> list[str]:
+    """The instructions a turn executes (bench/instructions.py)."""
+    if not counted:
+        return []
+    if "skipped" in counted:
+        return [f"Instructions per turn: not counted, {counted['skipped']}.", ""]
+    return [
+        f"Instructions per turn, counted by valgrind's callgrind over {counted['turns']} of the same turns one "
+        f"at a time (the driving client included; {counted['failed']} failed): "
+        f"**{counted['instructions_per_turn_m']} M**. The same to 0.3% run to run where CPU time moves by 10-20%: "
+        "the measure to compare two versions of the code by (backend/devtools/bench/instructions.py says what "
+        "it does not see).",
+        "",
     ]
 
 

@@ -106,7 +106,7 @@ class _User:
     said: int = 0
 
 
-def _settings(database_url: str, fake_url: str, response_mode: str) -> Settings:
+def app_settings(database_url: str, fake_url: str, response_mode: str) -> Settings:
     """The served bench's settings (servers.AppConfig.env), as `Settings` fields: what they do not
     name comes from the environment and `.env`, as for `taskchat serve`."""
     config = AppConfig(database_url=database_url, workers=1, llm_base_url=fake_url, response_mode=response_mode)
@@ -114,7 +114,7 @@ def _settings(database_url: str, fake_url: str, response_mode: str) -> Settings:
     return Settings(**fields)
 
 
-def _users(tag: str) -> list[_User]:
+def new_users(tag: str) -> list[_User]:
     return [
         _User(f"bench-{tag}-{i}", {"Authorization": f"Bearer {token(f'bench-{tag}-{i}')}"}, simple_turns(f"{tag}{i}"))
         for i in range(USERS)
@@ -132,7 +132,7 @@ def _done(events: str) -> dict[str, Any] | None:
     return None
 
 
-async def _turns(
+async def drive(
     client: httpx.AsyncClient, users: list[_User], *, turns: int, concurrency: int, stream: bool = False
 ) -> int:
     """`turns` turns, `concurrency` at a time, users taken round robin; returns how many failed.
@@ -177,7 +177,7 @@ def _stage_cpu(stats: yappi.YFuncStats) -> dict[str, float]:
 
 
 @asynccontextmanager
-async def _client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+async def in_process(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     """A client of `app`, called in this process, with its lifespan running and its logs quiet."""
     with _quiet_logs():
         async with app.router.lifespan_context(app):
@@ -204,20 +204,20 @@ async def profile_stages(
     *, database_url: str, fake_url: str, response_mode: str = "direct", turns: int = 400, concurrency: int = 8
 ) -> dict[str, Any]:
     """`turns` turns three times, each by new users: a warm-up, without the profiler, under it."""
-    app = create_app(_settings(database_url, fake_url, response_mode))
+    app = create_app(app_settings(database_url, fake_url, response_mode))
     tag = f"stages-{response_mode}-{int(time.time())}"
-    drive = partial(_turns, turns=turns, concurrency=concurrency)
-    async with _client(app) as client:
-        warm, timed, profiled = _users(f"{tag}w"), _users(f"{tag}u"), _users(f"{tag}p")  # tokens made here
-        failed = await drive(client, warm)
+    run = partial(drive, turns=turns, concurrency=concurrency)
+    async with in_process(app) as client:
+        warm, timed, profiled = new_users(f"{tag}w"), new_users(f"{tag}u"), new_users(f"{tag}p")  # tokens made here
+        failed = await run(client, warm)
         cpu0 = time.process_time()
-        failed += await drive(client, timed)
+        failed += await run(client, timed)
         unprofiled = (time.process_time() - cpu0) / turns
         yappi.clear_stats()
         yappi.set_clock_type("cpu")
         yappi.start()
         try:
-            failed += await drive(client, profiled)
+            failed += await run(client, profiled)
         finally:
             yappi.stop()
     cpu = _stage_cpu(yappi.get_func_stats())
@@ -243,16 +243,16 @@ async def streamed_cpu(
 ) -> dict[str, Any]:
     """The CPU of a streamed turn (direct mode) beside a plain one's: after a warm-up of each, `rounds`
     pairs of passes of `turns` turns, plain then streamed, each pass by new users."""
-    app = create_app(_settings(database_url, fake_url, "direct"))
+    app = create_app(app_settings(database_url, fake_url, "direct"))
     tag = f"stages-stream-{int(time.time())}"
     cpu = {False: 0.0, True: 0.0}
     failed = 0
-    async with _client(app) as client:
+    async with in_process(app) as client:
         for i in range(rounds + 1):
             for stream in (False, True):
-                users = _users(f"{tag}{i}{'s' if stream else 'p'}")
+                users = new_users(f"{tag}{i}{'s' if stream else 'p'}")
                 cpu0 = time.process_time()
-                failed += await _turns(client, users, turns=turns, concurrency=concurrency, stream=stream)
+                failed += await drive(client, users, turns=turns, concurrency=concurrency, stream=stream)
                 if i:  # the first round warms up
                     cpu[stream] += time.process_time() - cpu0
     plain_ms, streamed_ms = (cpu[stream] / (rounds * turns) * 1000 for stream in (False, True))
@@ -270,14 +270,14 @@ async def timed_stages(*, database_url: str, fake_url: str, turns: int = 400) ->
     to add up its thread's CPU time while it runs. With one turn at a time, what runs while a stage
     awaits is that stage's own work (its driver's callbacks, its answer read), so the figures hold for
     the database stages too, which yappi's clock blurs; the price is concurrency 1, not the load point."""
-    app = create_app(_settings(database_url, fake_url, "direct"))
+    app = create_app(app_settings(database_url, fake_url, "direct"))
     tag = f"stages-timed-{int(time.time())}"
-    async with _client(app) as client:
-        warm, timed = _users(f"{tag}w"), _users(f"{tag}t")
-        failed = await _turns(client, warm, turns=max(turns // 8, 8), concurrency=1)
+    async with in_process(app) as client:
+        warm, timed = new_users(f"{tag}w"), new_users(f"{tag}t")
+        failed = await drive(client, warm, turns=max(turns // 8, 8), concurrency=1)
         with _timed({**STAGES, "turn": (TURN_SITE,)}) as spent:
             cpu0 = time.thread_time()
-            failed += await _turns(client, timed, turns=turns, concurrency=1)
+            failed += await drive(client, timed, turns=turns, concurrency=1)
             total = time.thread_time() - cpu0
     per_turn = {stage: seconds / turns * 1000 for stage, seconds in spent.items()}
     turn_ms = per_turn.pop("turn")

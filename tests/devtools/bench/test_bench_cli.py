@@ -4,6 +4,7 @@ the per-stage profile, tokens, resolver, scale-out (instances directly and throu
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -83,6 +84,14 @@ def test_bench_quick_writes_results(tmp_path: Path) -> None:
     assert spent["turn, other"] >= -0.01 and timed["turn_ms"] <= timed["cpu_ms"]
     assert abs(sum(spent.values()) - timed["cpu_ms"]) < 0.05
     assert "Each stage timed without a profiler" in markdown
+    # The instructions a turn executes, counted by callgrind (make test installs valgrind where it can).
+    counted = results["stages"]["instructions"]
+    if shutil.which("valgrind") is None:
+        assert counted["skipped"].startswith("valgrind not found")
+    else:
+        assert counted["failed"] == 0 and counted["turns"] == 16
+        assert 1 < counted["instructions_per_turn_m"] < 100, counted  # millions: a turn is more than a loop
+        assert f"**{counted['instructions_per_turn_m']} M**" in markdown
     # The stack's floor and Taskchat at the same point: both served every turn and were measured.
     (floor,) = results["floor"]["rows"]
     for side in (floor["floor"], floor["taskchat"]):
