@@ -5,31 +5,14 @@
 # (the test drives the system Chromium through Playwright's executable_path).
 # It never fails the build: without Chromium the test skips and says why.
 set -uo pipefail
+source "$(dirname "$0")/apt.sh"
 
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 
 if [ -x "$CHROMIUM" ]; then
   exit 0
 fi
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-browser: $CHROMIUM missing and apt-get unavailable; the browser test will skip"
-  exit 0
-fi
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    SUDO=sudo
-  else
-    echo "ensure-browser: $CHROMIUM missing and not root (install it: apt-get install chromium); the browser test will skip"
-    exit 0
-  fi
-else
-  SUDO=""
-fi
-
-echo "ensure-browser: installing Chromium (Debian package 'chromium')"
-if $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null; then
+if apt_install browser chromium "the browser test will skip"; then
   echo "ensure-browser: $("$CHROMIUM" --version 2>/dev/null || echo installed)"
-else
-  echo "ensure-browser: could not install Chromium; the browser test will skip"
 fi
 exit 0
