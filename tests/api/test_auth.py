@@ -86,3 +86,27 @@ async def test_two_authorization_headers_are_a_400_on_every_route_and_on_mcp(mak
             }
     one = await client.get("/api/alice/tasks", headers=[("Authorization", f"Bearer {alice}")])
     assert one.status_code == 200
+
+
+async def test_the_chat_routes_own_checks_answer_as_the_other_routes_dependency_does(make_client) -> None:  # type: ignore[no-untyped-def]
+    """The chat route checks its path's user and the token itself (api/routes/chat.py `_checked`, not
+    deps.BearerUser): the same answers as a route that declares them, before the body is read as a
+    request, and before any model is asked."""
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    long_user = "u" * 256
+    bad_body = {"text": "no message"}
+    for path in (f"/api/{long_user}/chat", f"/api/{long_user}/tasks"):
+        response = await client.request(
+            "POST" if path.endswith("chat") else "GET", path, json=bad_body, headers=auth(long_user)
+        )
+        assert response.status_code == 422, (path, response.text)
+        assert response.json()["detail"] == "path.user_id: String should have at most 255 characters", path
+    for path in ("/api/alice/chat", "/api/alice/tasks"):
+        method = "POST" if path.endswith("chat") else "GET"
+        missing = await client.request(method, path, json=bad_body)
+        other = await client.request(method, path, json=bad_body, headers=auth("bob"))
+        assert (missing.status_code, missing.json()["error"]) == (401, "UNAUTHORIZED"), path
+        assert missing.headers.get("www-authenticate") == "Bearer", path
+        assert (other.status_code, other.json()["error"]) == (403, "FORBIDDEN"), path
+    assert llm.requests == []

@@ -141,3 +141,14 @@ def test_the_chat_headers_are_documented_as_the_routes_checks_read_them() -> Non
     assert key["required"] is False
     assert {"type": "string", "minLength": 1, "maxLength": 255} in key["schema"]["anyOf"]
     assert "text/event-stream" in parameters["header", "accept"]["description"]
+
+
+def test_the_chat_route_documents_its_user_and_token_as_a_route_that_declares_them() -> None:
+    """The chat route reads its user and token itself (api/routes/chat.py): its document says the
+    same as FastAPI says for a route that declares them (deps.CurrentUser)."""
+    paths = openapi("production")["paths"]
+    chat, listing = paths["/api/{user_id}/chat"]["post"], paths["/api/{user_id}/tasks"]["get"]
+    assert chat["security"] == listing["security"]
+    [chat_user] = [p for p in chat["parameters"] if p["in"] == "path"]
+    [listing_user] = [p for p in listing["parameters"] if p["in"] == "path"]
+    assert chat_user == listing_user

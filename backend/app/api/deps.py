@@ -56,10 +56,15 @@ class BearerUser(HTTPBearer):
         request: Request,
         user_id: Annotated[str, Path(min_length=1, max_length=255, description="Must equal the token's `sub`.")],
     ) -> str:
-        state = request.app.state
-        subject = await authenticate(request.headers.get("authorization"), settings=state.settings, keys=state.keys)
-        ensure_owner(subject, user_id)
-        return subject
+        return await owner(request, user_id)
+
+
+async def owner(request: Request, user_id: str) -> str:
+    """The request's token's user, who must be `user_id`: 401 for a bad token, 403 for another user."""
+    state = request.app.state
+    subject = await authenticate(request.headers.get("authorization"), settings=state.settings, keys=state.keys)
+    ensure_owner(subject, user_id)
+    return subject
 
 
 CurrentUser = Annotated[

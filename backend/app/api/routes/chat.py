@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import Discriminator, StringConstraints, Tag, TypeAdapter, ValidationError
 from starlette.responses import Response
 
-from backend.app.api.deps import CurrentUser
+from backend.app.api.deps import owner
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.streaming import replayed, stream_chat, wants_stream
 from backend.app.api.ui_stream import stream_ui_chat
@@ -31,14 +31,24 @@ def _form(body: Any) -> str:
     return BODY_FORM + ("ui" if isinstance(body, dict) and "messages" in body else "chat")
 
 
-# The headers a turn reads: documented as the operation's parameters (`_HEADERS`, in `openapi_extra`)
-# and read from the request, not declared as the endpoint's parameters: FastAPI's work for each
-# declared parameter, every request, cost about 1% of a turn's CPU (0.1 M instructions).
+# What the route reads of its request besides the body (the path's user, checked against the token;
+# two headers) is read from the request by `_checked`, not declared as the endpoint's parameters and
+# dependencies: FastAPI's work for a declared header cost about 0.1 M instructions a request (1% of a
+# turn), the security dependency with its path parameter 0.12 M. The operation documents them
+# (`openapi_extra`) as FastAPI documents the routes that declare them (tests/api/test_openapi.py).
 IDEMPOTENCY_KEY = "Idempotency-Key"
-_KEY = TypeAdapter(Annotated[str, StringConstraints(min_length=1, max_length=255)])
+_BOUNDED = TypeAdapter(Annotated[str, StringConstraints(min_length=1, max_length=255)])
+_USER_SAYS = "Must equal the token's `sub`."
 _KEY_SAYS = "A retry with the same key and body returns the stored response and changes nothing."
 _ACCEPT_SAYS = "`text/event-stream` streams the turn (see above)."
-_HEADERS = [
+_PARAMETERS = [
+    {
+        "name": "user_id",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255, "description": _USER_SAYS, "title": "User Id"},
+        "description": _USER_SAYS,
+    },
     {
         "name": IDEMPOTENCY_KEY,
         "in": "header",
@@ -58,19 +68,32 @@ _HEADERS = [
         "description": _ACCEPT_SAYS,
     },
 ]
+_SECURITY: list[dict[str, list[str]]] = [{"HTTPBearer": []}]  # deps.BearerUser's scheme
 
 
 async def _checked(raw: Request) -> None:
-    """What is checked before the body is validated: the `Idempotency-Key` (a 422 naming the header,
-    as a declared parameter's), and the size of a plain chat request, which keeps MAX_BODY_BYTES: the
-    route's wider cap (MAX_CHAT_BODY_BYTES) is for the AI SDK's, which carries the whole chat.
-    (The settings are read from the app, not through a dependency: one fewer for every turn.)"""
+    """What is checked before the body is validated, in the order a declared dependency would be:
+    the `Idempotency-Key` (a 422 naming the header), the size of a plain chat request, then the path's
+    user (a 422 naming it) and the token, which must be that user's (401, 403: `deps.owner`)."""
     if (key := raw.headers.get(IDEMPOTENCY_KEY)) is not None:
-        try:
-            _KEY.validate_python(key)
-        except ValidationError as invalid:
-            errors = [{**e, "loc": ("header", IDEMPOTENCY_KEY, *e["loc"])} for e in invalid.errors()]
-            raise RequestValidationError(errors) from None
+        _bounded(key, ("header", IDEMPOTENCY_KEY))
+    await _plain_cap(raw)
+    user_id = raw.path_params["user_id"]
+    _bounded(user_id, ("path", "user_id"))
+    await owner(raw, user_id)
+
+
+def _bounded(value: str, where: tuple[str, str]) -> None:
+    try:
+        _BOUNDED.validate_python(value)
+    except ValidationError as invalid:
+        raise RequestValidationError([{**e, "loc": (*where, *e["loc"])} for e in invalid.errors()]) from None
+
+
+async def _plain_cap(raw: Request) -> None:
+    """A plain chat request keeps MAX_BODY_BYTES: the route's wider cap (MAX_CHAT_BODY_BYTES) is for
+    the AI SDK's, which carries the whole chat. (The settings are read from the app, not through a
+    dependency: one fewer for every turn.)"""
     body, cap = await raw.body(), raw.app.state.settings.max_body_bytes
     if len(body) <= cap:
         return
@@ -115,7 +138,7 @@ AnyChatRequest = Annotated[
     "the chat's id, the user message's id and the request, so a retry or regenerate replays instead of acting "
     "twice.",
     dependencies=[Depends(_checked)],
-    openapi_extra={"parameters": _HEADERS},
+    openapi_extra={"parameters": _PARAMETERS, "security": _SECURITY},
     responses={
         200: {
             "content": {
@@ -141,7 +164,6 @@ AnyChatRequest = Annotated[
     },
 )
 async def chat(
-    user_id: CurrentUser,
     request: Annotated[
         AnyChatRequest,
         Body(
@@ -157,7 +179,7 @@ async def chat(
     raw: Request,
 ) -> Response:
     service: ChatService = raw.app.state.chat_service
-    idempotency_key = raw.headers.get(IDEMPOTENCY_KEY)  # checked by `_checked`
+    user_id, idempotency_key = raw.path_params["user_id"], raw.headers.get(IDEMPOTENCY_KEY)  # `_checked`
     if isinstance(request, UIChatRequest):
         return await stream_ui_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
     if wants_stream(raw.headers.get("accept")):
