@@ -6,7 +6,7 @@
 set -uo pipefail
 source "$(dirname "$0")/apt.sh"
 
-if command -v valgrind >/dev/null 2>&1 && command -v callgrind_control >/dev/null 2>&1; then
+if command -v valgrind >/dev/null 2>&1 && command -v vgdb >/dev/null 2>&1; then
   exit 0
 fi
 if apt_install valgrind valgrind "the bench will not count instructions"; then

@@ -5,7 +5,7 @@ it moved from 52 to 95 ms within a quarter of an hour), as much as most changes 
 number of instructions the process executes does not: the load phase's simple turns (add, list,
 complete, delete by title), one at a time through the app in this process on Postgres against the
 scripted fake model (as `stages.timed_stages` runs them), counted by valgrind's callgrind while
-they run and only then (`--instr-atstart=no`, switched on and off with `callgrind_control`), come
+they run and only then (`--instr-atstart=no`, switched on and off by vgdb), come
 out the same to 0.3% run to run. What it does not see: the time spent waiting for memory (a large
 regular expression run cold costs more than its instructions say), the kernel's work for a socket,
 and Postgres. Read it beside the served CPU, never instead of it. The driving client's instructions
@@ -91,7 +91,15 @@ async def _counted(*, database_url: str, fake_url: str, turns: int) -> int:
 
 
 def _collect(switch: str) -> None:
-    subprocess.run(["callgrind_control", "-i", switch, str(os.getpid())], check=True, capture_output=True)
+    """Callgrind's collection switched on or off, by its monitor command sent with vgdb. This process
+    keeps running (a busy wait) until vgdb is done: a running process is where valgrind looks for the
+    command, so vgdb never has to wake it with ptrace (`--max-invoke-ms=0`), which not every host allows."""
+    command = ["vgdb", "--max-invoke-ms=0", f"--pid={os.getpid()}", "instrumentation", switch]
+    vgdb = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    while vgdb.poll() is None:
+        pass
+    if vgdb.returncode != 0:
+        raise RuntimeError(f"vgdb could not switch the count {switch}: {vgdb.stderr.read() if vgdb.stderr else b''!r}")
 
 
 def main() -> int:
