@@ -179,8 +179,9 @@ async def test_overlong_key_is_422(make_client) -> None:  # type: ignore[no-unty
 
 async def test_a_key_is_checked_as_a_declared_header_before_the_body(make_client) -> None:  # type: ignore[no-untyped-def]
     """The key is read from the request (not a declared FastAPI parameter: api/routes/chat.py), so its
-    checks are the route's own: empty or over 255 characters is a 422 naming the header, before the
-    body is read (a bad body beside it is not what the answer names); 255 characters are a key."""
+    checks are the route's own: empty or over 255 characters is a 422 naming the header, after the
+    token and before the body is read (a bad body beside it is not what the answer names); 255
+    characters are a key."""
     llm = ScriptedLLM(calls(("add_task", {"title": "Long key"})))
     client = await make_client(llm)
 
@@ -194,6 +195,9 @@ async def test_a_key_is_checked_as_a_declared_header_before_the_body(make_client
     assert empty.json()["detail"] == "header.Idempotency-Key: String should have at least 1 character"
     assert over.json()["detail"] == "header.Idempotency-Key: String should have at most 255 characters"
     assert both.json()["detail"] == empty.json()["detail"]
+    # As when it was a declared header, the token is checked first: no token is a 401, whatever the key.
+    unknown = await client.post("/api/alice/chat", json={"message": "add x"}, headers={"Idempotency-Key": ""})
+    assert (unknown.status_code, unknown.json()["error"]) == (401, "UNAUTHORIZED")
     assert llm.requests == []
     longest = await post(client, "add Long key", "k" * 255)
     assert longest.status_code == 200, longest.text

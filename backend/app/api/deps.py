@@ -38,6 +38,12 @@ async def get_task_writes(request: Request) -> TaskWrites:
     return writes
 
 
+# A user id in a path, an `Idempotency-Key`: 1 to this many characters (routes that declare them, and
+# the chat route, which reads and documents them itself: routes/chat.py).
+MAX_ID_CHARS = 255
+USER_ID_SAYS = "Must equal the token's `sub`."
+BEARER = "HTTPBearer"  # the security scheme's name in the OpenAPI document
+
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 ToolsForDep = Annotated[ToolsFor, Depends(get_tools_for)]
@@ -54,7 +60,7 @@ class BearerUser(HTTPBearer):
     async def __call__(  # type: ignore[override]
         self,
         request: Request,
-        user_id: Annotated[str, Path(min_length=1, max_length=255, description="Must equal the token's `sub`.")],
+        user_id: Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS, description=USER_ID_SAYS)],
     ) -> str:
         return await owner(request, user_id)
 
@@ -71,7 +77,7 @@ CurrentUser = Annotated[
     str,
     Security(
         BearerUser(
-            scheme_name="HTTPBearer",
+            scheme_name=BEARER,
             bearerFormat="JWT",
             description="HS256 JWT whose `sub` is the user id.",
             auto_error=False,

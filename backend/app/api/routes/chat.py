@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import Discriminator, StringConstraints, Tag, TypeAdapter, ValidationError
 from starlette.responses import Response
 
-from backend.app.api.deps import owner
+from backend.app.api.deps import BEARER, MAX_ID_CHARS, USER_ID_SAYS, owner
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.streaming import replayed, stream_chat, wants_stream
 from backend.app.api.ui_stream import stream_ui_chat
@@ -37,8 +37,7 @@ def _form(body: Any) -> str:
 # turn), the security dependency with its path parameter 0.12 M. The operation documents them
 # (`openapi_extra`) as FastAPI documents the routes that declare them (tests/api/test_openapi.py).
 IDEMPOTENCY_KEY = "Idempotency-Key"
-_BOUNDED = TypeAdapter(Annotated[str, StringConstraints(min_length=1, max_length=255)])
-_USER_SAYS = "Must equal the token's `sub`."
+_BOUNDED = TypeAdapter(Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_CHARS)])
 _KEY_SAYS = "A retry with the same key and body returns the stored response and changes nothing."
 _ACCEPT_SAYS = "`text/event-stream` streams the turn (see above)."
 _PARAMETERS = [
@@ -46,15 +45,21 @@ _PARAMETERS = [
         "name": "user_id",
         "in": "path",
         "required": True,
-        "schema": {"type": "string", "minLength": 1, "maxLength": 255, "description": _USER_SAYS, "title": "User Id"},
-        "description": _USER_SAYS,
+        "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_ID_CHARS,
+            "description": USER_ID_SAYS,
+            "title": "User Id",
+        },
+        "description": USER_ID_SAYS,
     },
     {
         "name": IDEMPOTENCY_KEY,
         "in": "header",
         "required": False,
         "schema": {
-            "anyOf": [{"type": "string", "minLength": 1, "maxLength": 255}, {"type": "null"}],
+            "anyOf": [{"type": "string", "minLength": 1, "maxLength": MAX_ID_CHARS}, {"type": "null"}],
             "description": _KEY_SAYS,
             "title": IDEMPOTENCY_KEY,
         },
@@ -68,19 +73,20 @@ _PARAMETERS = [
         "description": _ACCEPT_SAYS,
     },
 ]
-_SECURITY: list[dict[str, list[str]]] = [{"HTTPBearer": []}]  # deps.BearerUser's scheme
+_SECURITY: list[dict[str, list[str]]] = [{BEARER: []}]
 
 
 async def _checked(raw: Request) -> None:
-    """What is checked before the body is validated, in the order a declared dependency would be:
-    the `Idempotency-Key` (a 422 naming the header), the size of a plain chat request, then the path's
-    user (a 422 naming it) and the token, which must be that user's (401, 403: `deps.owner`)."""
-    if (key := raw.headers.get(IDEMPOTENCY_KEY)) is not None:
-        _bounded(key, ("header", IDEMPOTENCY_KEY))
+    """What is checked before the body is validated, in the order FastAPI checked it when it was
+    declared: the size of a plain chat request (the route's dependency), the path's user (a 422 naming
+    it) and the token, which must be that user's (401, 403: `deps.owner`; the security dependency),
+    then the `Idempotency-Key` (a 422 naming the header; a header was checked with the body)."""
     await _plain_cap(raw)
     user_id = raw.path_params["user_id"]
     _bounded(user_id, ("path", "user_id"))
     await owner(raw, user_id)
+    if (key := raw.headers.get(IDEMPOTENCY_KEY)) is not None:
+        _bounded(key, ("header", IDEMPOTENCY_KEY))
 
 
 def _bounded(value: str, where: tuple[str, str]) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
-from backend.app.api.deps import CurrentUser, SessionDep, TaskWritesDep
+from backend.app.api.deps import MAX_ID_CHARS, CurrentUser, SessionDep, TaskWritesDep
 from backend.app.api.responses import FastJSONResponse
 from backend.app.core.exceptions import NotFound
 from backend.app.db.repositories.conversations import ConversationRepository
@@ -77,7 +77,7 @@ IdempotencyKey = Annotated[
     Header(
         alias="Idempotency-Key",
         min_length=1,
-        max_length=255,
+        max_length=MAX_ID_CHARS,
         description="A retry with the same key and body returns the stored response and creates nothing.",
     ),
 ]
