@@ -35,7 +35,8 @@ from backend.devtools.bench import stages
 
 UNDER_VALGRIND = "TASKCHAT_COUNTING"  # set for the process valgrind runs
 MODULE = "backend.devtools.bench.instructions"  # (not __name__: run with -m, that is "__main__")
-_COLLECTED = re.compile(r"Collected : (\d+)")
+_COLLECTED = re.compile(r"Collected : (\d+)")  # valgrind's count, on its stderr
+_FAILED = re.compile(r"^failed=(\d+)$", re.MULTILINE)  # the counted turns that failed, on this module's stdout
 
 
 def measure(*, database_url: str, fake_url: str, turns: int = 100) -> dict[str, Any]:
@@ -63,13 +64,12 @@ def measure(*, database_url: str, fake_url: str, turns: int = 100) -> dict[str, 
         # The system allocator, not Python's: valgrind follows its calls, as it cannot pymalloc's arenas.
         env = {**os.environ, UNDER_VALGRIND: "1", "PYTHONMALLOC": "malloc"}
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1200, check=False)
-    found = _COLLECTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
+    found, failed = _COLLECTED.search(done.stderr), _FAILED.search(done.stdout)
+    if done.returncode != 0 or found is None or failed is None:
         raise RuntimeError(f"the counted run failed ({done.returncode}): {done.stderr[-2000:]}")
-    failed = int(done.stdout.split("failed=")[-1].split()[0]) if "failed=" in done.stdout else None
     return {
         "turns": turns,
-        "failed": failed,
+        "failed": int(failed.group(1)),
         "instructions_per_turn_m": round(int(found.group(1)) / turns / 1e6, 3),
     }
 
