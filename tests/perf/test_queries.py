@@ -24,8 +24,10 @@ DELETE_BY_TITLE_IN_CONVERSATION = 5
 # The same for a change (complete, update): the change returns the task as it was beside the task as it
 # is (the undo record's before and after), so it is one statement too.
 COMPLETE_BY_TITLE_IN_CONVERSATION = 5
-# A listing in a conversation: the start | the page of tasks, its tool execution row | the record.
+# A listing in a conversation: the start | the page of tasks | its tool execution row | the record. A
+# listing only reads: each statement runs alone, in autocommit, and the turn opens no transaction.
 LIST_IN_CONVERSATION = 4
+LIST_TRANSACTIONS = 0
 # Transactions (each a BEGIN and a COMMIT round trip) of a turn whose tool reads before it writes: its
 # tool step; the turn's start and its record are single statements in autocommit. A checkout runs no
 # query of its own (no pool pre-ping: three round trips).
@@ -105,7 +107,7 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     assert [t["title"] for t in listed.json()["tool_calls"][0]["result"]["data"]["tasks"]] == ["Read book"]
     queries, transactions = split(statements)
     assert queries <= LIST_IN_CONVERSATION, statements
-    assert transactions <= TRANSACTIONS_PER_TURN, statements
+    assert transactions <= LIST_TRANSACTIONS, statements
     assert all_on_the_driver(client, statements), statements
 
     statements.clear()
@@ -163,6 +165,26 @@ async def test_a_repeated_turn_compiles_no_sql(make_client) -> None:  # type: ig
             assert response.status_code == 200, response.text
             assert all(c["result"]["success"] for c in response.json()["tool_calls"]), response.json()
     assert misses == [], misses
+
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+async def test_a_listing_by_words_keeps_its_transaction(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A text search sets its plan for its transaction's queries (task_filter.py): a listing with a
+    query is not sent alone, and reads a misspelt word as it would in any step."""
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    created = await client.post("/api/alice/tasks", json={"title": "Build the zeppelin model"}, headers=auth())
+    assert created.status_code == 201, created.text
+    statements = count_statements(client)
+
+    llm.push(calls(("list_tasks", {"query": "zeppelin modle"})))
+    listed = await chat(client, "show me the zeppelin modle task")
+
+    assert [t["title"] for t in listed.json()["tool_calls"][0]["result"]["data"]["tasks"]] == [
+        "Build the zeppelin model"
+    ]
+    _, transactions = split(statements)
+    assert transactions == 1, statements
 
 
 @pytest.mark.parametrize("database", ["postgres"], indirect=True)

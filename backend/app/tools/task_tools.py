@@ -42,6 +42,7 @@ from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
 from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference
+from backend.app.tools.schemas import ListTasksArgs
 
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
 # database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at
@@ -159,6 +160,9 @@ class TaskTools:
                 nested = len(calls) - len(invalid) > 1
                 # A lone call's new task is held and sent with its tool execution row (`_record`).
                 repo = TaskRepository(session, self.user_id, hold_inserts=not nested and self.audit is not None)
+                if not nested and all(p.args is None or _only_reads(p.args) for p in prepared):
+                    # A lone listing writes nothing but its record: each statement alone, no transaction.
+                    only_statement_next(session)
                 scope = StepScope(repo, references)
                 for i, p in enumerate(prepared):
                     if p.args is None:
@@ -310,6 +314,12 @@ class TaskTools:
                 ToolResult(success=False, code=ResultCode.STORAGE_ERROR, error="The database refused this change.")
             )
         return _reported(done, p.warnings), done.change, {**p.arguments, **done.applied}
+
+
+def _only_reads(args: BaseModel) -> bool:
+    """A call whose statements only read and need nothing of a transaction: a listing without a text
+    query (a text search sets its plan for the transaction's queries: task_filter.py)."""
+    return isinstance(args, ListTasksArgs) and not (args.query and args.query.strip())
 
 
 def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
