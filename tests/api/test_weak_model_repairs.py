@@ -10,6 +10,8 @@ import pytest
 from support.api import chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
+from backend.app.services import chat as chat_service
+
 
 async def state(client: Any) -> list[tuple[str, str]]:
     return sorted((t["title"], t["status"]) for t in await tasks_of(client))
@@ -216,3 +218,37 @@ async def test_the_raw_auto_policy_repairs_nothing(make_client) -> None:  # type
 
     assert await state(client) == [("Gym", "pending"), ("Taxes", "pending")]
     assert body["tool_calls"][0]["result"]["code"] == "NOT_FOUND"
+
+
+async def test_the_message_is_read_as_calls_only_when_a_tool_needs_it(make_client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The calls the message asks for (its titles, dates, priorities and references, `asked_in`) are
+    read when a tool first needs them to check or repair a call, once however often it asks: an add
+    always asks (the user's priority and due date hold), a complete by the user's own title never does."""
+    read: list[str] = []
+    original = chat_service.asked_in
+
+    def counted(message: str, **kwargs: Any) -> Any:
+        read.append(message)
+        return original(message, **kwargs)
+
+    monkeypatch.setattr(chat_service, "asked_in", counted)
+    junk = {"title": "Pay rent", "priority": "low"}
+    llm = ScriptedLLM(
+        calls(("complete_task", {"task_id": "gym"})),
+        completion("Done."),
+        calls(("add_task", junk)),
+        completion("Added."),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym")
+
+    done = (await chat(client, "mark gym as done")).json()
+    assert done["tool_calls"][0]["result"]["success"] is True, done
+    assert read == []
+
+    added = (await chat(client, "add Pay rent with high priority")).json()
+    assert added["tool_calls"][0]["result"]["data"]["repaired"] == [
+        "priority 'low' is not what the user said: used 'high'"
+    ]
+    assert read == ["add Pay rent with high priority"]
+    assert await state(client) == [("Gym", "completed"), ("Pay rent", "pending")]

@@ -3,8 +3,9 @@ it, the tools use it to repair a model's arguments that name nothing)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 
@@ -26,24 +27,43 @@ class SaidAction:
 
 
 @dataclass(frozen=True, slots=True)
+class Commands:
+    """What the message asks for, read as calls (services/commands.py): the tasks it asks to add, and
+    the user's own reference for each call it asks for, by tool ("dentist" in "push the dentist to
+    friday")."""
+
+    adds: tuple[SaidAdd, ...] = ()
+    references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Said:
     """What the user's message itself names, read before the model runs: the message, the actions it
     asks for with the words each is about ("taxes" for the delete of "delete taxes and add milk"),
-    and the tasks it asks to add. A model's argument that names nothing (a reference no task answers
-    to, a title sharing no word with the message), a title other than the one the user quoted, or a
+    and the calls it asks for (`read`). A model's argument that names nothing (a reference no task
+    answers to, a title sharing no word with the message), a title other than the one the user quoted, or a
     priority or due date other than the one the user gave, is repaired with these, said so in the
     result. A reference that resolves is never replaced, and nothing the message does not name for
-    that very action is ever used."""
+    that very action is ever used.
+
+    `read` reads the calls from the message when a tool first asks for them, and only once: a step
+    whose calls name what the user named (a listing, a complete or a delete by the user's own title)
+    never needs them."""
 
     message: str = ""
     actions: tuple[SaidAction, ...] = ()
-    adds: tuple[SaidAdd, ...] = ()
-    # The user's own reference for each call the message asks for ("dentist" in "push the dentist to
-    # friday"), by tool: resolved like a model's, it tells whether the model's target is the user's.
-    references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    read: Callable[[], Commands] = Commands
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "read", cache(self.read))
+
+    @property
+    def adds(self) -> tuple[SaidAdd, ...]:
+        return self.read().adds
 
     def references_for(self, tool: str) -> tuple[str, ...]:
-        return tuple(self.references.get(tool, ()))
+        """The user's own references for the calls of `tool` the message asks for."""
+        return tuple(self.read().references.get(tool, ()))
 
     def words_for(self, tool: str) -> list[str]:
         """The words of each action that asks for `tool`."""

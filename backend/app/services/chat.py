@@ -28,7 +28,7 @@ from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
 from backend.app.agent.types import ChatCompletionsClient
-from backend.app.calls.said import Said, SaidAction, SaidAdd
+from backend.app.calls.said import Commands, Said, SaidAction, SaidAdd
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, InvalidRequest
@@ -43,6 +43,7 @@ from backend.app.services.commands import asked_in
 from backend.app.services.confirmation_answers import AnswerRun, run_answer
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.history import fit_history
+from backend.app.services.intent import Intent
 from backend.app.services.live_reply import LiveReply, ReplyListener
 from backend.app.services.records import Finished, finish
 from backend.app.services.routing import Router
@@ -80,6 +81,18 @@ class TurnResponse:
     @classmethod
     def replay(cls, stored: StoredResponse) -> TurnResponse:
         return cls(stored.body, stored.status, replayed=True)
+
+
+def _commands(message: str, intent: Intent, today: date) -> Commands:
+    """The calls `message` asks for (`asked_in`): the tasks to add, with the priority and due date the
+    user gave, and the user's own reference for each other call, by tool."""
+    asked = asked_in(message, today=today, intent=intent)
+    references: dict[str, tuple[str, ...]] = {}
+    for a in asked:
+        if isinstance(ref := a.args.get("task_id"), str) and ref.strip():
+            references[a.name] = (*references.get(a.name, ()), ref)
+    adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == "add_task")
+    return Commands(adds, references)
 
 
 def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
@@ -223,14 +236,9 @@ class ChatService:
         repair the model's arguments that name nothing."""
         said = None
         if step is not None:
-            asked = asked_in(turn.request.message, today=self.clock.today(), intent=step.intent)
-            adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == "add_task")
-            actions = tuple(SaidAction(a.tools, a.object) for a in step.intent.actions)
-            references: dict[str, tuple[str, ...]] = {}
-            for a in asked:
-                if isinstance(ref := a.args.get("task_id"), str) and ref.strip():
-                    references[a.name] = (*references.get(a.name, ()), ref)
-            said = Said(message=turn.request.message, actions=actions, adds=adds, references=references)
+            message, intent, today = turn.request.message, step.intent, self.clock.today()
+            actions = tuple(SaidAction(a.tools, a.object) for a in intent.actions)
+            said = Said(message, actions, lambda: _commands(message, intent, today))
         return self.tools_for(
             turn.user_id,
             source="chat",

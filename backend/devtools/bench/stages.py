@@ -12,10 +12,10 @@ under asyncio: with 8 turns interleaved they add up to several times the process
 
     prepare   services/turn_store.py  TurnStore.prepare   the start: rate limit, history, message (key)
     read      services/turn.py        Step.guarded        the message read: intent, guard, policy
-              services/commands.py    asked_in            (and its commands, for the tools' repairs)
     model     agent/request.py        Requester.ask       each request built, sent, read, normalised
                                       Requester.check     (and, in model mode, the reply's check)
-    tools     tools/task_tools.py     execute_batch       the tool step and its transaction
+    tools     tools/task_tools.py     execute_batch       the tool step and its transaction (and the
+                                                          message's calls, read when a repair needs them)
     reply     services/records.py     finish              the reply composed, the metadata built
     persist   services/turn_store.py  TurnStore.persist   the record: assistant message (and key)
 
@@ -74,7 +74,7 @@ Site = tuple[str, str | None, str]  # (module, class or None, attribute): where 
 # The functions of each stage, where a turn calls them from, in the order of a turn (none calls another's).
 STAGES: dict[str, tuple[Site, ...]] = {
     "prepare": (("backend.app.services.turn_store", "TurnStore", "prepare"),),
-    "read": (("backend.app.services.turn", "Step", "guarded"), ("backend.app.services.chat", None, "asked_in")),
+    "read": (("backend.app.services.turn", "Step", "guarded"),),
     "model": (("backend.app.agent.request", "Requester", "ask"), ("backend.app.agent.request", "Requester", "check")),
     "tools": (("backend.app.tools.task_tools", "TaskTools", "execute_batch"),),
     "reply": (("backend.app.services.chat", None, "finish"),),

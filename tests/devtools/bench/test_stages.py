@@ -17,7 +17,7 @@ def test_each_stage_adds_up_its_functions_and_nothing_else() -> None:
         stat("agent/request.py", "Requester.ask", 1.0),  # the second request of a model-mode turn
         stat("agent/request.py", "Requester.check", 0.5),  # the reply's check is a model call too
         stat("services/turn.py", "Step.guarded", 0.25),
-        stat("services/commands.py", "asked_in", 0.125),  # the message's commands, read for the repairs
+        stat("services/commands.py", "asked_in", 0.125),  # read in the tool step: in execute_batch's time
         stat("services/chat.py", "ChatService.chat", 8.0),
         stat("services/chat.py", "ChatService._chat", 7.0),  # inside the turn: counted in no stage
         SimpleNamespace(module="/venv/site-packages/fastapi/applications.py", name="FastAPI.__call__", ttot=10.0),
@@ -26,6 +26,6 @@ def test_each_stage_adds_up_its_functions_and_nothing_else() -> None:
 
     found = _stage_cpu(stats)  # type: ignore[arg-type]
 
-    assert found["model"] == 3.5 and found["read"] == 0.375
+    assert found["model"] == 3.5 and found["read"] == 0.25
     assert found["turn"] == 8.0 and found["server"] == 10.0
     assert found["prepare"] == found["tools"] == found["reply"] == found["persist"] == 0.0
