@@ -29,7 +29,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if settings.is_sqlite:
         migrate()  # the embedded default migrates itself so `taskchat serve` just works
     uvicorn.run(
-        "backend.app.main:create_app",
+        "backend.app.main:create_served_app",
         factory=True,
         host=args.host,
         port=args.port,
