@@ -252,7 +252,8 @@ def _lifespan(
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """What the app holds while it runs: the engine, ONE HTTP client for the model (aiohttp's; a
     test's scripted transport goes through httpx's), the model client, the chat
-    and REST services, the identity provider's keys, the pruning task and the MCP session manager."""
+    and REST services, the identity provider's keys, the pruning task and the MCP endpoint (which starts
+    the SDK's session manager on its first request, mcp/http.py)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

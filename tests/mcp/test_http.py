@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
+import subprocess
+import sys
+import textwrap
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,19 +20,15 @@ import sqlalchemy as sa
 from mcp import Client, ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
-from support.api import auth, tasks_of, token_for
+from support.api import INIT_MCP, auth, make_settings, tasks_of, token_for
 
 from backend.app.core.logging import request_id_var
+from backend.app.main import create_app
 from backend.app.tools.registry import TOOLS
 
 Live = Any  # the `live` fixture of tests/mcp/conftest.py
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
-}
+INIT = INIT_MCP
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -228,3 +230,60 @@ async def test_a_client_is_served_by_any_instance_without_sticky_sessions(two_in
     assert done["data"]["id"] == added["data"]["id"] and done["data"]["status"] == "completed"
     for live in (first, second):  # one database: each instance sees the same result
         assert [t["status"] for t in await tasks_of(live.client)] == ["completed"]
+
+
+async def test_two_first_requests_at_once_start_one_session_manager(live: Live, mcp_session: Any) -> None:
+    """A worker starts the SDK's session manager on its first MCP request; two arriving together
+    share the one the first started."""
+    assert not [t for t in asyncio.all_tasks() if t.get_name() == "mcp-session-manager"]
+
+    async def tools(user: str) -> list[str]:
+        async with mcp_session(live.url, user) as session:
+            return [tool.name for tool in (await session.list_tools()).tools]
+
+    listed = await asyncio.gather(tools("alice"), tools("bob"))
+
+    assert listed[0] == listed[1] == list(TOOLS)
+    assert len([t for t in asyncio.all_tasks() if t.get_name() == "mcp-session-manager"]) == 1
+
+
+async def test_outside_the_lifespan_mcp_is_not_ready(database: str) -> None:
+    app = create_app(make_settings(database, llm_api_key=None), configure_logs=False)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://taskchat.test") as client:
+        response = await client.post("/mcp", json=INIT, headers={**MCP_HEADERS, **auth()})
+
+    assert response.status_code == 503 and response.json()["error"] == "NOT_READY"
+
+
+def test_a_worker_loads_the_sdk_with_its_first_mcp_request_only(database: str) -> None:
+    """The SDK (its protocol's models: about 26 MB of a worker) is not in a worker that serves only
+    the chat and the REST API; its first MCP request loads it. In a process of its own, since this
+    one has long imported it."""
+    script = textwrap.dedent(
+        f"""
+        import asyncio, sys
+        import httpx
+        from support.api import INIT_MCP, auth, make_settings
+        from backend.app.main import create_app
+
+        async def main():
+            app = create_app(make_settings({database!r}, llm_api_key=None), configure_logs=False)
+            async with app.router.lifespan_context(app):
+                transport = httpx.ASGITransport(app=app)
+                async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+                    turn = await client.post("/api/alice/chat", json={{"message": "add milk"}}, headers=auth())
+                    listed = await client.get("/api/alice/tasks", headers=auth())
+                    print(turn.status_code, listed.status_code, "mcp" in sys.modules)
+                    headers = {{**auth(), "Accept": "application/json, text/event-stream"}}
+                    first = await client.post("/mcp", json=INIT_MCP, headers=headers)
+                    print(first.status_code, "mcp" in sys.modules)
+
+        asyncio.run(main())
+        """
+    )
+    tests = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": f"{tests}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["200 200 False", "200 True"]

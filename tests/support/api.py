@@ -46,6 +46,15 @@ def token_for(user: str = USER, *, minutes: int = 60) -> str:
     return create_token(settings=_signing_settings(), user_id=user, minutes=minutes, now=now)
 
 
+# An MCP client's first request (JSON-RPC `initialize`), as a raw HTTP client sends it to /mcp.
+INIT_MCP = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
+
+
 def auth(user: str = USER) -> dict[str, str]:
     return {"Authorization": f"Bearer {token_for(user)}"}
 

@@ -8,6 +8,10 @@
 Authentication happens here, before the SDK parses anything, on every request. The user then rides
 into the SDK as an `AuthenticatedUser` in `scope["user"]`, where the tool handlers read the owner
 from it. The transport is stateless: no MCP session lives in a process, so no sticky sessions.
+
+The SDK is imported, and its session manager started, by the first request to /mcp a worker serves
+(`mcp/session.py`): its protocol's models are about 26 MB of a worker's memory, which a worker that
+serves only the chat and the REST API never holds.
 """
 
 from __future__ import annotations
@@ -16,14 +20,10 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 import anyio
 import orjson
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
-from mcp.server.auth.provider import AccessToken
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_REQUEST
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
@@ -32,66 +32,72 @@ from backend.app.core.exceptions import AppError
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.core.security import authenticate
-from backend.app.mcp.server import Caller, Context, ToolsForUser, build_server
+
+if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from backend.app.mcp.server import ToolsForUser
 
 PATH = "/mcp"
-_REQUEST_ID_KEY = "taskchat.request_id"
-
-
-def http_caller(ctx: Context) -> Caller:
-    """The caller of an HTTP tool call: the user McpHttpEndpoint authenticated for this request."""
-    scope = getattr(ctx.request, "scope", None)
-    user = scope.get("user") if isinstance(scope, dict) else None
-    if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
-        raise MCPError(code=INVALID_REQUEST, message="Not authenticated")  # unreachable behind McpHttpEndpoint
-    request_id = scope.get(_REQUEST_ID_KEY) if isinstance(scope, dict) else None
-    return Caller(user_id=user.access_token.subject, request_id=request_id if isinstance(request_id, str) else None)
+REQUEST_ID_KEY = "taskchat.request_id"  # the scope's key for the request id (read by mcp/session.py)
 
 
 class McpHttpEndpoint:
-    """The ASGI app mounted at `/mcp`. `run()` belongs in the app's lifespan: the SDK's session
-    manager owns a task group that must outlive every request."""
+    """The ASGI app mounted at `/mcp`. `run()` belongs in the app's lifespan: while it runs, the first
+    request starts the SDK's session manager, whose task group must outlive every request; `run()`
+    stops it when the lifespan ends."""
 
     def __init__(self, *, settings: Settings) -> None:
         self.settings = settings
+        self._serving: tuple[ToolsForUser, Metrics | None] | None = None  # while the lifespan runs
         self._manager: StreamableHTTPSessionManager | None = None
+        self._starting = asyncio.Lock()
+        self._stop = asyncio.Event()
+        self._holder: asyncio.Task[None] | None = None
         self._streams: dict[str, int] = {}  # open GET event streams per user, in this worker
 
     @asynccontextmanager
     async def run(self, *, tools_for_user: ToolsForUser, metrics: Metrics | None = None) -> AsyncIterator[None]:
-        server = build_server(identify=http_caller, tools_for_user=tools_for_user, metrics=metrics)
-        # Stateless: every request stands alone (no session kept in this process), so any worker of
-        # any instance behind a load balancer serves any request, with no sticky sessions. The tools
-        # need no session: each call is authenticated by its own token and runs in its own transaction.
-        manager = StreamableHTTPSessionManager(app=server, stateless=True)
-        # The manager's anyio task group must be exited by the task that entered it, but an app's
-        # lifespan may start and end in different tasks (pytest fixtures do), so one task of its
-        # own holds the manager open for the lifespan's duration.
-        ready, stop = asyncio.Event(), asyncio.Event()
-
-        async def hold() -> None:
-            async with manager.run():
-                ready.set()
-                await stop.wait()
-
-        holder = asyncio.create_task(hold(), name="mcp-session-manager")
-        started = asyncio.create_task(ready.wait())
-        await asyncio.wait({holder, started}, return_when=asyncio.FIRST_COMPLETED)
-        if not ready.is_set():
-            started.cancel()
-            await holder  # raises the reason it could not start
-        self._manager = manager
+        self._serving, self._stop = (tools_for_user, metrics), asyncio.Event()
         try:
             yield
         finally:
-            self._manager = None
-            stop.set()
-            await holder
+            self._serving, self._manager = None, None
+            self._stop.set()
+            if self._holder is not None:
+                holder, self._holder = self._holder, None
+                await holder
+
+    async def _started(self) -> StreamableHTTPSessionManager | None:
+        """The session manager, started by the first request that needs it; None outside the lifespan."""
+        async with self._starting:
+            if self._manager is None and self._serving is not None:
+                from backend.app.mcp.session import session_manager  # the SDK, imported here
+
+                tools_for_user, metrics = self._serving
+                manager = session_manager(tools_for_user, metrics)
+                # The manager's anyio task group must be exited by the task that entered it: one task
+                # of its own holds the manager open until the lifespan ends (not this request's task).
+                ready, stop = asyncio.Event(), self._stop
+
+                async def hold() -> None:
+                    async with manager.run():
+                        ready.set()
+                        await stop.wait()
+
+                holder = asyncio.create_task(hold(), name="mcp-session-manager")
+                started = asyncio.create_task(ready.wait())
+                await asyncio.wait({holder, started}, return_when=asyncio.FIRST_COMPLETED)
+                if not ready.is_set():
+                    started.cancel()
+                    await holder  # raises the reason it could not start
+                self._holder, self._manager = holder, manager
+        return self._manager
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
-        if self._manager is None:
+        if self._serving is None:
             await _send_json(
                 send, 503, {"error": "NOT_READY", "detail": "MCP is not running (app lifespan not started)"}
             )
@@ -102,12 +108,18 @@ class McpHttpEndpoint:
         except AppError as exc:
             await _send_json(send, exc.status_code, exc.body, exc.headers)
             return
-        scope["user"] = AuthenticatedUser(AccessToken(token="jwt", client_id=user_id, subject=user_id, scopes=[]))
-        scope[_REQUEST_ID_KEY] = request_id_var.get()
-        if scope.get("method") == "GET":
-            await self._stream(self._manager, user_id, scope, receive, send)
+        manager = await self._started()
+        if manager is None:  # the lifespan ended meanwhile
+            await _send_json(send, 503, {"error": "NOT_READY", "detail": "MCP is not running (app stopping)"})
             return
-        await self._manager.handle_request(scope, receive, send)
+        from backend.app.mcp.session import authenticated  # imported by _started
+
+        scope["user"] = authenticated(user_id)
+        scope[REQUEST_ID_KEY] = request_id_var.get()
+        if scope.get("method") == "GET":
+            await self._stream(manager, user_id, scope, receive, send)
+            return
+        await manager.handle_request(scope, receive, send)
 
     async def _stream(
         self, manager: StreamableHTTPSessionManager, user_id: str, scope: Scope, receive: Receive, send: Send
