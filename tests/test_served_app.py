@@ -1,5 +1,6 @@
 """The app as each worker of `taskchat serve` runs it (`create_served_app`): what its start-up built
-is kept out of the cyclic garbage collector's way while it serves, and given back when it stops."""
+is kept out of the cyclic garbage collector's way while it serves, young objects are collected less
+often, and the collector is given back as it was when it stops."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ async def test_a_served_worker_keeps_its_start_up_out_of_the_collector_while_it_
     monkeypatch.setattr(main, "get_settings", lambda: make_settings(database, llm_api_key=None))
     app = main.create_served_app()
     assert gc.get_freeze_count() == 0
+    thresholds = gc.get_threshold()
 
     async with app.router.lifespan_context(app):
+        assert gc.get_threshold() == (main.YOUNG_THRESHOLD, *thresholds[1:])
         frozen = gc.get_freeze_count()
         assert frozen > 10_000  # the modules, the compiled word lists, the engine, the services
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://taskchat.test") as client:
@@ -33,13 +36,14 @@ async def test_a_served_worker_keeps_its_start_up_out_of_the_collector_while_it_
         assert gc.get_freeze_count() > frozen // 2  # still out of the way (refcounting frees some of it)
 
     assert gc.get_freeze_count() == 0  # the collector has it back
+    assert gc.get_threshold() == thresholds
 
 
 async def test_an_app_from_create_app_freezes_nothing(make_client: Any) -> None:
     """Tests build thousands of apps in one process: none of them is frozen."""
     client = await make_client(offline=True)
     assert (await client.get("/health")).status_code == 200
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == 0 and gc.get_threshold()[0] != main.YOUNG_THRESHOLD
 
 
 def test_taskchat_serve_runs_the_served_app_in_its_workers(

@@ -77,7 +77,7 @@ def measure(*, database_url: str, fake_url: str, turns: int = 100) -> dict[str, 
 async def _counted(*, database_url: str, fake_url: str, turns: int) -> int:
     """`turns` turns one at a time, counted; a warm-up of at least 64 before (each user's first turns
     and the first of each kind run code paths once that a served worker has long run)."""
-    app = create_app(stages.app_settings(database_url, fake_url, "direct"), freeze_gc=True)
+    app = create_app(stages.app_settings(database_url, fake_url, "direct"), served_gc=True)
     tag = f"counted-{int(time.time() * 1000)}"
     async with stages.in_process(app) as driving:
         warm, counted = stages.new_users(f"{tag}w"), stages.new_users(f"{tag}c")

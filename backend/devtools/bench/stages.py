@@ -204,7 +204,7 @@ async def profile_stages(
     *, database_url: str, fake_url: str, response_mode: str = "direct", turns: int = 400, concurrency: int = 8
 ) -> dict[str, Any]:
     """`turns` turns three times, each by new users: a warm-up, without the profiler, under it."""
-    app = create_app(app_settings(database_url, fake_url, response_mode), freeze_gc=True)
+    app = create_app(app_settings(database_url, fake_url, response_mode), served_gc=True)
     tag = f"stages-{response_mode}-{int(time.time())}"
     run = partial(drive, turns=turns, concurrency=concurrency)
     async with in_process(app) as client:
@@ -243,7 +243,7 @@ async def streamed_cpu(
 ) -> dict[str, Any]:
     """The CPU of a streamed turn (direct mode) beside a plain one's: after a warm-up of each, `rounds`
     pairs of passes of `turns` turns, plain then streamed, each pass by new users."""
-    app = create_app(app_settings(database_url, fake_url, "direct"), freeze_gc=True)
+    app = create_app(app_settings(database_url, fake_url, "direct"), served_gc=True)
     tag = f"stages-stream-{int(time.time())}"
     cpu = {False: 0.0, True: 0.0}
     failed = 0
@@ -270,7 +270,7 @@ async def timed_stages(*, database_url: str, fake_url: str, turns: int = 400) ->
     to add up its thread's CPU time while it runs. With one turn at a time, what runs while a stage
     awaits is that stage's own work (its driver's callbacks, its answer read), so the figures hold for
     the database stages too, which yappi's clock blurs; the price is concurrency 1, not the load point."""
-    app = create_app(app_settings(database_url, fake_url, "direct"), freeze_gc=True)
+    app = create_app(app_settings(database_url, fake_url, "direct"), served_gc=True)
     tag = f"stages-timed-{int(time.time())}"
     async with in_process(app) as client:
         warm, timed = new_users(f"{tag}w"), new_users(f"{tag}t")
