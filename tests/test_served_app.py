@@ -4,8 +4,13 @@ often, and the collector is given back as it was when it stops."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
+import os
+import sys
+import textwrap
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -59,3 +64,60 @@ def test_taskchat_serve_runs_the_served_app_in_its_workers(
     module, name = ran["app"].split(":")
     assert ran["factory"] is True and ran["workers"] == 2
     assert getattr(importlib.import_module(module), name) is main.create_served_app
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+async def _in_a_fresh_process(script: str) -> tuple[int, str, str]:
+    """`script` run by a Python of its own, with the tests' support modules importable."""
+    env = {**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env
+    )
+    out, err = await asyncio.wait_for(process.communicate(), timeout=120)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def test_a_fresh_workers_first_request_reads_changes_or_adds_tasks(make_client: Any, database: str) -> None:
+    """A task a turn reads, changes or adds is built without the ORM and read through the mapped class,
+    whose mappers the lifespan configures: a worker's very first request may be any of these (each is
+    run in a process that has done nothing before; this one long has)."""
+    client = await make_client(offline=True)
+    user = f"fresh-{uuid.uuid4().hex[:8]}"
+    created = await client.post(f"/api/{user}/tasks", json={"title": "Water plants"}, headers=auth(user))
+    assert created.status_code == 201, created.text
+    for message in ("list my tasks", "complete Water plants", "add Buy milk"):
+        script = textwrap.dedent(
+            f"""
+            import asyncio
+            import httpx
+            from support.api import auth, make_settings
+            from backend.app.main import create_served_app
+            import backend.app.main as main
+
+            async def run():
+                main.get_settings = lambda: make_settings({database!r}, llm_api_key=None)
+                app = create_served_app()
+                async with app.router.lifespan_context(app):
+                    transport = httpx.ASGITransport(app=app)
+                    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+                        answer = await client.post(
+                            "/api/{user}/chat", json={{"message": {message!r}}}, headers=auth({user!r})
+                        )
+                        calls = answer.json().get("tool_calls", [])
+                        print(answer.status_code, [c["result"]["success"] for c in calls])
+
+            asyncio.run(run())
+            """
+        )
+        returncode, out, err = await _in_a_fresh_process(script)
+        assert returncode == 0, err[-3000:]
+        assert out.splitlines() == ["200 [True]"], (message, out, err[-3000:])
+
+    listed = await client.get(f"/api/{user}/tasks", headers=auth(user))
+    assert sorted((t["title"], t["status"]) for t in listed.json()) == [
+        ("Buy milk", "pending"),
+        ("Water plants", "completed"),
+    ]
