@@ -14,7 +14,6 @@ import httpx
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlalchemy.orm import configure_mappers
 from starlette.routing import Route
 
 from backend.app.agent.detect import detect
@@ -282,10 +281,6 @@ def _lifespan(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         read_words("add milk and delete it")  # ~600 patterns compile (a second): before the first turn, not in it
-        # A task a turn reads, adds or changes is built without the ORM (`Task.model_construct`) and read
-        # through the mapped class's attributes, which work once the mappers are configured: here, not
-        # by whichever request first used the ORM (a worker's first turn could be a listing).
-        configure_mappers()
         engine = create_engine(settings)
         async with AsyncExitStack() as stack:
             wire: Wire

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.orm import configure_mappers
 from sqlmodel import SQLModel
 
 from backend.app.core.config import Settings
@@ -30,6 +31,11 @@ from backend.app.language.lexicon import fold
 
 
 def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
+    # A task a tool reads, adds or changes is built without the ORM (`Task.model_construct`) and read
+    # through the mapped class's attributes, which work once the mappers are configured: configured
+    # here, in every process that reaches the database (a served worker, `taskchat mcp`), not by
+    # whichever request first used the ORM (a worker's first turn may be a listing).
+    configure_mappers()
     url = url or settings.database_url
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 15})
