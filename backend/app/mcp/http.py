@@ -70,6 +70,8 @@ class McpHttpEndpoint:
 
     async def _started(self) -> StreamableHTTPSessionManager | None:
         """The session manager, started by the first request that needs it; None outside the lifespan."""
+        if self._manager is not None:
+            return self._manager
         async with self._starting:
             if self._manager is None and self._serving is not None:
                 from backend.app.mcp.session import session_manager  # the SDK, imported here
