@@ -9,10 +9,12 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from support.api import NOW, USER, auth, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
+from backend.app.db.repositories.confirmations import ConfirmationRepository
 
 pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 
@@ -206,3 +208,28 @@ async def test_a_question_is_answered_on_sqlite_too(make_client) -> None:  # typ
 
     assert answered.status_code == 200, answered.text
     assert await titles(client) == []
+
+
+async def test_a_failure_reading_the_answer_is_recorded_beside_the_stored_message(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The message that answers the question is stored by the turn's start; when reading the pending
+    question then fails, the error is recorded beside it, as any failure of a turn is: never a
+    stored message with nothing after it."""
+    client, _llm, asked = await over_the_cap(make_client)
+
+    async def unreachable(*_args: Any, **_kwargs: Any) -> Any:
+        raise sa.exc.OperationalError("SELECT", {}, ConnectionError("the database went away"))
+
+    monkeypatch.setattr(ConfirmationRepository, "get", unreachable)
+    failed = await chat(client, "yes", conversation_id=asked["conversation_id"])
+    monkeypatch.undo()
+
+    assert failed.status_code >= 500 and failed.json()["error"], failed.text
+    path = f"/api/{USER}/conversations/{asked['conversation_id']}/messages"
+    messages = (await client.get(path, headers=auth())).json()
+    assert [(m["role"], m["content"], m["is_error"]) for m in messages[-2:]] == [
+        ("user", "yes", False),
+        ("assistant", messages[-1]["content"], True),
+    ]
+    assert await titles(client) == ["Gym", "Laundry"]  # what the question asked about was not run

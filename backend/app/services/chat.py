@@ -172,6 +172,7 @@ class ChatService:
         if stored is not None:  # a replay runs nothing
             return TurnResponse.replay(stored)
         try:
+            await self.store.read_answer(turn)
             run, step = await self._run(turn)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
             learned = self._learned(turn, run, finished) if isinstance(run, RunResult) else []

@@ -47,7 +47,7 @@ class TurnStore:
         limit, the conversation and the user's message, in one short transaction. Without a key to
         claim or a confirmation to check, that is one statement on Postgres, sent alone without a
         transaction (`unit_of_work(single_statement=True)`, `db/driver.py`); the answer to a question
-        the previous turn asked is then read after it, in a transaction of its own."""
+        the previous turn asked is then read after it (`read_answer`), in a transaction of its own."""
         alone = turn.idempotency_key is None and turn.request.confirm is None and not turn.start_if_new
         async with unit_of_work(self.sessionmaker, single_statement=alone) as session:
             if turn.idempotency_key is not None:
@@ -57,10 +57,16 @@ class TurnStore:
             continued = await self._open(session, turn)  # refused: the claim above rolls back with it
             if continued and not alone:
                 turn.answer = await pending_answer(session, turn, clock=self.clock)
-        if alone and asked(turn) is not None:
+        turn.answer_apart = alone and asked(turn) is not None
+        return None
+
+    async def read_answer(self, turn: TurnContext) -> None:
+        """The message read as the answer to the question the previous turn asked, when the turn's
+        start went alone and so could not read it (`prepare`): in a transaction of its own, after the
+        user's message was stored, so the caller records a failure here beside that message."""
+        if turn.answer_apart:
             async with unit_of_work(self.sessionmaker) as session:
                 turn.answer = await pending_answer(session, turn, clock=self.clock)
-        return None
 
     async def _open(self, session: AsyncSession, turn: TurnContext) -> bool:
         """The conversation (new, or this user's) and its history, the rate limit, and the user's
