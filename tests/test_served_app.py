@@ -20,6 +20,7 @@ import uvicorn
 from support.api import USER, auth, make_settings
 
 from backend.app import cli, main
+from backend.app.core import config
 
 
 async def test_a_served_worker_keeps_its_start_up_out_of_the_collector_while_it_serves(
@@ -56,7 +57,7 @@ def test_taskchat_serve_runs_the_served_app_in_its_workers(
 ) -> None:
     ran: dict[str, Any] = {}
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DATABASE_URL", database)
+    monkeypatch.setattr(config, "get_settings", lambda: make_settings(database))  # read when serve runs
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
 
     assert cli.main(["serve", "--workers", "2"]) == 0
