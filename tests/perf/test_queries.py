@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import event
-from support.api import auth, chat
+from support.api import auth, chat, seed_tasks
 from support.fake_llm import ScriptedLLM, calls
 
 # New conversation: the rate limit (its per-user lock, what makes the limit exact under concurrency, and
@@ -165,6 +166,29 @@ async def test_a_repeated_turn_compiles_no_sql(make_client) -> None:  # type: ig
             assert response.status_code == 200, response.text
             assert all(c["result"]["success"] for c in response.json()["tool_calls"]), response.json()
     assert misses == [], misses
+
+
+async def test_a_lone_listing_past_its_limit_counts_and_records_without_a_transaction(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A listing cut at its limit reads the count as well (a second read), and its tool execution row
+    is still stored, with no transaction opened."""
+    llm = ScriptedLLM()
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes", "Laundry")
+    statements = count_statements(client)
+
+    llm.push(calls(("list_tasks", {"limit": 2})))
+    listed = await chat(client, "what's on my list?")
+
+    data = listed.json()["tool_calls"][0]["result"]["data"]
+    assert (data["count"], len(data["tasks"]), data["truncated"]) == (3, 2, True)
+    assert split(statements)[1] == LIST_TRANSACTIONS, statements
+    async with client.app.state.engine.connect() as conn:
+        recorded = await conn.execute(
+            sa.select(sa.func.count())
+            .select_from(sa.table("tool_executions"))
+            .where(sa.text("tool_name = 'list_tasks'"))
+        )
+    assert recorded.scalar_one() == 1
 
 
 @pytest.mark.parametrize("database", ["postgres"], indirect=True)
