@@ -54,7 +54,6 @@ class TurnContext:
     history: list[HistoryRow] = field(default_factory=list)
     conversation: Referents = field(default_factory=Referents)  # read from the history
     answer: Answer | None = None  # the message read as the answer to the previous turn's question
-    answer_apart: bool = False  # that answer is read after the start, apart from it (turn_store.py)
     on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
     listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)
     start_if_new: bool = False  # the request's conversation_id is created when it is new (chat.py)

@@ -48,7 +48,7 @@ class TurnStore:
         claim or a confirmation to check, that is one statement on Postgres, sent alone without a
         transaction (`unit_of_work(single_statement=True)`, `db/driver.py`); the answer to a question
         the previous turn asked is then read after it (`read_answer`), in a transaction of its own."""
-        alone = turn.idempotency_key is None and turn.request.confirm is None and not turn.start_if_new
+        alone = _starts_alone(turn)
         async with unit_of_work(self.sessionmaker, single_statement=alone) as session:
             if turn.idempotency_key is not None:
                 stored = await self._claim(session, turn, turn.idempotency_key)
@@ -57,14 +57,13 @@ class TurnStore:
             continued = await self._open(session, turn)  # refused: the claim above rolls back with it
             if continued and not alone:
                 turn.answer = await pending_answer(session, turn, clock=self.clock)
-        turn.answer_apart = alone and asked(turn) is not None
         return None
 
     async def read_answer(self, turn: TurnContext) -> None:
         """The message read as the answer to the question the previous turn asked, when the turn's
         start went alone and so could not read it (`prepare`): in a transaction of its own, after the
         user's message was stored, so the caller records a failure here beside that message."""
-        if turn.answer_apart:
+        if _starts_alone(turn) and asked(turn) is not None:
             async with unit_of_work(self.sessionmaker) as session:
                 turn.answer = await pending_answer(session, turn, clock=self.clock)
 
@@ -174,3 +173,9 @@ class TurnStore:
                     await keys.complete(key, status=exc.status_code, body=exc.body)
                 else:
                     await keys.release(key)
+
+
+def _starts_alone(turn: TurnContext) -> bool:
+    """Whether the turn's start is one statement with nothing beside it in its transaction: no key to
+    claim, no confirmation to check, no conversation to create (`prepare`)."""
+    return turn.idempotency_key is None and turn.request.confirm is None and not turn.start_if_new
