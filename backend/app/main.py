@@ -93,6 +93,9 @@ def create_app(
         summary="A chat backend for a to-do app that never reports a success no tool produced.",
         lifespan=lifespan,
         default_response_class=FastJSONResponse,
+        # FastAPI's own OpenTelemetry hooks look the global providers up on every request (about 6 µs);
+        # Taskchat configures none: its metrics are Prometheus's (/metrics), its logs JSON lines.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.metrics = app_metrics
     app.state.keys = None  # the identity provider's keys (JWT_JWKS_URL), set when the lifespan starts

@@ -168,3 +168,24 @@ def test_a_route_that_declares_more_than_it_reads_is_refused() -> None:
         with pytest.raises(RuntimeError, match="PlainTurns"):
             PlainTurns(route)
     PlainTurns(_route_of(plain, dependencies=[Depends(chat_route._checked)]))
+
+
+async def test_a_request_does_not_look_up_opentelemetry_providers(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FastAPI's own OpenTelemetry hooks are off (main.create_app): no request, the chat's or another
+    route's, asks for the global tracer, meter or logger provider (which Taskchat never configures)."""
+    from opentelemetry import _logs, metrics, trace
+
+    asked: list[str] = []
+    for module, name in (
+        (trace, "get_tracer_provider"),
+        (metrics, "get_meter_provider"),
+        (_logs, "get_logger_provider"),
+    ):
+        found = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda found=found, name=name: asked.append(name) or found())
+    client = await make_client(None, offline=True)
+    assert (await client.post(_CHAT, json={"message": "add milk"}, headers=auth("alice"))).status_code == 200
+    assert (await client.get("/api/alice/tasks", headers=auth("alice"))).status_code == 200
+    assert asked == []
