@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import APIRouter, Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI, HTTPException
 from fastapi.routing import APIRoute
 from support.api import auth
 
@@ -189,3 +189,19 @@ async def test_a_request_does_not_look_up_opentelemetry_providers(
     assert (await client.post(_CHAT, json={"message": "add milk"}, headers=auth("alice"))).status_code == 200
     assert (await client.get("/api/alice/tasks", headers=auth("alice"))).status_code == 200
     assert asked == []
+
+
+async def test_an_override_of_the_routes_checks_is_honoured(make_client: Any) -> None:
+    """With `app.dependency_overrides` set, every request is FastAPI's, so an override of the
+    route's own checks applies to the plain case too."""
+    client = await make_client(None, offline=True)
+    app: FastAPI = client.app
+
+    async def refuse() -> None:
+        raise HTTPException(status_code=418, detail="checked by the override")
+
+    app.dependency_overrides[chat_route._checked] = refuse
+    answer = await client.post(_CHAT, json={"message": "add milk"}, headers=auth("alice"))
+    assert answer.status_code == 418, answer.text
+    app.dependency_overrides.clear()
+    assert (await client.post(_CHAT, json={"message": "add milk"}, headers=auth("alice"))).status_code == 200
