@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Annotated, Any, cast
 
@@ -11,7 +10,7 @@ from fastapi import APIRouter, Body, Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import Discriminator, StringConstraints, Tag, TypeAdapter, ValidationError
-from starlette.datastructures import Headers, URLPath
+from starlette.datastructures import URLPath
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
 from starlette.types import Message, Receive, Scope, Send
@@ -221,7 +220,8 @@ class PlainTurns(BaseRoute):
         others = any(d.path_params or d.query_params or d.header_params or d.cookie_params for d in declared)
         if body_field is None or not reads or others or dependant.dependencies[0].dependencies:
             raise RuntimeError("the chat route declares what PlainTurns does not read: update it with the route")
-        self.route, self.body_field, self.path_format = route, body_field, route.path_format
+        self.route, self.body_field = route, body_field
+        self.path_format = route.path_format  # what the router reports as the route it selected
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope.get(_PASSED):
@@ -233,25 +233,27 @@ class PlainTurns(BaseRoute):
         raise NoMatchFound(name, path_params)  # the FastAPI route is the one named
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        incoming = Request(scope, receive)
         try:
-            body = await Request(scope, receive).body()
+            body = await incoming.body()
         except Exception:  # a client gone while sending: FastAPI's answer to that
             request = None
         else:
             receive = _replaying(body, receive)
-            request = None if scope["app"].dependency_overrides else self._plain(scope, body)
+            request = None if scope["app"].dependency_overrides else await self._plain(incoming)
         if request is None:
             scope[_PASSED] = True
             await scope["router"](scope, receive, send)
         else:
             await request_response(partial(_turn, request))(scope, receive, send)
 
-    def _plain(self, scope: Scope, body: bytes) -> ChatRequest | UIChatRequest | None:
-        """The request, when the body is JSON sent as such that the route's body field validates."""
-        if not body or Headers(scope=scope).get("content-type") != "application/json":
+    async def _plain(self, incoming: Request) -> ChatRequest | UIChatRequest | None:
+        """The request, when its body (read already) is JSON sent as such, parsed as FastAPI parses it
+        (Starlette's `Request.json`), that the route's body field validates."""
+        if not await incoming.body() or incoming.headers.get("content-type") != "application/json":
             return None
         try:
-            parsed = json.loads(body)  # as Starlette's Request.json, which FastAPI reads
+            parsed = await incoming.json()
         except Exception:
             return None
         value, errors = self.body_field.validate(parsed, {}, loc=("body",))
