@@ -287,3 +287,42 @@ def test_a_worker_loads_the_sdk_with_its_first_mcp_request_only(database: str) -
 
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines() == ["200 200 False", "200 True"]
+
+
+async def test_a_manager_that_starts_as_the_lifespan_ends_is_stopped_not_kept(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first MCP request starting the session manager while the app's lifespan ends gets no
+    manager (its request is answered 503), the manager is stopped, and the next lifespan starts one
+    of its own instead of the stopped one."""
+    from contextlib import asynccontextmanager
+
+    import backend.app.mcp.session as sdk_side
+    from backend.app.mcp.http import McpHttpEndpoint
+
+    entered, release = asyncio.Event(), asyncio.Event()
+    stopped: list[object] = []
+
+    class SlowManager:
+        @asynccontextmanager
+        async def run(self) -> Any:
+            entered.set()
+            await release.wait()
+            try:
+                yield
+            finally:
+                stopped.append(self)
+
+    monkeypatch.setattr(sdk_side, "session_manager", lambda tools_for_user, metrics: SlowManager())
+    endpoint = McpHttpEndpoint(settings=make_settings(database, llm_api_key=None))
+    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type, return-value]
+        starting = asyncio.create_task(endpoint._started())
+        await entered.wait()
+    release.set()
+
+    assert await starting is None
+    assert len(stopped) == 1
+    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type, return-value]
+        fresh = await endpoint._started()
+        assert isinstance(fresh, SlowManager) and fresh is not stopped[0]
+    assert len(stopped) == 2

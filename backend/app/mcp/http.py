@@ -93,6 +93,9 @@ class McpHttpEndpoint:
                 if not ready.is_set():
                     started.cancel()
                     await holder  # raises the reason it could not start
+                if self._serving is None:  # the lifespan ended while it started: `stop` is set
+                    await holder
+                    return None
                 self._holder, self._manager = holder, manager
         return self._manager
 
