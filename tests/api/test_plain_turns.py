@@ -131,14 +131,25 @@ async def test_every_request_gets_the_answer_the_fastapi_route_alone_gives(
     assert taken == [i for i, (how, *_) in enumerate(_REQUESTS) if how in ("turn", "checked")]
 
 
-async def test_without_a_token_the_plain_case_answers_as_fastapi_does(make_client: Any) -> None:
+async def test_without_a_token_the_plain_case_answers_as_fastapi_does(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     plain, alone = await _clients(make_client)
+    taken: list[str] = []
+    turn = chat_route._turn
+
+    async def counted(*args: Any) -> Any:
+        taken.append("plain")
+        return await turn(*args)
+
+    monkeypatch.setattr(chat_route, "_turn", counted)
     for headers in ({}, {"authorization": "Bearer not-a-token"}, auth("bob")):
         sent = {"headers": headers | _JSON, "content": _body({"message": "add milk"})}
         ours, theirs = await plain.post(_CHAT, **sent), await alone.post(_CHAT, **sent)
         assert ours.status_code in (401, 403)
         assert _answer(ours) == _answer(theirs)
     assert plain.app.state.chat_service.calls == []  # type: ignore[attr-defined]
+    assert taken == ["plain"] * 3  # the plain case refused them itself, in `_checked`
 
 
 def _route_of(endpoint: Callable[..., Any], **declared: Any) -> APIRoute:
