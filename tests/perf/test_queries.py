@@ -20,19 +20,20 @@ ADD_IN_NEW_CONVERSATION = 3
 ADD_TRANSACTIONS = 0
 # Existing conversation: the rate limit, the history and the user's message, one statement (which counts
 # and adds the message only for the user's own conversation) | the title lookup (one statement,
-# whichever step finds it), delete, its tool execution row | the record.
-DELETE_BY_TITLE_IN_CONVERSATION = 5
-# The same for a change (complete, update): the change returns the task as it was beside the task as it
-# is (the undo record's before and after), so it is one statement too.
-COMPLETE_BY_TITLE_IN_CONVERSATION = 5
+# whichever step finds it), sent alone | the delete and its tool execution row, one statement (the
+# lookup read the task whole, migration 0013: what it was is known unsent) | the record. On Postgres
+# each runs alone, in autocommit, and the turn opens no transaction.
+DELETE_BY_TITLE_IN_CONVERSATION = 4
+# The same for a change (complete, update).
+COMPLETE_BY_TITLE_IN_CONVERSATION = 4
 # A listing in a conversation: the start | the page of tasks | its tool execution row | the record. A
 # listing only reads: each statement runs alone, in autocommit, and the turn opens no transaction.
 LIST_IN_CONVERSATION = 4
 LIST_TRANSACTIONS = 0
-# Transactions (each a BEGIN and a COMMIT round trip) of a turn whose tool reads before it writes: its
-# tool step; the turn's start and its record are single statements in autocommit. A checkout runs no
-# query of its own (no pool pre-ping: three round trips).
-TRANSACTIONS_PER_TURN = 1
+# Transactions (each a BEGIN and a COMMIT round trip) of a turn whose tool reads before it writes, by
+# the task's title: none (each of its statements is atomic alone). A checkout runs no query of its own
+# (no pool pre-ping: three round trips).
+BY_TITLE_TRANSACTIONS = 0
 # On Postgres every statement of these turns goes past the ORM, on the driver's connection
 # (db/driver.py): an add's three alone, a change's or a delete's in their transaction too.
 
@@ -117,7 +118,7 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     assert done.json()["tool_calls"][0]["result"]["success"] is True, done.json()
     queries, transactions = split(statements)
     assert queries <= COMPLETE_BY_TITLE_IN_CONVERSATION, statements
-    assert transactions <= TRANSACTIONS_PER_TURN, statements
+    assert transactions <= BY_TITLE_TRANSACTIONS, statements
     assert all_on_the_driver(client, statements), statements
 
     statements.clear()
@@ -126,7 +127,7 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     assert second.json()["tool_calls"][0]["result"]["success"] is True
     queries, transactions = split(statements)
     assert queries <= DELETE_BY_TITLE_IN_CONVERSATION, statements
-    assert transactions <= TRANSACTIONS_PER_TURN, statements
+    assert transactions <= BY_TITLE_TRANSACTIONS, statements
     assert all_on_the_driver(client, statements), statements
 
 

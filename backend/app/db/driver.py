@@ -130,6 +130,17 @@ def direct(engine: Engine) -> bool:
     return engine.dialect.name == "postgresql" and bool(engine.get_execution_options().get(DIRECT, False))
 
 
+def reads_alone_next(session: AsyncSession) -> None:
+    """The next statement `fetch` sends only reads: where the session has begun nothing (on Postgres
+    reached directly), it goes alone, without a transaction. At READ COMMITTED a statement sees what
+    was committed when it starts, in a transaction or not, so a read sent before the session's
+    transaction begins sees what it would have seen as that transaction's first statement; a step
+    whose lookup finds nothing to write, or whose write goes alone too, then sends no BEGIN at all."""
+    engine = session.get_bind()
+    if isinstance(engine, Engine) and direct(engine) and not session.in_transaction():
+        session.info[ALONE] = True
+
+
 async def fetch(session: AsyncSession, statement: Executable, params: Mapping[str, Any]) -> list[Any]:
     """The rows of `statement` (attributes by column name, as SQLAlchemy's rows; none for a write
     without RETURNING), sent on the driver's connection: alone when the session is marked for it and

@@ -26,7 +26,7 @@ from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter
-from backend.app.db.repositories.tasks import TaskRepository, TaskRow
+from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.tools.references import Found, TaskFinder, needs_confirmation_to_add, not_grounded
 from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
@@ -184,7 +184,7 @@ class ToolHandlers:
             return Done.of(found, row)
         task = await step.repo.delete(row)
         if task is None:
-            return Done.of(found, _conflict(row))
+            return Done.of(found, _conflict(row.title))
         data = DeletedTask(id=str(row.id), title=row.title, status="deleted")
         return Done.of(found, ToolResult(success=True, data=data), Change(task.id, snapshot(task), None))
 
@@ -200,7 +200,7 @@ class ToolHandlers:
             return Done.of(found, row)
         changed = await step.repo.change(row, values)
         if changed is None:
-            return Done.of(found, _conflict(row))
+            return Done.of(found, _conflict(row.title))
         before, task = changed
         return Done.of(
             found, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
@@ -230,10 +230,18 @@ def _plain(title: str) -> str:
     return html.unescape(title).strip().strip("\"'“”‘’«».,;:!? ").casefold()
 
 
-def _conflict(row: TaskRow) -> ToolResult:
+def conflicted(done: Done) -> Done:
+    """What a call whose write its repository held reports instead of `done` when the write, sent with
+    the call's record, finds the task no longer the version its lookup read (TaskTools): the
+    conflict the write would have met sent at once, with the same notes and repairs."""
+    assert done.change is not None and done.change.before is not None  # a held write changes a task it read
+    return Done(_conflict(done.change.before["title"]), None, done.notes, done.repairs)
+
+
+def _conflict(title: str) -> ToolResult:
     return ToolResult(
         success=False,
         code=ResultCode.CONFLICT,
-        error=f"'{row.title}' was changed or deleted by another request at the same time; "
+        error=f"'{title}' was changed or deleted by another request at the same time; "
         "nothing was done. Please try again.",
     )

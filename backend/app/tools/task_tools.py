@@ -34,10 +34,10 @@ from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult,
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.db.repositories.tasks import TaskRepository, TaskRow
+from backend.app.db.repositories.tasks import HeldWrite, TaskRepository, TaskRow
 from backend.app.db.session import only_statement_next, unit_of_work
 from backend.app.tools.coercion import coerce_arguments
-from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers
+from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers, conflicted
 from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
@@ -51,6 +51,9 @@ from backend.app.tools.schemas import ListTasksArgs
 PREFILTER_ABOVE = 300
 PREFILTER_LIMIT = 50
 ApplyMode = Literal["best_effort", "strict"]
+
+
+_Ran = tuple[ToolResult, Change | None, dict[str, Any]]  # a call's result, change and executed arguments
 
 
 @dataclass(slots=True)
@@ -155,11 +158,13 @@ class TaskTools:
         results: list[ToolResult | None] = [p.rejected for p in prepared]
         changes: list[Change | None] = [None] * len(prepared)
         arguments = [p.arguments for p in prepared]  # a call that made its change: the arguments it applied
+        unwritten: tuple[int, _Ran] | None = None  # a held write's call: what it reports if the write fails
         try:
             async with unit_of_work(self.sessionmaker) as session:
                 nested = len(calls) - len(invalid) > 1
-                # A lone call's new task is held and sent with its tool execution row (`_record`).
-                repo = TaskRepository(session, self.user_id, hold_inserts=not nested and self.audit is not None)
+                # A lone call's write (a new task; a change or delete of a task whose lookup read it
+                # whole) is held and sent with its tool execution row (`_record`).
+                repo = TaskRepository(session, self.user_id, hold_writes=not nested and self.audit is not None)
                 if not nested and all(p.args is None or _only_reads(p.args) for p in prepared):
                     # A lone listing writes nothing but its record: each statement alone, no transaction.
                     only_statement_next(session)
@@ -168,13 +173,21 @@ class TaskTools:
                     if p.args is None:
                         continue
                     started = time.perf_counter()
-                    results[i], changes[i], arguments[i] = await self._run_one(session, scope, p, nested=nested)
+                    ran, if_unwritten = await self._run_one(session, scope, p, nested=nested)
+                    results[i], changes[i], arguments[i] = ran
                     durations[i] = (time.perf_counter() - started) * 1000
+                    unwritten = (i, if_unwritten) if if_unwritten is not None else unwritten
                     if self.apply_mode == "strict" and not results[i].success:  # type: ignore[union-attr]
                         raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
                 final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
                 outcome = BatchResult(results=final, executed_arguments=arguments)
-                await self._record(session, prepared, outcome, durations, step, changes, repo.take_held())
+                held = repo.take_held_write()
+                if not await self._record(session, prepared, outcome, durations, step, changes, repo.take_held(), held):
+                    # The task changed after its lookup: neither the write nor its record was stored;
+                    # the call reports the conflict a write sent at once would have met, recorded alone.
+                    assert unwritten is not None
+                    i, (final[i], changes[i], arguments[i]) = unwritten  # `outcome`'s lists
+                    await self._record(session, prepared, outcome, durations, step, changes)
         except _StrictAbort as abort:
             refused = self._strict_rejection(prepared, str(abort), keep=results)
             return await self._record_alone(prepared, refused, durations, step)
@@ -190,14 +203,16 @@ class TaskTools:
         step: StepInfo | None,
         changes: list[Change | None] | None = None,
         tasks: list[dict[str, Any]] | None = None,
-    ) -> None:
+        write: HeldWrite | None = None,
+    ) -> bool:
         """One `tool_executions` row per call of the batch (refused ones too), in the caller's
-        transaction, with what each change did to its task (for undo), and the new `tasks` its calls
-        held. A lone call whose handler sent nothing (an add, a refusal) is one statement, its task
-        and its row together: it runs alone, without a transaction, where it can (`only_statement_next`,
-        `db/driver.py`)."""
+        transaction, with what each change did to its task (for undo), and the new `tasks` or the
+        `write` its calls held. A lone call whose handler sent nothing (an add, a held change or
+        delete, a refusal) is one statement, its write and its row together: it runs alone, without
+        a transaction, where it can (`only_statement_next`, `db/driver.py`). False when the held
+        `write` found its task changed since the lookup: nothing was stored."""
         if self.audit is None:
-            return
+            return True
         step = step or StepInfo()
         done = changes or [None] * len(prepared)
         rows = [
@@ -223,7 +238,9 @@ class TaskTools:
         ]
         if len(rows) == 1:
             only_statement_next(session)
-        await ConversationRepository(session, self.user_id).add_tool_executions(rows, tasks=tasks or ())
+        return await ConversationRepository(session, self.user_id).add_tool_executions(
+            rows, tasks=tasks or (), write=write
+        )
 
     async def _record_alone(
         self, prepared: list[_Prepared], outcome: BatchResult, durations: list[float], step: StepInfo | None
@@ -297,9 +314,11 @@ class TaskTools:
     # -- execution -----------------------------------------------------------------------------
     async def _run_one(
         self, session: AsyncSession, scope: StepScope, p: _Prepared, *, nested: bool
-    ) -> tuple[ToolResult, Change | None, dict[str, Any]]:
+    ) -> tuple[_Ran, _Ran | None]:
         """One call's result, its change, and its executed arguments: the model's, with the values
-        its handler repaired and applied in their place (`Done.applied`: none when it changed nothing)."""
+        its handler repaired and applied in their place (`Done.applied`: none when it changed nothing);
+        beside them, when its repository holds the call's write unsent, the same should the write
+        find its task changed (`conflicted`)."""
         definition = TOOLS[p.call.name]  # prepared: a tool this deployment offers
         try:
             if nested:
@@ -313,7 +332,10 @@ class TaskTools:
             done = Done(
                 ToolResult(success=False, code=ResultCode.STORAGE_ERROR, error="The database refused this change.")
             )
-        return _reported(done, p.warnings), done.change, {**p.arguments, **done.applied}
+        ran = (_reported(done, p.warnings), done.change, {**p.arguments, **done.applied})
+        if not scope.repo.holds_write:
+            return ran, None
+        return ran, (_reported(conflicted(done), p.warnings), None, dict(p.arguments))
 
 
 def _only_reads(args: BaseModel) -> bool:

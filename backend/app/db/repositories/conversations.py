@@ -29,7 +29,7 @@ from backend.app.db.repositories.paging import (
     load_datetime,
     load_uuid,
 )
-from backend.app.db.repositories.tasks import INSERT_TASK
+from backend.app.db.repositories.tasks import INSERT_TASK, HeldWrite
 
 _C = Conversation.__table__  # type: ignore[attr-defined]
 _M = Message.__table__  # type: ignore[attr-defined]
@@ -66,6 +66,16 @@ def _add_with_task(task_columns: tuple[str, ...], execution_columns: tuple[str, 
     parameters are prefixed, `t_` the task's and `x_` the execution's."""
     task = sa.insert(_T).values(typed(_T, task_columns, prefix="t_"))
     return sa.insert(_X).values(typed(_X, execution_columns, prefix="x_")).add_cte(task.cte("task"))
+
+
+@functools.lru_cache(maxsize=64)
+def _write_with_execution(written: sa.CTE, execution_columns: tuple[str, ...]) -> sa.Insert:
+    """Postgres: a held change or delete of a task (`written`, tasks.py) and the tool execution row of
+    the call that made it, in ONE statement: the row is inserted for each task the write returns, so
+    a task no longer at the version read gets neither, and the change is never stored without its
+    record. Returns the row's id; the row's bind parameters are prefixed `x_`."""
+    row = sa.select(*typed(_X, execution_columns, prefix="x_").values()).select_from(written)
+    return sa.insert(_X).from_select(list(execution_columns), row, include_defaults=False).returning(_X.c.id)
 
 
 _TOUCH = (
@@ -407,27 +417,35 @@ class ConversationRepository:
         return bool((await self.session.execute(query)).scalar())
 
     async def add_tool_executions(
-        self, rows: Sequence[dict[str, Any]], *, tasks: Sequence[dict[str, Any]] = ()
-    ) -> None:
+        self, rows: Sequence[dict[str, Any]], *, tasks: Sequence[dict[str, Any]] = (), write: HeldWrite | None = None
+    ) -> bool:
         """Insert tool execution rows (column -> value; `id` and `created_at` are filled in) in one
         statement, and the new `tasks` (their rows, as `TaskRepository` held them) with them: one
-        task and one row are ONE statement on Postgres (`_add_with_task`), atomic without a transaction."""
+        task and one row are ONE statement on Postgres (`_add_with_task`), atomic without a transaction.
+        With the one row of a call whose `write` was held, the write and the row are one statement
+        (`_write_with_execution`): False when the task was no longer the version read, and then
+        neither was stored."""
         if not rows:
-            return
+            return True
         now = utcnow()
         # A microsecond apart, so the calls of one step keep their order (undo reverts newest first).
         values = [
             {"id": uuid.uuid4(), "created_at": now + timedelta(microseconds=i), **row, "user_id": self.user_id}
             for i, row in enumerate(rows)
         ]
+        if write is not None:
+            assert len(values) == 1 and not tasks  # one call's write, held (TaskTools)
+            params = write.params | {f"x_{k}": v for k, v in values[0].items()}
+            return bool(await fetch(self.session, _write_with_execution(write.written, tuple(values[0])), params))
         if len(tasks) == 1 and len(values) == 1 and self.session.get_bind().dialect.name == "postgresql":
             task, execution = tasks[0], values[0]
             params = {f"t_{k}": v for k, v in task.items()} | {f"x_{k}": v for k, v in execution.items()}
             await fetch(self.session, _add_with_task(tuple(task), tuple(execution)), params)
-            return
+            return True
         if tasks:
             await self.session.execute(INSERT_TASK, list(tasks))
         if len(values) == 1:
             await fetch(self.session, _insert_execution(tuple(values[0])), values[0])
-            return
+            return True
         await self.session.execute(_INSERT_TOOL_EXECUTIONS, values)
+        return True

@@ -14,14 +14,14 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.driver import fetch, typed
+from backend.app.db.driver import fetch, reads_alone_next, typed
 from backend.app.db.models import DeletedTask, Task, utcnow
 from backend.app.db.repositories.paging import (
     DEFAULT_LIMIT,
@@ -92,10 +92,37 @@ def _change(columns: tuple[str, ...]) -> sa.Update:
     )
 
 
-# One lookup by title, every step in the database (migration 0003): see `TaskRepository.candidates`.
+@functools.lru_cache(maxsize=64)
+def _held_change(columns: tuple[str, ...]) -> sa.CTE:
+    """A held change of these columns (`TaskRepository.change`), at the version read, as a CTE returning
+    the task's id: nothing when the task is no longer that version. Built once for each set of columns."""
+    return (
+        sa.update(_T)
+        .where(
+            _T.c.id == sa.bindparam("task"),
+            _T.c.user_id == sa.bindparam("owner"),
+            _T.c.version == sa.bindparam("seen_version"),
+        )
+        .values({**typed(_T, columns, prefix="new_"), "version": _T.c.version + 1, "updated_at": sa.bindparam("now")})
+        .returning(_T.c.id)
+        .cte("written")
+    )
+
+
+_HELD_DELETE = (  # a held delete (`TaskRepository.delete`): the task moved to the bin, its id returned
+    sa.insert(_D)
+    .from_select(
+        [*_TASK_COLUMNS, "deleted_at"], sa.select(*(_GONE.c[c] for c in _TASK_COLUMNS), sa.bindparam("deleted_at"))
+    )
+    .returning(_D.c.id)
+    .cte("written")
+)
+
+# One lookup by title, every step in the database (migrations 0003, 0013): see `TaskRepository.candidates`.
+_WHOLE = ("description", "status", "priority", "due_date", "tags", "created_at", "updated_at")  # an exact row's rest
 _CANDIDATES = (
     sa.text(
-        "SELECT id, title, version, source "
+        f"SELECT id, title, version, source, {', '.join(_WHOLE)} "
         "FROM task_title_candidates(:owner, :ref, :all_up_to, :lim, :exact_first, :words_first)"
     )
     .bindparams(
@@ -106,11 +133,30 @@ _CANDIDATES = (
         sa.bindparam("exact_first", type_=sa.Boolean),
         sa.bindparam("words_first", type_=sa.Boolean),
     )
-    .columns(id=_T.c.id.type, title=sa.String, version=sa.Integer, source=sa.String)
+    .columns(
+        id=_T.c.id.type,
+        title=sa.String,
+        version=sa.Integer,
+        source=sa.String,
+        **{column: _T.c[column].type for column in _WHOLE},
+    )
 )
 
 
 TaskSort = Literal["created", "due", "priority"]
+
+
+def _whole(row: Any, owner: str) -> Task | None:
+    """The whole task of a lookup's row, when the lookup read it (`_WHOLE` not NULL: its exact step)."""
+    if row.status is None:
+        return None
+    return Task.model_construct(
+        id=row.id,
+        user_id=owner,
+        title=row.title,
+        version=row.version,
+        **{column: getattr(row, column) for column in _WHOLE},
+    )
 
 
 def _task(row: Any) -> Task:
@@ -162,9 +208,23 @@ async def purge_deleted(session: AsyncSession, *, older_than: datetime) -> int:
 
 @dataclass(frozen=True, slots=True)
 class TaskRow:
+    """A task as a lookup found it: its id, title and version, and the whole task at that version
+    when the lookup read it (a lookup by exact title, on Postgres: `candidates`)."""
+
     id: uuid.UUID
     title: str
     version: int
+    whole: Task | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HeldWrite:
+    """A change or delete `TaskRepository` held (`hold_writes`): the write as a CTE returning the task's
+    id (no row when the task is no longer the version read) and its bind parameters, for the caller
+    to send with the call's record in one statement (conversations.py)."""
+
+    written: sa.CTE
+    params: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,15 +241,17 @@ INSERT_TASK = sa.insert(_T)  # a new task's row (and, held, with its tool execut
 
 
 class TaskRepository:
-    """The owner's tasks. `hold_inserts`: a new task's row is not sent by `add` but held (`take_held`),
-    for the caller to send with what it writes next, in the same statement (TaskTools: a lone add and
-    its tool execution row are one statement, in autocommit)."""
+    """The owner's tasks. `hold_writes`: a new task's row is not sent by `add` but held (`take_held`),
+    and neither is the first change or delete of a task whose whole row its lookup read
+    (`take_held_write`), for the caller to send with what it writes next, in the same statement
+    (TaskTools: a lone call's write and its tool execution row are one statement, in autocommit)."""
 
-    def __init__(self, session: AsyncSession, user_id: str, *, hold_inserts: bool = False) -> None:
+    def __init__(self, session: AsyncSession, user_id: str, *, hold_writes: bool = False) -> None:
         self.session = session
         self.user_id = user_id
         self._filter = TaskConditions(session, user_id)
-        self._held: list[dict[str, Any]] | None = [] if hold_inserts else None
+        self._held: list[dict[str, Any]] | None = [] if hold_writes else None
+        self._held_write: HeldWrite | None = None
 
     async def add(
         self, *, title: str, description: str | None, priority: str, due_date: date | None, tags: list[str]
@@ -223,6 +285,20 @@ class TaskRepository:
             return []
         held, self._held = self._held, []
         return held
+
+    def take_held_write(self) -> HeldWrite | None:
+        """The change or delete `change`/`delete` held and no one sent yet; it is the caller's now."""
+        held, self._held_write = self._held_write, None
+        return held
+
+    @property
+    def holds_write(self) -> bool:
+        return self._held_write is not None
+
+    def _holds(self, row: TaskRow) -> bool:
+        """Whether a write of `row` is held: writes are (`hold_writes`), none is held yet, and the
+        lookup read the whole task, so what it is before and after the write is known unsent."""
+        return self._held is not None and self._held_write is None and row.whole is not None
 
     async def list_tasks(self, *, status: str = "all", limit: int | None = None) -> Sequence[Task]:
         query = sa.select(Task).where(_T.c.user_id == self.user_id)
@@ -323,21 +399,30 @@ class TaskRepository:
             "exact_first": exact_first,
             "words_first": words_first,
         }
+        reads_alone_next(self.session)
         result = await fetch(self.session, _CANDIDATES, params)
-        rows = [TaskRow(r.id, r.title, r.version) for r in result if r.id is not None]
+        rows = [TaskRow(r.id, r.title, r.version, _whole(r, self.user_id)) for r in result if r.id is not None]
         source = result[0].source
         return Candidates(rows, source, cut=source not in ("exact", "all") and len(rows) >= limit)
 
     async def change(self, row: TaskRow, values: dict[str, Any]) -> tuple[Task, Task] | None:
         """The task before and after `values` are applied to it (for the undo record), if it is still
         the version `row` read; None when another request changed or deleted it. One statement on
-        Postgres (`_SEEN`), two elsewhere (in the caller's transaction)."""
+        Postgres (`_SEEN`), two elsewhere (in the caller's transaction). Held instead (`hold_writes`,
+        nothing sent) when the lookup read the whole task: the task after is the one before with
+        `values`, the next version and this time, and the caller learns whether it was still that
+        version when it sends the write (`take_held_write`)."""
         if self.session.get_bind().dialect.name != "postgresql":
             before = await self.get(row.id)
             after = await self.update(row, values)
             return (before, after) if before is not None and after is not None else None
         params = {"task": row.id, "owner": self.user_id, "seen_version": row.version, "now": utcnow()}
         params |= {f"new_{column}": value for column, value in values.items()}
+        if self._holds(row):
+            assert row.whole is not None
+            self._held_write = HeldWrite(_held_change(tuple(values)), params)
+            now = {"version": row.version + 1, "updated_at": params["now"]}
+            return row.whole, Task.model_construct(**{c: getattr(row.whole, c) for c in _TASK_COLUMNS} | values | now)
         found = await fetch(self.session, _change(tuple(values)), params)
         if not found:
             return None
@@ -368,8 +453,11 @@ class TaskRepository:
         """Move the task to `deleted_tasks` (kept for undo); the task as it was, or None if it changed.
 
         On Postgres one statement (the DELETE feeds the INSERT as a data-modifying CTE); SQLite has
-        no such CTE, so there it is two."""
+        no such CTE, so there it is two. Held instead, as `change` holds its write."""
         params = {"id": row.id, "owner": self.user_id, "version": row.version, "deleted_at": utcnow()}
+        if self._holds(row):
+            self._held_write = HeldWrite(_HELD_DELETE, params)
+            return row.whole
         if self.session.get_bind().dialect.name == "postgresql":
             moved = await fetch(self.session, _MOVE_TO_BIN, params)
             return _task(moved[0]) if moved else None
