@@ -6,7 +6,9 @@ went on with besides the model's arguments (how a reference was read, what it re
 user's words, the values it applied in their place). What a call reports is in that value, so
 `TaskTools` (tools/task_tools.py) builds the result and the executed arguments from it; except when
 the write raises (STORAGE_ERROR): then nothing is returned, and the notes and repairs made before it
-are not reported. A handler never commits: `TaskTools` runs the step's calls in one transaction and records them. How
+are not reported. A handler never commits: `TaskTools` runs the step's calls in one transaction and records them
+(a lone call's write the repository held, in one statement with its record: `conflicted` is what such a
+call reports when the write finds its task changed). How
 a reference becomes one of the owner's tasks is the `TaskFinder` (tools/references.py) they hold.
 """
 

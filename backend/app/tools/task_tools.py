@@ -5,7 +5,9 @@
 short transaction. In strict mode the step is all-or-nothing. With a `ToolAudit` (every chat turn,
 every MCP call) the step's `tool_executions` rows are written in that same transaction: a change is
 never committed without the record of the call that made it, even if the turn dies right after. (A
-lone add is one statement, its task and its row: `_record`.) Which tools exist is tools/registry.py;
+lone add is one statement, its task and its row: `_record`; so is a lone complete, update or delete
+of a task its lookup read whole, by its exact title, whose write the repository held: a task changed
+since the lookup gets neither, and the call reports the conflict.) Which tools exist is tools/registry.py;
 what each one does, tools/handlers.py, whose handlers it holds (and they the `TaskFinder` of
 tools/references.py). A call's result and the arguments recorded as executed are built from what its
 handler returned (`Done`): the model's arguments with the values the handler repaired and applied in
