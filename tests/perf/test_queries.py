@@ -35,7 +35,7 @@ LIST_TRANSACTIONS = 0
 # (no pool pre-ping: three round trips).
 BY_TITLE_TRANSACTIONS = 0
 # On Postgres every statement of these turns goes past the ORM, on the driver's connection
-# (db/driver.py): an add's three alone, a change's or a delete's in their transaction too.
+# (db/driver.py), each alone.
 
 
 def count_statements(client: Any) -> list[str]:

@@ -20,11 +20,11 @@ from support.api import NOW, make_settings
 
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
-from backend.app.db.repositories import tasks as task_queries
 from backend.app.db.repositories.tasks import HeldWrite, TaskRepository
 from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.tools.factory import ToolsFor, task_tools_factory
 
+ID = "<the task's id>"  # a reference by id (as REST, MCP and a reference into the conversation look it up)
 # Calls on the task "Pay Rent" (as the model writes its reference: any case), each on a fresh copy.
 CALLS: list[tuple[str, dict[str, Any]]] = [
     ("complete_task", {}),
@@ -33,14 +33,18 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("update_task", {"tags": ["home", "money"], "description": None}),
     ("delete_task", {}),
 ]
-REFERENCES = ["Pay Rent", "pay rent", "PAY RENT"]
+REFERENCES = ["Pay Rent", "pay rent", "PAY RENT", ID]
 # What differs between two runs of the same call (two users): ids, owners, times and durations.
 VOLATILE = {"id", "user_id", "task_id", "turn_id", "created_at", "updated_at", "deleted_at", "duration_ms"}
 
 
-@pytest.fixture
-async def engine(database: str) -> AsyncIterator[tuple[ToolsFor, AsyncEngine]]:
-    settings = make_settings(database)
+pytestmark = pytest.mark.through_pgbouncer  # there every statement stays in the step's transaction
+
+
+@pytest.fixture(params=["best_effort", "strict"])
+async def engine(database: str, request: pytest.FixtureRequest) -> AsyncIterator[tuple[ToolsFor, AsyncEngine]]:
+    """The production factory (chat, REST and MCP use it) on the test database, in both apply modes."""
+    settings = make_settings(database, apply_mode=request.param)
     engine = create_engine(settings)
     tools_for = task_tools_factory(settings=settings, sessionmaker=create_sessionmaker(engine), clock=FixedClock(NOW))
     yield tools_for, engine
@@ -93,10 +97,20 @@ async def _stored(engine: AsyncEngine, user: str) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
-    """A stored value without the task ids in it (a record's snapshots and result hold the task's)."""
+    """A stored value without the task ids in it (a record's snapshots and result hold the task's, and
+    its arguments the model's reference, which may be the id)."""
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items() if k != "id"}
+    if isinstance(value, str) and _is_uuid(value):
+        return ID
     return value
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        return str(uuid.UUID(text)) == text
+    except ValueError:
+        return False
 
 
 def _without_ids(result: ToolResult) -> Any:
@@ -114,19 +128,20 @@ async def test_a_held_write_stores_and_reports_what_the_write_sent_at_once_does(
 ) -> None:
     tools_for, db = engine
     held_user, sent_user = f"held-{uuid.uuid4().hex[:8]}", f"sent-{uuid.uuid4().hex[:8]}"
-    await _seed(tools_for, held_user)
-    await _seed(tools_for, sent_user)
-    arguments = {"task_id": reference, **change}
+    held_id, sent_id = await _seed(tools_for, held_user), await _seed(tools_for, sent_user)
+
+    def arguments(task_id: uuid.UUID) -> dict[str, Any]:
+        return {"task_id": str(task_id) if reference == ID else reference, **change}
 
     with held_writes() as taken:
-        held = await _run(tools_for, held_user, name, arguments)
+        held = await _run(tools_for, held_user, name, arguments(held_id))
     assert [type(h) for h in taken] == [HeldWrite], "the lookup read the task whole, and the write was held"
 
     with monkeypatch.context() as patch:
-        patch.setattr(task_queries, "_whole", lambda row, owner: None)  # the lookup as before migration 0013
+        patch.setattr(TaskRepository, "_holds", lambda self, row: False)  # every write sent at once
         with held_writes() as taken:
-            sent = await _run(tools_for, sent_user, name, arguments)
-    assert taken == [None], "without the whole task, the write is sent at once, in the step's transaction"
+            sent = await _run(tools_for, sent_user, name, arguments(sent_id))
+    assert taken == [None], "a write not held is sent at once, in the step's transaction"
 
     assert held.success and sent.success, (held, sent)
     assert _without_ids(held) == _without_ids(sent)
@@ -194,7 +209,6 @@ async def test_a_task_changed_after_its_lookup_gets_neither_the_held_write_nor_i
         None,
         None,
     )
-    assert mine[0]["arguments"]["task_id"] == "Pay rent"  # the model's: nothing was applied
 
 
 async def test_a_lookup_that_is_not_by_the_exact_title_sends_its_write_at_once(
@@ -210,3 +224,28 @@ async def test_a_lookup_that_is_not_by_the_exact_title_sends_its_write_at_once(
     assert result.success, result
     assert taken == [None]
     assert [t["status"] for t in (await _stored(db, user))["tasks"]] == ["completed"]
+
+
+async def test_a_change_beside_a_refused_call_is_sent_in_the_steps_transaction(
+    engine: tuple[ToolsFor, AsyncEngine],
+) -> None:
+    """A step of one valid call and one refused (a due date in the past): each has its row, so the
+    change is not held but written in the step's transaction with both rows (best-effort: it is
+    applied; strict: nothing is)."""
+    tools_for, db = engine
+    user = f"beside-{uuid.uuid4().hex[:8]}"
+    await _seed(tools_for, user)
+    batch = [
+        ToolCall("c1", "complete_task", {"task_id": "Pay rent"}),
+        ToolCall("c2", "add_task", {"title": "Old bill", "due_date": "2001-01-01"}),
+    ]
+    with held_writes() as taken:
+        outcome = await tools_for(user, source="test").execute_batch(batch)
+
+    assert all(held is None for held in taken), taken  # (strict: the step never ran)
+    strict = outcome.results[0].code == "NOT_APPLIED"
+    assert outcome.results[0].success is not strict, outcome.results[0]
+    assert outcome.results[1].code == "DUE_DATE_IN_PAST"
+    stored = await _stored(db, user)
+    assert [t["status"] for t in stored["tasks"]] == ["pending" if strict else "completed"]
+    assert sorted(r["tool_call_id"] for r in stored["tool_executions"]) == ["c1", "c2", "seed"]

@@ -20,7 +20,9 @@ Where it goes:
   add: atomic by itself on Postgres): the session is marked for it (`session.only_statement_next`,
   which `unit_of_work(single_statement=True)` calls) and has sent nothing since. It runs without a
   transaction, on a connection taken from the engine's pool through its checkout checks (a connection
-  the server closed is replaced: `session._drop_closed_connections`), and given back.
+  the server closed is replaced: `session._drop_closed_connections`), and given back. A read the
+  session sends before its transaction begins goes alone the same way (`reads_alone_next`: a tool
+  step's title lookup), as at READ COMMITTED it sees what it would have seen inside it.
 - **In the session's transaction**, otherwise: on the connection the session holds, inside the
   transaction it began (begun here if this is its first statement, as the session would), so what
   the session sends before and after (a savepoint, its commit or rollback) is the same transaction.

@@ -222,8 +222,9 @@ async def unit_of_work(
 
 
 def only_statement_next(session: AsyncSession) -> None:
-    """The session's next statement is the only one of its transaction: nothing was sent before it (else
-    this does nothing) and the caller sends nothing after it. On Postgres reached directly it then runs
+    """The session's next statement is the only one of its transaction: the session began nothing before
+    it (else this does nothing; reads sent alone do not count: `driver.reads_alone_next`) and the caller
+    sends nothing after it but statements it marks so again. On Postgres reached directly it then runs
     without a transaction, atomic by itself, sparing the BEGIN and COMMIT round trips: sent through
     `driver.fetch`, on the driver's connection past the ORM (a turn's hot statements); through
     the session, in autocommit. Elsewhere (SQLite, a transaction pooler) the transaction stays. Nothing

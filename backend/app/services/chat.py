@@ -1,9 +1,11 @@
 """ChatService: one chat turn end to end.
 
     1. short transaction: rate limit, idempotency claim, conversation, history, the user message
-    2. the tool loop (no transaction held; each tool step commits its own short transaction)
+    2. the tool loop (no transaction held; each tool step commits its own short transaction, or on
+       Postgres sends a lone call's write with its record in one statement)
     3. short transaction: the assistant message, the question asked, the idempotency response (the
-       tool executions' rows were written with their effects, in each tool step's transaction)
+       tool executions' rows were written with their effects, in each tool step's transaction or
+       statement)
 
 A turn that fails before any tool ran leaves only the user message and the error behind.
 

@@ -164,9 +164,14 @@ class TaskTools:
         try:
             async with unit_of_work(self.sessionmaker) as session:
                 nested = len(calls) - len(invalid) > 1
-                # A lone call's write (a new task; a change or delete of a task whose lookup read it
-                # whole) is held and sent with its tool execution row (`_record`).
-                repo = TaskRepository(session, self.user_id, hold_writes=not nested and self.audit is not None)
+                # A lone call's new task is held and sent with its tool execution row (`_record`); so is
+                # the change or delete of a step of one call whose lookup read its task whole (a
+                # refused call beside it has a row of its own, and the write goes in the transaction).
+                audited = self.audit is not None
+                lone = len(prepared) == 1
+                repo = TaskRepository(
+                    session, self.user_id, hold_writes=not nested and audited, hold_changes=lone and audited
+                )
                 if not nested and all(p.args is None or _only_reads(p.args) for p in prepared):
                     # A lone listing writes nothing but its record: each statement alone, no transaction.
                     only_statement_next(session)

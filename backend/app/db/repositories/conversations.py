@@ -68,7 +68,7 @@ def _add_with_task(task_columns: tuple[str, ...], execution_columns: tuple[str, 
     return sa.insert(_X).values(typed(_X, execution_columns, prefix="x_")).add_cte(task.cte("task"))
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=128)
 def _write_with_execution(written: sa.CTE, execution_columns: tuple[str, ...]) -> sa.Insert:
     """Postgres: a held change or delete of a task (`written`, tasks.py) and the tool execution row of
     the call that made it, in ONE statement: the row is inserted for each task the write returns, so

@@ -3,7 +3,8 @@
 Writes name the `version` they read (`... WHERE id = :id AND user_id = :uid AND version = :v`),
 so when two requests race on one task exactly one wins; the other sees zero rows.
 
-`candidates` is every read a lookup by title does: on Postgres one statement (migration 0003) that
+`candidates` is every read a lookup by title does: on Postgres one statement (migration 0003; 0013
+returns the whole task of an exact match, so that a write of it can be held: `change`) that
 tries an exact title first and, for users with many tasks, a shortlist from the title indexes
 (migration 0002: the owner's title words, then trigrams), so 100k titles never travel to Python.
 What a listing is narrowed by (filters, the text search) is task_filter.py.
@@ -92,7 +93,7 @@ def _change(columns: tuple[str, ...]) -> sa.Update:
     )
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=128)
 def _held_change(columns: tuple[str, ...]) -> sa.CTE:
     """A held change of these columns (`TaskRepository.change`), at the version read, as a CTE returning
     the task's id: nothing when the task is no longer that version. Built once for each set of columns."""
@@ -117,6 +118,8 @@ _HELD_DELETE = (  # a held delete (`TaskRepository.delete`): the task moved to t
     .returning(_D.c.id)
     .cte("written")
 )
+
+_BY_ID = sa.select(*_T.c).where(_T.c.id == sa.bindparam("task"), _T.c.user_id == sa.bindparam("owner"))
 
 # One lookup by title, every step in the database (migrations 0003, 0013): see `TaskRepository.candidates`.
 _WHOLE = ("description", "status", "priority", "due_date", "tags", "created_at", "updated_at")  # an exact row's rest
@@ -209,7 +212,7 @@ async def purge_deleted(session: AsyncSession, *, older_than: datetime) -> int:
 @dataclass(frozen=True, slots=True)
 class TaskRow:
     """A task as a lookup found it: its id, title and version, and the whole task at that version
-    when the lookup read it (a lookup by exact title, on Postgres: `candidates`)."""
+    when the lookup read it (by id, `get_row`; by exact title, on Postgres, `candidates`)."""
 
     id: uuid.UUID
     title: str
@@ -241,16 +244,20 @@ INSERT_TASK = sa.insert(_T)  # a new task's row (and, held, with its tool execut
 
 
 class TaskRepository:
-    """The owner's tasks. `hold_writes`: a new task's row is not sent by `add` but held (`take_held`),
-    and neither is the first change or delete of a task whose whole row its lookup read
-    (`take_held_write`), for the caller to send with what it writes next, in the same statement
-    (TaskTools: a lone call's write and its tool execution row are one statement, in autocommit)."""
+    """The owner's tasks. `hold_writes`: a new task's row is not sent by `add` but held (`take_held`);
+    `hold_changes`: neither is the first change or delete of a task whose whole row its lookup read
+    (`take_held_write`), on Postgres. Both for the caller to send with what it writes next, in the
+    same statement (TaskTools: a lone call's write and its tool execution row are one statement, in
+    autocommit where it can)."""
 
-    def __init__(self, session: AsyncSession, user_id: str, *, hold_writes: bool = False) -> None:
+    def __init__(
+        self, session: AsyncSession, user_id: str, *, hold_writes: bool = False, hold_changes: bool = False
+    ) -> None:
         self.session = session
         self.user_id = user_id
         self._filter = TaskConditions(session, user_id)
         self._held: list[dict[str, Any]] | None = [] if hold_writes else None
+        self._holds_changes = hold_changes
         self._held_write: HeldWrite | None = None
 
     async def add(
@@ -280,7 +287,7 @@ class TaskRepository:
         return task
 
     def take_held(self) -> list[dict[str, Any]]:
-        """The rows of the tasks `add` held and no one sent yet (`hold_inserts`); they are the caller's now."""
+        """The rows of the tasks `add` held and no one sent yet (`hold_writes`); they are the caller's now."""
         if not self._held:
             return []
         held, self._held = self._held, []
@@ -296,9 +303,15 @@ class TaskRepository:
         return self._held_write is not None
 
     def _holds(self, row: TaskRow) -> bool:
-        """Whether a write of `row` is held: writes are (`hold_writes`), none is held yet, and the
-        lookup read the whole task, so what it is before and after the write is known unsent."""
-        return self._held is not None and self._held_write is None and row.whole is not None
+        """Whether a write of `row` is held: changes are (`hold_changes`), none is held yet, the lookup
+        read the whole task, so what it is before and after the write is known unsent, and the write
+        can be sent with its record in one statement (Postgres: a data-modifying CTE)."""
+        return (
+            self._holds_changes
+            and self._held_write is None
+            and row.whole is not None
+            and self.session.get_bind().dialect.name == "postgresql"
+        )
 
     async def list_tasks(self, *, status: str = "all", limit: int | None = None) -> Sequence[Task]:
         query = sa.select(Task).where(_T.c.user_id == self.user_id)
@@ -362,12 +375,14 @@ class TaskRepository:
         return list((await self.session.scalars(query)).all())
 
     async def get_row(self, task_id: uuid.UUID) -> TaskRow | None:
-        row = (
-            await self.session.execute(
-                sa.select(_T.c.id, _T.c.title, _T.c.version).where(_T.c.id == task_id, _T.c.user_id == self.user_id)
-            )
-        ).first()
-        return TaskRow(row.id, row.title, row.version) if row else None
+        """The owner's task with this id (a reference by id, or into the conversation), whole, so that a
+        write of it may be held (`change`, `delete`); sent alone where the session has begun nothing."""
+        reads_alone_next(self.session)
+        found = await fetch(self.session, _BY_ID, {"task": task_id, "owner": self.user_id})
+        if not found:
+            return None
+        task = _task(found[0])
+        return TaskRow(task.id, task.title, task.version, task)
 
     async def rows(self) -> list[TaskRow]:
         """Id, title and version of every task of the owner: the resolver's candidates."""
@@ -453,7 +468,8 @@ class TaskRepository:
         """Move the task to `deleted_tasks` (kept for undo); the task as it was, or None if it changed.
 
         On Postgres one statement (the DELETE feeds the INSERT as a data-modifying CTE); SQLite has
-        no such CTE, so there it is two. Held instead, as `change` holds its write."""
+        no such CTE, so there it is two. Held instead, as `change` holds its write: then the task as
+        the lookup read it, and whether it changed since is learnt when the write is sent."""
         params = {"id": row.id, "owner": self.user_id, "version": row.version, "deleted_at": utcnow()}
         if self._holds(row):
             self._held_write = HeldWrite(_HELD_DELETE, params)
