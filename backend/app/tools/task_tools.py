@@ -55,9 +55,6 @@ PREFILTER_LIMIT = 50
 ApplyMode = Literal["best_effort", "strict"]
 
 
-_Ran = tuple[ToolResult, Change | None, dict[str, Any]]  # a call's result, change and executed arguments
-
-
 @dataclass(slots=True)
 class _Prepared:
     call: ToolCall
@@ -160,18 +157,14 @@ class TaskTools:
         results: list[ToolResult | None] = [p.rejected for p in prepared]
         changes: list[Change | None] = [None] * len(prepared)
         arguments = [p.arguments for p in prepared]  # a call that made its change: the arguments it applied
-        unwritten: tuple[int, _Ran] | None = None  # a held write's call: what it reports if the write fails
+        done: Done | None = None  # the last call's (a held write's is the step's one call)
         try:
             async with unit_of_work(self.sessionmaker) as session:
                 nested = len(calls) - len(invalid) > 1
-                # A lone call's new task is held and sent with its tool execution row (`_record`); so is
-                # the change or delete of a step of one call whose lookup read its task whole (a
-                # refused call beside it has a row of its own, and the write goes in the transaction).
-                audited = self.audit is not None
-                lone = len(prepared) == 1
-                repo = TaskRepository(
-                    session, self.user_id, hold_writes=not nested and audited, hold_changes=lone and audited
-                )
+                # The write of a step of one call (a new task; a change or delete of a task its lookup
+                # read whole) is held and sent with its tool execution row (`_record`); beside a refused
+                # call, which has a row of its own, it goes in the step's transaction.
+                repo = TaskRepository(session, self.user_id, hold_writes=len(prepared) == 1 and self.audit is not None)
                 if not nested and all(p.args is None or _only_reads(p.args) for p in prepared):
                     # A lone listing writes nothing but its record: each statement alone, no transaction.
                     only_statement_next(session)
@@ -180,10 +173,9 @@ class TaskTools:
                     if p.args is None:
                         continue
                     started = time.perf_counter()
-                    ran, if_unwritten = await self._run_one(session, scope, p, nested=nested)
-                    results[i], changes[i], arguments[i] = ran
+                    done = await self._run_one(session, scope, p, nested=nested)
+                    results[i], changes[i], arguments[i] = _ran(done, p)
                     durations[i] = (time.perf_counter() - started) * 1000
-                    unwritten = (i, if_unwritten) if if_unwritten is not None else unwritten
                     if self.apply_mode == "strict" and not results[i].success:  # type: ignore[union-attr]
                         raise _StrictAbort(f"call #{i} ({p.call.name}) failed: {results[i].error}")  # type: ignore[union-attr]
                 final = [r if r is not None else ToolResult(success=False, error="not run") for r in results]
@@ -192,8 +184,8 @@ class TaskTools:
                 if not await self._record(session, prepared, outcome, durations, step, changes, repo.take_held(), held):
                     # The task changed after its lookup: neither the write nor its record was stored;
                     # the call reports the conflict a write sent at once would have met, recorded alone.
-                    assert unwritten is not None
-                    i, (final[i], changes[i], arguments[i]) = unwritten  # `outcome`'s lists
+                    assert done is not None and len(prepared) == 1
+                    final[0], changes[0], arguments[0] = _ran(conflicted(done), prepared[0])  # `outcome`'s lists
                     await self._record(session, prepared, outcome, durations, step, changes)
         except _StrictAbort as abort:
             refused = self._strict_rejection(prepared, str(abort), keep=results)
@@ -319,13 +311,8 @@ class TaskTools:
         return BatchResult(results=results, executed_arguments=[p.arguments for p in prepared])
 
     # -- execution -----------------------------------------------------------------------------
-    async def _run_one(
-        self, session: AsyncSession, scope: StepScope, p: _Prepared, *, nested: bool
-    ) -> tuple[_Ran, _Ran | None]:
-        """One call's result, its change, and its executed arguments: the model's, with the values
-        its handler repaired and applied in their place (`Done.applied`: none when it changed nothing);
-        beside them, when its repository holds the call's write unsent, the same should the write
-        find its task changed (`conflicted`)."""
+    async def _run_one(self, session: AsyncSession, scope: StepScope, p: _Prepared, *, nested: bool) -> Done:
+        """What one call's handler did (`_ran`: the call's result, change and executed arguments)."""
         definition = TOOLS[p.call.name]  # prepared: a tool this deployment offers
         try:
             if nested:
@@ -339,10 +326,13 @@ class TaskTools:
             done = Done(
                 ToolResult(success=False, code=ResultCode.STORAGE_ERROR, error="The database refused this change.")
             )
-        ran = (_reported(done, p.warnings), done.change, {**p.arguments, **done.applied})
-        if not scope.repo.holds_write:
-            return ran, None
-        return ran, (_reported(conflicted(done), p.warnings), None, dict(p.arguments))
+        return done
+
+
+def _ran(done: Done, p: _Prepared) -> tuple[ToolResult, Change | None, dict[str, Any]]:
+    """A call's result, its change, and its executed arguments: the model's, with the values its
+    handler repaired and applied in their place (`Done.applied`: none when it changed nothing)."""
+    return _reported(done, p.warnings), done.change, {**p.arguments, **done.applied}
 
 
 def _only_reads(args: BaseModel) -> bool:

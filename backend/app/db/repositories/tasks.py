@@ -51,13 +51,11 @@ _DELETE_RETURNING = (
     .returning(*_T.c)
 )
 _GONE = _DELETE_RETURNING.cte("gone")
-_MOVE_TO_BIN = (
-    sa.insert(_D)
-    .from_select(
-        [*_TASK_COLUMNS, "deleted_at"], sa.select(*(_GONE.c[c] for c in _TASK_COLUMNS), sa.bindparam("deleted_at"))
-    )
-    .returning(*_D.c[_TASK_COLUMNS])
+_MOVE = sa.insert(_D).from_select(
+    [*_TASK_COLUMNS, "deleted_at"], sa.select(*(_GONE.c[c] for c in _TASK_COLUMNS), sa.bindparam("deleted_at"))
 )
+_MOVE_TO_BIN = _MOVE.returning(*_D.c[_TASK_COLUMNS])
+_HELD_DELETE = _MOVE.returning(_D.c.id).cte("written")  # held (`TaskRepository.delete`): the id returned
 
 # Postgres: a change and the task as it was before it, in one statement (`TaskRepository.change`): the
 # UPDATE changes the row of a CTE that reads the version the caller saw, and returns that row beside
@@ -75,20 +73,18 @@ _SEEN = (
 _SEEN_COLUMNS = tuple(_SEEN.c[c].label(f"seen_{c}") for c in _TASK_COLUMNS)
 
 
+def _changed(columns: tuple[str, ...]) -> dict[str, Any]:
+    """What a change of these columns sets: bind parameters `new_` + column, the next version, `now`."""
+    return {**typed(_T, columns, prefix="new_"), "version": _T.c.version + 1, "updated_at": sa.bindparam("now")}
+
+
 @functools.lru_cache(maxsize=64)
 def _change(columns: tuple[str, ...]) -> sa.Update:
-    """The change of these columns (bind parameters `new_` + column) at the seen version, built once
-    for each set of columns a tool changes."""
+    """The change of these columns at the seen version, built once for each set of columns a tool changes."""
     return (
         sa.update(_T)
         .where(_T.c.id == _SEEN.c.id, _T.c.version == _SEEN.c.version)
-        .values(
-            {
-                **typed(_T, columns, prefix="new_"),
-                "version": _T.c.version + 1,
-                "updated_at": sa.bindparam("now"),
-            }
-        )
+        .values(_changed(columns))
         .returning(*_T.c, *_SEEN_COLUMNS)
     )
 
@@ -104,20 +100,11 @@ def _held_change(columns: tuple[str, ...]) -> sa.CTE:
             _T.c.user_id == sa.bindparam("owner"),
             _T.c.version == sa.bindparam("seen_version"),
         )
-        .values({**typed(_T, columns, prefix="new_"), "version": _T.c.version + 1, "updated_at": sa.bindparam("now")})
+        .values(_changed(columns))
         .returning(_T.c.id)
         .cte("written")
     )
 
-
-_HELD_DELETE = (  # a held delete (`TaskRepository.delete`): the task moved to the bin, its id returned
-    sa.insert(_D)
-    .from_select(
-        [*_TASK_COLUMNS, "deleted_at"], sa.select(*(_GONE.c[c] for c in _TASK_COLUMNS), sa.bindparam("deleted_at"))
-    )
-    .returning(_D.c.id)
-    .cte("written")
-)
 
 _BY_ID = sa.select(*_T.c).where(_T.c.id == sa.bindparam("task"), _T.c.user_id == sa.bindparam("owner"))
 
@@ -244,20 +231,17 @@ INSERT_TASK = sa.insert(_T)  # a new task's row (and, held, with its tool execut
 
 
 class TaskRepository:
-    """The owner's tasks. `hold_writes`: a new task's row is not sent by `add` but held (`take_held`);
-    `hold_changes`: neither is the first change or delete of a task whose whole row its lookup read
-    (`take_held_write`), on Postgres. Both for the caller to send with what it writes next, in the
-    same statement (TaskTools: a lone call's write and its tool execution row are one statement, in
-    autocommit where it can)."""
+    """The owner's tasks. `hold_writes`: a new task's row is not sent by `add` but held (`take_held`),
+    and neither is the first change or delete of a task whose whole row its lookup read, on Postgres
+    (`take_held_write`), for the caller to send with what it writes next, in the same statement
+    (TaskTools: a lone call's write and its tool execution row are one statement, in autocommit where
+    it can)."""
 
-    def __init__(
-        self, session: AsyncSession, user_id: str, *, hold_writes: bool = False, hold_changes: bool = False
-    ) -> None:
+    def __init__(self, session: AsyncSession, user_id: str, *, hold_writes: bool = False) -> None:
         self.session = session
         self.user_id = user_id
         self._filter = TaskConditions(session, user_id)
         self._held: list[dict[str, Any]] | None = [] if hold_writes else None
-        self._holds_changes = hold_changes
         self._held_write: HeldWrite | None = None
 
     async def add(
@@ -298,16 +282,12 @@ class TaskRepository:
         held, self._held_write = self._held_write, None
         return held
 
-    @property
-    def holds_write(self) -> bool:
-        return self._held_write is not None
-
     def _holds(self, row: TaskRow) -> bool:
-        """Whether a write of `row` is held: changes are (`hold_changes`), none is held yet, the lookup
+        """Whether a write of `row` is held: writes are (`hold_writes`), none is held yet, the lookup
         read the whole task, so what it is before and after the write is known unsent, and the write
         can be sent with its record in one statement (Postgres: a data-modifying CTE)."""
         return (
-            self._holds_changes
+            self._held is not None
             and self._held_write is None
             and row.whole is not None
             and self.session.get_bind().dialect.name == "postgresql"
