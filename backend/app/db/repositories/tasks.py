@@ -358,11 +358,8 @@ class TaskRepository:
         """The owner's task with this id (a reference by id, or into the conversation), whole, so that a
         write of it may be held (`change`, `delete`); sent alone where the session has begun nothing."""
         reads_alone_next(self.session)
-        found = await fetch(self.session, _BY_ID, {"task": task_id, "owner": self.user_id})
-        if not found:
-            return None
-        task = _task(found[0])
-        return TaskRow(task.id, task.title, task.version, task)
+        task = await self.get(task_id)
+        return TaskRow(task.id, task.title, task.version, task) if task is not None else None
 
     async def rows(self) -> list[TaskRow]:
         """Id, title and version of every task of the owner: the resolver's candidates."""
@@ -440,9 +437,9 @@ class TaskRepository:
         return {t.id: t for t in (await self.session.scalars(query)).all()}
 
     async def get(self, task_id: uuid.UUID) -> Task | None:
-        """The whole task (the state a change starts from, for its undo record)."""
-        query = sa.select(Task).where(_T.c.id == task_id, _T.c.user_id == self.user_id)
-        return (await self.session.scalars(query)).first()
+        """The owner's task with this id, whole (the state a change starts from, for its undo record)."""
+        found = await fetch(self.session, _BY_ID, {"task": task_id, "owner": self.user_id})
+        return _task(found[0]) if found else None
 
     async def delete(self, row: TaskRow) -> Task | None:
         """Move the task to `deleted_tasks` (kept for undo); the task as it was, or None if it changed.
