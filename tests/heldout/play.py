@@ -17,6 +17,8 @@ from backend.app.language.lexicon import fold, lexicon
 # Two sets, each written blind and measured before anything was tuned against it: `cases` (before
 # the fix of issue 23) and `fresh` (written once the fix had been tuned against the first).
 SETS = {"cases": Path(__file__).parent / "cases", "fresh": Path(__file__).parent / "fresh"}
+# The third set (MISREAD.md): messages a reader can get wrong, each played with a right and a wrong model.
+MISREAD = Path(__file__).parent / "misread"
 WAY_OUT = "Nothing was changed."
 _REPLY = re.compile(r"The assistant replied:\n<<<\n(?P<reply>.*)\n>>>", re.DOTALL)
 _NONWORD = re.compile(r"[\W_]+")
