@@ -21,6 +21,7 @@ from backend.app.agent.run_io import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
 from backend.app.agent.types import Attempt, StepTrace, TextSink
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.verdicts import Hold
 
 ADD_TASK = ToolSpec(
     name="add_task",
@@ -51,7 +52,7 @@ _TYPES: dict[str, type] = {"string": str, "integer": int, "object": dict, "array
 
 class FakeTools:
     """A ToolExecutor over in-memory handlers; `ran` lists (name, arguments) of every executed call.
-    A call whose grounding asks (`Grounding.ask`) is only looked up, as TaskTools does: not in `ran`."""
+    A call the table holds to be asked about (`Hold.ASK`) is only looked up, as TaskTools does: not in `ran`."""
 
     def __init__(self, specs: Iterable[ToolSpec] = SPECS, handlers: dict[str, Handler] | None = None) -> None:
         self._specs = list(specs)
@@ -67,7 +68,7 @@ class FakeTools:
         results: list[ToolResult] = []
         for call in calls:
             arguments = dict(call.arguments or {})
-            if call.grounding is not None and call.grounding.ask:
+            if call.grounding is not None and call.grounding.hold is Hold.ASK:
                 looked_up = {"id": str(arguments.get("task_id")), "title": str(arguments.get("task_id"))}
                 results.append(ToolResult(success=False, code="NEEDS_CONFIRMATION", data=looked_up))
                 continue

@@ -35,15 +35,13 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
 from backend.app.agent.types import (
     CheckTrace,
-    GuardDecision,
-    GuardEvent,
-    GuardReason,
     StepRequest,
     StepTrace,
     StopReason,
     Usage,
 )
-from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.verdicts import Grounding, GuardDecision, GuardEvent, GuardReason, Hold, verdict_of
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
 
@@ -531,9 +529,7 @@ class ScriptedGuard:
 
 async def test_guard_force_retry_forces_the_tool_once() -> None:
     client = ScriptedClient(completion("Added!"), calls(("add_task", {"title": "milk"})), completion("Added milk."))
-    guard = ScriptedGuard(
-        ForceRetry(tool="add_task", instruction="Call add_task now.", reason=GuardReason.MISSING_TOOL)
-    )
+    guard = ScriptedGuard(ForceRetry(verdict_of("A6"), tool="add_task", instruction="Call add_task now."))
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, policy=ToolPolicy.GUARDED, guard=guard)
@@ -557,7 +553,7 @@ async def test_the_guards_events_and_words_are_the_runs_record_and_handed_back()
     grounded = GuardEvent(1, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, "add_task")
     words = Words("Added milk.", WordsVerdict.SHOWN)
     guard = ScriptedGuard(
-        ForceRetry(tool="add_task", instruction="Add.", reason=GuardReason.MISSING_TOOL, events=(forced,)),
+        ForceRetry(verdict_of("A6"), tool="add_task", instruction="Add.", events=(forced,)),
         Accept(words=words),
         calls_verdicts=[CallsVerdict(events=(grounded,))],
     )
@@ -570,7 +566,7 @@ async def test_the_guards_events_and_words_are_the_runs_record_and_handed_back()
 
 async def test_guard_force_retry_without_a_tool_uses_required() -> None:
     client = ScriptedClient(completion("ok"), calls(("list_tasks", {})), completion("Here."))
-    guard = ScriptedGuard(ForceRetry(tool=None, instruction="Use a tool.", reason=GuardReason.GHOST_CLAIM))
+    guard = ScriptedGuard(ForceRetry(verdict_of("A11"), tool=None, instruction="Use a tool."))
 
     await run(make_runner(client), FakeTools(), guard=guard)
 
@@ -581,9 +577,7 @@ async def test_guard_force_retry_without_a_tool_uses_required() -> None:
 async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message() -> None:
     respond = completion(tool_calls=[tool_call("respond", {"message": "Nothing was changed."})])
     client = ScriptedClient(completion("I deleted it."), respond)
-    guard = ScriptedGuard(
-        ForceRetry(tool=None, instruction="Act or say so.", reason=GuardReason.GHOST_CLAIM, offer_respond=True)
-    )
+    guard = ScriptedGuard(ForceRetry(verdict_of("A11"), tool=None, instruction="Act or say so.", offer_respond=True))
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, guard=guard)
@@ -595,37 +589,27 @@ async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message()
 
 async def test_guard_give_up_stops_with_tool_not_triggered() -> None:
     client = ScriptedClient(completion("Added!"))
-    guard = ScriptedGuard(GiveUp(reason=GuardReason.MISSING_TOOL))
+    guard = ScriptedGuard(GiveUp(verdict_of("A4")))
 
     result = await run(make_runner(client), FakeTools(), guard=guard)
 
     assert (result.stop_reason, result.text, result.ok) == ("tool_not_triggered", "", False)
 
 
-async def test_refused_calls_are_recorded_never_run_and_the_retry_follows() -> None:
-    client = ScriptedClient(
-        calls(("delete_task", {"task_id": "a"})), calls(("add_task", {"title": "a"})), completion("ok")
-    )
-    refusal = ToolResult(success=False, code="WRONG_TOOL", error="Not run: the user asked for add_task.")
-    guard = ScriptedGuard(
-        calls_verdicts=[
-            CallsVerdict(
-                refused={0: refusal},
-                retry=ForceRetry(tool="add_task", instruction="Add it.", reason=GuardReason.WRONG_TOOL),
-            )
-        ]
-    )
+async def test_refused_calls_are_recorded_never_run_and_the_model_is_told_why() -> None:
+    client = ScriptedClient(calls(("delete_task", {"task_id": "a"}), ("add_task", {"title": "a"})), completion("ok"))
+    refusal = ToolResult(success=False, code="NOT_REQUESTED", error="Not run: the user's message asks for no change.")
+    guard = ScriptedGuard(calls_verdicts=[CallsVerdict(refused={0: refusal})])
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, guard=guard)
 
     assert tools.ran_names == ["add_task"]
     assert [(e.call.name, e.ran, e.result.code) for e in result.executed] == [
-        ("delete_task", False, "WRONG_TOOL"),
+        ("delete_task", False, "NOT_REQUESTED"),
         ("add_task", True, None),
     ]
-    assert client.tool_choice(1) == {"type": "function", "function": {"name": "add_task"}}
-    assert client.tool_messages(1)[0]["content"]["code"] == "WRONG_TOOL"  # the model is told why
+    assert client.tool_messages(1)[0]["content"]["code"] == "NOT_REQUESTED"  # the model is told why
     assert_every_call_answered(client.bodies[1])
 
 
@@ -638,11 +622,12 @@ async def test_grounded_calls_carry_the_users_words_to_the_executor() -> None:
             return await super().execute_batch(calls)
 
     client = ScriptedClient(calls(("delete_task", {"task_id": "a"}), ("list_tasks", {})), completion("ok"))
-    guard = ScriptedGuard(calls_verdicts=[CallsVerdict(grounding={0: Grounding(names="delete a")})])
+    held = Grounding(Hold.OWN, names="delete a")
+    guard = ScriptedGuard(calls_verdicts=[CallsVerdict(grounding={0: held})])
 
     await run(make_runner(client), Recording(), guard=guard)
 
-    assert seen == [Grounding(names="delete a"), None]
+    assert seen == [held, None]
 
 
 async def test_words_the_guard_wants_checked_are_asked_about_once_with_its_tool_forced() -> None:
@@ -675,7 +660,7 @@ async def test_a_check_the_model_fails_to_answer_hands_the_guard_nothing() -> No
 async def test_a_retry_the_guard_wants_after_the_results_sends_no_tools_when_it_wants_words() -> None:
     client = ScriptedClient(calls(("delete_task", {"task_id": "a"})), completion("It is still there."))
     guard = ScriptedGuard()
-    guard.after = [ForceRetry(tool=None, instruction="answer in words", reason=GuardReason.NOT_ASKED, answer_only=True)]
+    guard.after = [ForceRetry(verdict_of("R1"), tool=None, instruction="answer in words", answer_only=True)]
 
     result = await run(make_runner(client), FakeTools(), guard=guard)
 

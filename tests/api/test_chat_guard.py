@@ -111,7 +111,7 @@ async def test_guard_retry_succeeds_and_is_recorded(make_client) -> None:  # typ
     assert await tasks_of(client) == []
 
 
-async def test_wrong_tool_is_not_run_and_retried_with_the_right_one(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_another_destructive_tool_is_not_run_nor_replaced_and_the_model_makes_the_asked_one(make_client) -> None:  # type: ignore[no-untyped-def]
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book")
@@ -119,15 +119,16 @@ async def test_wrong_tool_is_not_run_and_retried_with_the_right_one(make_client)
 
     body = (await chat(client, "delete Read book")).json()
 
-    # The model's complete_task is recorded as refused (never run); the forced delete_task ran.
+    # The model's complete_task is recorded as refused (never run, never asked about); the model, told
+    # the message asks for another change, made the delete itself: nothing was forced on it.
     assert [(c["name"], c["result"].get("code")) for c in body["tool_calls"]] == [
-        ("complete_task", "WRONG_TOOL"),
+        ("complete_task", "NOT_REQUESTED"),
         ("delete_task", None),
     ]
-    assert body["tool_calls"][1]["retry_reason"] == "wrong_tool"
+    assert body["tool_calls"][1]["retried"] is False
     assert body["action_metadata"]["action"] == "delete_task", body["action_metadata"]
-    assert body["action_metadata"]["actions"] is None  # one action: the single-action fields only
-    assert llm.tool_choice(-1) == {"type": "function", "function": {"name": "delete_task"}}
+    assert all(not isinstance(llm.tool_choice(i), dict) for i in range(len(llm.requests)))
+    assert body["confirmation"] is None
     assert await tasks_of(client) == []  # deleted, never completed
 
 
@@ -243,7 +244,7 @@ async def test_with_reply_check_lists_small_talk_costs_one_call(make_client) -> 
 
 
 async def test_every_request_is_logged_with_its_tools_and_tool_choice(make_client, caplog) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(completion("Sure."), calls(("add_task", {"title": "milk"})))
+    llm = ScriptedLLM(completion("Added!"), calls(("add_task", {"title": "milk"})))
     client = await make_client(llm)
 
     with caplog.at_level("INFO", logger="backend.app.agent.runner"):

@@ -65,11 +65,19 @@ async def seed(client: Any, llm: ScriptedLLM) -> None:
     await seed_tasks(client, *TITLES)
 
 
+def honest(tool: str, title: str | None) -> Any:
+    """A check that reads the ghost as what it is: a claim of that change (the scripted default says
+    every text claims nothing). The word lists read most ghosts without it; "Eggs are on your list
+    now" only the check reads."""
+    return declares((tool.removesuffix("_task"), title or ""))
+
+
 @pytest.mark.parametrize(("message", "ghost", "tool", "title"), GHOSTS, ids=[g[0] for g in GHOSTS])
 async def test_a_ghosted_command_gets_its_forced_retry(  # type: ignore[no-untyped-def]
     make_client, message: str, ghost: str, tool: str, title: str | None
 ) -> None:
     llm, model = compliant([], TITLES, ghost=ghost)
+    llm.checker = honest(tool, title)
     client = await make_client(llm)
     await seed(client, llm)
 
@@ -97,7 +105,10 @@ async def test_a_ghosted_command_gets_its_forced_retry(  # type: ignore[no-untyp
     assert body["action_metadata"]["action"] == tool and body["action_metadata"]["success"] is True
     assert body["tool_calls"][-1]["retried"] is True and body["tool_calls"][-1]["retry_reason"] == "missing_tool"
     decisions = body["execution_metadata"]["guard"]["decisions"]
-    assert (decisions[0]["decision"], decisions[0]["reason"], decisions[0]["tool"]) == ("forced", "missing_tool", tool)
+    forced = next(d for d in decisions if d["decision"] == "forced")
+    assert (forced["reason"], forced["tool"], forced["rule"]) == ("missing_tool", tool, "A6")
+    # Forced on what the word lists read as a claim, or else on what the check says the words claim.
+    assert [d["decision"] for d in decisions[: decisions.index(forced)]] in ([], ["checked"])
 
 
 @pytest.mark.parametrize(("message", "ghost", "tool", "title"), GHOSTS, ids=[g[0] for g in GHOSTS])
@@ -105,7 +116,7 @@ async def test_a_ghost_that_survives_the_retry_is_never_shown(  # type: ignore[n
     make_client, message: str, ghost: str, tool: str, title: str | None
 ) -> None:
     # This model claims twice and never calls a tool, even when one is forced on it.
-    llm = ScriptedLLM(default=completion(ghost))
+    llm = ScriptedLLM(default=completion(ghost), checker=honest(tool, title))
     client = await make_client(llm)
     await seed(client, llm)
     before = await tasks_of(client)

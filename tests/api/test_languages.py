@@ -171,7 +171,13 @@ async def test_a_conversation_in_each_language(make_client: Any, code: str) -> N
 
     recent = await say(client, w.complete_recent, conversation)
     t = answered_in(recent, code)
-    assert recent["assistant_message"] == t("Completed: “{title}”", title=new["title"]) + "."
+    # A completion whose task the backend read from the conversation asks first (docs/guard.md, row T9).
+    action = t("complete “{title}”", title=new["title"])
+    assert recent["confirmation"]["question"] == t("Do you want me to {actions}? Answer yes or no.", actions=action)
+    assert {x["title"]: x["status"] for x in await tasks_of(client)}[new["title"]] == "pending"
+    completed = await say(client, w.yes, conversation)
+    t = answered_in(completed, code)
+    assert completed["assistant_message"] == t("Completed: “{title}”", title=new["title"]) + "."
     assert {x["title"]: x["status"] for x in await tasks_of(client)}[new["title"]] == "completed"
 
     deleted = await say(client, w.delete, conversation)

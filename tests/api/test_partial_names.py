@@ -39,7 +39,8 @@ async def test_a_command_naming_part_of_a_title_acts_on_the_task_the_users_refer
 
 
 async def test_a_commanded_edit_of_a_task_the_words_do_not_name_is_asked_about_not_run(make_client: Any) -> None:
-    # "the car insurance thing" is the user's; the model moved the dentist instead.
+    # "the car insurance thing" is the user's; the model moved the dentist instead. The question is
+    # about the task the user's words name (docs/guard.md, row T12), never the model's pick.
     llm, _ = compliant([("update_task", {"task_id": "Dentist appointment", "due_date": "2026-12-01"})], TITLES)
     client = await _client(make_client, llm)
     before = await tasks_of(client)
@@ -48,7 +49,7 @@ async def test_a_commanded_edit_of_a_task_the_words_do_not_name_is_asked_about_n
 
     assert await tasks_of(client) == before
     assert _codes(body) == [("update_task", "NEEDS_CONFIRMATION")]
-    assert body["confirmation"]["question"] == "Do you want me to update “Dentist appointment”? Answer yes or no."
+    assert body["confirmation"]["question"] == "Do you want me to update “Car insurance”? Answer yes or no."
 
 
 async def test_an_edit_on_an_unread_message_asking_something_is_asked_about_not_run(make_client: Any) -> None:

@@ -1,5 +1,7 @@
 """References into the conversation (issue 14): "it", "the second one", "#2", in several languages,
-resolved before title matching, recorded in the call's result, asked about when unclear."""
+resolved before title matching, recorded in the call's result, asked about when unclear. A delete or
+complete whose task the backend read from the conversation is the backend's choice: it asks first,
+and a yes does exactly that (docs/guard.md, row T9); an edit runs."""
 
 from __future__ import annotations
 
@@ -25,10 +27,13 @@ async def test_it_is_the_task_the_previous_turn_acted_on(make_client, reference:
     added = await turn(client, "add water plants", None)
     body = await turn(client, f"delete {reference}", added["conversation_id"])
 
-    assert [t["title"] for t in await tasks_of(client)] == ["Water the garden"]
     result = body["tool_calls"][0]["result"]
-    assert result["data"]["resolved"] == f"'{reference}' → Water plants (the task added in the previous turn)"
-    assert result["warnings"] == [result["data"]["resolved"]]
+    assert result["code"] == "NEEDS_CONFIRMATION" and result["data"]["title"] == "Water plants"
+    assert result["warnings"] == [f"'{reference}' → Water plants (the task added in the previous turn)"]
+    assert body["confirmation"]["question"] == "Do you want me to delete “Water plants”? Answer yes or no."
+    yes = await turn(client, "yes", added["conversation_id"])
+    assert yes["assistant_message"] == "Deleted: “Water plants”."
+    assert [t["title"] for t in await tasks_of(client)] == ["Water the garden"]
 
 
 @pytest.mark.parametrize(
@@ -54,9 +59,12 @@ async def test_positions_are_in_the_list_shown_last(make_client, reference: str,
     listed = await turn(client, "list my tasks", None)
     body = await turn(client, f"complete {reference}", listed["conversation_id"])
 
+    result = body["tool_calls"][0]["result"]
+    assert result["code"] == "NEEDS_CONFIRMATION" and result["data"]["title"] == title, result
+    assert "of the tasks shown last" in result["warnings"][0]
+    await turn(client, "yes", listed["conversation_id"])
     done = [t["title"] for t in await tasks_of(client) if t["status"] == "completed"]
-    assert done == [title], body["tool_calls"][0]["result"]
-    assert "of the tasks shown last" in body["tool_calls"][0]["result"]["data"]["resolved"]
+    assert done == [title]
 
 
 async def test_across_turns_and_with_the_offline_model(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -66,9 +74,10 @@ async def test_across_turns_and_with_the_offline_model(make_client) -> None:  # 
     await turn(client, "list my tasks", first["conversation_id"])
     body = await turn(client, "mark it done", first["conversation_id"])
 
+    assert body["tool_calls"][-1]["result"]["warnings"] == ["'it' → water plants (the task shown last)"]
+    await turn(client, "yes", first["conversation_id"])
     [task] = await tasks_of(client)
     assert (task["title"], task["status"]) == ("water plants", "completed")
-    assert body["tool_calls"][-1]["result"]["data"]["resolved"] == "'it' → water plants (the task shown last)"
 
 
 async def test_an_unclear_reference_is_asked_about_never_guessed(make_client) -> None:  # type: ignore[no-untyped-def]

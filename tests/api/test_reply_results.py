@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from support.api import chat, seed_tasks, tasks_of
 from support.compliant import compliant
-from support.fake_llm import ScriptedLLM, calls, completion, tool_call
+from support.fake_llm import ScriptedLLM, calls, completion, declares, tool_call
 
 TITLES = ("Taxes", "Bread", "Gym", "Laundry")
 MODES = pytest.mark.parametrize("mode", ["direct", "model"])
@@ -104,6 +104,7 @@ async def test_a_model_that_stops_after_the_first_action_is_made_to_do_the_secon
     llm, model = compliant(
         [("delete_task", {"task_id": "Taxes"})], TITLES, after_tools="Deleted taxes and marked bread!"
     )
+    llm.checker = declares(("delete", "Taxes"), ("complete", "Bread"))  # an honest check of its words
     client = await make_client(llm, response_mode=mode)
     await seed(client, llm)
 
@@ -117,7 +118,8 @@ async def test_a_model_that_stops_after_the_first_action_is_made_to_do_the_secon
 
 async def test_an_action_the_model_never_does_is_reported_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
     # It deletes, then claims the rest; forced to complete, it still only talks.
-    llm = ScriptedLLM(calls(("delete_task", {"task_id": "Taxes"})), default=completion("Both done!"))
+    both = declares(("delete", "Taxes"), ("complete", "Bread"))  # an honest check of "Both done!"
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "Taxes"})), default=completion("Both done!"), checker=both)
     client = await make_client(llm)
     await seed(client, llm)
 

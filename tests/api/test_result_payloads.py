@@ -35,7 +35,7 @@ async def test_each_kind_of_result_carries_its_declared_payload(make_client: Any
     [added] = await results(
         client,
         llm,
-        "add buy milk, high priority",
+        f"add buy milk, high priority, due {FUTURE}",
         calls(("add_task", {"title": "Buy milk", "priority": "high", "due_date": FUTURE})),
     )
     fits(added["data"], payloads.TaskData)

@@ -158,7 +158,7 @@ async def test_an_asked_add_whose_title_the_user_never_said_and_no_reading_gives
 async def test_an_asked_add_may_take_its_title_from_the_conversation(make_client) -> None:  # type: ignore[no-untyped-def]
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Water the plants"})),  # one call each: the reply comes from the result
-        completion("Sure, adding it again."),  # a claim, no call: the add is forced, as a model would comply
+        completion("Added it again!"),  # a claim, no call: the add is forced, as a model would comply
         calls(("add_task", {"title": "Water the plants", "due_date": "2026-11-30"})),
     )
     client = await make_client(llm)

@@ -48,25 +48,48 @@ async def state(client: Any) -> list[tuple[str, str]]:
         ),
     ],
 )
-async def test_a_delete_or_complete_whose_reference_names_no_task_is_asked_about_never_moved(  # type: ignore[no-untyped-def]
+async def test_a_delete_or_complete_whose_reference_names_no_task_runs_on_the_task_its_words_name_exactly(  # type: ignore[no-untyped-def]
     make_client, message: str, call: Any, title: str, after: list[tuple[str, str]]
 ) -> None:
-    """A destructive call is never repaired onto a task: the one the words for that action name is
-    looked up, and the user is asked (a yes runs exactly that)."""
+    """A destructive call whose reference names no task takes the task the words for that very action
+    name exactly (docs/guard.md, rows T1 and T8): the user named it for that action, so it runs, and
+    the result says what was repaired."""
     client = await make_client(ScriptedLLM(calls(call), completion("Done.")))
     await seed_tasks(client, "Taxes", "Gym")
+
+    body = (await chat(client, message)).json()
+
+    assert await state(client) == after
+    result = body["tool_calls"][0]["result"]
+    assert result["success"] is True and result["data"]["title"] == title and result["data"]["repaired"]
+    assert body["tool_calls"][0]["arguments"]["task_id"] == title  # the record says what was applied
+    assert body["confirmation"] is None and title in body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    ("message", "call"),
+    [
+        ("delete the dentist thing", ("delete_task", {"task_id": "21648537900"})),
+        ("marca lo del dentista como hecho", ("complete_task", {"task_id": "Awesome"})),
+        ("streich den zahnarzt", ("delete_task", {"task_id": "./tasks.json"})),
+    ],
+)
+async def test_a_delete_or_complete_repaired_onto_a_task_named_in_part_is_asked_about_never_run(  # type: ignore[no-untyped-def]
+    make_client, message: str, call: Any
+) -> None:
+    """Where the words name the task only in part, the backend's choice is asked about (row T9), and a
+    yes runs exactly that."""
+    client = await make_client(ScriptedLLM(calls(call), completion("Done.")))
+    await seed_tasks(client, "Dentist appointment", "Zahnarzt Termin", "Gym")
     before = await state(client)
 
     body = (await chat(client, message)).json()
 
     assert await state(client) == before
     result = body["tool_calls"][0]["result"]
-    assert result["code"] == "NEEDS_CONFIRMATION" and result["data"]["title"] == title
+    assert result["code"] == "NEEDS_CONFIRMATION", result
     assert body["confirmation"]["actions"][0]["arguments"]["task_id"] == result["data"]["id"]
-    assert title in body["assistant_message"] and "Done" not in body["assistant_message"]
-
-    yes = await chat(client, body["confirmation"]["answers"][0]["message"], conversation_id=body["conversation_id"])
-    assert await state(client) == after, yes.json()["assistant_message"]
+    assert result["data"]["title"] in body["assistant_message"] and "Done" not in body["assistant_message"]
 
 
 async def test_an_edit_whose_reference_names_no_task_takes_the_one_its_words_name(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -183,14 +206,15 @@ async def test_a_reference_that_resolves_is_never_replaced(make_client) -> None:
     ],
 )
 async def test_a_repair_never_invents_a_target(make_client, message: str, why: str) -> None:  # type: ignore[no-untyped-def]
-    client = await make_client(ScriptedLLM(calls(("delete_task", {"task_id": "21648537900"})), completion("Done.")))
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "21648537900"})), default=completion("Done."))
+    client = await make_client(llm)
     await seed_tasks(client, "Q3 report", "Q4 report", "Gym")
     before = await state(client)
 
     body = (await chat(client, message)).json()
 
     assert await state(client) == before, why
-    assert all(not c["result"]["success"] for c in body["tool_calls"]), why
+    assert all(not c["result"]["success"] for c in body["tool_calls"] if c["name"] == "delete_task"), why
 
 
 async def test_the_title_the_user_quoted_and_the_priority_and_date_they_gave_win(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -9,7 +9,8 @@ from support.runs import Reviews
 
 from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult
+from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
+from backend.app.calls.verdicts import Grounding, Hold, verdict_of
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.guard_events import retry_reason
 from backend.app.services.intent import classify
@@ -60,7 +61,7 @@ def test_a_command_without_its_tool_is_forced_once_then_given_up() -> None:
     first = g.review_final("I've deleted it!", [], step=0)
     second = g.review_final("Done!", [], step=1)
 
-    forced = ForceRetry(tool="delete_task", instruction="call delete_task", reason="missing_tool")
+    forced = ForceRetry(verdict_of("A6"), tool="delete_task", instruction="call delete_task")
     assert first == replace(forced, events=first.events)
     assert isinstance(second, GiveUp)
     assert decisions(g) == [("forced", "missing_tool", "delete_task"), ("gave_up", "missing_tool", "delete_task")]
@@ -98,12 +99,25 @@ def test_a_read_the_model_chose_is_never_overridden_by_a_destructive_tool() -> N
     assert decisions(g) == [("trusted", "model_chose_read", "delete_task")]
 
 
-def test_a_missing_add_is_still_forced_after_a_read() -> None:
-    g = guard("add milk")
+def test_a_missing_add_is_forced_only_when_the_words_claim_it_or_are_empty() -> None:
+    listed = [ran("list_tasks")]
 
-    verdict = g.review_final("Here is your list.", [ran("list_tasks")], step=1)
+    assert isinstance(guard("add milk").review_final("Here is your list.", listed, step=1), Accept)
+    claimed = guard("add milk").review_final("Added milk to your list!", listed, step=1)
+    assert isinstance(claimed, ForceRetry) and claimed.tool == "add_task" and claimed.verdict.rule == "A6"
+    empty = guard("add milk").review_final("", listed, step=1)
+    assert isinstance(empty, ForceRetry) and empty.tool == "add_task"
 
-    assert isinstance(verdict, ForceRetry) and verdict.tool == "add_task"
+
+def test_words_that_claim_nothing_disagree_with_the_reader_and_nothing_is_forced() -> None:
+    for message, words in (
+        ("delete Read book", "Which book do you mean? You have two."),
+        ("the delete-old-photos task is the one I care about", "Got it, I'll keep that in mind."),
+        ("mark's birthday is on friday", "Nice! Want me to add a reminder?"),
+    ):
+        g = guard(message)
+        assert isinstance(g.review_final(words, [], step=0), Accept), message
+        assert not any(d == "forced" for d, _, _ in decisions(g)), message
 
 
 # -- the model's calls before they run -------------------------------------------------------------
@@ -119,23 +133,22 @@ def test_an_edit_instead_of_a_delete_runs_grounded() -> None:
 
     verdict = g.review_calls([call("update_task", task_id="gym", tags=[])], [], step=0, forced=False)
 
-    assert verdict.refused == {} and verdict.retry is None
-    assert verdict.grounding == {
-        0: Grounding(names="the urgent stuff from gym")
-    }  # the words of the delete it stands for
-    assert decisions(g) == [("trusted", "model_chose_edit", "update_task"), ("grounded", "extra_call", "update_task")]
+    assert verdict.refused == {}
+    # The words of the delete it stands for.
+    assert verdict.grounding == {0: Grounding(Hold.NAMED, names="the urgent stuff from gym", rule="C10")}
+    assert decisions(g) == [("trusted", "model_chose_edit", "update_task")]
 
 
-def test_a_different_destructive_tool_is_refused_and_the_asked_one_forced() -> None:
+def test_a_different_destructive_tool_is_never_replaced_nor_run_on_words_that_ask_another_change() -> None:
     g = guard("delete Read book")
 
     verdict = g.review_calls([call("complete_task", task_id="Read book")], [], step=0, forced=False)
 
-    assert set(verdict.refused) == {0} and verdict.refused[0].code == ResultCode.WRONG_TOOL
-    assert verdict.retry is not None and verdict.retry.tool == "delete_task"
-    # Forced already: the same wrong tool again is refused without another retry.
-    again = g.review_calls([call("complete_task", task_id="Read book")], [], step=1, forced=True)
-    assert set(again.refused) == {0} and again.retry is None
+    # Never refused and replaced by the reader's tool: it may act only on a task words no other action
+    # took name; here the delete's words name Read book, which is theirs (the tools refuse it: T4).
+    assert verdict.refused == {}
+    assert verdict.grounding[0] == Grounding(Hold.NAMED, names="", not_names="read book", rule="C12")
+    assert decisions(g) == [("grounded", "extra_call", "complete_task")]
 
 
 def test_an_extra_change_beside_the_asked_one_acts_only_on_what_the_user_named() -> None:
@@ -144,10 +157,10 @@ def test_an_extra_change_beside_the_asked_one_acts_only_on_what_the_user_named()
 
     verdict = g.review_calls(calls, [], step=0, forced=False)
 
-    assert verdict.refused == {}
-    # The extra delete: only what the words no action took name (nothing here), never the title to add.
-    assert verdict.grounding[1] == Grounding(names="", not_names="milk")
-    assert verdict.grounding[0] == Grounding(names="milk\n")  # the asked add: its own words and what came before
+    # The extra delete: only on what the words no action took name (nothing here), never the title to add.
+    assert verdict.grounding[1] == Grounding(Hold.NAMED, names="", not_names="milk", rule="C12")
+    # The asked add: a title the message (or the conversation) makes plausible.
+    assert verdict.grounding[0] == Grounding(Hold.NAMED, names="add milk", rule="C8")
     assert decisions(g) == [("grounded", "extra_call", "delete_task")]
 
 
@@ -165,7 +178,7 @@ def test_content_never_grounds_an_action() -> None:
     assert verdict.grounding[1].names == ""  # no delete was asked for: nothing it may act on
     # The asked complete: on what its own words name; another task is asked about, never changed.
     assert verdict.grounding[2] == Grounding(
-        names="mark gym done", not_names="'delete Yoga'\na task called 'delete Yoga'", ask_unnamed=True
+        Hold.OWN, names="mark gym done", not_names="'delete Yoga'\na task called 'delete Yoga'", rule="C9"
     )
 
 
@@ -173,7 +186,7 @@ def test_an_asked_delete_whose_words_name_no_task_takes_what_it_points_to_from_t
     g = guard("FINALLY filed my taxes!!! mark it done")
     verdict = g.review_calls([call("complete_task", task_id="Taxes")], [], step=0, forced=False)
     names = verdict.grounding[0].names or ""
-    assert "it" in names and "taxes" in names and verdict.grounding[0].ask_unnamed
+    assert "it" in names and "taxes" in names and verdict.grounding[0].hold is Hold.OWN
 
 
 def test_the_asked_add_may_take_its_title_from_the_conversation_but_not_from_nowhere() -> None:
@@ -194,7 +207,7 @@ def test_calls_made_under_a_forced_choice_are_grounded() -> None:
 
     verdict = g.review_calls([call("delete_task", task_id="Read book")], [], step=1, forced=True)
 
-    assert verdict.grounding == {0: Grounding(names="delete read book", not_names="")}
+    assert verdict.grounding == {0: Grounding(Hold.NAMED, names="delete read book", forced=True, rule="C7")}
     assert decisions(g) == [("grounded", "forced_call", "delete_task")]
 
 
@@ -230,19 +243,20 @@ def test_no_change_runs_on_a_question_advice_a_report_or_a_negation_even_one_the
 
 def test_a_delete_or_complete_on_a_question_is_looked_up_to_ask_never_after_a_no() -> None:
     asked = guard("should I delete gym?").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
-    assert asked.grounding == {0: Grounding(names="should i delete gym?", ask=True)}
+    assert asked.grounding == {0: Grounding(Hold.ASK, names="should i delete gym?", rule="C13")}
     g = guard("don't delete gym")
     verdict = g.review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
     assert set(verdict.refused) == {0}
     # Small talk may only be asked about a task its words name ("I'm done with the laundry"): "thanks" names none.
     thanks = guard("thanks a lot").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
-    assert thanks.grounding == {0: Grounding(names="thanks a lot", ask=True)}
+    assert thanks.grounding == {0: Grounding(Hold.ASK, names="thanks a lot", rule="C13")}
 
 
 def test_a_message_read_as_nothing_may_still_add_what_it_names_but_never_the_whole_message() -> None:
     g = guard("gotta pick up the kids at 5")
     verdict = g.review_calls([call("add_task", title="pick up the kids")], [], step=0, forced=False)
-    assert verdict.refused == {} and verdict.grounding == {0: Grounding(names="gotta pick up the kids at 5")}
+    grounding = Grounding(Hold.NAMED, names="gotta pick up the kids at 5", rule="C18")
+    assert verdict.refused == {} and verdict.grounding == {0: grounding}
     whole = guard("pick up the kids").review_calls(
         [call("add_task", title="Pick up the kids")], [], step=0, forced=False
     )
@@ -252,7 +266,7 @@ def test_a_message_read_as_nothing_may_still_add_what_it_names_but_never_the_who
 def test_reads_always_run() -> None:
     for message in ("did I finish the taxes?", "delete gym", "don't delete gym", "hi"):
         verdict = guard(message).review_calls([call("list_tasks")], [], step=0, forced=False)
-        assert (verdict.refused, verdict.grounding, verdict.retry) == ({}, {}, None)
+        assert (verdict.refused, verdict.grounding) == ({}, {})
 
 
 # -- claims ----------------------------------------------------------------------------------------
@@ -264,7 +278,7 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     first = g.review_final("All done, everything is sorted!", [], step=0)  # no one kind of change
     second = g.review_final("Done!", [], step=1)
 
-    retry = ForceRetry(tool=None, instruction="act or respond", reason="ghost_claim", offer_respond=True)
+    retry = ForceRetry(verdict_of("A11"), tool=None, instruction="act or respond", offer_respond=True)
     assert first == replace(retry, events=first.events)
     assert isinstance(second, Accept)
     assert decisions(g) == [("forced", "ghost_claim", None), ("claim_caught", "ghost_claim", None)]
@@ -273,10 +287,12 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     asked = guard("muss ich heute noch einkaufen gehen")
     forced = asked.review_final("Einkaufen ist erledigt.", [], step=0)
     assert replace(forced, events=()) == ForceRetry(
-        tool="complete_task", instruction="call complete_task", reason="ghost_claim"
+        verdict_of("A9"), tool="complete_task", instruction="call complete_task"
     )
     verdict = asked.review_calls([call("complete_task", task_id="Einkaufen")], [], step=1, forced=True)
-    assert verdict.grounding == {0: Grounding(names="muss ich heute noch einkaufen gehen", ask=True)}
+    assert verdict.grounding == {
+        0: Grounding(Hold.ASK, names="muss ich heute noch einkaufen gehen", forced=True, rule="C6")
+    }
 
 
 def test_a_question_is_never_forced_whatever_the_reply_says() -> None:
@@ -349,12 +365,11 @@ def test_covered_needs_every_action_and_every_item() -> None:
     assert g.covered(three)
 
 
-def test_covered_counts_failures_and_refusals_but_not_wrong_tools() -> None:
+def test_covered_counts_failures_and_refusals() -> None:
     g = guard("delete taxes and mark bread done")
     failed = ran("delete_task", success=False, code="NOT_FOUND")
 
     assert not g.covered([failed])
-    assert not g.covered([failed, ran("complete_task", success=False, code=ResultCode.WRONG_TOOL)])
     assert g.covered([failed, ran("complete_task", success=False, code="DESTRUCTIVE_LIMIT")])
 
 
@@ -363,5 +378,5 @@ def test_a_disabled_guard_decides_nothing() -> None:
 
     assert isinstance(g.review_final("Deleted!", [], step=0), Accept)
     verdict = g.review_calls([call("complete_task", task_id="x")], [], step=0, forced=False)
-    assert (verdict.refused, verdict.retry) == ({}, None)
+    assert (verdict.refused, verdict.grounding) == ({}, {})
     assert g.outcome == "disabled" and g.events == []

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backend.app.agent.guard import Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp, Words
-from backend.app.agent.types import GuardEvent
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
+from backend.app.calls.verdicts import GuardEvent
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.intent import classify
 

@@ -75,15 +75,15 @@ async def test_arguments_nothing_repaired_are_recorded_as_the_model_sent_them(ma
 
 
 async def test_a_call_only_asked_about_applied_nothing_and_keeps_the_models_arguments(make_client: Any) -> None:
-    # The delete's reference names no task: "Taxes", which the user's words name, is only asked
-    # about. Nothing was applied, so the model's arguments stand; the question names the task.
+    # The delete's reference names no task: "Tax return", which the user's words name only in part,
+    # is only asked about. Nothing was applied, so the model's arguments stand; the question names the task.
     client = await make_client(ScriptedLLM(calls(("delete_task", {"task_id": "21648537900"})), completion("Done.")))
-    await seed_tasks(client, "Taxes", "Gym")
+    await seed_tasks(client, "Tax return", "Gym")
 
-    body = (await chat(client, "delete the taxes task")).json()
+    body = (await chat(client, "delete the tax thing")).json()
 
     [shown] = body["tool_calls"]
-    assert shown["result"]["code"] == "NEEDS_CONFIRMATION" and shown["result"]["data"]["title"] == "Taxes"
+    assert shown["result"]["code"] == "NEEDS_CONFIRMATION" and shown["result"]["data"]["title"] == "Tax return"
     assert shown["arguments"] == {"task_id": "21648537900"}
     assert (await recorded(client))[-1] == {"task_id": "21648537900"}
     assert body["confirmation"]["actions"][0]["arguments"] == {"task_id": shown["result"]["data"]["id"]}

@@ -29,7 +29,6 @@ from backend.app.agent.types import (
     CallRepeated,
     Finding,
     FindingKind,
-    GuardEvent,
     LLMResponse,
     LoopRetry,
     NextStep,
@@ -41,8 +40,8 @@ from backend.app.agent.types import (
     NextStepStop,
     StopReason,
 )
-from backend.app.calls.codes import ResultCode
-from backend.app.calls.types import ExecutedCall, ToolResult
+from backend.app.calls.types import ExecutedCall
+from backend.app.calls.verdicts import GuardEvent
 
 # The loop's log lines keep the runner's logger name, whichever of its modules writes them: logs are read by it.
 log = logging.getLogger("backend.app.agent.runner")
@@ -142,20 +141,8 @@ class StepDecider:
                     dataclasses.replace(c, grounding=verdict.grounding[i]) if i in verdict.grounding else c
                     for i, c in enumerate(work)
                 ]
-            refused = dict(verdict.refused)
-            limit = self._calls_per_step()
-            if limit is not None:
-                allowed = [i for i in range(len(work)) if i not in refused][:limit]
-                for i in range(len(work)):
-                    if i not in refused and i not in allowed:
-                        refused[i] = ToolResult(
-                            success=False,
-                            code=ResultCode.IGNORED,
-                            error=f"Ignored: at most {limit} tool calls run per step.",
-                        )
             respond = [c for c in calls if c.name == RESPOND_TOOL.name]
-            retry = self._retry(verdict.retry, step=step) if verdict.retry else None
-            return Decision(NextStepRunTools(calls=work + respond, refused=refused, then=retry), verdict.events)
+            return Decision(NextStepRunTools(calls=work + respond, refused=dict(verdict.refused)), verdict.events)
         text = response.content.strip()
         if not text and executed and self.options.fix_empty_final and not so_far.empty_final_retried:
             return Decision(
@@ -221,8 +208,6 @@ class StepDecider:
             e.ran and not e.result.success and not e.result.model_fixable for e in outcome.executed
         ):
             return Decision(NextStepStop(StopReason.TOOL_ERROR))
-        if facts.run.then is not None:
-            return Decision(facts.run.then)
         if self.guard is not None:
             after = self.guard.review_results(so_far.executed, step=step, decided=so_far.events)
             if after is not None:
@@ -253,13 +238,6 @@ class StepDecider:
             tool_choice=choice,
             offer_respond=force.offer_respond,
         )
-
-    def _calls_per_step(self) -> int | None:
-        limit = self.options.max_tool_calls_per_step or self.preset.max_tool_calls_per_step
-        overrides = {**self.preset.request_overrides, **self.options.request_overrides}
-        if limit is None and overrides.get("parallel_tool_calls") is False:
-            return 1  # stability-first: no parallel calls asked for means one call per step
-        return limit
 
 
 __all__ = ["Answered", "Decision", "SoFar", "StepDecider", "StepFacts", "ToolsRan", "WordsChecked"]

@@ -1,9 +1,11 @@
-"""One step's tool calls: the checks that run before anything executes, then the executor.
+"""One step's tool calls: the loop's own limits, then the executor.
 
-Order of checks per call: refused by the guard or over the per-step limit (decided by the runner),
-normalization errors (too large, bad JSON), unknown or masked tool, repeated call, destructive cap,
-budget. Model-fixable failures become tool results that tell the
-model what to do; the rest of the calls in the step still run (they are independent).
+A call the guard refused is recorded with the result it gave, never run. For each other call the
+dispatcher gathers the facts of the loop's limits (a normalisation error, an unknown or masked tool,
+a repeated call, over the step's calls limit, out of budget, over the turn's cap on deletions) and
+acts on the decision table's verdict (calls/verdicts.py, rows L1-L7, docs/guard.md): model-fixable
+failures become tool results that tell the model what to do; the rest of the calls in the step still
+run (they are independent).
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ import orjson
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import OutputSize, ValidTools
-from backend.app.calls.types import ExecutedCall, Grounding, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
+from backend.app.calls.tools import traits
+from backend.app.calls.types import ExecutedCall, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
+from backend.app.calls.verdicts import Do, Grounding, Hold, LoopFacts, Verdict, decide
+
+_OVER_CAP = (
+    "Refused: more than {cap} destructive actions in one message. "
+    "Ask the user to confirm the remaining ones in a new message."
+)
 
 
 @dataclass(slots=True)
@@ -35,6 +44,7 @@ class Dispatcher:
     use: BudgetUse
     max_output_bytes: int
     max_destructive_calls: int
+    calls_per_step: int | None = None
     seen: set[tuple[str, bytes]] = field(default_factory=set)
     destructive_calls: int = 0
 
@@ -53,16 +63,19 @@ class Dispatcher:
         outcome = DispatchedStep(executed=[])
         slots: list[ToolResult | None] = []
         runnable: list[ToolCall] = []
-        capped: set[int] = set()  # positions in `runnable` of deletions over the cap: looked up, not run
+        capped: dict[int, ToolResult] = {}  # positions in `runnable` of deletions over the cap: looked up, not run
+        allowed = 0  # calls the guard did not refuse, in order: past `calls_per_step` they are ignored
         for index, call in enumerate(calls):
             early = refused.get(index) if refused else None
             if early is None:
-                early = self._precheck(call, outcome, offered)
+                allowed += 1
+                over = self.calls_per_step is not None and allowed > self.calls_per_step
+                early = self._precheck(call, outcome, offered, over_limit=over)
             if early is not None and early.code == ResultCode.DESTRUCTIVE_LIMIT:
                 # Looked up, so that the user is asked about the very task ("delete “Eggs”?"), never run.
-                capped.add(len(runnable))
+                capped[len(runnable)] = early
                 grounding = call.grounding or Grounding()
-                runnable.append(dataclasses.replace(call, grounding=dataclasses.replace(grounding, ask=True)))
+                runnable.append(dataclasses.replace(call, grounding=dataclasses.replace(grounding, hold=Hold.ASK)))
                 slots.append(None)
                 continue
             slots.append(early)
@@ -74,7 +87,7 @@ class Dispatcher:
         per_call_ms = (time.perf_counter() - started) * 1000 / max(1, len(runnable))
         # (result, whether the call ran): a deletion over the cap was only looked up.
         results = [
-            (self._over_cap(r), False) if i in capped else (r, True)
+            (_over_cap(capped[i], r), False) if i in capped else (r, True)
             for i, r in enumerate(batch.results if batch else [])
         ]
         ran = iter(zip(results, batch.executed_arguments, strict=True)) if batch else iter(())
@@ -98,62 +111,66 @@ class Dispatcher:
             )
         return outcome
 
-    def _precheck(self, call: ToolCall, outcome: DispatchedStep, offered: frozenset[str] | None) -> ToolResult | None:
-        if call.error is not None:
-            return ToolResult.fixable(call.error.code, call.error.message)
+    def _precheck(
+        self, call: ToolCall, outcome: DispatchedStep, offered: frozenset[str] | None, *, over_limit: bool
+    ) -> ToolResult | None:
+        """The result of a call the loop's limits do not let run (None: it runs), as the table decides."""
         spec = self.executable.get(call.name)
-        if spec is None or (offered is not None and call.name not in offered):
-            # A tool that exists but was not offered this step (e.g. a mutation in two_phase's read
-            # phase) is refused exactly like an unknown one: what is sent is what may execute.
-            valid = sorted(self.executable if offered is None else offered & self.executable.keys())
-            return ToolResult.fixable(
-                ResultCode.UNKNOWN_TOOL,
-                f"Tool '{call.name}' is not available now. Valid tools: {', '.join(valid) or 'none'}.",
-                ValidTools(valid_tools=valid),
-            )
         key = (call.name, orjson.dumps(call.arguments or {}, option=orjson.OPT_SORT_KEYS))
-        if key in self.seen:
-            outcome.repeated.append(call)
-            return ToolResult(
-                success=False,
-                code=ResultCode.REPEATED_CALL,
-                error=f"'{call.name}' was already called with these arguments in this turn; not run again.",
-            )
-        if outcome.budget is not None:
-            return ToolResult(success=False, code=ResultCode.BUDGET_EXCEEDED, error=str(outcome.budget))
-        if spec.destructive and self.destructive_calls >= self.max_destructive_calls:
-            return ToolResult(
-                success=False,
-                code=ResultCode.DESTRUCTIVE_LIMIT,
-                error=(
-                    f"Refused: more than {self.max_destructive_calls} destructive actions in one message. "
-                    "Ask the user to confirm the remaining ones in a new message."
-                ),
-            )
-        try:
-            self.use.check_before_tool_call()
-        except BudgetExceeded as exc:
-            outcome.budget = exc
-            return ToolResult(success=False, code=ResultCode.BUDGET_EXCEEDED, error=str(exc))
-        self.seen.add(key)
-        self.use.tool_calls += 1
-        if spec.destructive:
-            self.destructive_calls += 1
-        return None
-
-    def _over_cap(self, looked_up: ToolResult) -> ToolResult:
-        """A deletion over the cap, looked up: refused with the task it names (a failure to look it up stands)."""
-        if looked_up.code != ResultCode.NEEDS_CONFIRMATION:
-            return looked_up
-        return ToolResult(
-            success=False,
-            code=ResultCode.DESTRUCTIVE_LIMIT,
-            error=(
-                f"Refused: more than {self.max_destructive_calls} destructive actions in one message. "
-                "Ask the user to confirm the remaining ones in a new message."
-            ),
-            data=looked_up.data,
+        spent: BudgetExceeded | None = outcome.budget
+        if spent is None:
+            try:
+                self.use.check_before_tool_call()
+            except BudgetExceeded as exc:
+                spent = exc
+        facts = LoopFacts(
+            traits=traits(call.name),
+            malformed=call.error.code if call.error is not None else None,
+            offered=spec is not None and (offered is None or call.name in offered),
+            repeated=key in self.seen,
+            over_step_limit=over_limit,
+            budget_out=spent is not None,
+            over_cap=spec is not None and spec.destructive and self.destructive_calls >= self.max_destructive_calls,
         )
+        verdict = decide(facts)
+        if verdict.do is Do.RUN:
+            self.seen.add(key)
+            self.use.tool_calls += 1
+            if spec is not None and spec.destructive:
+                self.destructive_calls += 1
+            return None
+        if verdict.code == ResultCode.REPEATED_CALL:
+            outcome.repeated.append(call)
+        if verdict.code == ResultCode.BUDGET_EXCEEDED:
+            outcome.budget = spent
+        malformed = call.error.code if call.error is not None else None
+        return verdict.refusal(self._why(verdict, call, spent, offered), self._data(verdict, offered), code=malformed)
+
+    def _why(
+        self, verdict: Verdict, call: ToolCall, spent: BudgetExceeded | None, offered: frozenset[str] | None
+    ) -> str:
+        """What a refused call's result tells the model."""
+        match verdict.code:
+            case ResultCode.UNKNOWN_TOOL:
+                valid = ", ".join(self._valid(offered)) or "none"
+                return f"Tool '{call.name}' is not available now. Valid tools: {valid}."
+            case ResultCode.REPEATED_CALL:
+                return f"'{call.name}' was already called with these arguments in this turn; not run again."
+            case ResultCode.IGNORED:
+                return f"Ignored: at most {self.calls_per_step} tool calls run per step."
+            case ResultCode.BUDGET_EXCEEDED:
+                return str(spent)
+            case ResultCode.DESTRUCTIVE_LIMIT:
+                return _OVER_CAP.format(cap=self.max_destructive_calls)
+        return call.error.message if call.error is not None else verdict.rule
+
+    def _data(self, verdict: Verdict, offered: frozenset[str] | None) -> ValidTools | None:
+        # A tool that exists but was not offered this step (e.g. a mutation in two_phase's read phase)
+        # is refused exactly like an unknown one: what is sent is what may execute.
+        return ValidTools(valid_tools=self._valid(offered)) if verdict.code == ResultCode.UNKNOWN_TOOL else None
+
+    def _valid(self, offered: frozenset[str] | None) -> list[str]:
+        return sorted(self.executable if offered is None else offered & self.executable.keys())
 
     def _bounded(self, result: ToolResult) -> ToolResult:
         # Measured as messages.tool_message serializes it (default=str), so any payload it can send is sized.
@@ -166,3 +183,10 @@ class Dispatcher:
             error=f"Tool output was {size} bytes, over the limit of {self.max_output_bytes}; it was dropped.",
             data=OutputSize(bytes=size, limit=self.max_output_bytes),
         )
+
+
+def _over_cap(refusal: ToolResult, looked_up: ToolResult) -> ToolResult:
+    """A deletion over the cap, looked up: refused with the task it names (a failure to look it up stands)."""
+    if looked_up.code != ResultCode.NEEDS_CONFIRMATION:
+        return looked_up
+    return dataclasses.replace(refusal, data=looked_up.data)

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from backend.app.agent.types import GuardEvent, GuardReason
-from backend.app.calls.types import ExecutedCall, Grounding, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.verdicts import Grounding, GuardEvent, GuardReason, Verdict
 
 Events = tuple[GuardEvent, ...]
 
@@ -67,25 +67,38 @@ class Accept:
 
 @dataclass(frozen=True, slots=True)
 class ForceRetry:
-    """Ask once more with `instruction` appended and `tool` forced (None: any tool, 'required').
+    """Ask once more with `instruction` appended and `tool` forced (None: any tool, 'required'), as the
+    decision table's `verdict` says (FORCE, REQUIRE or ANSWER_AGAIN).
 
     With `offer_respond` the request also offers a `respond` tool, so a model that was wrong to claim
     an action has a way to say so instead of inventing one. With `answer_only` no tools are sent at
     all: the model can only answer in words."""
 
+    verdict: Verdict
     tool: str | None
     instruction: str
-    reason: GuardReason
     offer_respond: bool = False
     answer_only: bool = False
     events: Events = ()
 
+    @property
+    def reason(self) -> GuardReason:
+        assert self.verdict.reason is not None, self.verdict.rule
+        return self.verdict.reason
+
 
 @dataclass(frozen=True, slots=True)
 class GiveUp:
-    reason: GuardReason
+    """The forced retry ran no tool either (the table's GIVE_UP)."""
+
+    verdict: Verdict
     words: Words | None = None
     events: Events = ()
+
+    @property
+    def reason(self) -> GuardReason:
+        assert self.verdict.reason is not None, self.verdict.rule
+        return self.verdict.reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +116,10 @@ class CheckWords:
 @dataclass(frozen=True, slots=True)
 class CallsVerdict:
     """The guard's word on one step's calls, by their index in the step: the ones refused (never
-    run), what the others may act on, the request to make after the step, and the events decided."""
+    run), what the others may act on, and the events decided."""
 
     refused: dict[int, ToolResult] = field(default_factory=dict)
     grounding: dict[int, Grounding] = field(default_factory=dict)
-    retry: ForceRetry | None = None
     events: Events = ()
 
 

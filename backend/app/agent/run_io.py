@@ -11,8 +11,16 @@ from typing import Any, Literal, Protocol
 
 from backend.app.agent.guard import Words
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.types import ANSWERED, Finding, GuardEvent, PolicyChange, StopReason, TextSink, Trace
+from backend.app.agent.types import (
+    ANSWERED,
+    Finding,
+    PolicyChange,
+    StopReason,
+    TextSink,
+    Trace,
+)
 from backend.app.calls.types import ExecutedCall
+from backend.app.calls.verdicts import GuardEvent
 from backend.app.core.exceptions import LLMError
 
 

@@ -27,7 +27,6 @@ from backend.app.agent.run_io import CallsObserver, ReplyObserver, RunOptions, R
 from backend.app.agent.types import (
     ChatCompletionsClient,
     Finding,
-    GuardEvent,
     LLMResponse,
     LoopRetry,
     NextStep,
@@ -43,6 +42,7 @@ from backend.app.agent.types import (
 )
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolExecutor
+from backend.app.calls.verdicts import GuardEvent
 from backend.app.core.exceptions import LLMError
 
 
@@ -106,6 +106,7 @@ class AgentRunner:
             use=use,
             max_output_bytes=self.options.max_tool_output_bytes,
             max_destructive_calls=self.options.max_destructive_calls,
+            calls_per_step=self._calls_per_step(),
         )
         requester = Requester(
             client=self.client, model=self.model, preset=self.preset, options=self.options, driver=driver, use=use
@@ -215,11 +216,6 @@ class AgentRunner:
         """Run the step's calls (the refused ones recorded, never run) and record what they did."""
         work = [c for c in step_calls.calls if c.name != RESPOND_TOOL.name]
         respond = [c for c in step_calls.calls if c.name == RESPOND_TOOL.name]
-        if step_calls.then is not None and step_calls.then.from_guard:
-            turn.retry_reason = step_calls.then.reason  # the guard refused this step's wrong calls: retried
-        ignored = sum(1 for r in step_calls.refused.values() if r.code == ResultCode.IGNORED)
-        if ignored:
-            _amend(turn, ignored_tool_calls=ignored)
         retried = turn.retry_reason is not None
         outcome = await dispatcher.run_step(
             work,
@@ -230,6 +226,9 @@ class AgentRunner:
             refused=step_calls.refused,
         )
         turn.executed.extend(outcome.executed)
+        ignored = sum(1 for e in outcome.executed if e.result.code == ResultCode.IGNORED)
+        if ignored:
+            _amend(turn, ignored_tool_calls=ignored)
         if turn.on_calls is not None:
             await turn.on_calls(outcome.executed)
         driver.observe_tools(step=step, executed=outcome.executed)
@@ -250,6 +249,13 @@ class AgentRunner:
             turn.messages.append(tool_message(e.call, e.result.to_payload(), self.preset))
         for call in respond:
             turn.messages.append(tool_message(call, {"success": True, "data": None, "error": None}, self.preset))
+
+    def _calls_per_step(self) -> int | None:
+        limit = self.options.max_tool_calls_per_step or self.preset.max_tool_calls_per_step
+        overrides = {**self.preset.request_overrides, **self.options.request_overrides}
+        if limit is None and overrides.get("parallel_tool_calls") is False:
+            return 1  # stability-first: no parallel calls asked for means one call per step
+        return limit
 
     # -- finishing ---------------------------------------------------------------------------
     def _result(

@@ -9,6 +9,7 @@ from typing import Any, Protocol, TypedDict, final
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
+from backend.app.calls.verdicts import GuardReason
 
 ToolChoice = str | dict[str, Any] | None
 
@@ -166,49 +167,6 @@ class Finding:
         return {"kind": self.kind.value, **self.detail}
 
 
-class GuardDecision(StrEnum):
-    FORCED = "forced"  # asked the model again with a tool forced (or required, with a way out)
-    TRUSTED = "trusted"  # the model's own choice (a read, an edit) stands over the command's tool
-    REFUSED = "refused"  # a call was not run
-    GROUNDED = "grounded"  # calls may act only on what the user's words name
-    ASKS = "asks"  # a change the message may not have asked for: its task is looked up, the user asked
-    GAVE_UP = "gave_up"  # the forced retry ran no tool either
-    ASKED_AGAIN = "asked_again"  # the model's changes were refused: it is asked for an answer in words
-    CHECKED = "checked"  # the model was asked what its words claim before they are shown
-    CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
-    UNVERIFIED = "unverified"  # words whose check could not be read are not shown
-    SHORTENED = "shortened"  # words longer than the claim reader reads are shown up to there
-
-
-class GuardReason(StrEnum):
-    MISSING_TOOL = "missing_tool"  # a clear command answered without its tool
-    WRONG_TOOL = "wrong_tool"  # another add/delete/complete than the command's
-    GHOST_CLAIM = "ghost_claim"  # a change claimed, none made
-    NOT_ASKED = "not_asked"  # the message asks for no change, the model changed anyway
-    MODEL_CHOSE_READ = "model_chose_read"
-    MODEL_CHOSE_EDIT = "model_chose_edit"
-    FORCED_CALL = "forced_call"  # made under a forced tool choice
-    EXTRA_CALL = "extra_call"  # a change beside the ones the message was read to ask for
-    CONTENT = "content"  # the target is named only in text the user gave as content (a quoted title)
-    UNBACKED_CLAIM = "unbacked_claim"  # words claiming a change no successful call made
-    DENIED_SUCCESS = "denied_success"  # words saying a change that succeeded was not made
-    REPLY_CHECK = "reply_check"  # the model's words are checked before they are shown
-    TOO_LONG = "too_long"  # the message, or the model's words, longer than the word lists read
-
-
-@dataclass(frozen=True, slots=True)
-class GuardEvent:
-    """One decision of the guard, with why (metrics count them; execution_metadata lists them)."""
-
-    step: int
-    decision: GuardDecision
-    reason: GuardReason
-    tool: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step, "decision": self.decision.value, "reason": self.reason.value, "tool": self.tool}
-
-
 class LoopRetry(StrEnum):
     """Why the loop itself asks the model again (the guard's reasons are `GuardReason`s)."""
 
@@ -279,12 +237,10 @@ class PolicyChange:
 
 @dataclass(frozen=True, slots=True)
 class NextStepRunTools:
-    """Run these calls; `refused` (by index) are recorded with the result given instead of running
-    them; `then`, when set, is the request to make next (the guard refused a wrong tool)."""
+    """Run these calls; `refused` (by index) are recorded with the result given instead of running them."""
 
     calls: list[ToolCall]
     refused: dict[int, ToolResult] = field(default_factory=dict)
-    then: NextStepRetry | None = None
 
 
 @dataclass(frozen=True, slots=True)

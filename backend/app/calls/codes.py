@@ -8,7 +8,7 @@ from enum import StrEnum
 
 
 class ResultCode(StrEnum):
-    # Refused by the loop before the tools (agent/normalize.py, agent/dispatch.py, agent/runner.py).
+    # Refused by the loop before the tools (agent/normalize.py; the decision table's loop rows, agent/dispatch.py).
     ARGUMENTS_TOO_LARGE = "ARGUMENTS_TOO_LARGE"  # fixable: the call's arguments exceed the cap
     ARGUMENTS_JSON_PARSE_ERROR = "ARGUMENTS_JSON_PARSE_ERROR"  # fixable: the arguments are not JSON
     UNKNOWN_TOOL = "UNKNOWN_TOOL"  # fixable: no tool of that name is offered
@@ -17,8 +17,7 @@ class ResultCode(StrEnum):
     REPEATED_CALL = "REPEATED_CALL"  # the same call again: not run, the turn stops
     BUDGET_EXCEEDED = "BUDGET_EXCEEDED"  # a per-turn budget ran out: not run
     IGNORED = "IGNORED"  # over the calls-per-step limit: not run
-    # Refused by the guard (services/call_review.py, services/guard.py, tools/references.py).
-    WRONG_TOOL = "WRONG_TOOL"  # another change than the one asked for: refused, the asked one forced
+    # Refused or asked about by the guard's decision table (calls/verdicts.py, docs/guard.md).
     NOT_GROUNDED = "NOT_GROUNDED"  # the target is not one the user's words name
     NOT_REQUESTED = "NOT_REQUESTED"  # refused, unsaid: a change the message did not ask for, or said no to
     TOO_LONG_TO_READ = "TOO_LONG_TO_READ"  # refused, said: the message is longer than the reader reads

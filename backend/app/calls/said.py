@@ -34,6 +34,9 @@ class Commands:
 
     adds: tuple[SaidAdd, ...] = ()
     references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The kinds of value the message (or the user's earlier messages) gives, whatever their value: a
+    # "priority", a "due_date", a "status" of done. A value of a kind it does not give is nobody's.
+    gives: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,7 @@ class Said:
     message: str = ""
     actions: tuple[SaidAction, ...] = ()
     read: Callable[[], Commands] = Commands
+    context: str = ""  # the user's earlier messages in the conversation
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "read", cache(self.read))
@@ -60,6 +64,16 @@ class Said:
     @property
     def adds(self) -> tuple[SaidAdd, ...]:
         return self.read().adds
+
+    @property
+    def everything(self) -> str:
+        """The message and the user's earlier messages: what gives a title, a tag or a search word."""
+        return f"{self.message}\n{self.context}" if self.context else self.message
+
+    def gives(self, kind: str) -> bool:
+        """Whether the message (or the conversation) gives a value of this kind ("priority", "due_date",
+        "status")."""
+        return kind in self.read().gives
 
     def references_for(self, tool: str) -> tuple[str, ...]:
         """The user's own references for the calls of `tool` the message asks for."""

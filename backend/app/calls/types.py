@@ -7,10 +7,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import Payload
+
+if TYPE_CHECKING:
+    from backend.app.calls.verdicts import Grounding
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,31 +33,13 @@ class ToolSpec:
         return {"type": "function", "function": function}
 
 
-@dataclass(frozen=True, slots=True)
-class Grounding:
-    """What the guard lets one call act on, in the user's own words.
-
-    `names`: the call may act only on a target these words name (None: the call picks its own
-    target, as the model chose it); for an add, its title must share a word with them. `not_names`:
-    never a target only these words name (text the user gave as content: a quoted title, a task to
-    add). `ask`: change nothing; look the target up, so that the user can be asked about exactly it.
-    `ask_unnamed`: a target `names` does not name is asked about instead of refused. `title`: for an
-    add, the title the user's words give (the one quote of a message the model passed whole)."""
-
-    names: str | None = None
-    not_names: str = ""
-    ask: bool = False
-    ask_unnamed: bool = False
-    title: str | None = None
-
-
 @dataclass(slots=True)
 class ToolCall:
     """One call the model asked for. `error` is set when normalization already knows it cannot run.
 
-    `grounding` is set by the guard on a call whose target it does not leave to the model alone (see
-    `Grounding`). `expected_version` is set by a REST request's `If-Match`, never by a model: the call
-    changes the task only at that version. `expected_change` and `repeat_window_s`, likewise from REST
+    `grounding` is set by the guard: what the decision table lets the call act on (`Grounding`).
+    `expected_version` is set by a REST request's `If-Match`, never by a model: the call changes the
+    task only at that version. `expected_change` and `repeat_window_s`, likewise from REST
     only: an undo reverts the newest change set only if it is this one (the change the client saw);
     within that many seconds of the last undo it answers that undo again (a double-click)."""
 
@@ -86,6 +71,9 @@ class ToolResult:
     code: ResultCode | None = None
     warnings: tuple[str, ...] = ()
     model_fixable: bool = False
+    # Values the call was not let store, or filters not applied, because the user's words do not give
+    # them (the decision table's row V6): {"argument", "value"} each.
+    dropped: tuple[dict[str, Any], ...] = ()
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"success": self.success, "data": self.data, "error": self.error}
@@ -93,6 +81,8 @@ class ToolResult:
             payload["code"] = str(self.code)
         if self.warnings:
             payload["warnings"] = list(self.warnings)
+        if self.dropped:
+            payload["dropped"] = list(self.dropped)
         return payload
 
     @classmethod

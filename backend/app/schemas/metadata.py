@@ -32,17 +32,19 @@ def absent(description: str | None = None) -> Any:
 
 
 class GuardEvent(_Record):
-    """One decision of the guard (agent/types.py `GuardDecision`, `GuardReason`)."""
+    """One decision of the guard (calls/verdicts.py `GuardDecision`, `GuardReason`), with the row of the
+    decision table that made it (docs/guard.md)."""
 
     step: int
     decision: str = Field(
         description=(
-            "forced, trusted, refused, grounded, asks, gave_up, asked_again, checked, claim_caught, unverified, "
-            "shortened"
+            "forced, trusted, refused, grounded, asks, gave_up, asked_again, dropped, checked, claim_caught, "
+            "unverified, shortened"
         )
     )
-    reason: str = Field(description="missing_tool, wrong_tool, ghost_claim, ...")
+    reason: str = Field(description="missing_tool, ghost_claim, not_asked, not_given, ...")
     tool: str | None
+    rule: str | None = absent("the decision table's row (docs/guard.md); none for a review of the words")
 
 
 class GuardInfo(_Record):

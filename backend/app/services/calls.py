@@ -19,16 +19,12 @@ def target(e: ExecutedCall) -> str:
 def final_calls(executed: Sequence[ExecutedCall]) -> list[ExecutedCall]:
     """The calls the user should hear about: not a fixable failure the model then fixed (a later
     success of the same tool on the same target, or on any target when the failed call named none),
-    not a repeat, not a call re-sent after being ignored, not a wrong tool the guard replaced, not
-    a name that is no task tool."""
+    not a repeat, not a call re-sent after being ignored, not a name that is no task tool."""
     shown: list[ExecutedCall] = []
     for i, e in enumerate(executed):
         later = executed[i + 1 :]
         code = e.result.code
-        if (
-            code in (ResultCode.REPEATED_CALL, ResultCode.WRONG_TOOL, ResultCode.UNKNOWN_TOOL)
-            or e.call.name not in TASK_TOOLS
-        ):
+        if code in (ResultCode.REPEATED_CALL, ResultCode.UNKNOWN_TOOL) or e.call.name not in TASK_TOOLS:
             continue
         if e.result.model_fixable and any(
             o.call.name == e.call.name and o.result.success and (not target(e) or target(o) == target(e)) for o in later

@@ -41,7 +41,7 @@ from backend.app.db.repositories.routing import Observed
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo
 from backend.app.services import prompt
-from backend.app.services.commands import asked_in
+from backend.app.services.commands import asked_in, gives_in
 from backend.app.services.confirmation_answers import AnswerRun, run_answer
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.history import fit_history
@@ -85,16 +85,17 @@ class TurnResponse:
         return cls(stored.body, stored.status, replayed=True)
 
 
-def _commands(message: str, intent: Intent, today: date) -> Commands:
+def _commands(message: str, intent: Intent, today: date, context: str) -> Commands:
     """The calls `message` asks for (`asked_in`): the tasks to add, with the priority and due date the
-    user gave, and the user's own reference for each other call, by tool."""
+    user gave, and the user's own reference for each other call, by tool; and the kinds of value the
+    message and the conversation give (`gives_in`)."""
     asked = asked_in(message, today=today, intent=intent)
     references: dict[str, tuple[str, ...]] = {}
     for a in asked:
         if isinstance(ref := a.args.get("task_id"), str) and ref.strip():
             references[a.name] = (*references.get(a.name, ()), ref)
     adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == "add_task")
-    return Commands(adds, references)
+    return Commands(adds, references, gives_in(f"{message}\n{context}", today=today))
 
 
 def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
@@ -238,10 +239,11 @@ class ChatService:
         """The turn's tools; with a guarded `step`, with what the message names for each action, to
         repair the model's arguments that name nothing."""
         said = None
-        if step is not None:
+        if step is not None and step.guard is not None:
             message, intent, today = turn.request.message, step.intent, self.clock.today()
+            context = step.guard.context
             actions = tuple(SaidAction(a.tools, a.object) for a in intent.actions)
-            said = Said(message, actions, lambda: _commands(message, intent, today))
+            said = Said(message, actions, lambda: _commands(message, intent, today, context), context)
         return self.tools_for(
             turn.user_id,
             source="chat",

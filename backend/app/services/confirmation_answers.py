@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.agent.types import Finding, GuardEvent, StopReason
+from backend.app.agent.types import Finding, StopReason
 from backend.app.calls.types import ExecutedCall, ToolCall
+from backend.app.calls.verdicts import GuardEvent
 from backend.app.core.clock import Clock
 from backend.app.core.exceptions import ConfirmationNotPending
 from backend.app.db.models import as_utc

@@ -1,9 +1,9 @@
 """Confirmations: a turn that should not act without the user's yes asks, and keeps exactly what a yes runs.
 
-A question is asked (`propose`) when deletions go over the per-turn cap; when a delete or complete
-was only looked up, not run (`NEEDS_CONFIRMATION`: the message asked for no change but names the
-task, the language was not read, or the model's reference named nothing and the words for that
-action name one task); when a forced delete or complete names a task the user's words did not; and
+A question is asked (`propose`) when deletions go over the per-turn cap; when the decision table
+(calls/verdicts.py, docs/guard.md) held a call to be looked up and asked about, not run
+(`NEEDS_CONFIRMATION`: a destructive change whose target the backend chose and the words do not name
+exactly, a change on a message that asks for none but names the task, a message not read); and
 when a delete, complete or update names several tasks of one title (then the user picks one: "2",
 "the second one", "la segunda", "the one due Friday", "the urgent one", "the work one"). The next
 message in the conversation answers it (`answer`): a yes in any covered language (or `"confirm":
@@ -46,16 +46,14 @@ class Proposal:
     answers: list[tuple[str, str]] = field(default_factory=list)
 
 
-def propose(
-    calls: Sequence[ExecutedCall], *, t: Texts, silent: frozenset[tuple[int, str]] = frozenset()
-) -> Proposal | None:
-    """The question a turn's results call for, if any (a choice among twins first). `silent`: the
-    (step, tool) of changes nobody asked for, never asked about when their task is not named."""
+def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
+    """The question a turn's results call for, if any (a choice among twins first): the calls the
+    decision table held to be asked about (their results say so), or over the cap on deletions."""
     for e in calls:
         asked = choices_of(e.result.data)
         if e.result.code == ResultCode.AMBIGUOUS and e.call.name in CHOOSABLE and asked and asked["choices"]:
             return _choose(e, asked["choices"], asked["reference"] or str(e.arguments.get("task_id") or ""), t)
-    asks = [e for e in calls if _needs_yes(e, silent)]
+    asks = [e for e in calls if _needs_yes(e)]
     if not asks:
         return None
     actions = [_action(e) for e in asks]
@@ -93,18 +91,13 @@ def label(t: Texts, choice: Mapping[str, Any]) -> str:
     return f"{choice['title']} ({', '.join(apart)})" if apart else str(choice["title"])
 
 
-def _needs_yes(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> bool:
-    task_id = task_id_of(e.result.data)
+def _needs_yes(e: ExecutedCall) -> bool:
+    """A call the decision table held to be asked about (looked up, not run), or over the cap."""
     if e.result.code == ResultCode.DESTRUCTIVE_LIMIT:
         return True
     if e.result.code == ResultCode.NEEDS_CONFIRMATION:
-        return bool(task_id) or (e.call.name == "add_task" and bool(title_of(e.result.data)))
-    return (
-        e.result.code == ResultCode.NOT_GROUNDED
-        and e.call.name in ASKABLE
-        and bool(task_id)
-        and (e.step, e.call.name) not in silent
-    )
+        return bool(task_id_of(e.result.data)) or (e.call.name == "add_task" and bool(title_of(e.result.data)))
+    return False
 
 
 def _action(e: ExecutedCall) -> dict[str, Any]:

@@ -1,23 +1,15 @@
 """The execution guard: no success without a tool result behind it, no action nobody asked for.
 
-It makes the decisions the loop acts on (`agent/guard.py`) and keeps nothing of a run: each review
-returns its verdict with the events it decided, and is handed the events decided so far (`decided`),
-which say what was already forced, retried or asked again. Which of a step's changes run, are
-refused, act only on what the user's words name or are asked about is decided in `call_review.py`;
-the guard passes those decisions on and forces the tool asked for, once. What a turn's records make
-of the events (guard_events.py: `silent`, `retry_reason`; the guard's `outcome` word) is read from
-the events the run's record keeps (`RunResult.guard_events`).
+It gathers the facts the loop's verdicts need (what the message asks as read, what the model's words
+say, what ran) and takes each verdict from the decision table (calls/verdicts.py, docs/guard.md): a
+step's changes (`review_calls`, through call_review.py), the model's words without the call the
+message asks for (`review_final`, `review_checked`: accept, check, force once, give up), a step whose
+changes were all refused on a message asking for none (`review_results`: ask again for words). It
+keeps nothing of a run: each review returns its verdict with the events it decided, and is handed the
+events decided so far (`decided`), which say what was already forced, retried or asked again.
 
-The retries (README, "The guard and the reply"):
-
-- A clear command answered without its tool: one forced retry of that tool, per action kind; a
-  forced change acts only on a task the words asking for that action name. Still no tool:
-  "Technical error: Tool not triggered." when nothing at all was done; else the reply names the
-  action not done. A read or an edit the model chose instead of a delete or complete stands.
-- A message that asks for no change, whose every change was refused: the model is asked again, with
-  no tools, for an answer in words.
-
-The words (`Words`, agent/guard.py: what the reply may show of the model's own text):
+The words (`Words`, agent/guard.py: what the reply may show of the model's own text) are reviewed
+here too, and are no verdict on a call:
 
 - Never shown beside a change that did not happen: when a call of the turn failed, was refused or is
   asked about, the words are not shown, unless the message asked for no change and the words came
@@ -26,8 +18,7 @@ The words (`Words`, agent/guard.py: what the reply may show of the model's own t
 - When shown, every claim the word lists read must match a successful call with that action on that
   task; then the model is asked what its words claim (`reply_check.py`): every claimed change must
   match a successful call, no change that succeeded may be denied, and an unreadable check verifies
-  nothing. A claimed change on a message read as nothing at all gets one retry with the tools
-  required and a `respond` tool as the way out.
+  nothing.
 """
 
 from __future__ import annotations
@@ -48,22 +39,42 @@ from backend.app.agent.guard import (
     WordsReason,
     WordsVerdict,
 )
-from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import title_of
+from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
-from backend.app.services.call_review import EDIT_TOOL, READ_TOOLS, review_changes
+from backend.app.calls.verdicts import (
+    AnswerFacts,
+    Chose,
+    Do,
+    GuardDecision,
+    GuardEvent,
+    GuardReason,
+    Reading,
+    ResultsFacts,
+    Say,
+    Verdict,
+    decide,
+)
+from backend.app.services.call_review import reading_of, review_changes
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
 from backend.app.services.clauses import names_something
 from backend.app.services.guard_events import forced_tools, silent
 from backend.app.services.intent import Action, Intent
-from backend.app.services.reply_check import TOOL_OF, made_by, read_declaration, titles_of
+from backend.app.services.reply_check import TOOL_OF, Declaration, made_by, read_declaration, titles_of
 from backend.app.tools.resolver import named_in
 
-DESTRUCTIVE = frozenset({"delete_task", "complete_task", "undo_last_change"})
-CHANGING = frozenset({"add_task", "delete_task", "complete_task"})
-CLAIMABLE = frozenset({"add_task", "delete_task", "complete_task", "update_task"})  # a claim may be asked about
+CHANGING = frozenset({Tool.ADD, Tool.DELETE, Tool.COMPLETE})
+CLAIMABLE = frozenset({Tool.ADD, Tool.DELETE, Tool.COMPLETE, Tool.UPDATE})  # a claimed change that may be forced
+# The claims' actions that a missing tool's change is (a completion and an edit stand in for each other).
+_CLAIMED_AS: dict[str, set[str]] = {
+    Tool.ADD: {"add"},
+    Tool.DELETE: {"delete"},
+    Tool.COMPLETE: {"complete", "update"},
+    Tool.UPDATE: {"update", "complete"},
+    Tool.UNDO: {"undo"},
+}
 REASK = (
     "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
     "Answer the user's message now, in the language they wrote in, without saying that a task was changed."
@@ -73,11 +84,9 @@ REASK = (
 def satisfies(call: ExecutedCall, action: Action) -> bool:
     """Whether a call attempted the action: one of its tools, or an edit standing in for a change on
     the task the action's words name (an edit of another task leaves "delete the fridge" undone)."""
-    if call.result.code == ResultCode.WRONG_TOOL:
-        return False
     if call.call.name in action.tools:
         return True
-    if call.call.name != EDIT_TOOL or action.tool not in CHANGING:
+    if call.call.name != Tool.UPDATE or action.tool not in CHANGING:
         return False
     if not names_something(action.about):
         return True
@@ -115,21 +124,9 @@ class ExecutionGuard:
         changes = [i for i, c in enumerate(calls) if c.name in self.mutating_tools]
         if not changes:
             return ACCEPT_CALLS
-        review = review_changes(
-            self.intent,
-            calls,
-            changes,
-            message=self.message,
-            context=self.context,
-            missing=self._missing(executed) if self.intent.needs_tool else None,
-            step=step,
-            forced=forced,
+        return review_changes(
+            self.intent, calls, changes, message=self.message, context=self.context, step=step, forced=forced
         )
-        if review.force is None or review.force in forced_tools(decided):
-            return review.verdict
-        notes: list[GuardEvent] = []
-        retry = self._force(notes, step, review.force, GuardReason.WRONG_TOOL)
-        return _noted(replace(review.verdict, retry=retry), notes)
 
     def review_results(
         self, executed: Sequence[ExecutedCall], *, step: int, decided: Sequence[GuardEvent]
@@ -137,15 +134,18 @@ class ExecutionGuard:
         """On a message that asks for no change, once the model's changes were all refused or found no
         task the user named (and nothing is asked about): it is asked again, with no tools, for an
         answer in words, which is checked like any other (once a turn)."""
-        if not self.enabled or self.intent.needs_tool or self.intent.kind == "too_long":
-            return None
-        if any(e.decision is GuardDecision.ASKED_AGAIN for e in decided):
-            return None
         changes = [e for e in executed if e.step == step and e.call.name in self.mutating_tools]
-        if not changes or any(e.result.success or e.result.code == ResultCode.NEEDS_CONFIRMATION for e in changes):
+        facts = ResultsFacts(
+            guarded=self.enabled,
+            reading=reading_of(self.intent),
+            changes=bool(changes),
+            all_refused=not any(e.result.success or e.result.code == ResultCode.NEEDS_CONFIRMATION for e in changes),
+            asked_again=any(e.decision is GuardDecision.ASKED_AGAIN for e in decided),
+        )
+        verdict = decide(facts)
+        if verdict.do is not Do.ANSWER_AGAIN:
             return None
-        asked = GuardEvent(step, GuardDecision.ASKED_AGAIN, GuardReason.NOT_ASKED)
-        return ForceRetry(tool=None, instruction=REASK, reason=GuardReason.NOT_ASKED, answer_only=True, events=(asked,))
+        return ForceRetry(verdict, tool=None, instruction=REASK, answer_only=True, events=_events(verdict, step))
 
     def review_final(
         self, text: str, executed: Sequence[ExecutedCall], *, step: int, decided: Sequence[GuardEvent]
@@ -177,17 +177,50 @@ class ExecutionGuard:
         step: int,
         decided: Sequence[GuardEvent],
     ) -> FinalVerdict:
-        if self.enabled and self.intent.needs_tool:
-            missing = self._missing(executed)
-            if missing is not None:
-                if missing in DESTRUCTIVE and (chosen := self._model_chose_other(executed)) is not None:
-                    self._note(notes, step, GuardDecision.TRUSTED, chosen, missing)
-                elif missing not in forced_tools(decided):
-                    return self._force(notes, step, missing, GuardReason.MISSING_TOOL)
-                elif not any(e.ran for e in executed):
-                    self._note(notes, step, GuardDecision.GAVE_UP, GuardReason.MISSING_TOOL, missing)
-                    return GiveUp(reason=GuardReason.MISSING_TOOL, words=Words(text, WordsVerdict.NOT_SHOWN))
+        missing = self._missing(executed) if self.enabled and self.intent.needs_tool else None
+        if missing is not None:
+            verdict = self._answer(missing, self._say(text, missing), executed, decided)
+            match verdict.do:
+                case Do.TRUST:
+                    self._note(notes, step, verdict, missing)
+                case Do.GIVE_UP:
+                    self._note(notes, step, verdict, missing)
+                    return GiveUp(verdict, words=Words(text, WordsVerdict.NOT_SHOWN))
+                case Do.FORCE:
+                    return self._force(notes, step, missing, verdict)
+                case Do.CHECK:  # whether the words claim it, before anything else is made of them
+                    self._note(notes, step, verdict)
+                    assert self.check is not None
+                    return self.check(text)
         return self._read_words(notes, text, executed, step=step, decided=decided)
+
+    def _answer(
+        self, missing: str, say: Say, executed: Sequence[ExecutedCall], decided: Sequence[GuardEvent]
+    ) -> Verdict:
+        """The table's word on words without the call of `missing`, which the message asks for."""
+        return decide(
+            AnswerFacts(
+                guarded=True,
+                reading=Reading.ASKED,
+                say=say,
+                missing=True,
+                forced_before=missing in forced_tools(decided),
+                ran=any(e.ran for e in executed),
+                changed=self._changed(executed),
+                chose=self._chose(executed) if traits(missing).destructive else Chose.NONE,
+                checkable=self.check is not None,
+            )
+        )
+
+    def _say(self, text: str, tool: str) -> Say:
+        """What the words say of the change of `tool`, as the word lists read them (what they do not
+        read, a check of the words may)."""
+        if not text:
+            return Say.EMPTY
+        kinds = _CLAIMED_AS.get(tool, set())
+        if any(not c.tools or any(TOOL_OF.get(k) in c.tools for k in kinds) for c in self.claims_in(text)):
+            return Say.CLAIMS
+        return Say.NOTHING if self.check is None else Say.UNKNOWN
 
     def _checked(
         self,
@@ -201,25 +234,51 @@ class ExecutionGuard:
         decided: Sequence[GuardEvent],
     ) -> Accept | ForceRetry:
         declared = read_declaration(arguments)
+        missing = self._missing(executed) if self.enabled and self.intent.needs_tool else None
+        if missing is None:
+            return self._verified(notes, text, declared, executed, step=step, claimed=claimed, decided=decided)
+        if declared is not None and _declares(declared, missing):
+            # The words claim the change the message asks for, which no call made: its tool, forced once.
+            verdict = self._answer(missing, Say.CLAIMS, executed, decided)
+            if verdict.do is Do.FORCE:
+                return self._force(notes, step, missing, verdict)
+        # They do not (or the check cannot tell): the words go through their review, with this answer.
+        reviewed = self._read_words(notes, text, executed, step=step, decided=decided, answer=(declared, claimed))
+        assert not isinstance(reviewed, CheckWords)
+        return reviewed
+
+    def _verified(
+        self,
+        notes: list[GuardEvent],
+        text: str,
+        declared: Declaration | None,
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        claimed: tuple[str, ...],
+        decided: Sequence[GuardEvent],
+    ) -> Accept | ForceRetry:
+        """The words as the check's answer has them: every claimed change must match a successful
+        call, no change that succeeded may be denied, and an answer that cannot be read verifies nothing."""
         if declared is None:
             if claimed:  # the lists read a claim; the check says nothing more
-                return self._caught(notes, text, list(claimed), set(), executed, step=step, decided=decided)
-            self._note(notes, step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK)
+                return self._caught_checked(notes, text, list(claimed), set(), executed, step=step, decided=decided)
+            notes.append(GuardEvent(step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK))
             return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED))
         successes = [e for e in final_calls(executed) if e.result.success]
         unbacked = [c for c in declared.done if not made_by(c, successes)]
         if unbacked:
             words = [f"{c.action} {c.task}".strip() for c in unbacked]
             tools = {TOOL_OF[c.action] for c in unbacked}
-            return self._caught(notes, text, words, tools, executed, step=step, decided=decided)
+            return self._caught_checked(notes, text, words, tools, executed, step=step, decided=decided)
         if claimed:
-            return self._caught(notes, text, list(claimed), set(), executed, step=step, decided=decided)
+            return self._caught_checked(notes, text, list(claimed), set(), executed, step=step, decided=decided)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         denied = [f"{c.action} {c.task}" for c in declared.not_done if c.task and made_by(c, changed)]
         if denied:
-            self._note(notes, step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
+            notes.append(GuardEvent(step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS))
             return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, tuple(denied)))
-        return Accept(words=Words(text, WordsVerdict.VERIFIED))
+        return Accept(words=Words(text, WordsVerdict.VERIFIED, claims=_done_of(declared)))
 
     # -- the words --------------------------------------------------------------------------------
     def _read_words(
@@ -230,12 +289,15 @@ class ExecutionGuard:
         *,
         step: int,
         decided: Sequence[GuardEvent],
+        answer: tuple[Declaration | None, tuple[str, ...]] | None = None,
     ) -> Accept | ForceRetry | CheckWords:
+        """`answer`: the check's answer on these words already at hand (what it declared, and the claims
+        the lists read without their kind), used where the review would ask for one."""
         finals = final_calls(executed)
         if not text:
             return Accept(words=Words(text, WordsVerdict.NOT_SHOWN))
         if (shown := readable(text)) != text:  # what the lists cannot read in bounded time is never shown
-            self._note(notes, step, GuardDecision.SHORTENED, GuardReason.TOO_LONG)
+            notes.append(GuardEvent(step, GuardDecision.SHORTENED, GuardReason.TOO_LONG))
             text = shown
         if not self._eligible(finals, step=step, decided=decided):
             verdict = WordsVerdict.WITHHELD if self.words_beside_results else WordsVerdict.NOT_SHOWN
@@ -247,18 +309,16 @@ class ExecutionGuard:
         unbacked = [c for c in self.claims_in(text) if not self._backed(c, successes, finals)]
         if unbacked:
             tools: set[str] = {c.tools[0] for c in unbacked if c.tools}
-            if len(tools) != 1 and self._may_retry(executed, decided) and self.check is not None:
-                # A claim the lists cannot give one kind ("Done, Laundry is off your list!"): the check
-                # says which change the words claim, so that only that tool is forced, and asked about.
-                self._note(notes, step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
-                return replace(self.check(text), claimed=tuple(c.words for c in unbacked))
             return self._caught(notes, text, [c.words for c in unbacked], tools, executed, step=step, decided=decided)
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         if changed and (denied := denial(text)) is not None:
-            self._note(notes, step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS)
+            notes.append(GuardEvent(step, GuardDecision.CLAIM_CAUGHT, GuardReason.DENIED_SUCCESS))
             return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.DENIED_SUCCESS, (denied,)))
+        if answer is not None:
+            declared, claimed = answer
+            return self._verified(notes, text, declared, executed, step=step, claimed=claimed, decided=decided)
         if self.enabled and self.check is not None:
-            self._note(notes, step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK)
+            notes.append(GuardEvent(step, GuardDecision.CHECKED, GuardReason.REPLY_CHECK))
             return self.check(text)
         return Accept(words=Words(text, WordsVerdict.SHOWN))
 
@@ -292,33 +352,58 @@ class ExecutionGuard:
         *,
         step: int,
         decided: Sequence[GuardEvent],
-    ) -> Accept | ForceRetry:
+        checked: bool = False,
+    ) -> Accept | ForceRetry | CheckWords:
         """Words claiming a change that did not happen. On a message read as nothing (other wording,
-        another language) it may have been asked for. When the words claim one kind of change, that
-        tool is forced and what it names is only looked up: the user is asked ("Klaar, verwijderd!"
-        -> "Do you want me to delete “Netflix”?"), since the message may be a question the reader did
-        not read ("muss ich heute noch einkaufen gehen?") and a model that complies would make it a
-        change. Otherwise the tools are required with `respond` as a way out, and whatever the model
-        then changes is only looked up and asked about."""
-        if self._may_retry(executed, decided):
-            if len(tools) == 1 and (tool := next(iter(tools))) in CLAIMABLE:
-                # One kind of change claimed: that tool, forced, names its task; the user is asked.
-                self._note(notes, step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM, tool)
-                return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=GuardReason.GHOST_CLAIM)
-            self._note(notes, step, GuardDecision.FORCED, GuardReason.GHOST_CLAIM)
-            return ForceRetry(
-                tool=None, instruction=self.ghost_instruction, reason=GuardReason.GHOST_CLAIM, offer_respond=True
+        another language) it may have been asked for: the table says whether the claimed tool is forced
+        (what it names is then only asked about: "Klaar, verwijderd!" -> "Do you want me to delete
+        “Netflix”?"), the words are checked first for which change they claim, or the tools are required
+        with `respond` as a way out. Otherwise, and after that one retry, the words are withheld."""
+        one = next(iter(tools)) if len(tools) == 1 else None
+        verdict = decide(
+            AnswerFacts(
+                guarded=self.enabled,
+                reading=reading_of(self.intent),
+                say=Say.CLAIMS,
+                changed=self._changed(executed),
+                checkable=self.check is not None and not checked,
+                ghost_retried=any(
+                    e.decision is GuardDecision.FORCED and e.reason is GuardReason.GHOST_CLAIM for e in decided
+                ),
+                claimed_one=one in CLAIMABLE,
             )
-        changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
-        reason = WordsReason.UNBACKED_CLAIM if changed else WordsReason.GHOST_CLAIM
-        self._note(notes, step, GuardDecision.CLAIM_CAUGHT, GuardReason(reason.value))
+        )
+        match verdict.do:
+            case Do.FORCE:
+                assert one is not None
+                return self._force(notes, step, one, verdict)
+            case Do.CHECK:
+                self._note(notes, step, verdict)
+                assert self.check is not None
+                return replace(self.check(text), claimed=tuple(said))
+            case Do.REQUIRE:
+                self._note(notes, step, verdict)
+                return ForceRetry(verdict, tool=None, instruction=self.ghost_instruction, offer_respond=True)
+        reason = WordsReason.UNBACKED_CLAIM if self._changed(executed) else WordsReason.GHOST_CLAIM
+        if self.enabled:  # a disabled guard still keeps a claim from the user, but records nothing
+            notes.append(GuardEvent(step, GuardDecision.CLAIM_CAUGHT, GuardReason(reason.value)))
         return Accept(words=Words(text, WordsVerdict.WITHHELD, reason, tuple(said)))
 
-    def _may_retry(self, executed: Sequence[ExecutedCall], decided: Sequence[GuardEvent]) -> bool:
-        """Whether a claimed change on a message read as nothing still gets its one retry."""
-        changed = any(e.result.success and e.call.name in self.mutating_tools for e in executed)
-        retried = any(e.decision is GuardDecision.FORCED and e.reason is GuardReason.GHOST_CLAIM for e in decided)
-        return not changed and self.enabled and self.intent.kind == "chat" and not retried
+    def _caught_checked(
+        self,
+        notes: list[GuardEvent],
+        text: str,
+        said: list[str],
+        tools: set[str],
+        executed: Sequence[ExecutedCall],
+        *,
+        step: int,
+        decided: Sequence[GuardEvent],
+    ) -> Accept | ForceRetry:
+        """`_caught` once the words were checked: never a second check."""
+        verdict = self._caught(notes, text, said, tools, executed, step=step, decided=decided, checked=True)
+        assert not isinstance(verdict, CheckWords)
+        return verdict
 
     def claims_in(self, text: str) -> list[Claim]:
         """The changes `text` claims, as this message makes them count: on a message that asks for
@@ -334,11 +419,7 @@ class ExecutionGuard:
         """Every action asked for was attempted, and as many calls as the message has items were made
         (a model making one call per step is asked again until then, within the budgets)."""
         # A call ignored over the per-step limit was not attempted: the model gets to send it again.
-        attempted = [
-            e
-            for e in executed
-            if e.result.code not in (ResultCode.WRONG_TOOL, ResultCode.IGNORED) and not e.result.model_fixable
-        ]
+        attempted = [e for e in executed if e.result.code != ResultCode.IGNORED and not e.result.model_fixable]
         if not self.enabled or not self.intent.needs_tool:  # a call that found no task the user named answers nothing
             return any(e.ran and e.result.code != ResultCode.NOT_GROUNDED for e in attempted)
         if self._missing(executed) is not None:
@@ -368,25 +449,41 @@ class ExecutionGuard:
                 return action.tool
         return None
 
-    def _model_chose_other(self, executed: Sequence[ExecutedCall]) -> GuardReason | None:
+    def _changed(self, executed: Sequence[ExecutedCall]) -> bool:
+        return any(e.result.success and e.call.name in self.mutating_tools for e in executed)
+
+    def _chose(self, executed: Sequence[ExecutedCall]) -> Chose:
         """A read, or an edit of the very task a delete or complete is about, the model chose instead."""
-        names = {e.call.name for e in executed if e.result.code != ResultCode.WRONG_TOOL}
-        if names & READ_TOOLS:
-            return GuardReason.MODEL_CHOSE_READ
-        wanted = [a for a in self.intent.actions if a.tool in DESTRUCTIVE]
-        if any(e.call.name == EDIT_TOOL and any(satisfies(e, a) for a in wanted) for e in executed):
-            return GuardReason.MODEL_CHOSE_EDIT
-        return None
+        if any(traits(e.call.name).reads for e in executed):
+            return Chose.READ
+        wanted = [a for a in self.intent.actions if traits(a.tool).destructive]
+        if any(e.call.name == Tool.UPDATE and any(satisfies(e, a) for a in wanted) for e in executed):
+            return Chose.EDIT
+        return Chose.NONE
 
-    def _force(self, notes: list[GuardEvent], step: int, tool: str, reason: GuardReason) -> ForceRetry:
-        self._note(notes, step, GuardDecision.FORCED, reason, tool)
-        return ForceRetry(tool=tool, instruction=self.instruction(tool), reason=reason)
+    def _force(self, notes: list[GuardEvent], step: int, tool: str, verdict: Verdict) -> ForceRetry:
+        self._note(notes, step, verdict, tool)
+        return ForceRetry(verdict, tool=tool, instruction=self.instruction(tool))
 
-    def _note(
-        self, notes: list[GuardEvent], step: int, decision: GuardDecision, reason: GuardReason, tool: str | None = None
-    ) -> None:
-        if self.enabled:  # a disabled guard still keeps a claim from the user, but decides nothing
-            notes.append(GuardEvent(step, decision, reason, tool))
+    def _note(self, notes: list[GuardEvent], step: int, verdict: Verdict, tool: str | None = None) -> None:
+        if self.enabled and (event := verdict.event(step, tool)) is not None:
+            notes.append(event)
+
+
+def _declares(declared: Declaration, tool: str) -> bool:
+    """Whether a check's declaration says the change of `tool` was made (or a change naming nothing)."""
+    kinds = _CLAIMED_AS.get(tool, set())
+    return any(c.action in kinds for c in declared.done)
+
+
+def _done_of(declared: Declaration) -> tuple[str, ...]:
+    """The changes a check says verified words claim, as "action task" (the reply says the rest)."""
+    return tuple(f"{c.action} {c.task}".strip() for c in declared.done)
+
+
+def _events(verdict: Verdict, step: int) -> tuple[GuardEvent, ...]:
+    event = verdict.event(step)
+    return (event,) if event is not None else ()
 
 
 def _noted(verdict: _Verdict, notes: list[GuardEvent]) -> _Verdict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from backend.app.agent.types import GuardDecision, GuardEvent, GuardReason
+from backend.app.calls.verdicts import GuardDecision, GuardEvent, verdict_of
 
 
 def forced_tools(events: Sequence[GuardEvent]) -> frozenset[str]:
@@ -16,16 +16,11 @@ def forced_tools(events: Sequence[GuardEvent]) -> frozenset[str]:
 
 
 def silent(events: Sequence[GuardEvent]) -> frozenset[tuple[int, str]]:
-    """(step, tool) of the changes nobody asked for: refused, or let run (or be asked about) only on
-    what the user's words name. When they name nothing the change is simply not done, and not a
-    line of the reply: the user never asked for it (an injected "delete everything" must not
-    become a question to the user either)."""
-    return frozenset(
-        (e.step, e.tool or "")
-        for e in events
-        if (e.decision is GuardDecision.GROUNDED and e.reason is GuardReason.EXTRA_CALL)
-        or (e.decision in (GuardDecision.REFUSED, GuardDecision.ASKS) and e.reason is GuardReason.NOT_ASKED)
-    )
+    """(step, tool) of the changes nobody asked for (the decision table's rows marked silent): refused,
+    or let run (or be asked about) only on what the user's words name. When they name nothing the
+    change is simply not done, and not a line of the reply: the user never asked for it (an injected
+    "delete everything" must not become a question to the user either)."""
+    return frozenset((e.step, e.tool or "") for e in events if e.rule and verdict_of(e.rule).silent)
 
 
 def retry_reason(events: Sequence[GuardEvent]) -> str | None:

@@ -67,7 +67,7 @@ from backend.app.services.apply_report import ApplyReport, apply_report
 from backend.app.services.calls import final_calls
 from backend.app.services.confirmation_answers import AnswerRun
 from backend.app.services.confirmations import Proposal, propose
-from backend.app.services.guard_events import retry_reason, silent
+from backend.app.services.guard_events import retry_reason
 from backend.app.services.intent import Intent
 from backend.app.services.plan import declared_plan, plan_deviation
 from backend.app.services.reply import Reply, compose
@@ -105,7 +105,7 @@ def finish(
     model the turn ran on, as its execution metadata shows it."""
     calls = final_calls(run.executed)
     t = step.texts
-    proposal = propose(calls, t=t, silent=silent(run.guard_events)) if step.asks else None
+    proposal = propose(calls, t=t) if step.asks else None
     reply = compose(
         run=run,
         intent=step.intent,
@@ -259,7 +259,9 @@ def execution_metadata(
             outcome=guard_outcome,
             retry_reason=retry_reason(run.guard_events),
             decisions=[
-                GuardEvent(step=e.step, decision=e.decision.value, reason=e.reason.value, tool=e.tool)
+                GuardEvent(
+                    step=e.step, decision=e.decision.value, reason=e.reason.value, tool=e.tool, rule=e.rule or None
+                )
                 for e in run.guard_events
             ],
         ),

@@ -24,10 +24,11 @@ from typing import Protocol
 
 from backend.app.agent.guard import Words, WordsReason, WordsVerdict
 from backend.app.agent.run_io import RunRecord
-from backend.app.agent.types import ANSWERED, GuardDecision, StopReason
+from backend.app.agent.types import ANSWERED, StopReason
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import listing_of, task_id_of, title_of
 from backend.app.calls.types import ExecutedCall
+from backend.app.calls.verdicts import GuardDecision
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
 from backend.app.schemas.chat import ActionRecord

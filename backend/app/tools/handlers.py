@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, cast
 
@@ -25,14 +25,16 @@ from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing
 from backend.app.calls.said import Said, SaidAdd
 from backend.app.calls.types import ToolCall, ToolResult
+from backend.app.calls.verdicts import Arg, Do, Given, Hold, ValueFacts, Verdict, decide, verdict_of
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter
 from backend.app.db.repositories.tasks import TaskRepository
-from backend.app.tools.references import Found, TaskFinder, needs_confirmation_to_add, not_grounded
+from backend.app.tools.references import Found, TaskFinder, needs_confirmation_to_add
 from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
 from backend.app.tools.undo import undo_last_change
+from backend.app.tools.values import Dropped, Values
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,19 @@ class Done:
     notes: tuple[str, ...] = ()
     repairs: tuple[str, ...] = ()
     applied: Mapping[str, Any] = field(default_factory=dict)
+    dropped: tuple[Dropped, ...] = ()  # values not stored or filters not applied: nobody gave them
+
+    @classmethod
+    def valued(cls, values: Values, result: ToolResult, change: Change | None = None) -> Done:
+        """A call's result with what the table made of its values (repaired, dropped)."""
+        applied = values.applied if result.success else {}
+        return cls(result, change, repairs=tuple(values.repairs), applied=applied, dropped=tuple(values.dropped))
+
+    def with_values(self, values: Values) -> Done:
+        """This result with what the table made of the call's values besides its target."""
+        applied = {**values.applied, **self.applied} if self.result.success else dict(self.applied)
+        repairs = tuple(values.repairs) + self.repairs
+        return replace(self, repairs=repairs, applied=applied, dropped=tuple(values.dropped))
 
     @classmethod
     def of(cls, found: Found, result: ToolResult, change: Change | None = None) -> Done:
@@ -103,48 +118,22 @@ class ToolHandlers:
         self.titles_added: set[str] = set()  # folded
 
     async def add_task(self, step: StepScope, args: AddTaskArgs, call: ToolCall) -> Done:
-        repairs: list[str] = []
-        repaired: set[str] = set()  # the fields the user's words gave in place of the model's
-
-        def use(name: str, value: Any, why: str) -> None:
-            nonlocal args
-            repairs.append(why)
-            repaired.add(name)
-            args = args.model_copy(update={name: value})
-
-        def done(result: ToolResult, change: Change | None = None) -> Done:
-            applied = args.model_dump(mode="json", include=repaired) if result.success else {}
-            return Done(result, change, repairs=tuple(repairs), applied=applied)
-
-        said: SaidAdd | None = None
-        names = call.grounding.names if call.grounding is not None else None
-        if call.grounding is not None and call.grounding.title and args.title != call.grounding.title:
-            whole = call.grounding.title
-            use("title", whole, f"title '{args.title}' is the whole message: used '{whole}', quoted")
-        if names is not None and not shares_words(names, args.title):
-            said = self._next_add(names)
-            if said is None:
-                said_words = self.said.message if self.said is not None else ""
-                if said_words and (shares_words(said_words, args.title) or partly_named(said_words, args.title)):
-                    # In the user's words, but not where they ask for an add (a quote the reader gave
-                    # to no action): asked about, never added on a guess, never dropped unsaid.
-                    return done(needs_confirmation_to_add(args.title))
-                return done(not_grounded(f"The user's message does not mention '{args.title}'"))
-            use(
-                "title",
-                said.title,
-                f"title '{args.title}' is not in the user's words: added '{said.title}', as they said",
+        """An add, its title and fields as the decision table keeps, repairs or drops them (rows V1-V6):
+        a title the user's words make plausible is never rewritten; a field they do not give is not
+        stored (`Done.dropped`)."""
+        grounding = call.grounding
+        values = Values(self.said, grounding)
+        title, said = self._title(args.title, values)
+        if isinstance(title, Verdict):
+            if title.do is Do.ASK:
+                return Done.valued(values, needs_confirmation_to_add(title, args.title))
+            return Done.valued(
+                values, title.refusal(f"The user's message does not mention '{args.title}'; nothing was done.")
             )
-        elif (quoted := self._quoted_add()) is not None and _plain(args.title) != quoted.title.casefold():
-            said = quoted
-            use("title", said.title, f"title '{args.title}' is not the title the user quoted: added '{said.title}'")
-        else:  # the user's own title, as the model wrote it: the user's priority and due date still hold
-            said = next((a for a in self._unadded() if a.title.casefold() == _plain(args.title)), None)
-        for name, value in said.fields.items() if said is not None else ():
-            if getattr(args, name) != value:
-                use(name, value, f"{name} '{getattr(args, name)}' is not what the user said: used '{value}'")
-        if call.grounding is not None and call.grounding.ask:  # nothing added: the user is asked first
-            return done(needs_confirmation_to_add(args.title))
+        args = args.model_copy(update={"title": title})
+        args = values.fields(args, said.fields if said is not None else {}, ("priority", "due_date", "tags"))
+        if grounding is not None and grounding.hold is Hold.ASK:  # nothing added: the user is asked first
+            return Done.valued(values, needs_confirmation_to_add(verdict_of(grounding.rule), args.title))
         self.titles_added.add(args.title.casefold())
         task = await step.repo.add(
             title=args.title,
@@ -154,9 +143,54 @@ class ToolHandlers:
             tags=list(args.tags),
         )
         self.finder.touched.add(task.id)
-        return done(ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task)))
+        return Done.valued(
+            values, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task))
+        )
+
+    def _title(self, title: str, values: Values) -> tuple[str | Verdict, SaidAdd | None]:
+        """The add's title as the table has it (or the verdict that refuses or asks), and the task the
+        user's message asks to add that it is (whose priority and due date the user gave). A title
+        the user quoted is theirs; any other that their words (or the conversation) make plausible is
+        never rewritten."""
+        grounding = values.grounding
+        names = grounding.names if grounding is not None else None
+        quoted = self._quoted_add()
+        users: SaidAdd | None = None
+        if grounding is not None and grounding.title and _plain(title) != grounding.title.casefold():
+            users = SaidAdd(grounding.title, quoted=True)  # the whole message, where it quotes one title
+        elif grounding is not None and quoted is not None and _plain(title) != quoted.title.casefold():
+            users = quoted  # the one title the user quoted
+        plausible = names is None or shares_words(names, title)
+        given = Given.OTHER if users is not None else Given.YES if plausible else Given.NO
+        said_words = self.said.message if self.said is not None else ""
+        upcoming = self._next_add(names) if names is not None and given is Given.NO else None
+        facts = ValueFacts(
+            Arg.TITLE,
+            guarded=grounding is not None,
+            given=given,
+            held_to_ask=grounding is not None and grounding.hold is Hold.ASK,
+            next_add=upcoming is not None,
+            elsewhere=bool(said_words) and (shares_words(said_words, title) or partly_named(said_words, title)),
+        )
+        verdict = decide(facts)
+        if verdict.do is Do.KEEP:
+            return title, next((a for a in self._unadded() if a.title.casefold() == _plain(title)), None)
+        if verdict.do is not Do.REPAIR:
+            return verdict, None
+        if users is not None:
+            why = f"title '{title}' is not the title the user quoted: added '{users.title}'"
+            values.repaired("title", users.title, why)
+            return users.title, users
+        assert upcoming is not None
+        why = f"title '{title}' is not in the user's words: added '{upcoming.title}', as they said"
+        values.repaired("title", upcoming.title, why)
+        return upcoming.title, upcoming
 
     async def list_tasks(self, step: StepScope, args: ListTasksArgs, call: ToolCall) -> Done:
+        """A listing, with only the filters the user's words ask for (a filter nobody asked for is not
+        applied: row V6; the reply says what was searched)."""
+        values = Values(self.said, call.grounding, guarded=self.said is not None)
+        args = values.filters(args)
         where = TaskFilter(args.status, args.query, args.priority, args.tag, args.due_before, args.due_after)
         limit = min(args.limit or self.list_limit, self.list_limit)
         page = await step.repo.search(where, limit=limit)
@@ -168,16 +202,21 @@ class ToolHandlers:
         data = cast(TaskListing, listing)  # the filters are ListTasksArgs' fields: TaskListing's optional keys
         if truncated:
             data["more"] = f"{count - len(shown)} more not shown: narrow the filters to see them"
-        return Done(ToolResult(success=True, data=data))
+        return Done.valued(values, ToolResult(success=True, data=data))
 
     async def complete_task(self, step: StepScope, args: TaskRefArgs, call: ToolCall) -> Done:
         return await self._mutate(step, args.task_id, {"status": "completed"}, call)
 
     async def update_task(self, step: StepScope, args: UpdateTaskArgs, call: ToolCall) -> Done:
+        values = Values(self.said, call.grounding)
+        # An edit's priority or due date is what the edit is for, on a task the words name: only tags
+        # (where a weak model's schema words end up) must be the user's.
+        args = values.fields(args, {}, ("tags",), edit=True)
         changes = args.changes()
         if not changes:
-            return Done(ToolResult.fixable(ResultCode.NO_CHANGES, "Give at least one field to change besides task_id."))
-        return await self._mutate(step, args.task_id, changes, call)
+            error = "Give at least one field to change besides task_id (a value the user gave)."
+            return Done.valued(values, ToolResult.fixable(ResultCode.NO_CHANGES, error))
+        return (await self._mutate(step, args.task_id, changes, call)).with_values(values)
 
     async def delete_task(self, step: StepScope, args: TaskRefArgs, call: ToolCall) -> Done:
         found = await self.finder.find(step.repo, args.task_id, call, step=step.references)

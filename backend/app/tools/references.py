@@ -1,7 +1,9 @@
 """How a tool call's reference ("read book", "it", a UUID, noise a weak model sent) becomes one of
 the owner's tasks: the resolver over the database's shortlist, the conversation's references, the
-user's own words when the model's name nothing, grounding for calls the guard does not trust, and a
-REST `If-Match` version.
+user's own words when the model's name nothing, how the user's words name the task found, and a
+REST `If-Match` version. Whether the call may act on it, is asked about, repaired or refused is the
+decision table's (calls/verdicts.py, rows T1-T14, docs/guard.md): this gathers its facts and acts on
+its verdict.
 
 `TaskFinder` is a collaborator of the handlers (tools/handlers.py), one per `TaskTools`. `find`
 returns what it found as a value (`Found`: the task or the refusal, with how the reference was read
@@ -19,7 +21,9 @@ from dataclasses import dataclass
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import Choices, TaskNamed
 from backend.app.calls.said import Said
-from backend.app.calls.types import Grounding, ToolCall, ToolResult
+from backend.app.calls.tools import traits
+from backend.app.calls.types import ToolCall, ToolResult
+from backend.app.calls.verdicts import Do, Grounding, Hold, Naming, Source, TargetFacts, Verdict, decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
@@ -31,13 +35,11 @@ from backend.app.tools.resolver import (
     Resolution,
     Resolved,
     clean_reference,
+    exactly_named,
     named_in,
     parse_uuid,
     partly_named,
 )
-
-# Never repaired onto a task the model did not name: a wrong guess here loses the user's data.
-NEVER_REPAIRED = frozenset({"delete_task", "complete_task"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +53,13 @@ class Found:
     notes: tuple[str, ...] = ()
     repairs: tuple[str, ...] = ()
     used: str | None = None
+    source: Source = Source.MODEL  # who chose the task: the model's reference, the conversation, a repair
 
     def then(self, later: Found) -> Found:
         """`later`'s match, after this one's notes and repairs."""
         used = later.used if later.used is not None else self.used
-        return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used)
+        source = later.source if later.source is not Source.MODEL else self.source
+        return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used, source)
 
 
 class TaskFinder:
@@ -80,28 +84,27 @@ class TaskFinder:
         self.touched: set[uuid.UUID] = set()
 
     async def find(self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = ()) -> Found:
-        """The task `reference` names, within what the guard lets the call act on (`call.grounding`:
-        only a task the user's words name, never one only content names, or nothing changed at all
-        and the task looked up to ask about it); with `expected_version` (a REST `If-Match`) only at
-        that version. A reference naming no task may be repaired from the user's own words for this
-        very action (`_said_task`); a delete or complete so repaired is asked about, never run.
-        `step`: what the step's calls name (a repair never takes a task another of them names)."""
+        """The task `reference` names, as far as the table lets the call act on it (`call.grounding`:
+        how it is held, and the user's words that must name it); with `expected_version` (a REST
+        `If-Match`) only at that version. A reference naming no task may be repaired from the user's
+        own words for this very action (`_said_task`). `step`: what the step's calls name (a repair
+        never takes a task another of them names)."""
         own = clean_reference(reference)
         others = tuple(o for o in step if o and o != own)
+        grounding = call.grounding or Grounding()
         found = await self._lookup(repo, reference)
-        asked = False
+        naming: Naming | None = None
         if isinstance(found.match, ToolResult) and found.match.code == ResultCode.NOT_FOUND:
             said, partly = await self._said_task(repo, reference, call.name, others)
-            if said is not None:
-                repair = f"'{reference}' names no task: used '{said.title}', which the user's message names"
-                found = found.then(Found(said, repairs=(repair,), used=said.title))
-            elif call.grounding is not None and call.grounding.ask and call.grounding.names:
+            if said is None and grounding.hold is Hold.ASK and grounding.names:
                 # Only asked about, never run: safe to look further.
-                said = await self._named(repo, call.grounding.names, others)
-                found = found.then(Found(said)) if said is not None else found
-            asked = said is not None and (
-                partly or call.name in NEVER_REPAIRED or (call.grounding is not None and call.grounding.ask)
-            )
+                said = await self._named(repo, grounding.names, others)
+            facts = TargetFacts(traits(call.name), grounding.hold, Source.NONE, repairable=said is not None)
+            if said is None or decide(facts).do is not Do.REPAIR:
+                return found
+            repair = f"'{reference}' names no task: used '{said.title}', which the user's message names"
+            found = found.then(Found(said, repairs=(repair,), used=said.title, source=Source.REPAIRED))
+            naming = Naming.PART if partly else self._how_whole(call.name, said)
         row = found.match
         if isinstance(row, ToolResult):
             return found
@@ -111,55 +114,79 @@ class TaskFinder:
             error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
             result = ToolResult(success=False, code=ResultCode.PRECONDITION_FAILED, error=error, data=data)
             return found.then(Found(result))
-        if call.grounding is not None:
-            found = found.then(await self._grounded(repo, reference, call, row, call.grounding, others))
-            if isinstance(found.match, ToolResult):
-                return found
-            asked = asked or call.grounding.ask
-        return found.then(Found(needs_confirmation(call.name, row))) if asked else found
+        notes: tuple[str, ...] = ()
+        if naming is None:
+            naming, notes = await self._naming(repo, reference, call, row, grounding)
+        other = None
+        if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
+            other = await self._named(repo, grounding.names, (*others, row.title))
+        facts = TargetFacts(
+            traits(call.name),
+            grounding.hold,
+            found.source,
+            naming,
+            forced=grounding.forced,
+            anywhere=grounding.names is None,
+            another=other is not None,
+        )
+        return found.then(self._act(decide(facts), call, row, other, notes))
 
-    async def _grounded(
-        self,
-        repo: TaskRepository,
-        reference: str,
-        call: ToolCall,
-        row: TaskRow,
-        grounding: Grounding,
-        others: Sequence[str],
+    def _act(
+        self, verdict: Verdict, call: ToolCall, row: TaskRow, other: TaskRow | None, notes: tuple[str, ...]
     ) -> Found:
-        """`row` if the user's words let the call act on it, else the result that says so."""
-        said_ref = clean_reference(reference)
-        names = grounding.names
-        if names is not None:
-            if (
-                named_in(names, row.title)
-                or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref))
-                or self._points_to(names, row, said_ref)
-            ):
-                return Found(row)
-            own, notes = (False, ()) if not grounding.ask_unnamed else await self._users_own(repo, call.name, row)
-            if own:
+        """What the table's verdict on the target makes of the call."""
+        match verdict.do:
+            case Do.RUN:
                 return Found(row, notes)
-            content = grounding.not_names
-            if content and (named_in(content, row.title) or partly_named(content, row.title)):
-                # Named by what the user gave as content or said no to: not run, not asked about.
-                error = f"'{row.title}' is named only in content or in what the user said no to; nothing was done"
-                refused = ToolResult(
-                    success=False, code=ResultCode.NOT_REQUESTED, error=error, data={"title": row.title}
-                )
-                return Found(refused, notes)
-            if grounding.ask_unnamed or self._mentioned(row, grounding):
-                return Found(needs_confirmation(call.name, row), notes)
-            if grounding.ask and (named := await self._named(repo, names, others)) is not None:
-                # Only asked about: the task the user's words name, in place of the model's wrong
-                # pick ("kryssa av tvätten" completing "Present till Elsa" asks about "Tvätta").
-                self.touched.add(named.id)
-                repair = f"the message does not name '{row.title}': asked about '{named.title}'"
-                return Found(needs_confirmation(call.name, named), notes, (repair,))
-            return Found(not_grounded(f"The user's message does not name '{row.title}'", row), notes)
-        if grounding.not_names and named_in(grounding.not_names, row.title):
-            return Found(not_grounded(f"'{row.title}' is named only in text the user gave as content", row))
-        return Found(row)
+            case Do.ASK:
+                return Found(needs_confirmation(verdict, call.name, row), notes)
+            case Do.ASK_NAMED:
+                # The task the user's words name, in place of the model's pick ("kryssa av tvätten"
+                # completing "Present till Elsa" asks about "Tvätta"); only asked about.
+                assert other is not None
+                self.touched.add(other.id)
+                repair = f"the message does not name '{row.title}': asked about '{other.title}'"
+                return Found(needs_confirmation(verdict, call.name, other), notes, (repair,))
+        if verdict.code == ResultCode.NOT_REQUESTED:
+            error = (
+                f"'{row.title}' is not named by the user's words for this change (only as content, by another "
+                "change, or in what they said no to); nothing was done"
+            )
+            return Found(verdict.refusal(error, {"title": row.title}), notes)
+        what = f"The user's message does not name '{row.title}'; nothing was done. Ask the user which task they mean."
+        return Found(verdict.refusal(what, {"id": str(row.id), "title": row.title}), notes)
+
+    def _how_whole(self, tool: str, row: TaskRow) -> Naming:
+        """How the words for this action name a task they name whole: as written, or with a typo."""
+        words = self.said.words_for(tool) if self.said is not None else []
+        return Naming.EXACT if any(exactly_named(w, row.title) for w in words) else Naming.WHOLE
+
+    async def _naming(
+        self, repo: TaskRepository, reference: str, call: ToolCall, row: TaskRow, grounding: Grounding
+    ) -> tuple[Naming, tuple[str, ...]]:
+        """How the user's words (`grounding.names`) name the task the call's reference came to, with
+        the notes of the references read on the way."""
+        names = grounding.names
+        if names is None or grounding.hold is Hold.ANY:
+            return Naming.NONE, ()
+        said_ref = clean_reference(reference)
+        if named_in(names, row.title):
+            return (Naming.EXACT if exactly_named(names, row.title) else Naming.WHOLE), ()
+        if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref)) or self._points_to(
+            names, row, said_ref
+        ):
+            return (Naming.POINTER if self._points_to(names, row, said_ref) else Naming.WORDS), ()
+        notes: tuple[str, ...] = ()
+        if grounding.hold is Hold.OWN:
+            own, notes = await self._users_own(repo, call.name, row)
+            if own:
+                return Naming.WORDS, notes
+        content = grounding.not_names
+        if content and (named_in(content, row.title) or partly_named(content, row.title)):
+            return Naming.CONTENT, notes  # named by what the user gave as content or said no to
+        if self._mentioned(row, grounding):
+            return Naming.PART, notes
+        return Naming.NONE, notes
 
     def _mentioned(self, row: TaskRow, grounding: Grounding) -> bool:
         """Whether the user's message, outside what it gives as content, names the task at least in
@@ -277,7 +304,7 @@ class TaskFinder:
         if row is None:
             error = f"'{reference}' was “{found.task.title}” ({found.how}), which no longer exists"
             return Found(ToolResult(success=False, code=ResultCode.NOT_FOUND, error=error))
-        return Found(row, notes=(f"'{reference}' → {row.title} ({found.how})",))
+        return Found(row, notes=(f"'{reference}' → {row.title} ({found.how})",), source=Source.CONTEXT)
 
     async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
         """The resolver's answer for a title, and the rows it chose from (see `TaskRepository.candidates`).
@@ -314,32 +341,13 @@ def _named_by(others: Sequence[str], row: TaskRow) -> bool:
     return any(named_in(other, row.title) for other in others)
 
 
-def needs_confirmation(tool: str, row: TaskRow) -> ToolResult:
+def needs_confirmation(verdict: Verdict, tool: str, row: TaskRow) -> ToolResult:
     """Nothing done: the task was looked up so that the user can be asked about exactly it."""
-    return ToolResult(
-        success=False,
-        code=ResultCode.NEEDS_CONFIRMATION,
-        error=f"Not done: the user is asked first whether to run {tool} on '{row.title}'. Do not say it was done.",
-        data={"id": str(row.id), "title": row.title},
-    )
+    error = f"Not done: the user is asked first whether to run {tool} on '{row.title}'. Do not say it was done."
+    return verdict.asked(error, {"id": str(row.id), "title": row.title})
 
 
-def needs_confirmation_to_add(title: str) -> ToolResult:
+def needs_confirmation_to_add(verdict: Verdict, title: str) -> ToolResult:
     """Nothing added: the user is asked first whether to add this title."""
-    return ToolResult(
-        success=False,
-        code=ResultCode.NEEDS_CONFIRMATION,
-        error=f"Not done: the user is asked first whether to add '{title}'. Do not say it was done.",
-        data={"title": title},
-    )
-
-
-def not_grounded(what: str, row: TaskRow | None = None) -> ToolResult:
-    """Refused: the target is not in the user's words. The task it would have been is named, so the
-    user can be asked about exactly that one."""
-    return ToolResult(
-        success=False,
-        code=ResultCode.NOT_GROUNDED,
-        error=f"{what}; nothing was done. Ask the user which task they mean.",
-        data={"id": str(row.id), "title": row.title} if row else None,
-    )
+    error = f"Not done: the user is asked first whether to add '{title}'. Do not say it was done."
+    return verdict.asked(error, {"title": title})

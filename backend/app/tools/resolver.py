@@ -197,6 +197,17 @@ def named_in(text: str, title: str) -> bool:
     return bool(wanted) and all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
 
 
+def exactly_named(text: str, title: str) -> bool:
+    """Whether `text` holds the title itself: its words in order, as written (case, accents,
+    punctuation, plurals and a leading article aside), no typo allowed ("delete the taxes task" holds
+    "Taxes"; "delete the tax" does not, "delete read books" holds "Read book" only as `named_in`).
+    What lets a delete or complete whose target the backend chose run without asking."""
+    if _unspaced(title):
+        return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
+    wanted, words = normalize_title(title).split(), normalize_title(text).split()
+    return bool(wanted) and any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1))
+
+
 def partly_named(text: str, title: str) -> bool:
     """Whether `text` names at least a distinctive part of `title`: one of its meaningful words of
     four letters or more, typo-tolerant or with an ending ("reisepass" of "Reisepass verlängern",

@@ -345,7 +345,8 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
     """The handler's result with what the call reports besides: the warnings of its coercions, how
     its reference was read and what was repaired (and, on a success, `resolved` and `repaired`)."""
     result, notes, repairs = done.result, done.notes, done.repairs
-    if not (warnings or notes or repairs):
+    dropped = tuple({"argument": d.argument, "value": d.value} for d in done.dropped)
+    if not (warnings or notes or repairs or dropped):
         return result
     data = result.data
     if result.success and (task := task_of(data)) is not None:
@@ -359,6 +360,7 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
         data=data,
         error=result.error,
         code=result.code,
-        warnings=warnings + notes + repairs + result.warnings,
+        warnings=warnings + notes + repairs + tuple(d.note() for d in done.dropped) + result.warnings,
         model_fixable=result.model_fixable,
+        dropped=dropped,
     )
