@@ -529,7 +529,7 @@ class ScriptedGuard:
 
 async def test_guard_force_retry_forces_the_tool_once() -> None:
     client = ScriptedClient(completion("Added!"), calls(("add_task", {"title": "milk"})), completion("Added milk."))
-    guard = ScriptedGuard(ForceRetry(verdict_of("A6"), tool="add_task", instruction="Call add_task now."))
+    guard = ScriptedGuard(ForceRetry(verdict_of("A5"), tool="add_task", instruction="Call add_task now."))
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, policy=ToolPolicy.GUARDED, guard=guard)
@@ -553,7 +553,7 @@ async def test_the_guards_events_and_words_are_the_runs_record_and_handed_back()
     grounded = GuardEvent(1, GuardDecision.GROUNDED, GuardReason.FORCED_CALL, "add_task")
     words = Words("Added milk.", WordsVerdict.SHOWN)
     guard = ScriptedGuard(
-        ForceRetry(verdict_of("A6"), tool="add_task", instruction="Add.", events=(forced,)),
+        ForceRetry(verdict_of("A5"), tool="add_task", instruction="Add.", events=(forced,)),
         Accept(words=words),
         calls_verdicts=[CallsVerdict(events=(grounded,))],
     )
@@ -566,7 +566,7 @@ async def test_the_guards_events_and_words_are_the_runs_record_and_handed_back()
 
 async def test_guard_force_retry_without_a_tool_uses_required() -> None:
     client = ScriptedClient(completion("ok"), calls(("list_tasks", {})), completion("Here."))
-    guard = ScriptedGuard(ForceRetry(verdict_of("A11"), tool=None, instruction="Use a tool."))
+    guard = ScriptedGuard(ForceRetry(verdict_of("A10"), tool=None, instruction="Use a tool."))
 
     await run(make_runner(client), FakeTools(), guard=guard)
 
@@ -577,7 +577,7 @@ async def test_guard_force_retry_without_a_tool_uses_required() -> None:
 async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message() -> None:
     respond = completion(tool_calls=[tool_call("respond", {"message": "Nothing was changed."})])
     client = ScriptedClient(completion("I deleted it."), respond)
-    guard = ScriptedGuard(ForceRetry(verdict_of("A11"), tool=None, instruction="Act or say so.", offer_respond=True))
+    guard = ScriptedGuard(ForceRetry(verdict_of("A10"), tool=None, instruction="Act or say so.", offer_respond=True))
     tools = FakeTools()
 
     result = await run(make_runner(client), tools, guard=guard)
@@ -589,7 +589,7 @@ async def test_a_retry_with_a_way_out_offers_respond_and_ends_with_its_message()
 
 async def test_guard_give_up_stops_with_tool_not_triggered() -> None:
     client = ScriptedClient(completion("Added!"))
-    guard = ScriptedGuard(GiveUp(verdict_of("A4")))
+    guard = ScriptedGuard(GiveUp(verdict_of("A3")))
 
     result = await run(make_runner(client), FakeTools(), guard=guard)
 

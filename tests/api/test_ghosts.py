@@ -106,7 +106,7 @@ async def test_a_ghosted_command_gets_its_forced_retry(  # type: ignore[no-untyp
     assert body["tool_calls"][-1]["retried"] is True and body["tool_calls"][-1]["retry_reason"] == "missing_tool"
     decisions = body["execution_metadata"]["guard"]["decisions"]
     forced = next(d for d in decisions if d["decision"] == "forced")
-    assert (forced["reason"], forced["tool"], forced["rule"]) == ("missing_tool", tool, "A6")
+    assert (forced["reason"], forced["tool"], forced["rule"]) == ("missing_tool", tool, "A5")
     # Forced on what the word lists read as a claim, or else on what the check says the words claim.
     assert [d["decision"] for d in decisions[: decisions.index(forced)]] in ([], ["checked"])
 

@@ -111,16 +111,16 @@ async def test_nul_from_the_model_is_removed_before_it_reaches_the_database(make
     from support.fake_llm import completion
 
     llm = ScriptedLLM(
-        calls(("add_task", {"title": "Buy\x00 milk", "tags": ["a\x00"], "description": "x\x00y"})),
+        calls(("add_task", {"title": "Buy\x00 milk", "tags": ["shop\x00"], "description": "x\x00y"})),
         completion("Added \x00it."),
     )
     client = await make_client(llm, response_mode="model")
 
-    response = await chat(client, "add Buy milk")
+    response = await chat(client, "add Buy milk, tag it shop")
 
     assert response.status_code == 200, response.text
     [task] = await tasks_of(client)
-    assert (task["title"], task["tags"], task["description"]) == ("Buy milk", ["a"], "xy")
+    assert (task["title"], task["tags"], task["description"]) == ("Buy milk", ["shop"], "xy")
     body = response.json()
     assert "\x00" not in response.text.replace("\\u0000", "\x00")
     assert any("nul_removed" in step.get("normalizations", []) for step in body["execution_metadata"]["trace"])

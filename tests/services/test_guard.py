@@ -61,7 +61,7 @@ def test_a_command_without_its_tool_is_forced_once_then_given_up() -> None:
     first = g.review_final("I've deleted it!", [], step=0)
     second = g.review_final("Done!", [], step=1)
 
-    forced = ForceRetry(verdict_of("A6"), tool="delete_task", instruction="call delete_task")
+    forced = ForceRetry(verdict_of("A5"), tool="delete_task", instruction="call delete_task")
     assert first == replace(forced, events=first.events)
     assert isinstance(second, GiveUp)
     assert decisions(g) == [("forced", "missing_tool", "delete_task"), ("gave_up", "missing_tool", "delete_task")]
@@ -104,7 +104,7 @@ def test_a_missing_add_is_forced_only_when_the_words_claim_it_or_are_empty() -> 
 
     assert isinstance(guard("add milk").review_final("Here is your list.", listed, step=1), Accept)
     claimed = guard("add milk").review_final("Added milk to your list!", listed, step=1)
-    assert isinstance(claimed, ForceRetry) and claimed.tool == "add_task" and claimed.verdict.rule == "A6"
+    assert isinstance(claimed, ForceRetry) and claimed.tool == "add_task" and claimed.verdict.rule == "A5"
     empty = guard("add milk").review_final("", listed, step=1)
     assert isinstance(empty, ForceRetry) and empty.tool == "add_task"
 
@@ -147,7 +147,7 @@ def test_a_different_destructive_tool_is_never_replaced_nor_run_on_words_that_as
     # Never refused and replaced by the reader's tool: it may act only on a task words no other action
     # took name; here the delete's words name Read book, which is theirs (the tools refuse it: T4).
     assert verdict.refused == {}
-    assert verdict.grounding[0] == Grounding(Hold.NAMED, names="", not_names="read book", rule="C12")
+    assert verdict.grounding[0] == Grounding(Hold.NAMED, names="", not_names="read book", rule="C11")
     assert decisions(g) == [("grounded", "extra_call", "complete_task")]
 
 
@@ -158,7 +158,7 @@ def test_an_extra_change_beside_the_asked_one_acts_only_on_what_the_user_named()
     verdict = g.review_calls(calls, [], step=0, forced=False)
 
     # The extra delete: only on what the words no action took name (nothing here), never the title to add.
-    assert verdict.grounding[1] == Grounding(Hold.NAMED, names="", not_names="milk", rule="C12")
+    assert verdict.grounding[1] == Grounding(Hold.NAMED, names="", not_names="milk", rule="C11")
     # The asked add: a title the message (or the conversation) makes plausible.
     assert verdict.grounding[0] == Grounding(Hold.NAMED, names="add milk", rule="C8")
     assert decisions(g) == [("grounded", "extra_call", "delete_task")]
@@ -243,19 +243,19 @@ def test_no_change_runs_on_a_question_advice_a_report_or_a_negation_even_one_the
 
 def test_a_delete_or_complete_on_a_question_is_looked_up_to_ask_never_after_a_no() -> None:
     asked = guard("should I delete gym?").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
-    assert asked.grounding == {0: Grounding(Hold.ASK, names="should i delete gym?", rule="C13")}
+    assert asked.grounding == {0: Grounding(Hold.ASK, names="should i delete gym?", rule="C12")}
     g = guard("don't delete gym")
     verdict = g.review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
     assert set(verdict.refused) == {0}
     # Small talk may only be asked about a task its words name ("I'm done with the laundry"): "thanks" names none.
     thanks = guard("thanks a lot").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
-    assert thanks.grounding == {0: Grounding(Hold.ASK, names="thanks a lot", rule="C13")}
+    assert thanks.grounding == {0: Grounding(Hold.ASK, names="thanks a lot", rule="C12")}
 
 
 def test_a_message_read_as_nothing_may_still_add_what_it_names_but_never_the_whole_message() -> None:
     g = guard("gotta pick up the kids at 5")
     verdict = g.review_calls([call("add_task", title="pick up the kids")], [], step=0, forced=False)
-    grounding = Grounding(Hold.NAMED, names="gotta pick up the kids at 5", rule="C18")
+    grounding = Grounding(Hold.NAMED, names="gotta pick up the kids at 5", rule="C17")
     assert verdict.refused == {} and verdict.grounding == {0: grounding}
     whole = guard("pick up the kids").review_calls(
         [call("add_task", title="Pick up the kids")], [], step=0, forced=False
@@ -278,7 +278,7 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     first = g.review_final("All done, everything is sorted!", [], step=0)  # no one kind of change
     second = g.review_final("Done!", [], step=1)
 
-    retry = ForceRetry(verdict_of("A11"), tool=None, instruction="act or respond", offer_respond=True)
+    retry = ForceRetry(verdict_of("A10"), tool=None, instruction="act or respond", offer_respond=True)
     assert first == replace(retry, events=first.events)
     assert isinstance(second, Accept)
     assert decisions(g) == [("forced", "ghost_claim", None), ("claim_caught", "ghost_claim", None)]
@@ -287,7 +287,7 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     asked = guard("muss ich heute noch einkaufen gehen")
     forced = asked.review_final("Einkaufen ist erledigt.", [], step=0)
     assert replace(forced, events=()) == ForceRetry(
-        verdict_of("A9"), tool="complete_task", instruction="call complete_task"
+        verdict_of("A8"), tool="complete_task", instruction="call complete_task"
     )
     verdict = asked.review_calls([call("complete_task", task_id="Einkaufen")], [], step=1, forced=True)
     assert verdict.grounding == {

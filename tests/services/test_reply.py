@@ -149,12 +149,21 @@ def test_every_line_is_in_the_language_of_the_message() -> None:
 
 def test_model_mode_keeps_a_consistent_reply_and_completes_it() -> None:
     result = run(
-        done("add_task", "Milk"), done("add_task", "Eggs"), text="Milk is on your list.", stop=StopReason.FINAL
+        done("add_task", "Milk"), done("add_task", "Eggs"), text="I've added Milk.", stop=StopReason.FINAL
     )
 
     reply, _ = reply_for("add milk and eggs", result, mode="model")
 
-    assert (reply.text, reply.source) == ("Milk is on your list.\nAdded: “Eggs”.", "model")
+    assert (reply.text, reply.source) == ("I've added Milk.\nAdded: “Eggs”.", "model")
+
+
+def test_model_mode_says_every_change_the_words_do_not_state() -> None:
+    """Words that only mention a change that ran ("shall I delete “Gym”?" after deleting it), or state
+    it in a way the word lists do not read, get its line from the catalog (docs/guard.md)."""
+    for text in ("Shall I delete Gym?", "Gym is off your list.", "Done!"):
+        result = run(done("delete_task", "Gym"), text=text, stop=StopReason.FINAL)
+        reply, _ = reply_for("delete gym", result, mode="model")
+        assert reply.text == f"{text}\nDeleted: “Gym”.", text
 
 
 def test_model_mode_replaces_a_reply_that_claims_denies_or_hides() -> None:

@@ -22,7 +22,7 @@ from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import OutputSize, ValidTools
 from backend.app.calls.tools import traits
 from backend.app.calls.types import ExecutedCall, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
-from backend.app.calls.verdicts import Do, Grounding, Hold, LoopFacts, Verdict, decide
+from backend.app.calls.verdicts import NO_GROUNDING, Do, LoopFacts, Verdict, decide, verdict_of
 
 _OVER_CAP = (
     "Refused: more than {cap} destructive actions in one message. "
@@ -74,8 +74,9 @@ class Dispatcher:
             if early is not None and early.code == ResultCode.DESTRUCTIVE_LIMIT:
                 # Looked up, so that the user is asked about the very task ("delete “Eggs”?"), never run.
                 capped[len(runnable)] = early
-                grounding = call.grounding or Grounding()
-                runnable.append(dataclasses.replace(call, grounding=dataclasses.replace(grounding, hold=Hold.ASK)))
+                held = call.grounding or NO_GROUNDING
+                asked = verdict_of("L6").grounding(names=held.names, not_names=held.not_names, forced=held.forced)
+                runnable.append(dataclasses.replace(call, grounding=asked))
                 slots.append(None)
                 continue
             slots.append(early)

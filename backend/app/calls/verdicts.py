@@ -45,7 +45,6 @@ class GuardDecision(StrEnum):
     ASKS = "asks"  # a change the message may not have asked for: its task is looked up, the user asked
     GAVE_UP = "gave_up"  # the forced retry ran no tool either
     ASKED_AGAIN = "asked_again"  # the model's changes were refused: it is asked for an answer in words
-    DROPPED = "dropped"  # a value nobody gave was not stored (or a filter nobody asked for not applied)
     # The review of the model's words (services/guard.py), not of a call:
     CHECKED = "checked"  # the model was asked what its words claim before they are shown
     CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
@@ -63,10 +62,9 @@ class GuardReason(StrEnum):
     GHOST_CLAIM = "ghost_claim"  # a change claimed, none made
     NOT_ASKED = "not_asked"  # the message asks for no change, the model changed anyway
     MODEL_CHOSE_READ = "model_chose_read"
-    MODEL_CHOSE_EDIT = "model_chose_edit"
+    MODEL_CHOSE_EDIT = "model_chose_edit"  # an edit of the task a delete or complete is about
     FORCED_CALL = "forced_call"  # made under a forced tool choice
     EXTRA_CALL = "extra_call"  # a change beside the ones the message was read to ask for
-    NOT_GIVEN = "not_given"  # a value (a field, a filter) the user's words do not give
     UNBACKED_CLAIM = "unbacked_claim"  # words claiming a change no successful call made
     DENIED_SUCCESS = "denied_success"  # words saying a change that succeeded was not made
     REPLY_CHECK = "reply_check"  # the model's words are checked before they are shown
@@ -155,6 +153,9 @@ class Grounding:
     rule: str = ""
 
 
+NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target
+
+
 class Source(StrEnum):
     NONE = "none"  # the model's reference named no task
     MODEL = "model"  # the model's reference: an id, its title exactly or fuzzily
@@ -195,12 +196,6 @@ class Say(StrEnum):
     CLAIMS = "claims"  # that it was made (or a bare "Done!")
     NOTHING = "nothing"  # nothing of it: an answer, a question back, another change
     UNKNOWN = "unknown"  # the word lists cannot tell; a check of the words could
-
-
-class Chose(StrEnum):
-    NONE = "none"
-    READ = "read"  # the model listed the tasks instead
-    EDIT = "edit"  # the model edited the very task instead
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +254,7 @@ class AnswerFacts:
     forced_before: bool = False  # this tool was forced already this turn
     ran: bool = False  # a call of the turn reached the tools
     changed: bool = False  # a change of the turn succeeded
-    chose: Chose = Chose.NONE
+    read_instead: bool = False  # a delete or complete asked; the model read the list instead
     checkable: bool = False  # the model can be asked what its words claim
     ghost_retried: bool = False  # the retry after a claimed change was made already
     claimed_one: bool = False  # the words claim one kind of change that may be forced
@@ -311,6 +306,7 @@ class Verdict:
     hold: Hold | None = None
     ground: Ground | None = None
     silent: bool = False  # a change nobody asked for: not a line of the reply
+    quoted_title: bool = False  # an add whose title is the one title the message quotes
 
     def event(self, step: int, tool: str | None = None) -> GuardEvent | None:
         if self.decision is None or self.reason is None:
@@ -360,7 +356,11 @@ LOOP_ROWS = _rows(
     ("L3", lambda f: f.repeated, {"do": Do.REFUSE, "code": ResultCode.REPEATED_CALL}),
     ("L4", lambda f: f.over_step_limit, {"do": Do.REFUSE, "code": ResultCode.IGNORED}),
     ("L5", lambda f: f.budget_out, {"do": Do.REFUSE, "code": ResultCode.BUDGET_EXCEEDED}),
-    ("L6", lambda f: f.traits.capped and f.over_cap, {"do": Do.ASK, "code": ResultCode.DESTRUCTIVE_LIMIT}),
+    (
+        "L6",
+        lambda f: f.traits.capped and f.over_cap,
+        {"do": Do.ASK, "code": ResultCode.DESTRUCTIVE_LIMIT, "hold": Hold.ASK},
+    ),
     ("L7", lambda f: True, {"do": Do.RUN}),
 )
 
@@ -376,7 +376,14 @@ CALL_ROWS = _rows(
     (
         "C4",
         lambda f: f.forcing is Forcing.GHOST and f.add and f.whole_message and f.one_quote,
-        {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
+        {
+            **_ASKS,
+            "reason": GuardReason.NOT_ASKED,
+            "hold": Hold.ASK,
+            "ground": Ground.SAID,
+            "silent": True,
+            "quoted_title": True,
+        },
     ),
     (
         "C5",
@@ -417,7 +424,7 @@ CALL_ROWS = _rows(
         },
     ),
     (
-        "C12",
+        "C11",
         lambda f: f.reading is Reading.OTHER,
         {
             "do": Do.RUN,
@@ -429,32 +436,32 @@ CALL_ROWS = _rows(
         },
     ),
     (
-        "C13",
+        "C12",
         lambda f: f.reading is Reading.NOTHING and f.traits.destructive,
         {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
     ),
     (
-        "C14",
+        "C13",
         lambda f: f.reading is Reading.DECLINED and f.traits.destructive and f.rest_names,
         {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.REST, "silent": True},
     ),
     (
-        "C15",
+        "C14",
         lambda f: f.reading in (Reading.NOTHING, Reading.DECLINED),
         {**_REFUSED, "reason": GuardReason.NOT_ASKED, "code": ResultCode.NOT_REQUESTED, "silent": True},
     ),
     (
-        "C16",
+        "C15",
         lambda f: f.add and f.whole_message,
         {**_REFUSED, "reason": GuardReason.NOT_ASKED, "code": ResultCode.NOT_REQUESTED, "silent": True},
     ),
     (
-        "C17",
+        "C16",
         lambda f: f.traits.destructive or f.asks_something,
         {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
     ),
     (
-        "C18",
+        "C17",
         lambda f: f.add,
         {
             "do": Do.RUN,
@@ -466,7 +473,7 @@ CALL_ROWS = _rows(
         },
     ),
     (
-        "C19",
+        "C18",
         lambda f: True,
         {
             "do": Do.RUN,
@@ -511,7 +518,7 @@ VALUE_ROWS = _rows(
     ("V3", lambda f: f.arg is Arg.TITLE and f.next_add and not f.held_to_ask, {"do": Do.REPAIR}),
     ("V4", lambda f: f.arg is Arg.TITLE and (f.elsewhere or f.held_to_ask), {"do": Do.ASK}),
     ("V5", lambda f: f.arg is Arg.TITLE, {"do": Do.REFUSE, "code": ResultCode.NOT_GROUNDED}),
-    ("V6", lambda f: True, {"do": Do.DROP, "decision": GuardDecision.DROPPED, "reason": GuardReason.NOT_GIVEN}),
+    ("V6", lambda f: True, {"do": Do.DROP}),
 )
 
 _FORCE = {"do": Do.FORCE, "decision": GuardDecision.FORCED}
@@ -521,33 +528,28 @@ ANSWER_ROWS = _rows(
     ("A1", lambda f: not f.guarded, {"do": Do.ACCEPT}),
     (
         "A2",
-        lambda f: f.reading is Reading.ASKED and f.missing and f.chose is Chose.READ,
+        lambda f: f.reading is Reading.ASKED and f.missing and f.read_instead,
         {"do": Do.TRUST, "decision": GuardDecision.TRUSTED, "reason": GuardReason.MODEL_CHOSE_READ},
     ),
     (
         "A3",
-        lambda f: f.reading is Reading.ASKED and f.missing and f.chose is Chose.EDIT,
-        {"do": Do.TRUST, "decision": GuardDecision.TRUSTED, "reason": GuardReason.MODEL_CHOSE_EDIT},
-    ),
-    (
-        "A4",
         lambda f: f.reading is Reading.ASKED and f.missing and f.forced_before and not f.ran,
         {"do": Do.GIVE_UP, "decision": GuardDecision.GAVE_UP, "reason": GuardReason.MISSING_TOOL},
     ),
-    ("A5", lambda f: f.reading is Reading.ASKED and f.missing and f.forced_before, {"do": Do.ACCEPT}),
+    ("A4", lambda f: f.reading is Reading.ASKED and f.missing and f.forced_before, {"do": Do.ACCEPT}),
     (
-        "A6",
+        "A5",
         lambda f: f.reading is Reading.ASKED and f.missing and f.say in (Say.EMPTY, Say.CLAIMS),
         {**_FORCE, "reason": GuardReason.MISSING_TOOL},
     ),
     (
-        "A7",
+        "A6",
         lambda f: f.reading is Reading.ASKED and f.missing and f.say is Say.UNKNOWN and f.checkable,
         {"do": Do.CHECK, "decision": GuardDecision.CHECKED, "reason": GuardReason.REPLY_CHECK},
     ),
-    ("A8", lambda f: f.reading is Reading.ASKED and f.missing, {"do": Do.ACCEPT}),
+    ("A7", lambda f: f.reading is Reading.ASKED and f.missing, {"do": Do.ACCEPT}),
     (
-        "A9",
+        "A8",
         lambda f: (
             f.reading is Reading.UNREAD
             and f.say is Say.CLAIMS
@@ -558,7 +560,7 @@ ANSWER_ROWS = _rows(
         {**_FORCE, "reason": GuardReason.GHOST_CLAIM},
     ),
     (
-        "A10",
+        "A9",
         lambda f: (
             f.reading is Reading.UNREAD
             and f.say is Say.CLAIMS
@@ -569,11 +571,11 @@ ANSWER_ROWS = _rows(
         {"do": Do.CHECK, "decision": GuardDecision.CHECKED, "reason": GuardReason.REPLY_CHECK},
     ),
     (
-        "A11",
+        "A10",
         lambda f: f.reading is Reading.UNREAD and f.say is Say.CLAIMS and not f.changed and not f.ghost_retried,
         {"do": Do.REQUIRE, "decision": GuardDecision.FORCED, "reason": GuardReason.GHOST_CLAIM},
     ),
-    ("A12", lambda f: True, {"do": Do.ACCEPT}),
+    ("A11", lambda f: True, {"do": Do.ACCEPT}),
 )
 
 RESULTS_ROWS = _rows(

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from backend.app.core.config import ToolPolicyName
-from backend.app.schemas.metadata import ExecutionMetadata
+from backend.app.schemas.metadata import ExecutionMetadata, absent
 
 # Any larger value is capped by the server's limit anyway; the bound keeps integers JSON-encodable
 # (the request is hashed with orjson, which stops at 64 bits).
@@ -53,12 +53,21 @@ class ChatRequest(BaseModel):
         return value
 
 
+class DroppedValue(BaseModel):
+    """A value the call was not let store, or a filter not applied: the user's words do not give it
+    (docs/guard.md, row V6)."""
+
+    argument: str
+    value: Any
+
+
 class ToolResultOut(BaseModel):
     success: bool
     data: Any = None
     error: str | None = None
     code: str | None = None
     warnings: list[str] | None = None
+    dropped: list[DroppedValue] | None = absent("values not stored or filters not applied: nobody gave them")
 
 
 class ToolCallRecord(BaseModel):

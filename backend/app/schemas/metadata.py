@@ -38,11 +38,11 @@ class GuardEvent(_Record):
     step: int
     decision: str = Field(
         description=(
-            "forced, trusted, refused, grounded, asks, gave_up, asked_again, dropped, checked, claim_caught, "
+            "forced, trusted, refused, grounded, asks, gave_up, asked_again, checked, claim_caught, "
             "unverified, shortened"
         )
     )
-    reason: str = Field(description="missing_tool, ghost_claim, not_asked, not_given, ...")
+    reason: str = Field(description="missing_tool, ghost_claim, not_asked, extra_call, ...")
     tool: str | None
     rule: str | None = absent("the decision table's row (docs/guard.md); none for a review of the words")
 

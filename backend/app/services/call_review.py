@@ -24,6 +24,7 @@ from backend.app.calls.verdicts import (
     Grounding,
     GuardEvent,
     GuardReason,
+    Hold,
     Reading,
     Verdict,
     decide,
@@ -52,42 +53,45 @@ def reading_of(intent: Intent, tool: str | None = None) -> Reading:
 def review_changes(
     intent: Intent,
     calls: Sequence[ToolCall],
-    changes: list[int],
     *,
     message: str,
     context: str,
     step: int,
     forced: bool,
+    guarded: bool,
 ) -> CallsVerdict:
-    """`changes`: the indexes of the calls that would change something; `message`: the user's words;
-    `context`: their earlier messages; `forced`: the request forced a tool on the model."""
+    """`message`: the user's words; `context`: their earlier messages; `forced`: the request forced a
+    tool on the model; `guarded`: the policy guards (else every call runs as the model made it)."""
     refused: dict[int, ToolResult] = {}
     grounding: dict[int, Grounding] = {}
     events: list[GuardEvent] = []
     quotes = [q.strip(" \"'") for q in intent.quotes]
-    for i in changes:
-        call = calls[i]
-        verdict = decide(_facts(intent, call, message=message, forced=forced, quotes=quotes))
+    for i, call in enumerate(calls):
+        verdict = decide(_facts(intent, call, message=message, forced=forced, quotes=quotes, guarded=guarded))
         if (event := verdict.event(step, call.name)) is not None:
             events.append(event)
         if verdict.do is Do.REFUSE:
             assert verdict.reason is not None
             refused[i] = verdict.refusal(_WHY[verdict.reason])
             continue
+        if verdict.hold is None or verdict.hold is Hold.ANY:
+            continue  # a read, or no guard: the call acts as the model made it
         names, not_names = _words(intent, verdict, call.name, message=message, context=context)
-        title = quotes[0] if verdict.rule == "C4" else None
+        title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
 
 
-def _facts(intent: Intent, call: ToolCall, *, message: str, forced: bool, quotes: list[str]) -> CallFacts:
+def _facts(
+    intent: Intent, call: ToolCall, *, message: str, forced: bool, quotes: list[str], guarded: bool
+) -> CallFacts:
     reading = reading_of(intent, call.name)
     # On a message that asks for no change, only the retry after a claimed change forces a tool.
     forcing = Forcing.NONE if not forced else Forcing.TOOL if intent.needs_tool else Forcing.GHOST
     declined = "\n".join([intent.free, *intent.quotes])
     return CallFacts(
         traits=traits(call.name),
-        guarded=True,
+        guarded=guarded,
         reading=reading,
         forcing=forcing,
         add=call.name == Tool.ADD,

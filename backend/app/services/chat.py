@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -177,6 +177,8 @@ class ChatService:
         try:
             await self.store.read_answer(turn)
             run, step = await self._run(turn)
+            if isinstance(run, RunResult) and step.guard is not None:
+                run = await self._claims_checked(turn, run, step.guard)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
             learned = self._learned(turn, run, finished) if isinstance(run, RunResult) else []
             answer = TurnResponse.fresh(finished.response)
@@ -234,6 +236,18 @@ class ChatService:
             if turn.listener is not None and settings.response_mode == "model" and not self.checks_words
             else None,
         )
+
+    async def _claims_checked(self, turn: TurnContext, run: RunResult, guard: ExecutionGuard) -> RunResult:
+        """The run with its shown words withheld when a sentence claiming a change names a task of the
+        user's that no successful change touched (one read of the titles, only when words claim any)."""
+        words = run.words
+        sentences = guard.claim_sentences(words) if words is not None else []
+        if words is None or not sentences:
+            return run
+        named = await self._tools(turn).titles_named_in("\n".join(sentences))
+        step = max((e.step for e in run.executed), default=0)
+        checked, events = guard.review_titles(words, named, run.executed, step=step)
+        return replace(run, words=checked, guard_events=[*run.guard_events, *events]) if events else run
 
     def _tools(self, turn: TurnContext, step: Step | None = None) -> TaskTools:
         """The turn's tools; with a guarded `step`, with what the message names for each action, to

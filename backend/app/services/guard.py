@@ -28,7 +28,6 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from backend.app.agent.guard import (
-    ACCEPT_CALLS,
     Accept,
     CallsVerdict,
     CheckWords,
@@ -45,7 +44,6 @@ from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.calls.verdicts import (
     AnswerFacts,
-    Chose,
     Do,
     GuardDecision,
     GuardEvent,
@@ -119,13 +117,14 @@ class ExecutionGuard:
         forced: bool,
         decided: Sequence[GuardEvent],
     ) -> CallsVerdict:
-        if not self.enabled:
-            return ACCEPT_CALLS
-        changes = [i for i, c in enumerate(calls) if c.name in self.mutating_tools]
-        if not changes:
-            return ACCEPT_CALLS
         return review_changes(
-            self.intent, calls, changes, message=self.message, context=self.context, step=step, forced=forced
+            self.intent,
+            calls,
+            message=self.message,
+            context=self.context,
+            step=step,
+            forced=forced,
+            guarded=self.enabled,
         )
 
     def review_results(
@@ -177,7 +176,7 @@ class ExecutionGuard:
         step: int,
         decided: Sequence[GuardEvent],
     ) -> FinalVerdict:
-        missing = self._missing(executed) if self.enabled and self.intent.needs_tool else None
+        missing = self._missing(executed) if self.intent.needs_tool else None
         if missing is not None:
             verdict = self._answer(missing, self._say(text, missing), executed, decided)
             match verdict.do:
@@ -200,14 +199,14 @@ class ExecutionGuard:
         """The table's word on words without the call of `missing`, which the message asks for."""
         return decide(
             AnswerFacts(
-                guarded=True,
+                guarded=self.enabled,
                 reading=Reading.ASKED,
                 say=say,
                 missing=True,
                 forced_before=missing in forced_tools(decided),
                 ran=any(e.ran for e in executed),
                 changed=self._changed(executed),
-                chose=self._chose(executed) if traits(missing).destructive else Chose.NONE,
+                read_instead=traits(missing).destructive and any(traits(e.call.name).reads for e in executed),
                 checkable=self.check is not None,
             )
         )
@@ -405,6 +404,28 @@ class ExecutionGuard:
         assert not isinstance(verdict, CheckWords)
         return verdict
 
+    def claim_sentences(self, words: Words) -> list[str]:
+        """The sentences of shown words that claim a change (what `review_titles` checks against the
+        user's titles): none when the words are not shown."""
+        if not words.shown:
+            return []
+        return [c.sentence for c in self.claims_in(words.text) if c.sentence]
+
+    def review_titles(
+        self, words: Words, named: Sequence[str], executed: Sequence[ExecutedCall], *, step: int
+    ) -> tuple[Words, tuple[GuardEvent, ...]]:
+        """Claims matched to tasks as data: shown words whose claiming sentences name one of the user's
+        task titles (`named`, read from the database) that no successful change of the turn touched
+        ("Deleted Yoga" after deleting Gym) are withheld, whatever the language's lists make of the rest."""
+        touched = [
+            title_of(e.result.data) or "" for e in executed if e.result.success and e.call.name in self.mutating_tools
+        ]
+        untouched = [t for t in named if not any(named_in(t, done) and named_in(done, t) for done in touched if done)]
+        if not words.shown or not untouched:
+            return words, ()
+        event = GuardEvent(step, GuardDecision.CLAIM_CAUGHT, GuardReason.UNBACKED_CLAIM)
+        return Words(words.text, WordsVerdict.WITHHELD, WordsReason.UNBACKED_CLAIM, tuple(untouched)), (event,)
+
     def claims_in(self, text: str) -> list[Claim]:
         """The changes `text` claims, as this message makes them count: on a message that asks for
         none (a question, a report), only the assistant's own claims ("Taxes is completed" there is
@@ -451,15 +472,6 @@ class ExecutionGuard:
 
     def _changed(self, executed: Sequence[ExecutedCall]) -> bool:
         return any(e.result.success and e.call.name in self.mutating_tools for e in executed)
-
-    def _chose(self, executed: Sequence[ExecutedCall]) -> Chose:
-        """A read, or an edit of the very task a delete or complete is about, the model chose instead."""
-        if any(traits(e.call.name).reads for e in executed):
-            return Chose.READ
-        wanted = [a for a in self.intent.actions if traits(a.tool).destructive]
-        if any(e.call.name == Tool.UPDATE and any(satisfies(e, a) for a in wanted) for e in executed):
-            return Chose.EDIT
-        return Chose.NONE
 
     def _force(self, notes: list[GuardEvent], step: int, tool: str, verdict: Verdict) -> ForceRetry:
         self._note(notes, step, verdict, tool)

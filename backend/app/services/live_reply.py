@@ -10,7 +10,9 @@ not even for a moment. So an answer's text is heard only when it can be the repl
 
 Then each sentence goes on once it is complete and the text up to it says nothing the results
 contradict: no change claimed that no call made, no denial of a change that succeeded (the checks
-the reply makes on the whole text, `reply.contradicts`). At the first sentence that fails, or at a
+the reply makes on the whole text, `reply.contradicts`), and no claim of a change that names no task
+a successful change of the turn touched (it may name another of the user's tasks, which only the
+reply's check against their titles can tell: `ExecutionGuard.review_titles`). At the first sentence that fails, or at a
 `<` (a call written as text), or past the claim reader's reach (`claims.READABLE` characters), the
 answer's streaming stops: the rest is sent once the reply is composed. When heard words turn out not
 to be the reply (the model went on calling tools, the guard asked again, or the composed reply
@@ -23,11 +25,13 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from backend.app.agent.types import TextSink
+from backend.app.calls.payloads import title_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.lexicon import fold
 from backend.app.services.claims import READABLE
 from backend.app.services.guard import ExecutionGuard
 from backend.app.services.reply import contradicts
+from backend.app.tools.resolver import named_in
 
 # A sentence ends at one of these followed by white space, or at a line break (a list's item).
 _ENDS = frozenset(".!?…。！？;:")
@@ -51,6 +55,7 @@ class LiveReply:
         self.sent = ""  # passed on since the last reset
         self._buffer = ""
         self._succeeded: set[str] = set()
+        self._touched: list[str] = []  # the titles the turn's successful changes touched
         self._stopped = False
         self._open_quote = False  # `sent` has an odd number of double quotes (folded)
 
@@ -64,6 +69,7 @@ class LiveReply:
         elif self.guard.intent.needs_tool:
             return None  # a command and no tool yet: these words are not what the user asked for
         self._succeeded = {e.call.name for e in executed}
+        self._touched = [title_of(e.result.data) or "" for e in executed if e.call.name in self.guard.mutating_tools]
         return self._hear
 
     def void(self) -> None:
@@ -90,13 +96,24 @@ class LiveReply:
         # Claims and denials are read sentence by sentence, so the new sentences are checked alone,
         # unless a quotation opened earlier is still open (what is quoted is not a claim).
         checked = self.sent + out if self._open_quote else out
-        if len(self.sent) + len(out) > READABLE or contradicts(checked, self._succeeded, self.guard):
+        if (
+            len(self.sent) + len(out) > READABLE
+            or contradicts(checked, self._succeeded, self.guard)
+            or self._elsewhere(checked)
+        ):
             self._stopped = True
             return
         self._buffer = self._buffer[len(head) :]
         self.sent += out
         self._open_quote ^= fold(out).count('"') % 2 == 1
         self.listener.text(out)
+
+    def _elsewhere(self, text: str) -> bool:
+        """A claim of a change whose sentence names no task the turn's changes touched."""
+        return any(
+            claim.tools and not any(t and named_in(claim.sentence, t) for t in self._touched)
+            for claim in self.guard.claims_in(text)
+        )
 
 
 def _last_sentence_end(text: str, *, since: int = 0) -> int:

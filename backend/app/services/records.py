@@ -35,6 +35,7 @@ from backend.app.schemas.chat import (
     Confirmation,
     ConfirmationAction,
     ConfirmationAnswer,
+    DroppedValue,
     ToolCallRecord,
     ToolResultOut,
 )
@@ -196,6 +197,7 @@ def tool_call_records(executed: Sequence[ExecutedCall]) -> list[ToolCallRecord]:
                 error=e.result.error,
                 code=str(e.result.code) if e.result.code else None,
                 warnings=list(e.result.warnings) or None,
+                dropped=[DroppedValue(**d) for d in e.result.dropped] or None,
             ),
             retried=e.retried,
             retry_reason=e.retry_reason,

@@ -33,12 +33,13 @@ from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.calls import final_calls
-from backend.app.services.claims import denial
+from backend.app.services.claims import claims, denial
 from backend.app.services.clauses import names_something
 from backend.app.services.guard import ExecutionGuard, satisfies
 from backend.app.services.guard_events import forced_tools
 from backend.app.services.guard_events import silent as silent_calls
 from backend.app.services.intent import Action, Intent
+from backend.app.services.reply_check import TOOL_OF
 from backend.app.services.wording import action_phrase, done_line, failed_line
 from backend.app.tools.resolver import named_in, partly_named
 
@@ -338,15 +339,18 @@ def compose(
         said = words.text
         if response_mode != "model":  # direct mode: the results, then the question the model asks back
             return Reply("\n".join([*lines, said, *ask]), reports, "results" if lines else "model", replaced)
-        missing = [done_line(t, o.call) for o in reports if o.call is not None and _unnamed_success(o, said)]
+        missing = [done_line(t, o.call) for o in reports if o.call is not None and not _stated(o, words)]
         not_attempted = [o.message for o in reports if o.call is None]
         return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced)
     text = "\n".join([*lines, *ask]) or t("Nothing was changed.")
     return Reply(text, reports, "results", replaced)
 
 
-def _unnamed_success(outcome: ActionReport, said: str) -> bool:
-    """A change that succeeded and that the model's words do not name."""
+def _stated(outcome: ActionReport, words: Words) -> bool:
+    """Whether the shown words state this report's change: they claim its action on its task (what the
+    check declared of verified words, or else what the word lists read). A change the words only
+    mention ("shall I delete “Gym”?" after Gym was deleted), or claim with no task ("Done!"), is not
+    stated: the reply gives it its line. Reads, undo and what did not succeed need none here."""
     e = outcome.call
     if (
         e is None
@@ -354,9 +358,21 @@ def _unnamed_success(outcome: ActionReport, said: str) -> bool:
         or e.call.name not in CHANGES
         or e.call.name == "undo_last_change"
     ):
-        return False
+        return True
     title = title_of(e.result.data) or ""
-    return title.casefold() not in said.casefold()
+    same = _SAME_CHANGE.get(e.call.name, {e.call.name})
+    if words.verdict is WordsVerdict.VERIFIED:  # what the check says the words claim
+        declared = [c.split(" ", 1) for c in words.claims]
+        if any(
+            len(d) == 2 and TOOL_OF.get(d[0]) in same and (named_in(d[1], title) or named_in(title, d[1]))
+            for d in declared
+        ):
+            return True
+    return any(set(c.tools) & same and named_in(c.sentence, title) for c in claims(words.text))
+
+
+# A completion and an edit state each other (a task marked done by a status edit).
+_SAME_CHANGE = {"complete_task": {"complete_task", "update_task"}, "update_task": {"update_task", "complete_task"}}
 
 
 def _replaced(words: Words) -> Replaced:

@@ -170,8 +170,13 @@ def describe_undo(t: Texts, undo: UndoData) -> str:
 
 
 def describe_list(t: Texts, listing: TaskListing) -> str:
+    """A listing as the user reads it, saying exactly what it searched: "You have no tasks." only when
+    the user has none at all, never for a search that found nothing."""
     tasks, status, count = listing["tasks"], listing["status"], listing["count"]
+    searched = _searched(t, listing)
     if not tasks:
+        if searched:
+            return t("No tasks match: {filters}.", filters=t.join(searched))
         return {"pending": t("You have no pending tasks."), "completed": t("You have no completed tasks.")}.get(
             status, t("You have no tasks.")
         )
@@ -179,7 +184,10 @@ def describe_list(t: Texts, listing: TaskListing) -> str:
         "pending": t.n("You have {count} pending task:", "You have {count} pending tasks:", count),
         "completed": t.n("You have {count} completed task:", "You have {count} completed tasks:", count),
     }
-    lines = [heads.get(status, t.n("You have {count} task:", "You have {count} tasks:", count))]
+    head = heads.get(status, t.n("You have {count} task:", "You have {count} tasks:", count))
+    if searched:
+        head = t.n("{count} task matches: {filters}", "{count} tasks match: {filters}", count, filters=t.join(searched))
+    lines = [head]
     for task in tasks:
         extra = task_details(t, task, ("status",))
         if task["due_date"]:
@@ -190,3 +198,21 @@ def describe_list(t: Texts, listing: TaskListing) -> str:
     if listing["truncated"]:
         lines.append(t("(showing the newest {count})", count=len(tasks)))
     return "\n".join(lines)
+
+
+def _searched(t: Texts, listing: TaskListing) -> list[str]:
+    """The filters a listing applied besides its status, as words (with the status, when it has any)."""
+    found = []
+    if query := listing.get("query"):
+        found.append(t("the words “{query}”", query=query))
+    if tag := listing.get("tag"):
+        found.append(t("the tag #{tag}", tag=tag))
+    if priority := listing.get("priority"):
+        found.append(t("{priority} priority", priority=value_text(t, "priority", priority)))
+    if due_after := listing.get("due_after"):
+        found.append(t("due from {date}", date=due_after))
+    if due_before := listing.get("due_before"):
+        found.append(t("due by {date}", date=due_before))
+    if found and listing["status"] in ("pending", "completed"):
+        found.insert(0, status_text(t, listing["status"]))
+    return found

@@ -23,7 +23,7 @@ from backend.app.calls.payloads import Choices, TaskNamed
 from backend.app.calls.said import Said
 from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
-from backend.app.calls.verdicts import Do, Grounding, Hold, Naming, Source, TargetFacts, Verdict, decide
+from backend.app.calls.verdicts import NO_GROUNDING, Do, Grounding, Hold, Naming, Source, TargetFacts, Verdict, decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
@@ -91,7 +91,7 @@ class TaskFinder:
         never takes a task another of them names)."""
         own = clean_reference(reference)
         others = tuple(o for o in step if o and o != own)
-        grounding = call.grounding or Grounding()
+        grounding = call.grounding or NO_GROUNDING
         found = await self._lookup(repo, reference)
         naming: Naming | None = None
         if isinstance(found.match, ToolResult) and found.match.code == ResultCode.NOT_FOUND:
@@ -100,7 +100,7 @@ class TaskFinder:
                 # Only asked about, never run: safe to look further.
                 said = await self._named(repo, grounding.names, others)
             facts = TargetFacts(traits(call.name), grounding.hold, Source.NONE, repairable=said is not None)
-            if said is None or decide(facts).do is not Do.REPAIR:
+            if decide(facts).do is not Do.REPAIR or said is None:
                 return found
             repair = f"'{reference}' names no task: used '{said.title}', which the user's message names"
             found = found.then(Found(said, repairs=(repair,), used=said.title, source=Source.REPAIRED))

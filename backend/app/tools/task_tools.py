@@ -32,7 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import FieldError, InvalidFields, Payload, task_of
 from backend.app.calls.said import Said
+from backend.app.calls.tools import traits
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.verdicts import LoopFacts, decide
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.repositories.conversations import ConversationRepository
@@ -43,7 +45,7 @@ from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers, co
 from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
-from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference
+from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference, named_in
 from backend.app.tools.schemas import ListTasksArgs
 
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
@@ -141,6 +143,16 @@ class TaskTools:
 
     async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
         return await self.handlers.finder.resolve_title(repo, reference)
+
+    async def titles_named_in(self, text: str) -> list[str]:
+        """The titles of the owner's tasks that `text` names whole (a reply's claim: "Deleted Yoga" names
+        *Yoga*), read from the database's shortlist for the text."""
+        async with unit_of_work(self.sessionmaker) as session:
+            only_statement_next(session)
+            shortlist = await TaskRepository(session, self.user_id).candidates(
+                clean_reference(text), limit=self.prefilter_limit, all_up_to=self.handlers.finder.prefilter_above
+            )
+        return [row.title for row in shortlist.rows if named_in(text, row.title)]
 
     async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
         prepared = [self._prepare(call) for call in calls]
@@ -255,9 +267,8 @@ class TaskTools:
         raw = call.arguments or {}
         definition = find_tool(call.name, self._offered)
         if definition is None:  # the runner masks unknown names; this guards direct use (MCP, REST)
-            return _Prepared.refused(
-                call, raw, (), ToolResult.fixable(ResultCode.UNKNOWN_TOOL, f"Unknown tool '{call.name}'.")
-            )
+            unknown = decide(LoopFacts(traits(call.name), offered=False))  # the table's row L2
+            return _Prepared.refused(call, raw, (), unknown.refusal(f"Unknown tool '{call.name}'."))
         arguments, coercions = coerce_arguments(call.name, raw)
         warnings = tuple(c.message for c in coercions)
         try:
