@@ -148,9 +148,7 @@ def test_every_line_is_in_the_language_of_the_message() -> None:
 
 
 def test_model_mode_keeps_a_consistent_reply_and_completes_it() -> None:
-    result = run(
-        done("add_task", "Milk"), done("add_task", "Eggs"), text="I've added Milk.", stop=StopReason.FINAL
-    )
+    result = run(done("add_task", "Milk"), done("add_task", "Eggs"), text="I've added Milk.", stop=StopReason.FINAL)
 
     reply, _ = reply_for("add milk and eggs", result, mode="model")
 
