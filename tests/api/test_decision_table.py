@@ -258,19 +258,24 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
         changed={"Gym": "completed"},
     ),
     "C11": lambda p: _c(
+        p.delete.format(t="Gym"),
+        [one("update_task", {"task_id": "Gym", "tags": []})],
+        changed={"Gym": "pending"},
+    ),
+    "C12": lambda p: _c(
         p.add.format(t="milk"),
         [calls(("add_task", {"title": "milk"}), ("delete_task", {"task_id": "Gym"}))],
         changed={"milk": "added", "Gym": "pending"},
     ),
-    "C12": lambda p: _c(
+    "C13": lambda p: _c(
         p.should_delete.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}
     ),
-    "C13": lambda p: _c(
+    "C14": lambda p: _c(
         p.not_but.format(t="Gym", u="Laundry"),
         [one("delete_task", {"task_id": "Laundry"})],
         changed={"Gym": "pending", "Laundry": "pending"},
     ),
-    "C14": lambda p: _c(p.thanks, [one("add_task", {"title": "thanks"})], changed={}),
+    "C15": lambda p: _c(p.thanks, [one("add_task", {"title": "thanks"})], changed={}),
     "T1": lambda p: _c(
         p.delete.format(t="Taxes"), [one("delete_task", {"task_id": "21648537900"})], changed={"Taxes": "deleted"}
     ),
@@ -360,14 +365,14 @@ UNREAD_ROWS: dict[str, Callable[[Unread], Case]] = {
     "C4": lambda u: _c(u.add.format(x='"pay rent"'), "ghost-add", changed={"pay rent": "absent"}),
     "C5": lambda u: _c(u.add.format(x="pay rent"), "ghost-add", changed={}),
     "C6": lambda u: _c(u.delete.format(t="Gym"), None, changed={"Gym": "pending"}),
-    "C15": lambda u: _c(
+    "C16": lambda u: _c(
         u.add.format(x="pay rent"), [one("add_task", {"title": u.add.format(x="pay rent")})], changed={}
     ),
-    "C16": lambda u: _c(u.delete.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}),
-    "C17": lambda u: _c(
+    "C17": lambda u: _c(u.delete.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}),
+    "C18": lambda u: _c(
         u.add.format(x="pay rent"), [one("add_task", {"title": "pay rent"})], changed={"pay rent": "added"}
     ),
-    "C18": lambda u: _c(
+    "C19": lambda u: _c(
         u.edit_high.format(t="Gym"),
         [one("update_task", {"task_id": "Gym", "priority": "high"})],
         changed={"Gym": "pending"},

@@ -201,6 +201,7 @@ async def test_on_an_unread_message_a_model_that_acts_after_its_claim_is_asked_a
         ghost="Taxes has been removed and Gym completed.",
         takes_way_out=False,
     )
+    llm.checker = declares(("delete", "Taxes"), ("complete", "Gym"))  # an honest check: two kinds of change
     client = await make_client(llm)
     await seed(client, llm)
     before = await tasks_of(client)

@@ -149,7 +149,8 @@ async def test_a_forced_change_whose_reference_names_nothing_asks_about_the_task
 
 async def test_a_change_naming_nothing_beside_another_asks_about_the_task_only_it_can_mean(make_client: Any) -> None:
     # Read as nothing (Russian): the delete names no task, the edit names "Страховка". The delete is
-    # asked about the other task the message names, never about the edit's.
+    # asked about the other task the message names, never about the edit's. (No word file reads the
+    # message: the edit's values are not ones the lists can check, and it stands whole, row V6.)
     titles = ("Холодильник помыть", "Страховка", "Стоматолог")
     llm = ScriptedLLM(
         completion(

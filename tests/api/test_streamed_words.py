@@ -87,27 +87,23 @@ async def test_words_before_a_tool_call_are_withdrawn_before_the_tool_runs(live_
 
 
 async def test_no_word_is_streamed_while_an_asked_action_is_missing(live_with: Any) -> None:
-    """Add and delete asked; the model adds and says it is done: those words are never shown, the
-    guard forces the delete, and only the final answer is streamed."""
+    """Add and delete asked; the model adds and says it is done: those words are never shown. Its
+    "All done!" after a change it made is about that change, so nothing is forced (docs/guard.md,
+    A5): the reply says the delete was not done."""
     live = await live_with(
-        ScriptedLLM(
-            calls(("add_task", {"title": "buy milk"})),
-            writer("All done! I added “buy milk”. "),
-            calls(("delete_task", {"task_id": "Read book"})),
-            writer("I added “buy milk” and deleted “Read book”. Anything else?"),
-        ),
+        ScriptedLLM(calls(("add_task", {"title": "buy milk"})), writer("All done! I added “buy milk”. ")),
         **MODEL,
     )
     await seed_tasks(live.client, "Read book")
 
     events = parse((await streamed(live, "add buy milk and delete read book")).text)
 
-    assert kinds(events)[:2] == ["tool", "tool"] and "reset" not in kinds(events), events
+    assert kinds(events)[:1] == ["tool"] and "reset" not in kinds(events), events
     assert not any("All done" in piece for piece in deltas(events))
     done = events[-1][1]
-    assert done["assistant_message"] == "I added “buy milk” and deleted “Read book”. Anything else?"
+    assert done["assistant_message"] == "Added: “buy milk”.\nNot done: “delete read book”. Please ask again."
     assert "".join(deltas(events)) == done["assistant_message"]
-    assert [t["title"] for t in await tasks_of(live.client)] == ["buy milk"]
+    assert sorted(t["title"] for t in await tasks_of(live.client)) == ["Read book", "buy milk"]
 
 
 async def test_after_a_failed_call_the_model_is_not_heard_and_the_reply_says_what_failed(live_with: Any) -> None:

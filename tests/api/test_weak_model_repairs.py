@@ -170,20 +170,19 @@ async def test_a_junk_title_is_replaced_by_the_title_the_user_asked_for(  # type
     ]
 
 
-async def test_each_junk_add_takes_the_next_title_asked_for_and_none_twice(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm = ScriptedLLM(
-        calls(("add_task", {"title": "milk"}), ("add_task", {"title": "Task"}), ("add_task", {"title": "x"}))
-    )
-    llm.push(completion("Added."))
-    client = await make_client(llm)
+async def test_junk_adds_take_the_titles_asked_for_only_when_they_pair_one_to_one(make_client) -> None:  # type: ignore[no-untyped-def]
+    junk = calls(("add_task", {"title": "milk"}), ("add_task", {"title": "Task"}), ("add_task", {"title": "x"}))
+    client = await make_client(ScriptedLLM(junk, completion("Added."), junk, completion("Added.")))
 
-    body = (await chat(client, "add milk, eggs")).json()
+    paired = (await chat(client, "add milk, eggs and bread")).json()
+    assert await state(client) == [("bread", "pending"), ("eggs", "pending"), ("milk", "pending")]
+    assert [r["result"]["data"].get("repaired") is not None for r in paired["tool_calls"]] == [False, True, True]
 
-    assert await state(client) == [("eggs", "pending"), ("milk", "pending")]
-    results = [c["result"] for c in body["tool_calls"]]
-    assert [r["success"] for r in results] == [True, True, False]  # the third has nothing left to take
-    assert "repaired" not in results[0]["data"]  # the model's own title, in the user's words
-    assert results[2]["code"] == "NOT_GROUNDED"
+    # Two adds naming nothing, one title left to add: which of them meant it is not known.
+    unpaired = (await chat(client, "add milk, eggs", user="bob")).json()
+    results = [c["result"] for c in unpaired["tool_calls"]]
+    assert [r["success"] for r in results] == [True, False, False]
+    assert {r["code"] for r in results[1:]} == {"NOT_GROUNDED"}
 
 
 async def test_a_reference_that_resolves_is_never_replaced(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -111,6 +111,7 @@ FACTS: dict[Point, list[Any]] = {
         reading=list(Reading),
         forcing=list(Forcing),
         add=_BOOL,
+        edit=_BOOL,
         whole_message=_BOOL,
         one_quote=_BOOL,
         asks_something=_BOOL,
@@ -141,6 +142,7 @@ FACTS: dict[Point, list[Any]] = {
         checkable=_BOOL,
         ghost_retried=_BOOL,
         claimed_one=_BOOL,
+        confirmed=_BOOL,
     ),
     Point.RESULTS: _every(
         ResultsFacts,

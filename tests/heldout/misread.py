@@ -14,7 +14,9 @@ from typing import Any
 from heldout.play import MISREAD, WAY_OUT, CaseModel, _user_text, attempted, effects, judge, same_title
 from support.fake_llm import completion, tool_call
 
+from backend.app.language.catalog import texts
 from backend.app.language.lexicon import fold
+from backend.app.services.wording import describe_list
 
 _KIND_OF = {"add_task": "add", "delete_task": "delete", "complete_task": "complete", "update_task": "update"}
 _NONWORD = re.compile(r"[\W_]+")
@@ -150,8 +152,23 @@ def unsaid(made: list[tuple[str, str]], reply: str, renamed: dict[str, str]) -> 
     return [(k, t) for k, t in made if not (names(reply, t) or names(reply, renamed.get(t, t)))]
 
 
-def not_shown(case: dict[str, Any], reply: str) -> list[str]:
-    return [t for t in case.get("shows") or [] if not names(reply, t)]
+_FILTERS = ("query", "tag", "priority", "due_before", "due_after")
+
+
+def not_shown(case: dict[str, Any], reply: str, body: dict[str, Any] | None = None) -> list[str]:
+    """The titles of `shows` a listing's reply leaves out, unless it says exactly what was searched: the
+    issue allows a filter to stay when the reply names it (the catalog's description of the listing
+    that ran, with its filters)."""
+    missing = [t for t in case.get("shows") or [] if not names(reply, t)]
+    if not missing or body is None:
+        return missing
+    t = texts(body["execution_metadata"]["language"]["code"])
+    for call in body["tool_calls"]:
+        data = call["result"].get("data")
+        searched = call["name"] == "list_tasks" and isinstance(data, dict) and any(k in data for k in _FILTERS)
+        if searched and describe_list(t, data) in reply:
+            return []
+    return missing
 
 
 __all__ = [

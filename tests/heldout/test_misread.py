@@ -144,7 +144,7 @@ async def play(make_client: Any, case: dict[str, Any], model: str, mode: str, tr
         "false_shown": sorted(set(verdict.false_shown) | set(false_declared(played, shown, made))),
         "unsaid": [f"{k} {t}" for k, t in unsaid(made, body["assistant_message"], renamed(before, after))],
         "unmeant_forced": list(scripted.unmeant),
-        "not_shown": not_shown(case, body["assistant_message"]),
+        "not_shown": not_shown(case, body["assistant_message"], body),
         "not_made": verdict.not_made,
         "asked_first": verdict.asked_first,
         "asked_other": verdict.asked_other,

@@ -82,12 +82,20 @@ def test_each_missing_action_kind_is_forced_once() -> None:
     g = guard("delete taxes and mark bread done")
     deleted = [ran("delete_task", task_id="taxes")]
 
-    first = g.review_final("All done", deleted, step=1)
-    second = g.review_final("All done", deleted, step=2)
+    first = g.review_final("I deleted taxes and marked bread as done.", deleted, step=1)
+    second = g.review_final("I deleted taxes and marked bread as done.", deleted, step=2)
 
     assert isinstance(first, ForceRetry) and first.tool == "complete_task"
     # Something already ran: no "Tool not triggered"; the reply says which action was not done.
     assert isinstance(second, Accept)
+
+
+def test_a_bare_done_after_a_change_is_about_that_change_and_forces_nothing() -> None:
+    deleted = [ran("delete_task", task_id="taxes")]
+    assert isinstance(guard("delete taxes and mark bread done").review_final("All done", deleted, step=1), Accept)
+    # With nothing done, "Done!" can only claim what was asked: the ghost of seed 003, forced.
+    nothing = guard("mark bread done").review_final("Done!", [], step=0)
+    assert isinstance(nothing, ForceRetry) and nothing.tool == "complete_task"
 
 
 def test_a_read_the_model_chose_is_never_overridden_by_a_destructive_tool() -> None:
@@ -127,15 +135,23 @@ def test_a_field_edit_reads_as_an_update() -> None:
     assert guard("remove the 'urgent' tag from taxes").intent.tools == ("update_task",)
 
 
-def test_an_edit_instead_of_a_delete_runs_grounded() -> None:
+def test_an_edit_instead_of_a_delete_runs_on_what_the_words_name_with_values_they_give() -> None:
     g = guard("delete the urgent stuff from gym")
     assert g.intent.tools == ("delete_task",)
 
     verdict = g.review_calls([call("update_task", task_id="gym", tags=[])], [], step=0, forced=False)
 
-    assert verdict.refused == {}
-    # The words of the delete it stands for.
-    assert verdict.grounding == {0: Grounding(Hold.NAMED, names="the urgent stuff from gym", rule="C10")}
+    # Never replaced by the reader's delete: it acts on a task the message names, and every value it
+    # stores must be one the words give (the reader may have misread "remove the tag" as a delete).
+    held = Grounding(Hold.NAMED, names="delete the urgent stuff from gym", rule="C11", strict=True)
+    assert verdict.refused == {} and verdict.grounding == {0: held}
+    assert decisions(g) == [("grounded", "extra_call", "update_task")]
+
+
+def test_an_edit_marking_done_stands_in_for_the_completion_asked() -> None:
+    g = guard("mark gym as done")
+    verdict = g.review_calls([call("update_task", task_id="gym", status="completed")], [], step=0, forced=False)
+    assert verdict.grounding[0].rule == "C10"
     assert decisions(g) == [("trusted", "model_chose_edit", "update_task")]
 
 
@@ -147,7 +163,7 @@ def test_a_different_destructive_tool_is_never_replaced_nor_run_on_words_that_as
     # Never refused and replaced by the reader's tool: it may act only on a task words no other action
     # took name; here the delete's words name Read book, which is theirs (the tools refuse it: T4).
     assert verdict.refused == {}
-    assert verdict.grounding[0] == Grounding(Hold.NAMED, names="", not_names="read book", rule="C11")
+    assert verdict.grounding[0] == Grounding(Hold.NAMED, names="", not_names="read book", rule="C12")
     assert decisions(g) == [("grounded", "extra_call", "complete_task")]
 
 
@@ -158,7 +174,7 @@ def test_an_extra_change_beside_the_asked_one_acts_only_on_what_the_user_named()
     verdict = g.review_calls(calls, [], step=0, forced=False)
 
     # The extra delete: only on what the words no action took name (nothing here), never the title to add.
-    assert verdict.grounding[1] == Grounding(Hold.NAMED, names="", not_names="milk", rule="C11")
+    assert verdict.grounding[1] == Grounding(Hold.NAMED, names="", not_names="milk", rule="C12")
     # The asked add: a title the message (or the conversation) makes plausible.
     assert verdict.grounding[0] == Grounding(Hold.NAMED, names="add milk", rule="C8")
     assert decisions(g) == [("grounded", "extra_call", "delete_task")]
@@ -243,19 +259,19 @@ def test_no_change_runs_on_a_question_advice_a_report_or_a_negation_even_one_the
 
 def test_a_delete_or_complete_on_a_question_is_looked_up_to_ask_never_after_a_no() -> None:
     asked = guard("should I delete gym?").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
-    assert asked.grounding == {0: Grounding(Hold.ASK, names="should i delete gym?", rule="C12")}
+    assert asked.grounding == {0: Grounding(Hold.ASK, names="should i delete gym?", rule="C13")}
     g = guard("don't delete gym")
     verdict = g.review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
     assert set(verdict.refused) == {0}
     # Small talk may only be asked about a task its words name ("I'm done with the laundry"): "thanks" names none.
     thanks = guard("thanks a lot").review_calls([call("delete_task", task_id="gym")], [], step=0, forced=False)
-    assert thanks.grounding == {0: Grounding(Hold.ASK, names="thanks a lot", rule="C12")}
+    assert thanks.grounding == {0: Grounding(Hold.ASK, names="thanks a lot", rule="C13")}
 
 
 def test_a_message_read_as_nothing_may_still_add_what_it_names_but_never_the_whole_message() -> None:
     g = guard("gotta pick up the kids at 5")
     verdict = g.review_calls([call("add_task", title="pick up the kids")], [], step=0, forced=False)
-    grounding = Grounding(Hold.NAMED, names="gotta pick up the kids at 5", rule="C17")
+    grounding = Grounding(Hold.NAMED, names="gotta pick up the kids at 5", rule="C18")
     assert verdict.refused == {} and verdict.grounding == {0: grounding}
     whole = guard("pick up the kids").review_calls(
         [call("add_task", title="Pick up the kids")], [], step=0, forced=False

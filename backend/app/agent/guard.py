@@ -41,6 +41,9 @@ class WordsReason(StrEnum):
     DENIED_SUCCESS = "denied_success"  # said a change failed that succeeded
     HIDES_FAILURE = "hides_failure"  # something failed, was refused or is asked about
     UNVERIFIED = "unverified"  # the check that would verify them could not be read
+    ALTERED = (
+        "altered"  # written for arguments the backend did not use (dropped, repaired, a search that found nothing)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -151,6 +151,7 @@ class Grounding:
     title: str | None = None
     forced: bool = False
     rule: str = ""
+    strict: bool = False  # every value must be one the user's words give (`Verdict.strict`)
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target
@@ -216,11 +217,12 @@ class CallFacts:
     reading: Reading
     forcing: Forcing = Forcing.NONE
     add: bool = False  # the call adds a task
+    edit: bool = False  # the call edits a task's fields
     whole_message: bool = False  # an add whose title is the whole message
     one_quote: bool = False  # the message quotes exactly one title
     asks_something: bool = False  # the message has a question mark
     rest_names: bool = False  # after a no, the rest of the message has words
-    stands_in: bool = False  # an edit where the message asks a delete or complete of a task
+    stands_in: bool = False  # an edit that marks a task done, where the message asks to complete one
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +260,7 @@ class AnswerFacts:
     checkable: bool = False  # the model can be asked what its words claim
     ghost_retried: bool = False  # the retry after a claimed change was made already
     claimed_one: bool = False  # the words claim one kind of change that may be forced
+    confirmed: bool = False  # the check declared the claim (or no check can be asked: the lists alone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +310,7 @@ class Verdict:
     ground: Ground | None = None
     silent: bool = False  # a change nobody asked for: not a line of the reply
     quoted_title: bool = False  # an add whose title is the one title the message quotes
+    strict: bool = False  # every value must be one the user's words give (an edit beside what was read)
 
     def event(self, step: int, tool: str | None = None) -> GuardEvent | None:
         if self.decision is None or self.reason is None:
@@ -329,7 +333,7 @@ class Verdict:
         self, *, names: str | None, not_names: str = "", title: str | None = None, forced: bool = False
     ) -> Grounding:
         """What the call may act on, in the user's own words (`names` None: whatever the model named)."""
-        return Grounding(self.hold or Hold.ANY, names, not_names, title, forced, self.rule)
+        return Grounding(self.hold or Hold.ANY, names, not_names, title, forced, self.rule, self.strict)
 
 
 F = TypeVar("F")
@@ -425,6 +429,19 @@ CALL_ROWS = _rows(
     ),
     (
         "C11",
+        lambda f: f.reading is Reading.OTHER and f.edit,
+        {
+            "do": Do.RUN,
+            "decision": GuardDecision.GROUNDED,
+            "reason": GuardReason.EXTRA_CALL,
+            "hold": Hold.NAMED,
+            "ground": Ground.MESSAGE,
+            "silent": True,
+            "strict": True,
+        },
+    ),
+    (
+        "C12",
         lambda f: f.reading is Reading.OTHER,
         {
             "do": Do.RUN,
@@ -436,32 +453,32 @@ CALL_ROWS = _rows(
         },
     ),
     (
-        "C12",
+        "C13",
         lambda f: f.reading is Reading.NOTHING and f.traits.destructive,
         {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
     ),
     (
-        "C13",
+        "C14",
         lambda f: f.reading is Reading.DECLINED and f.traits.destructive and f.rest_names,
         {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.REST, "silent": True},
     ),
     (
-        "C14",
+        "C15",
         lambda f: f.reading in (Reading.NOTHING, Reading.DECLINED),
         {**_REFUSED, "reason": GuardReason.NOT_ASKED, "code": ResultCode.NOT_REQUESTED, "silent": True},
     ),
     (
-        "C15",
+        "C16",
         lambda f: f.add and f.whole_message,
         {**_REFUSED, "reason": GuardReason.NOT_ASKED, "code": ResultCode.NOT_REQUESTED, "silent": True},
     ),
     (
-        "C16",
+        "C17",
         lambda f: f.traits.destructive or f.asks_something,
         {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
     ),
     (
-        "C17",
+        "C18",
         lambda f: f.add,
         {
             "do": Do.RUN,
@@ -473,7 +490,7 @@ CALL_ROWS = _rows(
         },
     ),
     (
-        "C18",
+        "C19",
         lambda f: True,
         {
             "do": Do.RUN,
@@ -556,6 +573,7 @@ ANSWER_ROWS = _rows(
             and not f.changed
             and not f.ghost_retried
             and f.claimed_one
+            and f.confirmed
         ),
         {**_FORCE, "reason": GuardReason.GHOST_CLAIM},
     ),
@@ -572,7 +590,13 @@ ANSWER_ROWS = _rows(
     ),
     (
         "A10",
-        lambda f: f.reading is Reading.UNREAD and f.say is Say.CLAIMS and not f.changed and not f.ghost_retried,
+        lambda f: (
+            f.reading is Reading.UNREAD
+            and f.say is Say.CLAIMS
+            and not f.changed
+            and not f.ghost_retried
+            and f.confirmed
+        ),
         {"do": Do.REQUIRE, "decision": GuardDecision.FORCED, "reason": GuardReason.GHOST_CLAIM},
     ),
     ("A11", lambda f: True, {"do": Do.ACCEPT}),

@@ -70,7 +70,7 @@ class IntentInfo(_Record):
 
 
 class ReplacedReply(_Record):
-    reason: str = Field(description="ghost_claim, unbacked_claim, denied_success, hides_failure, unverified")
+    reason: str = Field(description="ghost_claim, unbacked_claim, denied_success, hides_failure, unverified, altered")
     claims: list[str]
     model_reply: str = Field(description="the model's words that were not shown (first 500 characters)")
 

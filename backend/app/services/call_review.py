@@ -95,11 +95,14 @@ def _facts(
         reading=reading,
         forcing=forcing,
         add=call.name == Tool.ADD,
+        edit=call.name == Tool.UPDATE,
         whole_message=_whole_message(call, message),
         one_quote=len(quotes) == 1 and bool(quotes[0]),
         asks_something=any(mark in intent.free for mark in "?？¿؟"),
         rest_names=bool(_without(declined, intent.declined).strip()),
-        stands_in=call.name == Tool.UPDATE and intent.needs_tool,
+        stands_in=call.name == Tool.UPDATE
+        and (call.arguments or {}).get("status") == "completed"
+        and Tool.COMPLETE in intent.tools,
     )
 
 

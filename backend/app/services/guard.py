@@ -39,7 +39,7 @@ from backend.app.agent.guard import (
     WordsVerdict,
 )
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.payloads import title_of
+from backend.app.calls.payloads import listing_of, task_of, title_of
 from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.calls.verdicts import (
@@ -80,16 +80,28 @@ REASK = (
 
 
 def satisfies(call: ExecutedCall, action: Action) -> bool:
-    """Whether a call attempted the action: one of its tools, or an edit standing in for a change on
-    the task the action's words name (an edit of another task leaves "delete the fridge" undone)."""
+    """Whether a call attempted the action: one of its tools; an edit that makes that very change (a
+    status edit to done, for a completion) on the task the action's words name; or a call whose title
+    holds the action's whole clause: the clause was content, not an action ("- delete old photos from
+    phone", an item of a pasted list, added as a title). An edit of another kind does not stand in:
+    "delete the fridge" answered with a priority change is still not done."""
     if call.call.name in action.tools:
         return True
-    if call.call.name != Tool.UPDATE or action.tool not in CHANGING:
+    title = (call.arguments or {}).get("title")
+    if isinstance(title, str) and action.explicit and names_something(action.about) and named_in(title, action.clause):
+        return True
+    if not _completes(call) or action.tool != Tool.COMPLETE.value:
         return False
     if not names_something(action.about):
         return True
     targets = [str(t) for t in (title_of(call.result.data), (call.arguments or {}).get("task_id")) if t]
     return any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
+
+
+def _completes(call: ExecutedCall | ToolCall) -> bool:
+    """An edit that marks its task done."""
+    inner = call.call if isinstance(call, ExecutedCall) else call
+    return inner.name == Tool.UPDATE and (inner.arguments or {}).get("status") == "completed"
 
 
 _Verdict = TypeVar("_Verdict", bound=Accept | ForceRetry | GiveUp | CheckWords | CallsVerdict)
@@ -178,7 +190,7 @@ class ExecutionGuard:
     ) -> FinalVerdict:
         missing = self._missing(executed) if self.intent.needs_tool else None
         if missing is not None:
-            verdict = self._answer(missing, self._say(text, missing), executed, decided)
+            verdict = self._answer(missing, self._say(text, missing, executed), executed, decided)
             match verdict.do:
                 case Do.TRUST:
                     self._note(notes, step, verdict, missing)
@@ -211,13 +223,15 @@ class ExecutionGuard:
             )
         )
 
-    def _say(self, text: str, tool: str) -> Say:
+    def _say(self, text: str, tool: str, executed: Sequence[ExecutedCall]) -> Say:
         """What the words say of the change of `tool`, as the word lists read them (what they do not
-        read, a check of the words may)."""
+        read, a check of the words may). A bare "Done!" claims it only when no change ran: after
+        changes, it is about them."""
         if not text:
             return Say.EMPTY
         kinds = _CLAIMED_AS.get(tool, set())
-        if any(not c.tools or any(TOOL_OF.get(k) in c.tools for k in kinds) for c in self.claims_in(text)):
+        bare = not self._changed(executed)
+        if any((bare and not c.tools) or any(TOOL_OF.get(k) in c.tools for k in kinds) for c in self.claims_in(text)):
             return Say.CLAIMS
         return Say.NOTHING if self.check is None else Say.UNKNOWN
 
@@ -261,17 +275,24 @@ class ExecutionGuard:
         call, no change that succeeded may be denied, and an answer that cannot be read verifies nothing."""
         if declared is None:
             if claimed:  # the lists read a claim; the check says nothing more
-                return self._caught_checked(notes, text, list(claimed), set(), executed, step=step, decided=decided)
+                return self._caught_checked(
+                    notes, text, list(claimed), set(), executed, step=step, decided=decided, confirmed=False
+                )
             notes.append(GuardEvent(step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK))
             return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED))
         successes = [e for e in final_calls(executed) if e.result.success]
-        unbacked = [c for c in declared.done if not made_by(c, successes)]
+        # A change naming no task ("all added!") is backed only when every action asked for was attempted.
+        unbacked = [
+            c for c in declared.done if not made_by(c, successes) or (not c.task and not self.covered(executed))
+        ]
         if unbacked:
             words = [f"{c.action} {c.task}".strip() for c in unbacked]
             tools = {TOOL_OF[c.action] for c in unbacked}
-            return self._caught_checked(notes, text, words, tools, executed, step=step, decided=decided)
+            return self._caught_checked(notes, text, words, tools, executed, step=step, decided=decided, confirmed=True)
         if claimed:
-            return self._caught_checked(notes, text, list(claimed), set(), executed, step=step, decided=decided)
+            return self._caught_checked(
+                notes, text, list(claimed), set(), executed, step=step, decided=decided, confirmed=False
+            )
         changed = [e for e in successes if e.call.name in self.mutating_tools]
         denied = [f"{c.action} {c.task}" for c in declared.not_done if c.task and made_by(c, changed)]
         if denied:
@@ -302,10 +323,15 @@ class ExecutionGuard:
             verdict = WordsVerdict.WITHHELD if self.words_beside_results else WordsVerdict.NOT_SHOWN
             return Accept(words=Words(text, verdict, WordsReason.HIDES_FAILURE if self.words_beside_results else None))
         successes = [e for e in finals if e.result.success]
+        if any(_altered(e) for e in successes):
+            # Written for arguments the backend did not use (a value dropped, a title repaired, a search
+            # that found nothing): the results say what was done.
+            verdict = WordsVerdict.WITHHELD if self.words_beside_results else WordsVerdict.NOT_SHOWN
+            return Accept(words=Words(text, verdict, WordsReason.ALTERED if self.words_beside_results else None))
         if successes and not self.words_beside_results and not text.endswith("?"):
             # Direct mode: the results are the reply; only a question the model asks back goes beside them.
             return Accept(words=Words(text, WordsVerdict.NOT_SHOWN))
-        unbacked = [c for c in self.claims_in(text) if not self._backed(c, successes, finals)]
+        unbacked = [c for c in self.claims_in(text) if not self._backed(c, successes, finals, executed)]
         if unbacked:
             tools: set[str] = {c.tools[0] for c in unbacked if c.tools}
             return self._caught(notes, text, [c.words for c in unbacked], tools, executed, step=step, decided=decided)
@@ -330,11 +356,18 @@ class ExecutionGuard:
         quiet = silent(decided)
         return not self.intent.needs_tool and all((e.step, e.call.name) in quiet and e.step < step for e in bad)
 
-    def _backed(self, claim: Claim, successes: Sequence[ExecutedCall], finals: Sequence[ExecutedCall]) -> bool:
+    def _backed(
+        self,
+        claim: Claim,
+        successes: Sequence[ExecutedCall],
+        finals: Sequence[ExecutedCall],
+        executed: Sequence[ExecutedCall],
+    ) -> bool:
         """A claim the word lists read is backed by a successful call with its action, on the task its
-        sentence names (a sentence naming no task of the turn: any such call); a bare "Done!" by a change."""
+        sentence names (a sentence naming no task of the turn: any such call); a bare "Done!" by a change,
+        once every action asked for was attempted."""
         if not claim.tools:
-            return any(e.call.name in self.mutating_tools for e in successes)
+            return any(e.call.name in self.mutating_tools for e in successes) and self.covered(executed)
         made = [e for e in successes if e.call.name in claim.tools]
         named = [t for e in finals for t in titles_of(e) if named_in(claim.sentence, t)]
         if not made or not named:
@@ -352,6 +385,7 @@ class ExecutionGuard:
         step: int,
         decided: Sequence[GuardEvent],
         checked: bool = False,
+        confirmed: bool | None = None,
     ) -> Accept | ForceRetry | CheckWords:
         """Words claiming a change that did not happen. On a message read as nothing (other wording,
         another language) it may have been asked for: the table says whether the claimed tool is forced
@@ -366,6 +400,7 @@ class ExecutionGuard:
                 say=Say.CLAIMS,
                 changed=self._changed(executed),
                 checkable=self.check is not None and not checked,
+                confirmed=self.check is None if confirmed is None else confirmed,
                 ghost_retried=any(
                     e.decision is GuardDecision.FORCED and e.reason is GuardReason.GHOST_CLAIM for e in decided
                 ),
@@ -398,9 +433,13 @@ class ExecutionGuard:
         *,
         step: int,
         decided: Sequence[GuardEvent],
+        confirmed: bool,
     ) -> Accept | ForceRetry:
-        """`_caught` once the words were checked: never a second check."""
-        verdict = self._caught(notes, text, said, tools, executed, step=step, decided=decided, checked=True)
+        """`_caught` once the words were checked: never a second check; `confirmed`: the check itself
+        declared the claim (not only the word lists)."""
+        verdict = self._caught(
+            notes, text, said, tools, executed, step=step, decided=decided, checked=True, confirmed=confirmed
+        )
         assert not isinstance(verdict, CheckWords)
         return verdict
 
@@ -483,9 +522,22 @@ class ExecutionGuard:
 
 
 def _declares(declared: Declaration, tool: str) -> bool:
-    """Whether a check's declaration says the change of `tool` was made (or a change naming nothing)."""
+    """Whether a check's declaration says the change of `tool` was made."""
     kinds = _CLAIMED_AS.get(tool, set())
     return any(c.action in kinds for c in declared.done)
+
+
+def _altered(e: ExecutedCall) -> bool:
+    """A call the backend ran otherwise than the model made it (a value dropped, an argument repaired),
+    or a search with filters that found nothing (the model's words may say there is nothing at all)."""
+    task = task_of(e.result.data)
+    listing = listing_of(e.result.data)
+    searched = (
+        listing is not None
+        and listing["count"] == 0
+        and any(k in listing for k in ("query", "tag", "priority", "due_before", "due_after"))
+    )
+    return bool(e.result.dropped) or (task is not None and "repaired" in task) or searched
 
 
 def _done_of(declared: Declaration) -> tuple[str, ...]:

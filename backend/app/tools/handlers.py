@@ -87,6 +87,8 @@ class StepScope:
 
     repo: TaskRepository
     references: tuple[str, ...] = ()
+    titles: tuple[str, ...] = ()  # the titles of the step's adds, as the model gave them
+    repaired: list[str] = field(default_factory=list)  # the titles its adds took from the user's words
 
 
 def snapshot(task: Task) -> dict[str, Any]:
@@ -123,7 +125,7 @@ class ToolHandlers:
         stored (`Done.dropped`)."""
         grounding = call.grounding
         values = Values(self.said, grounding)
-        title, said = self._title(args.title, values)
+        title, said = self._title(args.title, values, step)
         if isinstance(title, Verdict):
             if title.do is Do.ASK:
                 return Done.valued(values, needs_confirmation_to_add(title, args.title))
@@ -147,7 +149,7 @@ class ToolHandlers:
             values, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task))
         )
 
-    def _title(self, title: str, values: Values) -> tuple[str | Verdict, SaidAdd | None]:
+    def _title(self, title: str, values: Values, step: StepScope) -> tuple[str | Verdict, SaidAdd | None]:
         """The add's title as the table has it (or the verdict that refuses or asks), and the task the
         user's message asks to add that it is (whose priority and due date the user gave). A title
         the user quoted is theirs; any other that their words (or the conversation) make plausible is
@@ -163,7 +165,7 @@ class ToolHandlers:
         plausible = names is None or shares_words(names, title)
         given = Given.OTHER if users is not None else Given.YES if plausible else Given.NO
         said_words = self.said.message if self.said is not None else ""
-        upcoming = self._next_add(names) if names is not None and given is Given.NO else None
+        upcoming = self._stands_for(names, step) if names is not None and given is Given.NO else None
         facts = ValueFacts(
             Arg.TITLE,
             guarded=grounding is not None,
@@ -184,6 +186,7 @@ class ToolHandlers:
         assert upcoming is not None
         why = f"title '{title}' is not in the user's words: added '{upcoming.title}', as they said"
         values.repaired("title", upcoming.title, why)
+        step.repaired.append(upcoming.title)
         return upcoming.title, upcoming
 
     async def list_tasks(self, step: StepScope, args: ListTasksArgs, call: ToolCall) -> Done:
@@ -209,9 +212,7 @@ class ToolHandlers:
 
     async def update_task(self, step: StepScope, args: UpdateTaskArgs, call: ToolCall) -> Done:
         values = Values(self.said, call.grounding)
-        # An edit's priority or due date is what the edit is for, on a task the words name: only tags
-        # (where a weak model's schema words end up) must be the user's.
-        args = values.fields(args, {}, ("tags",), edit=True)
+        args = values.fields(args, {}, ("priority", "due_date", "tags"), edit=True)
         changes = args.changes()
         if not changes:
             error = "Give at least one field to change besides task_id (a value the user gave)."
@@ -255,9 +256,19 @@ class ToolHandlers:
         adds = self.said.adds if self.said is not None else ()
         return [a for a in adds if a.title.casefold() not in self.titles_added]
 
-    def _next_add(self, grounding: str) -> SaidAdd | None:
-        """The next task the user's message asks to add that no call of this turn added yet."""
-        return next((a for a in self._unadded() if shares_words(grounding, a.title)), None)
+    def _stands_for(self, grounding: str, step: StepScope) -> SaidAdd | None:
+        """The task the message asks to add that this add, whose title names nothing the user said,
+        stands for: only when the adds no call of the step names pair one to one with the step's adds
+        whose titles name nothing (a weak model's noise for "add milk and eggs"). Where they do not pair
+        ("add these:" and a pasted list, one item's title noise), which one it meant is not known."""
+        named = [t for t in step.titles if shares_words(grounding, t)]
+        noise = len(step.titles) - len(named) - len(step.repaired)
+        left = [
+            a
+            for a in self._unadded()
+            if shares_words(grounding, a.title) and not any(shares_words(t, a.title) for t in named)
+        ]
+        return left[0] if left and len(left) == noise else None
 
     def _quoted_add(self) -> SaidAdd | None:
         """The one task to add whose title the user quoted, if it is not added yet."""

@@ -180,7 +180,8 @@ class TaskTools:
                 if not nested and all(p.args is None or _only_reads(p.args) for p in prepared):
                     # A lone listing writes nothing but its record: each statement alone, no transaction.
                     only_statement_next(session)
-                scope = StepScope(repo, references)
+                titles = tuple(str(p.arguments.get("title") or "") for p in prepared if p.call.name == "add_task")
+                scope = StepScope(repo, references, titles)
                 for i, p in enumerate(prepared):
                     if p.args is None:
                         continue

@@ -67,7 +67,17 @@ class Values:
     def fields(self, args: M, users: Mapping[str, Any], names: Sequence[str], *, edit: bool = False) -> M:
         """`args` with each of `names` as the table has it: `users` are the values the user gave for
         this very task (an add's priority and due date as the message said them); `edit`: the call
-        changes a task (a value nobody gave is then no change at all, not a default)."""
+        changes a task (a value nobody gave is then no change at all, not a default). An edit's values
+        are what it is for: its priority or due date is dropped only when the message gives another of
+        its values it can read ("move the dentist to friday" with a priority nobody said), never when
+        the words give none the lists read (another language, other wording: the edit stands whole)."""
+        readable = (
+            not edit
+            or any(
+                getattr(args, n, None) not in (None, []) and self._gives(n) for n in ("priority", "due_date", "status")
+            )
+            or bool(getattr(args, "title", None))
+        )
         for name in names:
             value = getattr(args, name)
             if name in users and users[name] != value:  # the user gave it, the model another or none
@@ -86,7 +96,7 @@ class Values:
                     self.dropped += [Dropped(name, tag) for tag in value if tag not in kept]
                     args = _with(args, name, kept, edit=edit)
                 continue
-            if name not in users and not self._keep(_ARG[name], self._gives(name)):
+            if name not in users and readable and not self._keep(_ARG[name], self._gives(name)):
                 self.dropped.append(Dropped(name, _json(value)))
                 args = _with(args, name, _UNSET[name], edit=edit)
         return args
@@ -111,7 +121,9 @@ class Values:
         return decide(ValueFacts(arg, guarded=self.guarded, given=Given.YES if given else Given.NO)).do is Do.KEEP
 
     def _gives(self, kind: str) -> bool:
-        return self.said is None or self.said.gives(kind)
+        """Whether the user's words give a value of this kind, or talk of a task's fields ("remove the
+        tag", "das Tag entfernen"): then an edit's value is theirs to give."""
+        return self.said is None or self.said.gives(kind) or self.said.gives("fields")
 
     def _words(self, value: str) -> bool:
         """Whether the user's words name this value (a tag, a search word)."""
