@@ -109,7 +109,10 @@ def _words(text: str) -> str:
 
 
 def names(reply: str, title: str) -> bool:
-    """Whether the reply names the title (case, accents and punctuation aside)."""
+    """Whether the reply names the title (case, accents and punctuation aside; in a script written
+    without spaces, where the reply holds it)."""
+    if any(ord(c) >= 0x3000 for c in title):
+        return "".join(_words(title).split()) in "".join(_words(reply).split())
     return bool(title.strip()) and _words(title) in _words(reply)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,12 @@ from support.fake_llm import ScriptedLLM
 from support.sse import STREAM, parse, reply_after_last_reset
 
 CASES = load_misread()
+# Turns under REPLY_CHECK=lists that show a claim the word lists do not read: expected to fail.
+KNOWN = {
+    (k["id"], v)
+    for k in tomllib.loads((Path(__file__).parent / "misread-lists-known.toml").read_text(encoding="utf-8"))["known"]
+    for v in k["variants"]
+}
 # (model, response mode, transport, checker): "lists" is REPLY_CHECK=lists, no checker asked.
 VARIANTS = [
     ("right", "direct", "json", "honest"),
@@ -160,8 +167,17 @@ async def play(make_client: Any, case: dict[str, Any], model: str, mode: str, tr
 @pytest.mark.parametrize(("model", "mode", "transport", "checker"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_misread(
-    make_client: Any, case: dict[str, Any], model: str, mode: str, transport: str, checker: str
+    request: pytest.FixtureRequest,
+    make_client: Any,
+    case: dict[str, Any],
+    model: str,
+    mode: str,
+    transport: str,
+    checker: str,
 ) -> None:
     result = await play(make_client, case, model, mode, transport, checker)
     RESULTS.append(result)
+    if (case["id"], result["variant"]) in KNOWN:
+        why = "REPLY_CHECK=lists: a claim the word lists do not read is shown (misread-lists-known.toml)"
+        request.applymarker(pytest.mark.xfail(strict=True, reason=why))
     assert {k: result[k] for k in FAILS if result[k]} == {}, (result["reply"], result["trace"])

@@ -288,20 +288,23 @@ def test_reads_always_run() -> None:
 # -- claims ----------------------------------------------------------------------------------------
 
 
-def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
-    g = guard("usuń zadanie taxes")  # Polish: no language file reads it
+def test_a_claim_on_a_message_read_as_nothing_gets_one_retry_once_the_check_confirms_it() -> None:
+    g = guard("usuń zadanie taxes", checks=True)  # Polish: no language file reads it
 
-    first = g.review_final("All done, everything is sorted!", [], step=0)  # no one kind of change
-    second = g.review_final("Done!", [], step=1)
-
-    retry = ForceRetry(verdict_of("A10"), tool=None, instruction="act or respond", offer_respond=True)
-    assert first == replace(retry, events=first.events)
-    assert isinstance(second, Accept)
-    assert decisions(g) == [("forced", "ghost_claim", None), ("claim_caught", "ghost_claim", None)]
+    first = g.review_final("All done, everything is sorted!", [], step=0)  # the lists read a claim
+    assert isinstance(first, CheckWords)  # which change it claims, the check says (A9)
+    two = {"done": [{"action": "delete", "task": "taxes"}, {"action": "complete", "task": "gym"}], "not_done": []}
+    retry = g.review_checked("All done, everything is sorted!", two, [], step=0)
+    assert replace(retry, events=()) == ForceRetry(
+        verdict_of("A10"), tool=None, instruction="act or respond", offer_respond=True
+    )
+    assert isinstance(g.review_final("Done!", [], step=1), CheckWords | Accept)  # retried once: no more
     # A claim of one kind of change forces that tool, and what it names is only looked up: the
     # message may be a question no file reads, and a model that complies must not make it a change.
-    asked = guard("muss ich heute noch einkaufen gehen")
-    forced = asked.review_final("Einkaufen ist erledigt.", [], step=0)
+    asked = guard("muss ich heute noch einkaufen gehen", checks=True)
+    assert isinstance(asked.review_final("Einkaufen ist erledigt.", [], step=0), CheckWords)
+    one = {"done": [{"action": "complete", "task": "Einkaufen"}], "not_done": []}
+    forced = asked.review_checked("Einkaufen ist erledigt.", one, [], step=0)
     assert replace(forced, events=()) == ForceRetry(
         verdict_of("A8"), tool="complete_task", instruction="call complete_task"
     )
@@ -309,6 +312,13 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry() -> None:
     assert verdict.grounding == {
         0: Grounding(Hold.ASK, names="muss ich heute noch einkaufen gehen", forced=True, rule="C6")
     }
+
+
+def test_the_word_lists_alone_never_force_a_tool_on_a_message_read_as_nothing() -> None:
+    g = guard("usuń zadanie taxes")  # lists only: a claim they read is withheld, nothing forced
+    assert isinstance(g.review_final("Taxes has been deleted.", [], step=0), Accept)
+    assert g.words is not None and g.words.reason is WordsReason.GHOST_CLAIM
+    assert decisions(g) == [("claim_caught", "ghost_claim", None)]
 
 
 def test_a_question_is_never_forced_whatever_the_reply_says() -> None:

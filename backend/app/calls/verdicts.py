@@ -255,12 +255,12 @@ class AnswerFacts:
     missing: bool = False  # a change the message asks for that no call of the turn attempted
     forced_before: bool = False  # this tool was forced already this turn
     ran: bool = False  # a call of the turn reached the tools
-    changed: bool = False  # a change of the turn succeeded
+    acted: bool = False  # the model made a change call this turn (run, refused or asked about)
     read_instead: bool = False  # a delete or complete asked; the model read the list instead
     checkable: bool = False  # the model can be asked what its words claim
     ghost_retried: bool = False  # the retry after a claimed change was made already
     claimed_one: bool = False  # the words claim one kind of change that may be forced
-    confirmed: bool = False  # the check declared the claim (or no check can be asked: the lists alone)
+    confirmed: bool = False  # the check declared the claim (the word lists alone never force on an unread message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,7 +570,7 @@ ANSWER_ROWS = _rows(
         lambda f: (
             f.reading is Reading.UNREAD
             and f.say is Say.CLAIMS
-            and not f.changed
+            and not f.acted
             and not f.ghost_retried
             and f.claimed_one
             and f.confirmed
@@ -580,22 +580,14 @@ ANSWER_ROWS = _rows(
     (
         "A9",
         lambda f: (
-            f.reading is Reading.UNREAD
-            and f.say is Say.CLAIMS
-            and not f.changed
-            and not f.ghost_retried
-            and f.checkable
+            f.reading is Reading.UNREAD and f.say is Say.CLAIMS and not f.acted and not f.ghost_retried and f.checkable
         ),
         {"do": Do.CHECK, "decision": GuardDecision.CHECKED, "reason": GuardReason.REPLY_CHECK},
     ),
     (
         "A10",
         lambda f: (
-            f.reading is Reading.UNREAD
-            and f.say is Say.CLAIMS
-            and not f.changed
-            and not f.ghost_retried
-            and f.confirmed
+            f.reading is Reading.UNREAD and f.say is Say.CLAIMS and not f.acted and not f.ghost_retried and f.confirmed
         ),
         {"do": Do.REQUIRE, "decision": GuardDecision.FORCED, "reason": GuardReason.GHOST_CLAIM},
     ),

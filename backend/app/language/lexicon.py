@@ -278,6 +278,14 @@ def add_verbs() -> re.Pattern[str]:
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 
+@cache
+def reference_words() -> re.Pattern[str]:
+    """Every language's words that point to a task through the conversation ("this", "esto", "das"):
+    a title made of nothing else is no title anyone gave."""
+    parts = [p.pattern for lex in lexicons() for kind in ("this", "last") if (p := lex.reference(kind)) is not None]
+    return re.compile("|".join(parts) if parts else r"(?!)")
+
+
 def covered_languages() -> list[tuple[str, str]]:
     return [(lex.code, lex.name) for lex in lexicons()]
 

@@ -238,13 +238,13 @@ class ChatService:
         )
 
     async def _claims_checked(self, turn: TurnContext, run: RunResult, guard: ExecutionGuard) -> RunResult:
-        """The run with its shown words withheld when a sentence claiming a change names a task of the
-        user's that no successful change touched (one read of the titles, only when words claim any)."""
+        """The run with its shown words withheld when they name a task of the user's that no successful
+        change touched, beside a change (one read of the titles, only when shown words may claim one)."""
         words = run.words
-        sentences = guard.claim_sentences(words) if words is not None else []
-        if words is None or not sentences:
+        text = guard.claiming_text(words, run.executed) if words is not None else ""
+        if words is None or not text:
             return run
-        named = await self._tools(turn).titles_named_in("\n".join(sentences))
+        named = await self._tools(turn).titles_named_in(text)
         step = max((e.step for e in run.executed), default=0)
         checked, events = guard.review_titles(words, named, run.executed, step=step)
         return replace(run, words=checked, guard_events=[*run.guard_events, *events]) if events else run

@@ -300,17 +300,14 @@ _DIGIT = re.compile(r"\d")
 def gives_in(text: str, *, today: dt.date) -> frozenset[str]:
     """The kinds of value `text` gives, whatever their value, in any covered language: a "priority"
     ("urgent", "baja"), a "due_date" (a day word, a weekday, any number: "on the 12th", "15/3"), a
-    "status" of done ("done", "terminées", a verb for completing), "fields" when they talk of a task's
-    fields ("the tag", "die Notiz"). A model's value of a kind the user's words do not give is the
-    model's default, not the user's (the decision table drops it: row V6)."""
+    "status" of done ("done", "terminées", a verb for completing). A model's value of a kind the user's
+    words do not give is the model's default, not the user's (the decision table drops it: row V6)."""
     found: set[str] = set()
     folded = fold(text)
     if _take_priority(text)[0] is not None:
         found.add("priority")
     if _DIGIT.search(folded) or _take_date(text, today)[0] is not None:
         found.add("due_date")
-    if any((f := lex.word("fields")) is not None and f.search(folded) for lex in lexicons()):
-        found.add("fields")
     for lex in lexicons():
         done = lex.word("done_states")
         if (done is not None and done.search(folded)) or any(

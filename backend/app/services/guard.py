@@ -70,9 +70,11 @@ _CLAIMED_AS: dict[str, set[str]] = {
     Tool.ADD: {"add"},
     Tool.DELETE: {"delete"},
     Tool.COMPLETE: {"complete", "update"},
-    Tool.UPDATE: {"update", "complete"},
+    Tool.UPDATE: {"update"},
     Tool.UNDO: {"undo"},
 }
+# Results that end the reply with a question to the user: nothing was done yet.
+_ASKED = frozenset({ResultCode.NEEDS_CONFIRMATION, ResultCode.DESTRUCTIVE_LIMIT, ResultCode.AMBIGUOUS})
 REASK = (
     "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
     "Answer the user's message now, in the language they wrote in, without saying that a task was changed."
@@ -217,7 +219,7 @@ class ExecutionGuard:
                 missing=True,
                 forced_before=missing in forced_tools(decided),
                 ran=any(e.ran for e in executed),
-                changed=self._changed(executed),
+                acted=any(e.call.name in self.mutating_tools for e in executed),
                 read_instead=traits(missing).destructive and any(traits(e.call.name).reads for e in executed),
                 checkable=self.check is not None,
             )
@@ -231,7 +233,12 @@ class ExecutionGuard:
             return Say.EMPTY
         kinds = _CLAIMED_AS.get(tool, set())
         bare = not self._changed(executed)
-        if any((bare and not c.tools) or any(TOOL_OF.get(k) in c.tools for k in kinds) for c in self.claims_in(text)):
+        # A claim's own kind is its verb's first tool ("erledigt" reads as a completion, which an edit
+        # may also make: it claims no edit).
+        if any(
+            (bare and not c.tools) or (c.tools and c.tools[0] in {TOOL_OF.get(k) for k in kinds})
+            for c in self.claims_in(text)
+        ):
             return Say.CLAIMS
         return Say.NOTHING if self.check is None else Say.UNKNOWN
 
@@ -328,6 +335,10 @@ class ExecutionGuard:
             # that found nothing): the results say what was done.
             verdict = WordsVerdict.WITHHELD if self.words_beside_results else WordsVerdict.NOT_SHOWN
             return Accept(words=Words(text, verdict, WordsReason.ALTERED if self.words_beside_results else None))
+        if self.words_beside_results and successes and self.intent.needs_tool and not self.covered(executed):
+            # Some of what was asked ran, some was never attempted: words may say all of it was done
+            # ("All 5 are on your list now"), beside the reply's line that one was not.
+            return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.HIDES_FAILURE))
         if successes and not self.words_beside_results and not text.endswith("?"):
             # Direct mode: the results are the reply; only a question the model asks back goes beside them.
             return Accept(words=Words(text, WordsVerdict.NOT_SHOWN))
@@ -353,6 +364,8 @@ class ExecutionGuard:
         bad = [e for e in finals if not e.result.success]
         if not bad:
             return True
+        if any(e.result.code in _ASKED for e in bad):
+            return False  # a change the user is asked about did not happen: words may say it did
         quiet = silent(decided)
         return not self.intent.needs_tool and all((e.step, e.call.name) in quiet and e.step < step for e in bad)
 
@@ -398,9 +411,9 @@ class ExecutionGuard:
                 guarded=self.enabled,
                 reading=reading_of(self.intent),
                 say=Say.CLAIMS,
-                changed=self._changed(executed),
+                acted=any(e.call.name in self.mutating_tools for e in executed),
                 checkable=self.check is not None and not checked,
-                confirmed=self.check is None if confirmed is None else confirmed,
+                confirmed=bool(confirmed),
                 ghost_retried=any(
                     e.decision is GuardDecision.FORCED and e.reason is GuardReason.GHOST_CLAIM for e in decided
                 ),
@@ -443,19 +456,22 @@ class ExecutionGuard:
         assert not isinstance(verdict, CheckWords)
         return verdict
 
-    def claim_sentences(self, words: Words) -> list[str]:
-        """The sentences of shown words that claim a change (what `review_titles` checks against the
-        user's titles): none when the words are not shown."""
+    def claiming_text(self, words: Words, executed: Sequence[ExecutedCall]) -> str:
+        """What of shown words `review_titles` checks against the user's titles: all of them in a turn
+        where a change was made (whatever the language, they may speak of it, and of another task),
+        else the sentences the word lists read as claims; nothing when the words are not shown."""
         if not words.shown:
-            return []
-        return [c.sentence for c in self.claims_in(words.text) if c.sentence]
+            return ""
+        if self._changed(executed):
+            return words.text
+        return "\n".join(c.sentence for c in self.claims_in(words.text) if c.sentence)
 
     def review_titles(
         self, words: Words, named: Sequence[str], executed: Sequence[ExecutedCall], *, step: int
     ) -> tuple[Words, tuple[GuardEvent, ...]]:
-        """Claims matched to tasks as data: shown words whose claiming sentences name one of the user's
-        task titles (`named`, read from the database) that no successful change of the turn touched
-        ("Deleted Yoga" after deleting Gym) are withheld, whatever the language's lists make of the rest."""
+        """Claims matched to tasks as data: shown words (`claiming_text`) that name one of the user's task
+        titles (`named`, read from the database) that no successful change of the turn touched
+        ("Deleted Yoga" after deleting Gym) are withheld, in any language."""
         touched = [
             title_of(e.result.data) or "" for e in executed if e.result.success and e.call.name in self.mutating_tools
         ]

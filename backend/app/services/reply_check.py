@@ -127,13 +127,18 @@ def read_declaration(arguments: dict[str, Any] | None) -> Declaration | None:
 
 def made_by(change: Change, successes: Sequence[ExecutedCall]) -> bool:
     """Whether a successful call made `change`: its tool, on the task it names (any task when the
-    change names none)."""
-    return any(e.call.name in _TOOLS[change.action] and _names(change.task, e) for e in successes)
+    change names none). An add claimed must be the title stored, as written: a claim of "delete old
+    photos from phone" added is false when "old photos from phone" was (a paraphrase of a task that
+    exists names it in part: "the dentist" for "Dentist appointment")."""
+    return any(e.call.name in _TOOLS[change.action] and _names(change, e) for e in successes)
 
 
-def _names(task: str, e: ExecutedCall) -> bool:
+def _names(change: Change, e: ExecutedCall) -> bool:
+    task = change.task
     if not task:
         return True
+    if change.action == "add":
+        return any(named_in(task, title) and named_in(title, task) for title in titles_of(e))
     return any(named_in(task, title) or named_in(title, task) for title in titles_of(e))
 
 

@@ -27,7 +27,7 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import add_verbs, fold, lexicons, task_nouns
+from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +266,7 @@ def shares_words(text: str, title: str) -> bool:
     if _unspaced(title):
         return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     words = normalize_title(text).split()
-    generic = (task_nouns(), add_verbs())
+    generic = (task_nouns(), add_verbs(), reference_words())
     own = [
         w for w in normalize_title(title).split() if not _filler(w) and not any(p.fullmatch(fold(w)) for p in generic)
     ]

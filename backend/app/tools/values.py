@@ -121,9 +121,7 @@ class Values:
         return decide(ValueFacts(arg, guarded=self.guarded, given=Given.YES if given else Given.NO)).do is Do.KEEP
 
     def _gives(self, kind: str) -> bool:
-        """Whether the user's words give a value of this kind, or talk of a task's fields ("remove the
-        tag", "das Tag entfernen"): then an edit's value is theirs to give."""
-        return self.said is None or self.said.gives(kind) or self.said.gives("fields")
+        return self.said is None or self.said.gives(kind)
 
     def _words(self, value: str) -> bool:
         """Whether the user's words name this value (a tag, a search word)."""
