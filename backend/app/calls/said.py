@@ -34,9 +34,6 @@ class Commands:
 
     adds: tuple[SaidAdd, ...] = ()
     references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    # The kinds of value the message (or the user's earlier messages) gives, whatever their value: a
-    # "priority", a "due_date", a "status" of done. A value of a kind it does not give is nobody's.
-    gives: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +54,14 @@ class Said:
     actions: tuple[SaidAction, ...] = ()
     read: Callable[[], Commands] = Commands
     context: str = ""  # the user's earlier messages in the conversation
+    # The kinds of value the message (or the user's earlier messages) gives, whatever their value: a
+    # "priority", a "due_date", a "status" of done. A value of a kind they do not give is nobody's.
+    # Read when a value first asks, and only once.
+    read_values: Callable[[], frozenset[str]] = frozenset
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "read", cache(self.read))
+        object.__setattr__(self, "read_values", cache(self.read_values))
 
     @property
     def adds(self) -> tuple[SaidAdd, ...]:
@@ -73,7 +75,7 @@ class Said:
     def gives(self, kind: str) -> bool:
         """Whether the message (or the conversation) gives a value of this kind ("priority", "due_date",
         "status")."""
-        return kind in self.read().gives
+        return kind in self.read_values()
 
     def references_for(self, tool: str) -> tuple[str, ...]:
         """The user's own references for the calls of `tool` the message asks for."""

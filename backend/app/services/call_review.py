@@ -88,7 +88,10 @@ def _facts(
     reading = reading_of(intent, call.name)
     # On a message that asks for no change, only the retry after a claimed change forces a tool.
     forcing = Forcing.NONE if not forced else Forcing.TOOL if intent.needs_tool else Forcing.GHOST
-    declined = "\n".join([intent.free, *intent.quotes])
+    # Facts only the rows for unread messages, a retry after a claim, or a no read are gathered only
+    # there (the others' rows never read them).
+    unread = reading is Reading.UNREAD or forcing is Forcing.GHOST
+    said = "\n".join([intent.free, *intent.quotes])
     return CallFacts(
         traits=traits(call.name),
         guarded=guarded,
@@ -96,10 +99,10 @@ def _facts(
         forcing=forcing,
         add=call.name == Tool.ADD,
         edit=call.name == Tool.UPDATE,
-        whole_message=_whole_message(call, message),
+        whole_message=unread and _whole_message(call, message),
         one_quote=len(quotes) == 1 and bool(quotes[0]),
-        asks_something=any(mark in intent.free for mark in "?？¿؟"),
-        rest_names=bool(_without(declined, intent.declined).strip()),
+        asks_something=unread and any(mark in intent.free for mark in "?？¿؟"),
+        rest_names=reading is Reading.DECLINED and bool(_without(said, intent.declined).strip()),
         stands_in=call.name == Tool.UPDATE
         and (call.arguments or {}).get("status") == "completed"
         and Tool.COMPLETE in intent.tools,

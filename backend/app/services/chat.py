@@ -85,17 +85,16 @@ class TurnResponse:
         return cls(stored.body, stored.status, replayed=True)
 
 
-def _commands(message: str, intent: Intent, today: date, context: str) -> Commands:
+def _commands(message: str, intent: Intent, today: date) -> Commands:
     """The calls `message` asks for (`asked_in`): the tasks to add, with the priority and due date the
-    user gave, and the user's own reference for each other call, by tool; and the kinds of value the
-    message and the conversation give (`gives_in`)."""
+    user gave, and the user's own reference for each other call, by tool."""
     asked = asked_in(message, today=today, intent=intent)
     references: dict[str, tuple[str, ...]] = {}
     for a in asked:
         if isinstance(ref := a.args.get("task_id"), str) and ref.strip():
             references[a.name] = (*references.get(a.name, ()), ref)
     adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == "add_task")
-    return Commands(adds, references, gives_in(f"{message}\n{context}", today=today))
+    return Commands(adds, references)
 
 
 def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
@@ -257,7 +256,13 @@ class ChatService:
             message, intent, today = turn.request.message, step.intent, self.clock.today()
             context = step.guard.context
             actions = tuple(SaidAction(a.tools, a.object) for a in intent.actions)
-            said = Said(message, actions, lambda: _commands(message, intent, today, context), context)
+            said = Said(
+                message,
+                actions,
+                lambda: _commands(message, intent, today),
+                context,
+                lambda: gives_in(f"{message}\n{context}", today=today),
+            )
         return self.tools_for(
             turn.user_id,
             source="chat",

@@ -172,7 +172,9 @@ class ToolHandlers:
             given=given,
             held_to_ask=grounding is not None and grounding.hold is Hold.ASK,
             next_add=upcoming is not None,
-            elsewhere=bool(said_words) and (shares_words(said_words, title) or partly_named(said_words, title)),
+            elsewhere=given is Given.NO  # only read for a title nobody gave (row V4)
+            and bool(said_words)
+            and (shares_words(said_words, title) or partly_named(said_words, title)),
         )
         verdict = decide(facts)
         if verdict.do is Do.KEEP:
