@@ -118,7 +118,6 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") else word
 
 
-@lru_cache(maxsize=2048)  # a turn normalizes the same message and titles many times over
 def normalize_title(text: str) -> str:
     """casefold, accents off, elisions off ("l'assurance" -> "assurance"), punctuation out,
     whitespace collapsed, plurals singular, a leading article or possessive (in any covered
