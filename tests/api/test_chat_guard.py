@@ -163,7 +163,7 @@ async def test_failed_tool_is_reported_even_when_the_model_says_done(make_client
 
     body = (await chat(client, "delete Gym")).json()
 
-    assert "No task matching 'Gym' found" in body["assistant_message"]
+    assert "Couldn't delete “Gym”: there is no task by that name on your list." in body["assistant_message"]
     assert "Done" not in body["assistant_message"]
     assert body["action_metadata"]["success"] is False
     assert body["tool_calls"][0]["result"]["error"] == "No task matching 'Gym' found"
@@ -228,7 +228,8 @@ async def test_small_talk_whose_check_cannot_be_read_is_not_shown(make_client) -
 
     body = (await chat(client, "hi there")).json()
 
-    assert body["assistant_message"] == "Nothing was changed."
+    # Not the model's words, and never a bare "Nothing was changed.": the catalog's answer to small talk.
+    assert body["assistant_message"].startswith("Glad to help.")
     assert body["execution_metadata"]["reply"]["replaced"][0]["reason"] == "unverified"
 
 

@@ -7,6 +7,7 @@ table's verdicts, heard as `decide` returns them) and what the user's tasks beca
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ class Phrases:
     delete_it: str
     claimed: str  # the model's words: "{t} is deleted"
     back: str  # the model's words claiming nothing: a question back
+    yes: str = ""  # a yes to a question (set below)
+    everything: str = ""  # the whole list (set below)
 
 
 PHRASES: dict[str, Phrases] = {
@@ -163,6 +166,29 @@ PHRASES: dict[str, Phrases] = {
 }
 
 
+YES = {
+    "en": "yes please",
+    "es": "sí, dale",
+    "fr": "oui vas-y",
+    "de": "ja, mach",
+    "pt": "sim",
+    "it": "sì grazie",
+    "nl": "ja graag",
+    "ur": "haan ji",
+}
+EVERYTHING = {
+    "en": "everything",
+    "es": "todo",
+    "fr": "tout",
+    "de": "alles",
+    "pt": "tudo",
+    "it": "tutto",
+    "nl": "alles",
+    "ur": "sab",
+}
+PHRASES = {k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k]) for k, v in PHRASES.items()}
+
+
 @dataclass(frozen=True)
 class Unread:
     """A language no word file reads: a request to delete {t}, to add {x}, a model's claim in it."""
@@ -210,6 +236,7 @@ def words(text: str) -> dict[str, Any]:
 
 
 WITH_FILES = list(PHRASES)
+_THREE = ("Gym", "Taxes", "Laundry")  # a case's tasks
 # Each row: how a turn in a language with a word file meets it.
 ROWS: dict[str, Callable[[Phrases], Case]] = {
     "L1": lambda p: _c(
@@ -245,9 +272,11 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
         p.thanks, [one("delete_task", {"task_id": "Gym"})], settings={"tool_policy": "auto"}, changed={"Gym": "deleted"}
     ),
     "C3": lambda p: _c(
-        p.delete.format(t="Gym") + ". " + "Lorem ipsum dolor sit amet, " * 12,
-        [one("delete_task", {"task_id": "Gym"})],
-        changed={"Gym": "pending"},
+        p.yes,
+        [words(p.should_delete.format(t="Gym")), one("delete_task", {"task_id": "Gym"})],
+        before=(p.thanks,),
+        checker=declares(),  # the question claims nothing: it is shown
+        changed={"Gym": "deleted"},
     ),
     "C7": lambda p: _c(p.delete.format(t="Gym"), None, changed={"Gym": "deleted"}),  # claims, then complies
     "C8": lambda p: _c(p.add.format(t="milk"), [one("add_task", {"title": "milk"})], changed={"milk": "added"}),
@@ -296,6 +325,18 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
     ),
     "T6": lambda p: _c(
         p.should_delete.format(t="Gym"), [one("delete_task", {"task_id": "Taxes"})], changed={"Taxes": "pending"}
+    ),
+    "T15": lambda p: _c(
+        p.yes,
+        [words(p.should_delete.format(t=p.everything)), calls(*[("delete_task", {"task_id": t}) for t in _THREE])],
+        before=(p.thanks,),
+        checker=declares(),
+        changed=dict.fromkeys(_THREE, "deleted"),
+    ),
+    "T16": lambda p: _c(
+        p.delete.format(t=p.everything),
+        [calls(*[("delete_task", {"task_id": t}) for t in _THREE])],
+        changed=dict.fromkeys(_THREE, "pending"),
     ),
     "T7": lambda p: _c(p.thanks, [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}),
     "T8": lambda p: _c(p.delete.format(t="Gym"), None, changed={"Gym": "deleted"}),  # forced, the title exact

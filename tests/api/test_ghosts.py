@@ -183,7 +183,7 @@ async def test_a_claim_of_several_kinds_gets_the_way_out_and_is_never_shown(make
     body = (await chat(client, "ukliď to všechno")).json()
 
     assert await tasks_of(client) == before
-    assert "Hotovo" not in body["assistant_message"] and body["assistant_message"] == "Nothing was changed."
+    assert "Hotovo" not in body["assistant_message"] and body["assistant_message"].startswith("Nothing was changed.")
     request = llm.requests[-1]
     assert request["tool_choice"] == "required"
     assert "respond" in [t["function"]["name"] for t in request["tools"]]  # the way out

@@ -1,5 +1,7 @@
-"""A message longer than the reader reads changes nothing, and says so; the model's words longer than
-the claim reader reads are shown only as far as it read them (issue 25), end to end through HTTP.
+"""A long message is read whole (issue 48): a command in it is done, a retraction or a question at its
+end changes nothing unasked, and a pasted list of many tasks is added whole and said in a few lines;
+the model's words longer than the claim reader reads are shown only as far as it read them (issue
+25), end to end through HTTP.
 
 The model is the compliant one: it does what the message's first words say, and complies when a
 tool is forced on it. A task changes only if the guard lets a change through.
@@ -14,7 +16,6 @@ from support.api import chat, seed_tasks, tasks_of
 from support.compliant import compliant
 
 from backend.app.services.claims import READABLE
-from backend.app.services.intent import READ_CHARS
 
 TITLES = ("Gym", "Taxes", "Bread")
 BACKGROUND = {
@@ -23,17 +24,12 @@ BACKGROUND = {
     "es": "Un poco de contexto sobre por qué lo quiero, la semana ha sido larga. ",
     "fr": "Un peu de contexte sur pourquoi je le veux, la semaine a été longue. ",
 }
-TOO_LONG_LINE = {
-    "en": "too long for me to act on",
-    "de": "zu lang",
-    "es": "demasiado largo",
-    "fr": "trop long",
-}
+LONGEST = 4_000  # MAX_MESSAGE_CHARS's default
 
 
-def _long(command: str, language: str) -> str:
+def _long(command: str, language: str, *, chars: int = 3_000) -> str:
     background = BACKGROUND[language]
-    return command + " " + background * (READ_CHARS // len(background) + 1)
+    return command + " " + background * (chars // len(background))
 
 
 async def _titles(client: Any) -> list[str]:
@@ -41,18 +37,23 @@ async def _titles(client: Any) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("language", "command", "call"),
+    ("language", "command", "call", "after"),
     [
-        ("en", "Delete gym.", ("delete_task", {"task_id": "Gym"})),
-        ("de", "Lösche gym.", ("delete_task", {"task_id": "Gym"})),
-        ("es", "Marca taxes como hecha.", ("complete_task", {"task_id": "Taxes"})),
-        ("fr", "Ajoute acheter du pain.", ("add_task", {"title": "acheter du pain"})),
+        ("en", "Delete gym.", ("delete_task", {"task_id": "Gym"}), ["Bread", "Taxes"]),
+        ("de", "Lösche gym.", ("delete_task", {"task_id": "Gym"}), ["Bread", "Taxes"]),
+        ("es", "Marca taxes como hecha.", ("complete_task", {"task_id": "Taxes"}), ["Bread", "Gym"]),
+        (
+            "fr",
+            "Ajoute acheter du pain.",
+            ("add_task", {"title": "acheter du pain"}),
+            ["Bread", "Gym", "Taxes", "acheter du pain"],
+        ),
     ],
 )
-async def test_a_message_too_long_to_read_changes_nothing_and_says_so(  # type: ignore[no-untyped-def]
-    make_client, language: str, command: str, call: tuple[str, dict[str, Any]]
+async def test_a_command_in_a_long_message_is_done(  # type: ignore[no-untyped-def]
+    make_client, language: str, command: str, call: tuple[str, dict[str, Any]], after: list[str]
 ) -> None:
-    llm, model = compliant([call], TITLES, after_tools="Done!")
+    llm, _ = compliant([call], TITLES)
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
 
@@ -60,41 +61,70 @@ async def test_a_message_too_long_to_read_changes_nothing_and_says_so(  # type: 
 
     assert response.status_code == 200, response.text
     body = response.json()
-    meta = body["execution_metadata"]
-    assert await _titles(client) == sorted(TITLES)  # nothing deleted, completed or added
-    assert meta["intent"]["kind"] == "too_long"
-    assert model.forced_calls == []  # nothing in it is forced either
-    assert [(d["decision"], d["reason"]) for d in meta["guard"]["decisions"]] == [("refused", "too_long")]
-    assert [n["reason"] for n in meta["reply"]["not_done"]] == ["too_long"]
-    assert TOO_LONG_LINE[language] in body["assistant_message"]
-    assert "Done!" not in body["assistant_message"]
-    assert body["action_metadata"]["success"] is False
-
-
-async def test_a_long_message_may_still_be_answered_with_a_read(make_client) -> None:  # type: ignore[no-untyped-def]
-    llm, _ = compliant([("list_tasks", {"status": "all"})], TITLES, after_tools="You have three tasks.")
-    client = await make_client(llm)
-    await seed_tasks(client, *TITLES)
-
-    body = (await chat(client, _long("What is on my list?", "en"))).json()
-
-    assert body["execution_metadata"]["intent"]["kind"] == "too_long"
-    assert [c["name"] for c in body["tool_calls"]] == ["list_tasks"]
+    assert await _titles(client) == after
+    assert body["execution_metadata"]["intent"]["kind"] == "command"
     assert body["action_metadata"]["success"] is True
-    assert await _titles(client) == sorted(TITLES)
 
 
-async def test_a_retraction_at_the_end_of_a_long_message_is_never_overruled(make_client) -> None:  # type: ignore[no-untyped-def]
-    # The model misses the retraction and deletes; the reader did not read the message, so nothing runs.
-    llm, model = compliant([("delete_task", {"task_id": "Gym"})], TITLES)
+@pytest.mark.parametrize(
+    "message",
+    [
+        _long("delete gym.", "en") + " Actually no, never mind, keep gym.",
+        _long("delete gym.", "en") + " Wait, leave it.",
+        _long("Lösche gym.", "de") + " Nein, vergiss es.",
+        _long("", "en") + " Should I delete gym, do you think?",
+    ],
+    ids=["never mind", "wait", "vergiss es", "question"],
+)
+async def test_a_retraction_or_question_at_the_end_of_a_long_message_changes_nothing(  # type: ignore[no-untyped-def]
+    make_client, message: str
+) -> None:
+    # The model misses the end of the message and deletes; the reader read it all.
+    llm, _ = compliant([("delete_task", {"task_id": "Gym"})], TITLES)
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
 
-    body = (await chat(client, _long("delete gym.", "en") + " Actually no, never mind, keep gym.")).json()
+    body = (await chat(client, message)).json()
 
     assert await _titles(client) == sorted(TITLES)
-    assert model.forced_calls == []
-    assert body["execution_metadata"]["reply"]["not_done"][0]["reason"] == "too_long"
+    assert body["execution_metadata"]["intent"]["kind"] != "command"
+
+
+PASTES = {
+    "bullets": "ok here's my list for the week, add all of these pls\n"
+    + "\n".join(f"- errand number {i}" for i in range(1, 26)),
+    "numbers": "Add these:\n" + "\n".join(f"{i}. errand number {i}" for i in range(1, 26)),
+    "commas": "add " + ", ".join(f"errand number {i}" for i in range(1, 25)) + " and errand number 25",
+    "lines": "put these on my list:\n" + "\n".join(f"errand number {i}" for i in range(1, 26)),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(PASTES))
+async def test_a_pasted_list_of_25_is_added_whole_and_said_in_a_few_lines(make_client, shape: str) -> None:  # type: ignore[no-untyped-def]
+    titles = [f"errand number {i}" for i in range(1, 26)]
+    llm, _ = compliant([[("add_task", {"title": t}) for t in titles]], (), after_tools="All 25 are on your list.")
+    client = await make_client(llm)
+
+    response = await chat(client, PASTES[shape])
+
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert await _titles(client) == sorted(titles)
+    reply = body["assistant_message"]
+    assert len(reply.splitlines()) <= 3, reply
+    assert reply.startswith("Added 25 tasks: “errand number 1”") and "“errand number 25”" in reply
+
+
+async def test_a_message_of_the_longest_allowed_length_is_accepted_and_read(make_client) -> None:  # type: ignore[no-untyped-def]
+    llm, _ = compliant([("delete_task", {"task_id": "Gym"})], TITLES)
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+    message = _long("delete gym.", "en", chars=LONGEST)[:LONGEST]
+
+    response = await chat(client, message)
+
+    assert response.status_code == 200, response.text
+    assert await _titles(client) == ["Bread", "Taxes"]
 
 
 async def test_a_long_answer_is_shown_only_as_far_as_its_claims_were_read(make_client) -> None:  # type: ignore[no-untyped-def]

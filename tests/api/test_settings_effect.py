@@ -36,7 +36,7 @@ async def test_tool_failure_policy_fatal_stops_at_a_failed_tool(make_client) -> 
 
     assert len(llm.requests) == 1  # the model never got to claim anything
     assert body["execution_metadata"]["stop_reason"] == "tool_error"
-    assert body["assistant_message"].startswith("Couldn't delete “Nope”: No task matching 'Nope' found")
+    assert body["assistant_message"].startswith("Couldn't delete “Nope”: there is no task by that name")
 
 
 async def test_parallel_tool_calls_off_asks_for_and_runs_one_call_per_step(make_client) -> None:  # type: ignore[no-untyped-def]

@@ -117,6 +117,7 @@ FACTS: dict[Point, list[Any]] = {
         asks_something=_BOOL,
         rest_names=_BOOL,
         stands_in=_BOOL,
+        yes_to_question=_BOOL,
     ),
     Point.TARGET: _every(
         TargetFacts,
@@ -128,6 +129,8 @@ FACTS: dict[Point, list[Any]] = {
         anywhere=_BOOL,
         repairable=_BOOL,
         another=_BOOL,
+        whole_list=_BOOL,
+        confirmed=_BOOL,
     ),
     Point.ANSWER: _every(
         AnswerFacts,
@@ -187,7 +190,6 @@ VERDICT_CODES = frozenset(
         "NOT_REQUESTED",
         "NOT_GROUNDED",
         "NEEDS_CONFIRMATION",
-        "TOO_LONG_TO_READ",
         "DESTRUCTIVE_LIMIT",
         "IGNORED",
         "BUDGET_EXCEEDED",

@@ -194,7 +194,11 @@ def test_content_never_grounds_an_action() -> None:
     assert verdict.grounding[1].names == ""  # no delete was asked for: nothing it may act on
     # The asked complete: on what its own words name; another task is asked about, never changed.
     assert verdict.grounding[2] == Grounding(
-        Hold.OWN, names="mark gym done", not_names="'delete Yoga'\na task called 'delete Yoga'", rule="C9"
+        Hold.OWN,
+        names="mark gym done",
+        not_names="'delete Yoga'\na task called 'delete Yoga'",
+        rule="C9",
+        whole_list=True,
     )
 
 
@@ -223,7 +227,9 @@ def test_calls_made_under_a_forced_choice_are_grounded() -> None:
 
     verdict = g.review_calls([call("delete_task", task_id="Read book")], [], step=1, forced=True)
 
-    assert verdict.grounding == {0: Grounding(Hold.NAMED, names="delete read book", forced=True, rule="C7")}
+    assert verdict.grounding == {
+        0: Grounding(Hold.NAMED, names="delete read book", forced=True, rule="C7", whole_list=True)
+    }
     assert decisions(g) == [("grounded", "forced_call", "delete_task")]
 
 
@@ -310,7 +316,7 @@ def test_a_claim_on_a_message_read_as_nothing_gets_one_retry_once_the_check_conf
     )
     verdict = asked.review_calls([call("complete_task", task_id="Einkaufen")], [], step=1, forced=True)
     assert verdict.grounding == {
-        0: Grounding(Hold.ASK, names="muss ich heute noch einkaufen gehen", forced=True, rule="C6")
+        0: Grounding(Hold.ASK, names="muss ich heute noch einkaufen gehen", forced=True, rule="C6", whole_list=True)
     }
 
 

@@ -1,12 +1,13 @@
-"""Every message is read in bounded time (issue 25), whatever its content, in every language.
+"""Every message is read whole and in bounded time (issues 25 and 48), whatever its content, in every
+language.
 
-The reader reads a message of at most READ_CHARS characters (quoted text counts as one word) and
-READ_CLAUSES clauses; a longer one is `too_long` and asks for nothing. The claim reader reads at most
-READABLE characters of the model's words; longer words are shown only up to the last sentence it
-read. The shapes are the bench's (`backend/devtools/bench/reader.py`): each command word, negation,
-request frame, filler and conjunction of every language file repeated to the longest allowed
-message, and shapes of no language. The bench prints the times; the time bound here is 5x the goal
-and only catches a pattern gone superlinear (the reader took 0.1-0.6 s on these before the bounds).
+The reader reads a message up to MAX_MESSAGE_CHARS whole (a long field value, "description: ...", is
+content like a quote). The claim reader reads at most READABLE characters of the model's words; longer
+words are shown only up to the last sentence it read. The shapes are the bench's
+(`backend/devtools/bench/reader.py`): each command word, negation, request frame, filler and
+conjunction of every language file repeated to the longest allowed message, and shapes of no
+language. The bench prints the times (docs/performance); the bound here, twice the slowest shape
+measured, only catches a pattern gone superlinear (the reader took 0.1-0.6 s on these once).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import pytest
 
 from backend.app.language.detect import detect
 from backend.app.services.claims import READABLE, claims, readable
-from backend.app.services.intent import READ_CHARS, READ_CLAUSES, classify
-from backend.devtools.bench.reader import read_message, read_reply, readable_prefix, replies, shapes
+from backend.app.services.intent import classify
+from backend.devtools.bench.reader import read_message, read_reply, replies, shapes
 
 LONGEST = 4_000  # MAX_MESSAGE_CHARS's default
-SLACK_S = 0.05  # 5x the 10 ms goal: a regression guard, not the measurement
+SLACK_S = 0.12  # twice the slowest shape measured (docs/performance): a regression guard, not the measurement
 
 
 def _cpu(read: Callable[[str], object], text: str) -> float:
@@ -37,28 +38,12 @@ def _cpu(read: Callable[[str], object], text: str) -> float:
     return min(spent)
 
 
-def test_no_message_of_the_longest_allowed_length_is_read_in_full_or_slowly() -> None:
+def test_every_message_of_the_longest_allowed_length_is_read_whole_in_bounded_time() -> None:
     read_message("warm the compiled lists")
     slow = []
     for shape in shapes(LONGEST):
-        intent = classify(shape.text)
-        assert intent.kind == "too_long", shape.name
-        assert intent.actions == () and not intent.needs_tool, shape.name
         if (spent := _cpu(read_message, shape.text)) > SLACK_S:
             slow.append((shape.name, round(spent * 1e3, 1)))
-    assert not slow
-
-
-def test_the_longest_start_of_each_shape_that_is_read_is_read_in_bounded_time() -> None:
-    read_message("warm the compiled lists")
-    slow = []
-    for shape in list(shapes(LONGEST))[::3]:  # a third of them: each needs a search for its readable start
-        start = readable_prefix(shape.text)
-        intent = classify(start)
-        assert intent.kind != "too_long", shape.name
-        assert len(start) <= READ_CHARS or '"' in start or "'" in start, shape.name
-        if (spent := _cpu(read_message, start)) > SLACK_S:
-            slow.append((shape.name, len(start), round(spent * 1e3, 1)))
     assert not slow
 
 
@@ -77,24 +62,27 @@ def test_the_longest_start_of_each_shape_that_is_read_is_read_in_bounded_time() 
         ("mark taxes as done", "complete_task"),
     ],
 )
-def test_a_command_is_read_up_to_the_bound_and_not_past_it(command: str, tool: str) -> None:
-    # Padding that is no clause of its own and no verb of any language: the command's object grows.
-    pad = " zq"
-    fits = command + pad * ((READ_CHARS - len(command)) // len(pad))
-    assert len(fits) <= READ_CHARS
-    read = classify(fits)
-    assert read.kind == "command" and tool in read.tools, read.reason
-    over = classify(fits + pad)
-    assert over.kind == "too_long" and not over.needs_tool
+def test_a_command_is_read_at_the_start_and_at_the_end_of_the_longest_message(command: str, tool: str) -> None:
+    background = "Some background on the week, which has been a long one for everybody here. "
+    padding = background * ((LONGEST - len(command) - 2) // len(background))
+    for message in (f"{command}. {padding}", f"{padding}{command}."):
+        assert len(message) <= LONGEST
+        read = classify(message)
+        assert read.kind == "command" and tool in read.tools, read.reason
 
 
-def test_many_short_clauses_are_too_long_however_few_characters() -> None:
-    items = ", ".join(f"x{i}" for i in range(READ_CLAUSES + 1))
-    assert len(items) < READ_CHARS
-    assert classify(f"add {items}").kind == "too_long"
-    fits = ", ".join(f"x{i}" for i in range(READ_CLAUSES - 1))
-    read = classify(f"add {fits}")
-    assert read.kind == "command" and len(read.actions) == READ_CLAUSES - 1
+@pytest.mark.parametrize("size", [10, 30, 120])
+def test_a_pasted_list_is_read_item_by_item_however_many(size: int) -> None:
+    items = [f"item {i}" for i in range(size)]
+    for message in (
+        "add " + ", ".join(items),
+        "add these:\n" + "\n".join(f"- {item}" for item in items),
+        "add these:\n" + "\n".join(f"{i}. {item}" for i, item in enumerate(items, start=1)),
+    ):
+        read = classify(message)
+        assert read.kind == "command", read.reason
+        listed = [a for a in read.actions if "item" in a.clause]
+        assert len(listed) == size and {a.tool for a in read.actions} == {"add_task"}, read.reason
 
 
 def test_quoted_text_counts_as_one_word() -> None:
@@ -104,12 +92,20 @@ def test_quoted_text_counts_as_one_word() -> None:
     assert read.quotes == (f'"{title.strip()}"',)
 
 
-def test_a_retraction_past_the_bound_is_never_outweighed_by_the_command_before_it() -> None:
-    """Nothing of a too long message is read, so no command in it is forced: the part not read may
-    take it back."""
-    message = "delete gym. " + "Some background on why. " * 30 + "Actually no, never mind, keep it."
+@pytest.mark.parametrize(
+    "ending",
+    ["Actually no, never mind, keep it.", "Wait, leave it.", "Nein, vergiss es.", "No, déjalo."],
+)
+def test_a_retraction_at_the_end_of_a_long_message_takes_the_command_back(ending: str) -> None:
+    message = "delete gym. " + "Some background on why. " * 150 + ending
     read = classify(message)
-    assert read.kind == "too_long" and read.tools == ()
+    assert read.kind == "negated" and read.tools == (), read.reason
+
+
+def test_a_question_at_the_end_of_a_long_message_asks_for_no_change() -> None:
+    message = "Some background on the week. " * 120 + "should I delete gym?"
+    read = classify(message)
+    assert not read.needs_tool, read.reason
 
 
 def test_the_language_of_a_long_message_is_told_from_its_start() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from support.runs import done, failed, guard
 
 from backend.app.agent.guard import Accept, GiveUp
@@ -58,7 +59,7 @@ def test_direct_mode_tells_each_result() -> None:
         ),
     )
 
-    assert reply.text == "Added: “Milk”.\nCouldn't delete “Gym”: No task matching 'Gym' found."
+    assert reply.text == "Added: “Milk”.\nCouldn't delete “Gym”: there is no task by that name on your list."
     assert [o.status.value for o in reply.reports] == ["done", "failed"]
 
 
@@ -112,7 +113,10 @@ def test_calls_not_run_say_why() -> None:
 def test_a_stop_is_said_after_the_results() -> None:
     reply, _ = reply_for("add milk", run(done("add_task", "Milk"), stop=StopReason.BUDGET_EXCEEDED, detail="llm_calls"))
 
-    assert reply.text == "Added: “Milk”.\nI stopped here: this message reached its model calls limit."
+    assert reply.text == (
+        "Added: “Milk”.\nThat is as far as I got with this message: anything not listed above was not done. "
+        "Please ask again."
+    )
 
 
 def test_direct_mode_builds_the_reply_from_results_once_a_tool_ran() -> None:
@@ -133,7 +137,7 @@ def test_direct_mode_builds_the_reply_from_results_once_a_tool_ran() -> None:
 def test_a_ghost_claim_without_any_call_is_replaced() -> None:
     reply, _ = reply_for("hello there", run(text="I've deleted Gym.", stop=StopReason.FINAL))
 
-    assert reply.text == "Nothing was changed."
+    assert reply.text.startswith("Nothing was changed. Glad to help.")  # the claim was not shown: said so, and answered
     assert reply.replaced[0].why == "ghost_claim" and reply.replaced[0].model_reply == "I've deleted Gym."
 
 
@@ -144,7 +148,7 @@ def test_every_line_is_in_the_language_of_the_message() -> None:
         language="es",
     )
 
-    assert reply.text == "No pude eliminar “Gym”: No encontré ninguna tarea que coincida con 'Gym'.\nAñadida: “Leche”."
+    assert reply.text == "No pude eliminar “Gym”: no hay ninguna tarea con ese nombre en tu lista.\nAñadida: “Leche”."
 
 
 def test_model_mode_keeps_a_consistent_reply_and_completes_it() -> None:
@@ -206,3 +210,27 @@ def test_final_calls_drop_what_the_model_fixed_and_keep_what_it_did_not() -> Non
         ("add_task", None, 1),
         ("delete_task", "NOT_FOUND", 1),
     ]
+
+
+def test_a_reference_the_user_never_gave_is_not_quoted_back() -> None:
+    """A model's own argument that found no task ("./2026-12-04.txt", an id) is no name the user knows."""
+    reply, _ = reply_for("tick off the report", run(failed("complete_task", "./2026-12-04.txt", "NOT_FOUND")))
+
+    assert reply.text == "Couldn't complete the task you meant: there is no task by that name on your list."
+    said, _ = reply_for("tick off the report", run(failed("complete_task", "the report", "NOT_FOUND")))
+    assert said.text == "Couldn't complete “the report”: there is no task by that name on your list."
+
+
+@pytest.mark.parametrize(
+    ("message", "start"),
+    [
+        ("hi!", "Glad to help."),
+        ("thanks so much", "Glad to help."),
+        ("how do I add a due date?", "I keep your to-do list:"),
+        ("can I undo things?", "I keep your to-do list:"),
+    ],
+)
+def test_a_message_that_asks_for_no_change_is_answered_when_the_words_cannot_be_shown(message: str, start: str) -> None:
+    reply, _ = reply_for(message, run(text="", stop=StopReason.FINAL))
+
+    assert reply.text.startswith(start) and "Nothing was changed." not in reply.text

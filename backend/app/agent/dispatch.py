@@ -76,6 +76,7 @@ class Dispatcher:
                 capped[len(runnable)] = early
                 held = call.grounding or NO_GROUNDING
                 asked = verdict_of("L6").grounding(names=held.names, not_names=held.not_names, forced=held.forced)
+                asked = dataclasses.replace(asked, whole_list=held.whole_list)  # all of them asked about at once
                 runnable.append(dataclasses.replace(call, grounding=asked))
                 slots.append(None)
                 continue
@@ -131,7 +132,11 @@ class Dispatcher:
             repeated=key in self.seen,
             over_step_limit=over_limit,
             budget_out=spent is not None,
-            over_cap=spec is not None and spec.destructive and self.destructive_calls >= self.max_destructive_calls,
+            # A yes to the assistant's question about these very changes was the user's one decision.
+            over_cap=spec is not None
+            and spec.destructive
+            and self.destructive_calls >= self.max_destructive_calls
+            and not (call.grounding is not None and call.grounding.confirmed),
         )
         verdict = decide(facts)
         if verdict.do is Do.RUN:

@@ -20,7 +20,6 @@ class ResultCode(StrEnum):
     # Refused or asked about by the guard's decision table (calls/verdicts.py, docs/guard.md).
     NOT_GROUNDED = "NOT_GROUNDED"  # the target is not one the user's words name
     NOT_REQUESTED = "NOT_REQUESTED"  # refused, unsaid: a change the message did not ask for, or said no to
-    TOO_LONG_TO_READ = "TOO_LONG_TO_READ"  # refused, said: the message is longer than the reader reads
     NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"  # looked up, nothing changed: the user is asked first
     # Answered by the task tools (tools/).
     NOT_FOUND = "NOT_FOUND"  # no task of the user's matches the reference

@@ -68,7 +68,8 @@ class GuardReason(StrEnum):
     UNBACKED_CLAIM = "unbacked_claim"  # words claiming a change no successful call made
     DENIED_SUCCESS = "denied_success"  # words saying a change that succeeded was not made
     REPLY_CHECK = "reply_check"  # the model's words are checked before they are shown
-    TOO_LONG = "too_long"  # the message, or the model's words, longer than the word lists read
+    TOO_LONG = "too_long"  # the model's words, longer than the claim reader reads
+    YES_TO_QUESTION = "yes_to_question"  # the user's yes to the assistant's question about this change
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,6 @@ class Reading(StrEnum):
     NOTHING = "nothing"  # a question, advice, a report, small talk: no change
     DECLINED = "declined"  # a negation or a retraction
     UNREAD = "unread"  # read as none of these (other wording, a language with no file)
-    TOO_LONG = "too_long"  # longer than the reader reads
 
 
 class Forcing(StrEnum):
@@ -133,6 +133,7 @@ class Ground(StrEnum):
     SAID = "said"  # the words no action took, quotes included
     FREE = "free"  # the words no action took
     REST = "rest"  # the message but for what a no names
+    QUESTION = "question"  # the assistant's question the user's yes answers
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +153,8 @@ class Grounding:
     forced: bool = False
     rule: str = ""
     strict: bool = False  # every value must be one the user's words give (`Verdict.strict`)
+    whole_list: bool = False  # a change over every task may be asked about (`Verdict.whole_list`)
+    confirmed: bool = False  # the user said yes to the assistant's question about this change
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target
@@ -223,6 +226,7 @@ class CallFacts:
     asks_something: bool = False  # the message has a question mark
     rest_names: bool = False  # after a no, the rest of the message has words
     stands_in: bool = False  # an edit that marks a task done, where the message asks to complete one
+    yes_to_question: bool = False  # the message is a yes; the assistant's message before asked this change
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +239,8 @@ class TargetFacts:
     anywhere: bool = False  # no words were given to name it by (a delete over the cap: asked whatever it is)
     repairable: bool = False  # the user's words for this action name one task (for a reference naming none)
     another: bool = False  # the user's words for this action name one other task
+    whole_list: bool = False  # one of a change over every task the grounding lets be asked about
+    confirmed: bool = False  # the user's yes to the assistant's question about this change
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +317,10 @@ class Verdict:
     silent: bool = False  # a change nobody asked for: not a line of the reply
     quoted_title: bool = False  # an add whose title is the one title the message quotes
     strict: bool = False  # every value must be one the user's words give (an edit beside what was read)
+    # A destructive change no words name, one of a request over every task (the words for it say "all",
+    # or the step's calls of it cover the list), is asked about, once for all, instead of refused.
+    whole_list: bool = False
+    confirmed: bool = False  # the user's yes to a question about the change: named in it, it runs
 
     def event(self, step: int, tool: str | None = None) -> GuardEvent | None:
         if self.decision is None or self.reason is None:
@@ -333,7 +343,17 @@ class Verdict:
         self, *, names: str | None, not_names: str = "", title: str | None = None, forced: bool = False
     ) -> Grounding:
         """What the call may act on, in the user's own words (`names` None: whatever the model named)."""
-        return Grounding(self.hold or Hold.ANY, names, not_names, title, forced, self.rule, self.strict)
+        return Grounding(
+            self.hold or Hold.ANY,
+            names,
+            not_names,
+            title,
+            forced,
+            self.rule,
+            self.strict,
+            self.whole_list,
+            self.confirmed,
+        )
 
 
 F = TypeVar("F")
@@ -374,8 +394,16 @@ CALL_ROWS = _rows(
     ("C2", lambda f: not f.guarded, {"do": Do.RUN, "hold": Hold.ANY}),
     (
         "C3",
-        lambda f: f.reading is Reading.TOO_LONG,
-        {**_REFUSED, "reason": GuardReason.TOO_LONG, "code": ResultCode.TOO_LONG_TO_READ},
+        lambda f: f.yes_to_question,
+        {
+            "do": Do.RUN,
+            "decision": GuardDecision.GROUNDED,
+            "reason": GuardReason.YES_TO_QUESTION,
+            "hold": Hold.NAMED,
+            "ground": Ground.QUESTION,
+            "whole_list": True,
+            "confirmed": True,
+        },
     ),
     (
         "C4",
@@ -397,7 +425,14 @@ CALL_ROWS = _rows(
     (
         "C6",
         lambda f: f.forcing is Forcing.GHOST,
-        {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
+        {
+            **_ASKS,
+            "reason": GuardReason.NOT_ASKED,
+            "hold": Hold.ASK,
+            "ground": Ground.SAID,
+            "silent": True,
+            "whole_list": True,
+        },
     ),
     (
         "C7",
@@ -408,6 +443,7 @@ CALL_ROWS = _rows(
             "reason": GuardReason.FORCED_CALL,
             "hold": Hold.NAMED,
             "ground": Ground.OWN,
+            "whole_list": True,
         },
     ),
     (
@@ -415,7 +451,11 @@ CALL_ROWS = _rows(
         lambda f: f.reading is Reading.ASKED and f.add,
         {"do": Do.RUN, "hold": Hold.NAMED, "ground": Ground.MESSAGE},
     ),
-    ("C9", lambda f: f.reading is Reading.ASKED, {"do": Do.RUN, "hold": Hold.OWN, "ground": Ground.OWN}),
+    (
+        "C9",
+        lambda f: f.reading is Reading.ASKED,
+        {"do": Do.RUN, "hold": Hold.OWN, "ground": Ground.OWN, "whole_list": True},
+    ),
     (
         "C10",
         lambda f: f.reading is Reading.OTHER and f.stands_in,
@@ -475,7 +515,14 @@ CALL_ROWS = _rows(
     (
         "C17",
         lambda f: f.traits.destructive or f.asks_something,
-        {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
+        {
+            **_ASKS,
+            "reason": GuardReason.NOT_ASKED,
+            "hold": Hold.ASK,
+            "ground": Ground.SAID,
+            "silent": True,
+            "whole_list": True,
+        },
     ),
     (
         "C18",
@@ -514,6 +561,8 @@ TARGET_ROWS = _rows(
     ("T4", lambda f: f.naming is Naming.CONTENT, {"do": Do.REFUSE, "code": ResultCode.NOT_REQUESTED}),
     ("T5", lambda f: f.hold is Hold.ASK and (f.naming is not Naming.NONE or f.anywhere), {"do": Do.ASK}),
     ("T6", lambda f: f.hold is Hold.ASK and f.another, {"do": Do.ASK_NAMED}),
+    ("T15", lambda f: f.whole_list and f.confirmed and f.naming is Naming.NONE, {"do": Do.RUN}),
+    ("T16", lambda f: f.traits.destructive and f.whole_list and f.naming is Naming.NONE, {"do": Do.ASK}),
     ("T7", lambda f: f.hold is Hold.ASK, {"do": Do.REFUSE, "code": ResultCode.NOT_GROUNDED}),
     (
         "T8",
@@ -600,7 +649,7 @@ RESULTS_ROWS = _rows(
         "R1",
         lambda f: (
             f.guarded
-            and f.reading not in (Reading.ASKED, Reading.OTHER, Reading.TOO_LONG)
+            and f.reading not in (Reading.ASKED, Reading.OTHER)
             and f.changes
             and f.all_refused
             and not f.asked_again

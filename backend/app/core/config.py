@@ -220,13 +220,15 @@ class Settings(BaseSettings):
     apply_mode: Literal["best_effort", "strict"] = "best_effort"
 
     budget_max_llm_calls: int = 5
-    budget_max_tool_calls: int = 8
+    # Tool calls per turn and per model answer: bounds the writes one turn can make. A pasted list or a
+    # request over the whole list is one decision of many calls (up to 100 tasks at a time).
+    budget_max_tool_calls: int = 100
     budget_max_latency_ms: int = 60_000
     budget_max_tokens: int = 20_000
     budget_max_cost_usd: float = 0.05
 
     max_steps: int = 6
-    max_tool_calls_per_step: int = 8
+    max_tool_calls_per_step: int = 100
     max_tool_args_bytes: int = 200_000
     max_tool_output_bytes: int = 200_000
     max_destructive_calls_per_turn: int = 5

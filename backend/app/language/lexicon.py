@@ -41,6 +41,7 @@ _WORDS = (
     "task_nouns",
     "title_fillers",
     "done_states",
+    "whole_list",
 )
 _CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
@@ -268,6 +269,13 @@ def task_nouns() -> re.Pattern[str]:
     """Words for a task or a list themselves, in any language ("task", "liste", "Aufgabe"): a title
     made of nothing else names nothing."""
     parts = [p.pattern for lex in lexicons() if (p := lex.word("task_nouns")) is not None]
+    return re.compile("|".join(parts) if parts else r"(?!)")
+
+
+@cache
+def whole_list_words() -> re.Pattern[str]:
+    """Words that name every task of the list, in any language ("all", "alles", "todas")."""
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("whole_list")) is not None]
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 

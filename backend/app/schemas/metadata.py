@@ -62,7 +62,7 @@ class IntentAction(_Record):
 class IntentInfo(_Record):
     """How the message was read (services/intent.py)."""
 
-    kind: str = Field(description="command, question, advice, report, negated, small_talk, chat, too_long")
+    kind: str = Field(description="command, question, advice, report, negated, small_talk, chat")
     tools: list[str]
     actions: list[IntentAction]
     reason: str

@@ -2,15 +2,17 @@
 C1-C19, docs/guard.md), and what its verdicts let each one act on.
 
 For each change the model made this gathers what the message asks of its tool as the reader read it
-(`Reading`: asked for, a command for other tools, nothing, a no, not read, too long), whether the
-request forced it, and what the message looks like (its whole text as an add's title, one quoted
-title, a question mark). The table says whether the call runs, is asked about or is refused; this
-turns the verdict into the call's `Grounding`: which of the user's words its target (or an add's
-title) must be named by, and which only give content (a quoted title, a task to add, what a no names).
+(`Reading`: asked for, a command for other tools, nothing, a no, not read), whether the message is
+a yes to the assistant's question about it, whether the request forced it, and what the message
+looks like (its whole text as an add's title, one quoted title, a question mark). The table says
+whether the call runs, is asked about or is refused; this turns the verdict into the call's
+`Grounding`: which of the user's words its target (or an add's title) must be named by, and which
+only give content (a quoted title, a task to add, what a no names).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from backend.app.agent.guard import CallsVerdict
@@ -29,18 +31,15 @@ from backend.app.calls.verdicts import (
     Verdict,
     decide,
 )
-from backend.app.services.intent import Intent
+from backend.app.services.intent import Intent, asked_tools
 from backend.app.tools.resolver import named_in
 
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
-_TOO_LONG = "Not run: the user's message is too long to act on. Ask them to send their requests in shorter messages."
-_WHY = {GuardReason.NOT_ASKED: _NO_CHANGE, GuardReason.TOO_LONG: _TOO_LONG}
+_WHY = {GuardReason.NOT_ASKED: _NO_CHANGE}
 
 
 def reading_of(intent: Intent, tool: str | None = None) -> Reading:
     """What the message asks of `tool` (None: of any tool), as the reader read it."""
-    if intent.kind == "too_long":
-        return Reading.TOO_LONG
     if intent.needs_tool:
         return Reading.ASKED if tool is None or tool in intent.tools else Reading.OTHER
     if intent.kind == "negated":
@@ -59,15 +58,20 @@ def review_changes(
     step: int,
     forced: bool,
     guarded: bool,
+    question: str = "",
 ) -> CallsVerdict:
     """`message`: the user's words; `context`: their earlier messages; `forced`: the request forced a
-    tool on the model; `guarded`: the policy guards (else every call runs as the model made it)."""
+    tool on the model; `guarded`: the policy guards (else every call runs as the model made it);
+    `question`: the assistant's message before, when `message` is a yes to the question it asks."""
     refused: dict[int, ToolResult] = {}
     grounding: dict[int, Grounding] = {}
     events: list[GuardEvent] = []
     quotes = [q.strip(" \"'") for q in intent.quotes]
     for i, call in enumerate(calls):
-        verdict = decide(_facts(intent, call, message=message, forced=forced, quotes=quotes, guarded=guarded))
+        facts = _facts(intent, call, message=message, forced=forced, quotes=quotes, guarded=guarded)
+        if question and call.name in asked_tools(question):
+            facts = dataclasses.replace(facts, yes_to_question=True)
+        verdict = decide(facts)
         if (event := verdict.event(step, call.name)) is not None:
             events.append(event)
         if verdict.do is Do.REFUSE:
@@ -76,7 +80,7 @@ def review_changes(
             continue
         if verdict.hold is None or verdict.hold is Hold.ANY:
             continue  # a read, or no guard: the call acts as the model made it
-        names, not_names = _words(intent, verdict, call.name, message=message, context=context)
+        names, not_names = _words(intent, verdict, call.name, message=message, context=context, question=question)
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
@@ -109,7 +113,9 @@ def _facts(
     )
 
 
-def _words(intent: Intent, verdict: Verdict, tool: str, *, message: str, context: str) -> tuple[str | None, str]:
+def _words(
+    intent: Intent, verdict: Verdict, tool: str, *, message: str, context: str, question: str
+) -> tuple[str | None, str]:
     """The words the call's target (or title) must be named by, and those that only give content."""
     said = "\n".join([intent.free, *intent.quotes])
     match verdict.ground:
@@ -133,6 +139,8 @@ def _words(intent: Intent, verdict: Verdict, tool: str, *, message: str, context
             return _without(said, intent.declined), "\n".join(intent.declined)
         case Ground.MESSAGE:
             return "\n".join(filter(None, [message, context])), ""
+        case Ground.QUESTION:
+            return question, ""
 
 
 def _whole_message(call: ToolCall, message: str) -> bool:

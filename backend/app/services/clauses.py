@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from backend.app.language.detect import scores
@@ -56,6 +56,9 @@ class Reading:
 # no sentence; one after a number that opens a sentence or follows ':' does ("description: 1. Revenue").
 _SENTENCE = re.compile(r"(?:[^.!?;\n¿¡]|(?<=\d)\.(?=\d)|(?:(?<=\w \d)|(?<=\w \d\d))\.(?= ?[^\W_]))*[.!?;\n]*")
 _PUNCT = re.compile(r"^\W+|\W+$")
+# The readings of the clauses seen last: a clause read once is not read again (a pasted list repeats
+# its shapes, a conversation its "yes" and "thanks"). Each reading depends on the clause alone.
+_MEMO = 4096
 _WORDS = re.compile(r"[^\W\d_]+")
 _ITEM_NOISE = re.compile(r"\d+(?:[:./-]\d+)*(?:st|nd|rd|th|am|pm)?|#[\w-]+|\"\"|[^\w\s]")
 
@@ -75,6 +78,13 @@ def _first_verb(lex: Lexicon, clause: str) -> tuple[VerbPattern, re.Match[str]] 
     at = first.start()
     found = [(v, m) for v in lex.verbs if (m := v.pattern.match(clause, at))]
     return min(found, key=lambda f: (-len(f[1].group()), f[0].order), default=None)
+
+
+def verb_tools(clause: str) -> tuple[ToolName, ...]:
+    """The tools of the first verb form (any form: a command, a question, a report) each language
+    finds in the clause."""
+    found = (_first_verb(lex, clause) for lex in lexicons())
+    return tuple(dict.fromkeys(tool for f in found if f is not None for tool in f[0].tools))
 
 
 def _head(lex: Lexicon, clause: str) -> tuple[int, bool]:
@@ -166,6 +176,7 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     return dataclasses.replace(fallback, weak=True)
 
 
+@lru_cache(maxsize=_MEMO)
 def read_clause(clause: str, *, asked: bool) -> Reading | None:
     """The most cautious reading any language gives the clause. A reading that only found a verb
     out of a command's place is weaker than another language's command: "milk add karo" is Urdu
@@ -179,6 +190,7 @@ def read_clause(clause: str, *, asked: bool) -> Reading | None:
     return min(readings, key=lambda r: (_CAUTION[r.kind], r.start, -r.length))
 
 
+@lru_cache(maxsize=_MEMO)
 def whole(kind: str, clause: str) -> bool:
     """The clause, without fillers and punctuation, is one of the language's `kind` phrases, or (a
     retraction) a run of them ("ah non, laisse tomber", "wait, nvm, keep it")."""
@@ -228,11 +240,13 @@ def _title_filler(word: str) -> bool:
     return any((p := lex.word("title_fillers")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
+@lru_cache(maxsize=_MEMO)
 def only_fillers(clause: str) -> bool:
     """Nothing but fillers and punctuation ("ok", "hey!", "yes please") in some language."""
     return any(not _PUNCT.sub("", clause[lex.after_fillers(clause) :]) for lex in lexicons())
 
 
+@lru_cache(maxsize=_MEMO)
 def declines(clause: str) -> bool:
     """A clause with no verb the reader knows that opens with a negation: after a command ("delete
     gym, not the yoga") it excludes what it names, never adds it as an item. (Alone it may be a
@@ -251,6 +265,7 @@ def declines(clause: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=_MEMO)
 def is_item(clause: str) -> bool:
     """A verbless clause that names something ("eggs"), not one that only qualifies ("high priority")."""
     rest = _modifiers().sub(" ", _ITEM_NOISE.sub(" ", clause))

@@ -26,7 +26,7 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold, lexicons
-from backend.app.services.wording import action_phrase, task_details
+from backend.app.services.wording import BULK, action_phrase, bulk_phrase, task_details
 from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
 ASKABLE = frozenset({"delete_task", "complete_task"})  # never without the user's own words or a yes
@@ -57,7 +57,14 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
     if not asks:
         return None
     actions = [_action(e) for e in asks]
-    listed = t.join([action_phrase(t, a["name"], a["label"]) for a in actions])
+    labels: dict[str, list[str]] = {}  # by tool, in the order asked
+    for a in actions:
+        labels.setdefault(a["name"], []).append(a["label"])
+    phrases = [
+        bulk_phrase(t, tool, titles) if len(titles) > BULK else t.join([action_phrase(t, tool, x) for x in titles])
+        for tool, titles in labels.items()
+    ]
+    listed = t.join(phrases)
     question = t("Do you want me to {actions}? Answer yes or no.", actions=listed)
     answers = [(t("Yes"), t("yes")), (t("No"), t("no"))]
     return Proposal("confirm", question, actions, frozenset(map(id, asks)), answers)

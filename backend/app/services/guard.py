@@ -54,6 +54,7 @@ from backend.app.calls.verdicts import (
     Verdict,
     decide,
 )
+from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.services.call_review import reading_of, review_changes
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
@@ -75,6 +76,7 @@ _CLAIMED_AS: dict[str, set[str]] = {
 }
 # Results that end the reply with a question to the user: nothing was done yet.
 _ASKED = frozenset({ResultCode.NEEDS_CONFIRMATION, ResultCode.DESTRUCTIVE_LIMIT, ResultCode.AMBIGUOUS})
+_LIST_TOOLS = frozenset({Tool.DELETE.value, Tool.COMPLETE.value})
 REASK = (
     "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
     "Answer the user's message now, in the language they wrote in, without saying that a task was changed."
@@ -120,6 +122,7 @@ class ExecutionGuard:
     context: str = ""  # the user's earlier messages (what an asked add may also take its title from)
     words_beside_results: bool = False  # model mode: the words are shown beside the results
     check: Callable[[str], CheckWords] | None = None  # asks what words claim; None: word lists only
+    question: str = ""  # the assistant's message before, when the user's message is a yes to its question
 
     # -- the verdicts the loop acts on --------------------------------------------------------------
     def review_calls(
@@ -139,6 +142,7 @@ class ExecutionGuard:
             step=step,
             forced=forced,
             guarded=self.enabled,
+            question=self.question,
         )
 
     def review_results(
@@ -493,12 +497,20 @@ class ExecutionGuard:
     # -- coverage and facts the reply needs --------------------------------------------------------
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
         """Every action asked for was attempted, and as many calls as the message has items were made
-        (a model making one call per step is asked again until then, within the budgets)."""
+        (a model making one call per step is asked again until then, within the budgets). An action
+        over the whole list ("mark everything done") is never covered by a count: the model goes on
+        until it answers in words."""
         # A call ignored over the per-step limit was not attempted: the model gets to send it again.
         attempted = [e for e in executed if e.result.code != ResultCode.IGNORED and not e.result.model_fixable]
         if not self.enabled or not self.intent.needs_tool:  # a call that found no task the user named answers nothing
+            last = max((e.step for e in executed), default=0)
+            asked = [e for e in executed if e.step == last and e.result.code in _ASKED and e.call.name in _LIST_TOOLS]
+            if self.enabled and len(asked) >= 2:
+                return False  # a model going through the list, asked about: it may have more of it to name
             return any(e.ran and e.result.code != ResultCode.NOT_GROUNDED for e in attempted)
         if self._missing(executed) is not None:
+            return False
+        if any(whole_list_words().search(fold(a.clause)) for a in self.intent.actions if a.tool in _LIST_TOOLS):
             return False
         for tool in {a.tool for a in self.intent.actions}:
             wanted = [a for a in self.intent.actions if a.tool == tool]

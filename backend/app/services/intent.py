@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from backend.app.language.lexicon import QUOTES, ToolName, fold, lexicons
@@ -41,21 +41,18 @@ from backend.app.services.clauses import (
     read_clause,
     short,
     split_sentences,
+    verb_tools,
     whole,
 )
 
-Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat", "too_long"]
-KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat", "too_long")
+Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
+KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
 # Items of a list ("add milk, eggs and bread") are counted for these tools only.
 _ITEM_TOOLS = frozenset({"add_task", "delete_task", "complete_task"})
-# How much of a message the reader reads: its word lists are a few thousand regular expressions, and
-# the worst text costs up to ~30 microseconds a character here; these bounds keep the worst message
-# under 10 ms of CPU on this host (`python -m backend.devtools.bench.reader`: 8.3 ms at a 130 ms probe).
-# A message beyond them (quoted text counts as one word, and so does a long field value: "description:
-# …") is `too_long`: not read, it asks for no change and the guard runs none (a retraction or a
-# question may be anywhere in it).
-READ_CHARS = 300
-READ_CLAUSES = 16
+# A message is read whole, up to MAX_MESSAGE_CHARS (the schema's bound); what that costs is measured
+# by `python -m backend.devtools.bench.reader` (docs/performance). In a message longer than this, a
+# field's value ("... with this description: ...") that starts within it is content, read like a quote.
+FIELD_WITHIN = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,30 +171,25 @@ def _restored(text: str, typed: list[str]) -> str:
 
 
 def _field_value(text: str) -> int | None:
-    """Where a field's value starts, in a text too long to read: after the first colon within the
-    bound that follows a field's name ("... with this description: ...", "Notiz: ..."). What comes
+    """Where a field's value starts, in a long text: after the first colon within FIELD_WITHIN
+    that follows a field's name ("... with this description: ...", "Notiz: ..."). What comes
     after is the value, content like a quote, not words to read."""
-    colon = text.find(":", 0, READ_CHARS)
+    colon = text.find(":", 0, FIELD_WITHIN)
     while colon >= 0:
         name = " ".join(text[max(0, colon - 60) : colon].split()[-3:])
         if any((f := lex.word("fields")) is not None and f.search(name) for lex in lexicons()):
             return colon + 1
-        colon = text.find(":", colon + 1, READ_CHARS)
+        colon = text.find(":", colon + 1, FIELD_WITHIN)
     return None
 
 
 def classify(message: str) -> Intent:
     """Read one chat message; never raises."""
     text, typed = _quotes(message)
-    if len(text) > READ_CHARS and (at := _field_value(text)) is not None:
+    if len(text) > FIELD_WITHIN and (at := _field_value(text)) is not None:
         typed.append(_restored(text[at:], typed).strip())
         text = f'{text[:at]} "§{len(typed) - 1}§"'
-    sentences = split_sentences(text[: READ_CHARS + 1])
-    clauses = sum(len(clauses) for clauses, _asked in sentences)
-    if len(text) > READ_CHARS or clauses > READ_CLAUSES:
-        why = f"longer than the reader reads ({len(text)} characters, {clauses} clauses): it asks for no change"
-        return Intent("too_long", (), why, free=" ".join(_PLACEHOLDER.sub(" ", text).split()), quotes=tuple(typed))
-    intent, free = _classify(sentences)
+    intent, free = _classify(split_sentences(text))
     free_text = " ".join(_PLACEHOLDER.sub(" ", " ".join(free if intent.needs_tool else [text])).split())
     actions = tuple(
         dataclasses.replace(
@@ -212,6 +204,16 @@ def classify(message: str) -> Intent:
     return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
 
 
+@lru_cache(maxsize=256)
+def asked_tools(question: str) -> frozenset[ToolName]:
+    """The changes a question asks about ("Do you want me to delete “Gym”?", "Soll ich alle 50
+    Aufgaben löschen?"): the tools of the verbs in its sentences that ask, in any covered language."""
+    text, _typed = _quotes(question)
+    return frozenset(
+        tool for clauses, asked in split_sentences(text) if asked for clause in clauses for tool in verb_tools(clause)
+    )
+
+
 def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str]]:
     """The reading, and the clauses no action took."""
     actions: list[Action] = []
@@ -222,8 +224,9 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
     weak: list[ToolName] = []
     declined: list[str] = []
     small_talk = chatted = False  # a clause of small talk; a clause that is not
+    carried: Reading | None = None  # a command whose list goes on over the next lines ("add these:\n- milk")
     for clauses, asked in sentences:
-        previous: Reading | None = None
+        previous: Reading | None = carried
         mood: Reading | None = None  # a question, advice or report governs the verbs coordinated with it
         leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
         for raw in clauses:
@@ -300,6 +303,9 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
                 if reading.sets_mood:
                     mood = mood or reading
         free.extend(leading)
+        # A sentence that ends with a colon opens a list; its lines go on while they are only items.
+        opens = bool(clauses) and clauses[-1].rstrip().endswith(":")
+        carried = previous if previous is not None and (opens or previous is carried) else None
     if actions:
         reason = "; ".join(reasons[:3]) or "items of a command"
         return Intent("command", tuple(actions), reason, tuple(languages), declined=tuple(declined)), free

@@ -40,10 +40,12 @@ from backend.app.services.guard_events import forced_tools
 from backend.app.services.guard_events import silent as silent_calls
 from backend.app.services.intent import Action, Intent
 from backend.app.services.reply_check import TOOL_OF
-from backend.app.services.wording import action_phrase, done_line, failed_line
+from backend.app.services.wording import BULK, action_phrase, bulk_line, done_line, failed_line
 from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
+# Words withheld because they said a change happened that did not: the reply says nothing changed.
+_CLAIMED = frozenset({WordsReason.GHOST_CLAIM, WordsReason.UNBACKED_CLAIM, WordsReason.DENIED_SUCCESS})
 CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task", "undo_last_change"})
 
 
@@ -61,7 +63,6 @@ class NotDoneReason(StrEnum):
     BUDGET = "budget"  # a per-turn budget ran out
     DESTRUCTIVE_CAP = "destructive_cap"  # more deletions than MAX_DESTRUCTIVE_CALLS_PER_TURN
     NOT_REQUESTED = "not_requested"  # the guard refused a change the message did not ask for
-    TOO_LONG = "too_long"  # the message is longer than the reader reads: no change is run
     TOOL_NOT_TRIGGERED = "tool_not_triggered"  # asked, forced, and the model still did not call it
     MODEL_CHOSE_OTHER = "model_chose_other"  # the model read or edited instead; its choice stood
     STOPPED = "stopped"  # the turn stopped (step limit, an error) before it
@@ -74,7 +75,6 @@ _CODE_REASON = {
     ResultCode.DESTRUCTIVE_LIMIT: NotDoneReason.DESTRUCTIVE_CAP,
     ResultCode.NOT_REQUESTED: NotDoneReason.NOT_REQUESTED,
     ResultCode.NOT_GROUNDED: NotDoneReason.NOT_REQUESTED,
-    ResultCode.TOO_LONG_TO_READ: NotDoneReason.TOO_LONG,
 }
 
 
@@ -155,7 +155,23 @@ def _status(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> tuple[Status
     return (Status.FAILED if e.ran else Status.NOT_DONE), False
 
 
-def _line(t: Texts, e: ExecutedCall, status: Status) -> str:
+def _lines(t: Texts, shown: Sequence[tuple[ExecutedCall, Status]], said: str) -> list[str]:
+    """A line per call, but many changes of one kind done (a pasted list) in one line, where the first was."""
+    done: dict[str, list[str]] = {}
+    for e, status in shown:
+        if status is Status.DONE:
+            done.setdefault(e.call.name, []).append(title_of(e.result.data) or "")
+    bulk = {tool: line for tool, titles in done.items() if len(titles) > BULK and (line := bulk_line(t, tool, titles))}
+    lines: list[str] = []
+    for e, status in shown:
+        if status is not Status.DONE or e.call.name not in bulk:
+            lines.append(_line(t, e, status, said))
+        elif bulk[e.call.name] not in lines:
+            lines.append(bulk[e.call.name])
+    return lines
+
+
+def _line(t: Texts, e: ExecutedCall, status: Status, said: str) -> str:
     if status is Status.DONE:
         return done_line(t, e)
     target = e.arguments.get("task_id") or e.arguments.get("title") or ""
@@ -167,12 +183,8 @@ def _line(t: Texts, e: ExecutedCall, status: Status) -> str:
     if status is Status.NOT_DONE:
         if e.result.code == ResultCode.BUDGET_EXCEEDED:
             return t("Not done: {action} (this message ran out of its budget).", action=what)
-        if e.result.code == ResultCode.TOO_LONG_TO_READ:
-            return t(
-                "Not done: {action} (your message is too long for me to act on; send it in shorter parts).", action=what
-            )
         return t("Not done: {action} (too many actions in one message; send it again).", action=what)
-    return failed_line(t, e)
+    return failed_line(t, e, said=said)
 
 
 def _metadata_message(t: Texts, e: ExecutedCall, status: Status) -> str:
@@ -279,22 +291,18 @@ def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
 
 
 def _stopped(t: Texts, run: RunRecord) -> str:
-    budgets = {
-        "llm_calls": t("model calls"),
-        "tool_calls": t("actions"),
-        "latency_ms": t("time"),
-        "tokens": t("tokens"),
-        "cost_usd": t("cost"),
-    }
-    budget = budgets.get(run.stop_detail or "", "")
-    texts = {
-        StopReason.BUDGET_EXCEEDED: t("I stopped here: this message reached its {budget} limit.", budget=budget),
-        StopReason.MAX_STEPS: t("I stopped after {steps} steps without finishing.", steps=run.stop_detail or ""),
-        StopReason.REPEATED_CALL: t("I stopped because the same step came back without progress."),
-        StopReason.MODEL_FIX_RETRIES_EXHAUSTED: t("I stopped: the requests kept coming back invalid."),
-        StopReason.LLM_ERROR: t("The assistant stopped answering, so I stopped here."),
-    }
-    return texts.get(run.stop_reason, "")
+    """Why the turn ended before it was done, as the user hears it: what was done is said above it, what
+    was not is this (a budget, a step limit, a model going in circles or writing what cannot be run)."""
+    if run.stop_reason is StopReason.LLM_ERROR:
+        return t("The assistant stopped answering before it finished: anything not listed above was not done.")
+    if run.stop_reason in (
+        StopReason.BUDGET_EXCEEDED,
+        StopReason.MAX_STEPS,
+        StopReason.REPEATED_CALL,
+        StopReason.MODEL_FIX_RETRIES_EXHAUSTED,
+    ):
+        return t("That is as far as I got with this message: anything not listed above was not done. Please ask again.")
+    return ""
 
 
 # -- the reply ------------------------------------------------------------------------------------
@@ -312,7 +320,7 @@ def compose(
     calls = final_calls(run.executed)
     covered = question.covers if question is not None else frozenset()
     reports: list[ActionReport] = []
-    lines: list[str] = []
+    shown: list[tuple[ExecutedCall, Status]] = []
     quiet = silent_calls(run.guard_events)
     for e in calls:
         status, silent = _status(e, quiet)
@@ -321,7 +329,8 @@ def compose(
         reason = _CODE_REASON.get(e.result.code) if e.result.code and status is Status.NOT_DONE else None
         reports.append(ActionReport(e.call.name, status, _metadata_message(t, e, status), e, reason, silent=silent))
         if not silent and id(e) not in covered:
-            lines.append(_line(t, e, status))
+            shown.append((e, status))
+    lines = _lines(t, shown, message)
     for action in _unattempted(intent, calls):
         reason = _why_not(action, run)
         request = user_words(message, action.text)
@@ -342,8 +351,34 @@ def compose(
         missing = [done_line(t, o.call) for o in reports if o.call is not None and not _stated(o, words)]
         not_attempted = [o.message for o in reports if o.call is None]
         return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced)
-    text = "\n".join([*lines, *ask]) or t("Nothing was changed.")
+    text = "\n".join([*lines, *ask]) or _without_words(t, intent, replaced)
     return Reply(text, reports, "results", replaced)
+
+
+def _without_words(t: Texts, intent: Intent, replaced: Sequence[Replaced]) -> str:
+    """The reply when nothing was done or asked and the model's words cannot be shown: to a message
+    that asks for no change (a greeting, thanks, a question on how to use the app), an answer from the
+    catalog, never a bare "Nothing was changed." (said first where the words claimed a change)."""
+    nothing = t("Nothing was changed.")
+    if intent.needs_tool:
+        return nothing
+    if intent.kind == "small_talk":
+        examples = t('"add buy milk tomorrow", "show my tasks" or "mark buy milk done"')
+        answer = t(
+            "Glad to help. Tell me what to add, change or check on your list, like {examples}.", examples=examples
+        )
+    else:
+        examples = t(
+            '"add buy milk tomorrow", "show my tasks", "mark buy milk done", "delete buy milk" or '
+            '"rename buy milk to buy oat milk"'
+        )
+        answer = t(
+            "I keep your to-do list: I add tasks (with a due date, a priority or tags), show them, mark them "
+            "done, change or delete them, and undo the last change. Just say it, like {examples}.",
+            examples=examples,
+        )
+    claimed = any(r.reason in _CLAIMED for r in replaced)
+    return f"{nothing} {answer}" if claimed else answer
 
 
 def _stated(outcome: ActionReport, words: Words) -> bool:

@@ -105,6 +105,7 @@ class Step:
             ghost_instruction=prompt.GHOST_INSTRUCTION,
             words_beside_results=settings.response_mode == "model",
             check=(lambda text: check_request(message, text)) if checks else None,
+            question=_answered_question(turn),
         )
         info = PolicyInfo(
             requested=requested.value,
@@ -122,6 +123,15 @@ class Step:
         language = detect(turn.request.message, previous=turn.conversation.language)
         info = PolicyInfo(requested=policy.value, applied="none", downgraded_by=None)
         return cls(intent, None, policy, info, language)
+
+
+def _answered_question(turn: TurnContext) -> str:
+    """The assistant's message before, when it asked a question and the user's message is a yes to it
+    ("Do you want me to delete “Gym”?" … "yes please"): a yes grounds the change that question named."""
+    last = next((row for row in reversed(turn.history) if row.role in ("user", "assistant")), None)
+    if last is None or last.role != "assistant" or not any(mark in last.content for mark in "?？¿؟"):
+        return ""
+    return last.content if turn.conversation.answer(turn.request.message) is True else ""
 
 
 def turn_budget(settings: Settings, request: ChatRequest) -> Budget:

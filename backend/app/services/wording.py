@@ -12,6 +12,7 @@ from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import TaskListing, UndoData, invalid_fields, listing_of, title_of, undo_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
+from backend.app.tools.resolver import named_in
 
 
 def quoted(t: Texts, title: object) -> str:
@@ -29,6 +30,36 @@ def action_phrase(t: Texts, tool: str, title: object) -> str:
         "undo_last_change": t("undo your last change"),
     }
     return phrases.get(tool, tool)
+
+
+# More changes of one kind than this are said in one line, and asked about in one phrase (a pasted
+# list, a request over the whole list): "Added 12 tasks: ...", "delete 50 tasks (“A”, “B”, “C” and 47 more)".
+BULK = 4
+
+
+def bulk_line(t: Texts, tool: str, titles: Sequence[object]) -> str | None:
+    """ "Added 12 tasks: “milk”, “eggs” and …": many changes of one kind done, in one line."""
+    listed = t.join([quoted(t, title) for title in titles])
+    lines = {
+        "add_task": t("Added {count} tasks: {titles}.", count=len(titles), titles=listed),
+        "delete_task": t("Deleted {count} tasks: {titles}.", count=len(titles), titles=listed),
+        "complete_task": t("Completed {count} tasks: {titles}.", count=len(titles), titles=listed),
+    }
+    return lines.get(tool)
+
+
+def bulk_phrase(t: Texts, tool: str, titles: Sequence[object]) -> str:
+    """ "delete 12 tasks (“A”, “B”, “C” and 9 more)": what a question asks, for many changes of one kind."""
+    shown, more = t(", ").join(quoted(t, title) for title in titles[:3]), len(titles) - 3
+    phrases = {
+        "add_task": t("add {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
+        "delete_task": t("delete {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
+        "complete_task": t(
+            "complete {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more
+        ),
+        "update_task": t("update {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
+    }
+    return phrases.get(tool) or t.join([action_phrase(t, tool, title) for title in titles])
 
 
 def done_line(t: Texts, e: ExecutedCall) -> str:
@@ -110,9 +141,8 @@ def task_details(t: Texts, facts: Mapping[str, Any], keys: Sequence[str], *, apa
 def failure_reason(t: Texts, e: ExecutedCall) -> str:
     """Why a call failed, for the user (the tool's own error is written for the model)."""
     code = e.result.code or ""
-    reference = e.arguments.get("task_id") or e.arguments.get("title") or ""
     if code == ResultCode.NOT_FOUND:
-        return t("No task matching '{reference}' found.", reference=reference)
+        return t("there is no task by that name on your list.")
     if code == ResultCode.CONFLICT:
         return t("it was changed by another request at the same time; nothing was done. Please try again.")
     if code == ResultCode.DUE_DATE_IN_PAST:
@@ -140,8 +170,20 @@ def failure_reason(t: Texts, e: ExecutedCall) -> str:
     return t("something went wrong.")
 
 
-def failed_line(t: Texts, e: ExecutedCall) -> str:
-    target = e.arguments.get("task_id") or e.arguments.get("title") or ""
+def failed_line(t: Texts, e: ExecutedCall, *, said: str = "") -> str:
+    """A call that failed, for the user. A task it found is named by its title; a reference that found
+    none is quoted only when the user's words (`said`) hold it: a model's own argument ("./notes.txt",
+    an id) is no name the user would know."""
+    target = title_of(e.result.data) or e.arguments.get("task_id") or e.arguments.get("title") or ""
+    if e.result.code == ResultCode.NOT_FOUND and not (said and named_in(said, str(target))):
+        target = t("the task you meant")
+        lines = {
+            "delete_task": t("Couldn't delete {target}: {why}", target=target, why=failure_reason(t, e)),
+            "complete_task": t("Couldn't complete {target}: {why}", target=target, why=failure_reason(t, e)),
+            "update_task": t("Couldn't update {target}: {why}", target=target, why=failure_reason(t, e)),
+        }
+        if e.call.name in lines:
+            return lines[e.call.name]
     why = failure_reason(t, e)
     lines = {
         "add_task": t("Couldn't add “{target}”: {why}", target=target, why=why),

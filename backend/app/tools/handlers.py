@@ -89,6 +89,7 @@ class StepScope:
     references: tuple[str, ...] = ()
     titles: tuple[str, ...] = ()  # the titles of the step's adds, as the model gave them
     repaired: list[str] = field(default_factory=list)  # the titles its adds took from the user's words
+    sweeps: frozenset[str] = frozenset()  # the tools whose calls in this step name every task of the list
 
 
 def snapshot(task: Task) -> dict[str, Any]:
@@ -222,7 +223,9 @@ class ToolHandlers:
         return (await self._mutate(step, args.task_id, changes, call)).with_values(values)
 
     async def delete_task(self, step: StepScope, args: TaskRefArgs, call: ToolCall) -> Done:
-        found = await self.finder.find(step.repo, args.task_id, call, step=step.references)
+        found = await self.finder.find(
+            step.repo, args.task_id, call, step=step.references, sweeps=call.name in step.sweeps
+        )
         row = found.match
         if isinstance(row, ToolResult):
             return Done.of(found, row)
@@ -238,7 +241,9 @@ class ToolHandlers:
         return Done(await undo_last_change(step.repo, now=now, expected=call.expected_change, repeat_window=window))
 
     async def _mutate(self, step: StepScope, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
-        found = await self.finder.find(step.repo, reference, call, step=step.references)
+        found = await self.finder.find(
+            step.repo, reference, call, step=step.references, sweeps=call.name in step.sweeps
+        )
         row = found.match
         if isinstance(row, ToolResult):
             return Done.of(found, row)

@@ -25,7 +25,7 @@ from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import NO_GROUNDING, Do, Grounding, Hold, Naming, Source, TargetFacts, Verdict, decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
-from backend.app.language.lexicon import fold
+from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
 from backend.app.tools.resolver import (
     Ambiguous,
@@ -62,6 +62,13 @@ class Found:
         return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used, source)
 
 
+def _whole_list(grounding: Grounding, *, sweeps: bool) -> bool:
+    """Whether a call is one of a change over every task: the user's words for it name them all
+    ("delete them all", "alles erledigt"), or the step's calls of its tool name every task (a model
+    that deletes each task of the list, whatever language the message was in)."""
+    return sweeps or bool(grounding.names and whole_list_words().search(fold(grounding.names)))
+
+
 class TaskFinder:
     """Finds the task a call's reference names, among the owner's (the repository passed in is owner
     scoped). `said` is what the user's message names, `context` the conversation's references ("it",
@@ -83,12 +90,15 @@ class TaskFinder:
         self.context = context
         self.touched: set[uuid.UUID] = set()
 
-    async def find(self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = ()) -> Found:
+    async def find(
+        self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
+    ) -> Found:
         """The task `reference` names, as far as the table lets the call act on it (`call.grounding`:
         how it is held, and the user's words that must name it); with `expected_version` (a REST
         `If-Match`) only at that version. A reference naming no task may be repaired from the user's
         own words for this very action (`_said_task`). `step`: what the step's calls name (a repair
-        never takes a task another of them names)."""
+        never takes a task another of them names); `sweeps`: the step's calls of this tool name every task
+        of the list."""
         own = clean_reference(reference)
         others = tuple(o for o in step if o and o != own)
         grounding = call.grounding or NO_GROUNDING
@@ -120,6 +130,7 @@ class TaskFinder:
         other = None
         if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
             other = await self._named(repo, grounding.names, (*others, row.title))
+        whole = naming is Naming.NONE and grounding.whole_list and _whole_list(grounding, sweeps=sweeps)
         facts = TargetFacts(
             traits(call.name),
             grounding.hold,
@@ -128,6 +139,8 @@ class TaskFinder:
             forced=grounding.forced,
             anywhere=grounding.names is None,
             another=other is not None,
+            whole_list=whole,
+            confirmed=grounding.confirmed,
         )
         return found.then(self._act(decide(facts), call, row, other, notes))
 
@@ -282,9 +295,12 @@ class TaskFinder:
             return Found(
                 owned or ToolResult(success=False, code=ResultCode.NOT_FOUND, error=NoMatch(reference).message)
             )
-        if self.context is not None and (found := self.context.resolve(reference)) is not None:
-            return await self._from_conversation(repo, reference, found)
         resolution, by_id = await self.resolve_title(repo, reference)
+        exact = isinstance(resolution, Resolved) and resolution.method == "exact"
+        # A title written exactly wins over a reading of it as a pointer ("Item 2", "#1", "B"): a
+        # reference into the conversation ("it", "the second one") is read only when no title is it.
+        if not exact and self.context is not None and (found := self.context.resolve(reference)) is not None:
+            return await self._from_conversation(repo, reference, found)
         if isinstance(resolution, NoMatch):
             return Found(ToolResult(success=False, code=ResultCode.NOT_FOUND, error=resolution.message))
         if isinstance(resolution, Ambiguous):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
@@ -39,6 +40,7 @@ _POLITE_TAIL = re.compile(
     r"|gracias|merci|shukriya|plz|alsjeblieft|aub|dank je)$"
 )
 _NUMBER = re.compile(r"\d{1,2}")
+_REPEATED = re.compile(r"([^\W\d_])\1+")  # a letter typed over and over
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +315,14 @@ class Referents:
         return Unclear(reference, self.acted or self.shown)
 
     def answer(self, message: str) -> bool | None:
-        """True for a yes, False for a no, None for anything else (a whole answer, any language)."""
+        """True for a yes, False for a no, None for anything else (a whole answer, any language; a
+        yes said twice, "ja, mach", is a yes)."""
+        found = self._answer(message)
+        if found is None and any(_yes_run().fullmatch(text) for text in _forms(message)):
+            return True  # yes words and polite words only: "yup go ahead", "ja, mach", "jo, gerne"
+        return found
+
+    def _answer(self, message: str) -> bool | None:
         for text in _forms(message):
             for lex in lexicons():
                 if _whole(lex.reference("yes"), text):
@@ -324,9 +333,30 @@ class Referents:
 
 
 def _forms(text: str) -> list[str]:
+    """The answer as typed, without the polite words around it ("sí porfa", "ja bitte"), and both with
+    a letter typed over and over said once ("siii", "yesss", "jaaa")."""
     folded = _EDGES.sub("", " ".join(fold(text).split()))
     polite = _EDGES.sub("", _POLITE_TAIL.sub("", folded))
-    return list(dict.fromkeys(t for t in (folded, polite) if t))
+    words = polite.split()
+    while len(words) > 1 and _filler(_EDGES.sub("", words[-1])):
+        words.pop()
+    bare = _EDGES.sub("", " ".join(words))
+    forms = (folded, polite, bare)
+    return list(dict.fromkeys(f for t in forms for f in (t, _REPEATED.sub(r"\1", t)) if f))
+
+
+@cache
+def _yes_run() -> re.Pattern[str]:
+    """A run of yes words and polite words, at least one a yes, no no among them (any language)."""
+    yes = "|".join(p.pattern for lex in lexicons() if (p := lex.reference("yes")) is not None)
+    no = "|".join(p.pattern for lex in lexicons() if (p := lex.reference("no")) is not None)
+    fill = "|".join(p.pattern for lex in lexicons() if (p := lex.word("fillers")) is not None)
+    word = rf"(?:(?!(?:{no})\b)(?:{yes}|{fill}))"
+    return re.compile(rf"(?=.*?\b(?:{yes})\b){word}(?:[\s,.!]+{word})*")
+
+
+def _filler(word: str) -> bool:
+    return any((p := lex.word("fillers")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
 def _whole(pattern: re.Pattern[str] | None, text: str) -> bool:

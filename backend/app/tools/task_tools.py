@@ -181,7 +181,7 @@ class TaskTools:
                     # A lone listing writes nothing but its record: each statement alone, no transaction.
                     only_statement_next(session)
                 titles = tuple(str(p.arguments.get("title") or "") for p in prepared if p.call.name == "add_task")
-                scope = StepScope(repo, references, titles)
+                scope = StepScope(repo, references, titles, sweeps=await _sweeps(repo, prepared))
                 for i, p in enumerate(prepared):
                     if p.args is None:
                         continue
@@ -376,3 +376,22 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
         model_fixable=result.model_fixable,
         dropped=dropped,
     )
+
+
+_SWEEPING = frozenset({"delete_task", "complete_task"})  # the changes that may be asked about for the whole list
+
+
+async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozenset[str]:
+    """The tools whose calls in this step name as many tasks as the list holds (for a completion, as
+    many as are pending), counted before any of them runs: a change over the whole list."""
+    named: dict[str, set[str]] = {}
+    for p in prepared:
+        if p.args is not None and p.call.name in _SWEEPING:
+            named.setdefault(p.call.name, set()).add(clean_reference(str(p.arguments.get("task_id") or "")))
+    swept = set()
+    for tool, references in named.items():
+        references.discard("")
+        status = "pending" if tool == "complete_task" else "all"
+        if len(references) >= 2 and len(references) >= await repo.count(status=status):
+            swept.add(tool)
+    return frozenset(swept)

@@ -27,6 +27,7 @@ from typing import Any
 
 from backend.app.language import detect as detect_module
 from backend.app.language.lexicon import Lexicon, lexicons
+from backend.app.services import clauses
 from backend.app.services import intent as intent_module
 from backend.app.services.claims import claims, denial, readable
 
@@ -135,29 +136,6 @@ def shapes(chars: int, seed: int = 7) -> Iterator[Shape]:
         yield Shape(f"none: {name}", _fill(unit, chars, sep))
 
 
-def readable_prefix(text: str) -> str:
-    """The longest start of `text`, cut at a space if it has one, that the reader still reads (not
-    `too_long`)."""
-    cuts = [i for i, c in enumerate(text) if c == " "] + [len(text)]
-    cuts = cuts if len(cuts) > 1 else list(range(len(text) + 1))
-    low, high = 0, len(cuts) - 1
-    while low < high:
-        mid = (low + high + 1) // 2
-        if intent_module.classify(text[: cuts[mid]]).kind == "too_long":
-            high = mid - 1
-        else:
-            low = mid
-    return text[: cuts[low]]
-
-
-def _with_readable(made: Iterator[Shape]) -> Iterator[Shape]:
-    """Each shape whole (read only as too long), and its longest start that is read in full."""
-    for shape in made:
-        yield shape
-        if (start := readable_prefix(shape.text)) and start != shape.text:
-            yield Shape(f"{shape.name} (readable start)", start)
-
-
 def replies(chars: int) -> Iterator[Shape]:
     """Model replies of `chars` characters meant to be slow for the claim reader."""
     for lex in lexicons():
@@ -175,8 +153,11 @@ def replies(chars: int) -> Iterator[Shape]:
 
 
 def _clear() -> None:
+    """Forget what earlier messages left in the readers' memos: each shape is a new message."""
     detect_module.scores.cache_clear()
     detect_module.covers.cache_clear()
+    for memo in (clauses.read_clause, clauses.whole, clauses.only_fillers, clauses.declines, clauses.is_item):
+        memo.cache_clear()
 
 
 def read_message(text: str) -> None:
@@ -207,7 +188,7 @@ def run(chars: int, reply_chars: int, repeat: int) -> dict[str, Any]:
     read_reply("warm up.")
     rows: dict[str, list[dict[str, Any]]] = {"messages": [], "replies": []}
     readers: tuple[tuple[str, Iterator[Shape], Callable[[str], None]], ...] = (
-        ("messages", _with_readable(shapes(chars)), read_message),
+        ("messages", shapes(chars), read_message),
         ("replies", replies(reply_chars), read_reply),
     )
     for key, made, read in readers:

@@ -1,0 +1,195 @@
+"""Requests over the whole list, and a yes to the assistant's own question (issue 48), through HTTP.
+
+A request over every task ("clear it all", "alles erledigt") is one decision: one question that says
+what it will change (its count and a few titles), and its yes does all of it, whatever the size of
+the list and the per-turn caps. A yes to the assistant's own question ("Should I delete “Gym”?")
+grounds exactly the change it asked about, never another. The model is scripted; the database real.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support.api import chat, seed_tasks, tasks_of
+from support.fake_llm import ScriptedLLM, calls, completion, declares
+
+ERRANDS = tuple(f"Errand {n}" for n in range(1, 31))
+
+
+async def _left(client: Any) -> dict[str, str]:
+    return {t["title"]: t["status"] for t in await tasks_of(client)}
+
+
+@pytest.mark.parametrize(
+    ("message", "yes", "tool"),
+    [
+        ("wipe everything off my list, i'm starting over", "yes", "delete_task"),
+        ("bitte alles löschen, ich fange neu an", "ja", "delete_task"),
+        ("borra todas mis tareas", "sí", "delete_task"),
+        ("vide toute ma liste s'il te plaît", "oui", "delete_task"),
+        ("cancella tutto per favore", "sì", "delete_task"),
+        ("gooi alles weg", "ja", "delete_task"),
+        ("apaga tudo da lista", "sim", "delete_task"),
+        ("sab kuch delete kar do", "haan", "delete_task"),
+        ("mark every single one as done", "yep", "complete_task"),
+        ("hak alles af", "ja graag", "complete_task"),
+        ("marca todas como hechas", "dale", "complete_task"),
+    ],
+)
+async def test_a_request_over_a_list_of_thirty_asks_once_and_its_yes_does_all(
+    make_client: Any, message: str, yes: str, tool: str
+) -> None:
+    # The model goes through the list in two steps of fifteen, then answers in words.
+    first, second = ERRANDS[:15], ERRANDS[15:]
+    llm = ScriptedLLM(
+        calls(*[(tool, {"task_id": t}) for t in first]),
+        calls(*[(tool, {"task_id": t}) for t in second]),
+        completion("All done!"),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, *ERRANDS)
+
+    asked = (await chat(client, message)).json()
+
+    assert set((await _left(client)).values()) == {"pending"}  # nothing changed before the yes
+    question = asked["confirmation"]
+    assert question is not None, asked["assistant_message"]
+    assert len(question["actions"]) == 30 and {a["name"] for a in question["actions"]} == {tool}
+    assert "30" in question["question"] and "Errand 1" in question["question"]
+    assert len(question["question"]) < 200  # its count and a few titles, not thirty lines
+    assert "All done" not in asked["assistant_message"]
+
+    done = (await chat(client, yes, conversation_id=asked["conversation_id"])).json()
+
+    left = await _left(client)
+    assert left == ({} if tool == "delete_task" else dict.fromkeys(ERRANDS, "completed")), done["assistant_message"]
+    assert done["confirmation"] is None
+    assert len(done["assistant_message"].splitlines()) == 1  # said in one line
+
+
+async def test_a_model_deleting_every_task_of_an_unread_message_is_asked_about_once(make_client: Any) -> None:
+    # No word file reads Swedish: the step that covers the whole list is what makes it one question.
+    titles = ("Tvätta", "Gym", "Handla", "Ring mamma", "Betala hyran", "Städa")
+    llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in titles]), completion("Klart!"))
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+
+    asked = (await chat(client, "töm hela listan tack")).json()
+    assert asked["confirmation"] is not None and len(asked["confirmation"]["actions"]) == 6
+    assert set((await _left(client)).values()) == {"pending"}
+
+    await chat(client, "yes", conversation_id=asked["conversation_id"])
+    assert await _left(client) == {}
+
+
+async def test_a_model_deleting_some_tasks_of_an_unread_message_is_still_refused(make_client: Any) -> None:
+    # Two of three tasks: not the whole list, and no words name them: nothing is run or asked.
+    llm = ScriptedLLM(
+        calls(("delete_task", {"task_id": "Gym"}), ("delete_task", {"task_id": "Tvätta"})), completion("En lugn vecka.")
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Tvätta", "Handla")
+
+    body = (await chat(client, "hur ser veckan ut")).json()
+
+    assert body["confirmation"] is None
+    assert set((await _left(client)).values()) == {"pending"}
+
+
+@pytest.mark.parametrize(
+    ("question", "yes", "call", "after"),
+    [
+        ("Do you want me to delete “Gym”?", "yes please", ("delete_task", {"task_id": "Gym"}), {"Gym": None}),
+        ("Soll ich „Gym“ löschen?", "ja, mach", ("delete_task", {"task_id": "Gym"}), {"Gym": None}),
+        (
+            "¿Quieres que marque «Taxes» como hecha?",
+            "sii porfa",
+            ("complete_task", {"task_id": "Taxes"}),
+            {"Taxes": "completed"},
+        ),
+        (
+            "Tu veux que je supprime « Laundry » ?",
+            "oui vas-y",
+            ("delete_task", {"task_id": "Laundry"}),
+            {"Laundry": None},
+        ),
+        (
+            "Vuoi che segni Taxes come fatta?",
+            "sì grazie",
+            ("complete_task", {"task_id": "Taxes"}),
+            {"Taxes": "completed"},
+        ),
+        ("Zal ik Gym verwijderen?", "ja graag", ("delete_task", {"task_id": "Gym"}), {"Gym": None}),
+        ("Quer que eu apague “Gym”?", "quero sim", ("delete_task", {"task_id": "Gym"}), {"Gym": None}),
+        ("Kya main Gym delete kar doon?", "haan ji", ("delete_task", {"task_id": "Gym"}), {"Gym": None}),
+        (
+            "Should I add “Call the bank” to your list?",
+            "yup go ahead",
+            ("add_task", {"title": "Call the bank"}),
+            {"Call the bank": "pending"},
+        ),
+    ],
+)
+async def test_a_yes_to_the_models_own_question_makes_that_change(
+    make_client: Any, question: str, yes: str, call: tuple[str, dict[str, Any]], after: dict[str, str | None]
+) -> None:
+    llm = ScriptedLLM(completion(question), calls(call), completion("Done."), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes", "Laundry")
+
+    first = (await chat(client, "gym is pointless now, taxes are sorted and laundry can wait")).json()
+    assert first["assistant_message"].endswith(question), first["assistant_message"]
+    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
+
+    expected = dict.fromkeys(("Gym", "Taxes", "Laundry"), "pending") | after
+    assert await _left(client) == {t: s for t, s in expected.items() if s is not None}, body["assistant_message"]
+    assert body["confirmation"] is None  # the user already said yes: not asked again
+
+
+async def test_a_yes_grounds_only_what_the_question_named(make_client: Any) -> None:
+    # The model asked about Gym; after the yes it deletes Gym and Taxes: Taxes is not run.
+    llm = ScriptedLLM(
+        completion("Should I delete “Gym”?"),
+        calls(("delete_task", {"task_id": "Gym"}), ("delete_task", {"task_id": "Taxes"})),
+        completion("Done."),
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes", "Laundry")
+
+    first = (await chat(client, "gym is pointless now")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert await _left(client) == {"Taxes": "pending", "Laundry": "pending"}
+
+
+async def test_a_yes_to_a_question_about_another_kind_of_change_grounds_nothing(make_client: Any) -> None:
+    # The model asked whether to complete Gym; after the yes it deletes it: not what was asked.
+    llm = ScriptedLLM(
+        completion("Should I mark “Gym” as done?"),
+        calls(("delete_task", {"task_id": "Gym"})),
+        completion("Done."),
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes")
+
+    first = (await chat(client, "went to the gym today")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert (await _left(client))["Gym"] == "pending"
+
+
+async def test_an_exact_title_wins_over_a_position_in_the_list(make_client: Any) -> None:
+    # "Item 2" is a title here, not "the second item of the list shown last".
+    titles = ("Item 1", "Item 2", "Item 10", "Item 12")
+    llm = ScriptedLLM(calls(("list_tasks", {})), calls(("delete_task", {"task_id": "Item 2"})))
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+
+    first = (await chat(client, "show my list")).json()
+    body = (await chat(client, "delete Item 2", conversation_id=first["conversation_id"])).json()
+
+    assert set(await _left(client)) == {"Item 1", "Item 10", "Item 12"}, body["assistant_message"]
+    assert body["confirmation"] is None
