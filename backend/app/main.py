@@ -118,7 +118,7 @@ def create_app(
     app.add_middleware(
         BodyLimit,
         max_bytes=settings.max_body_bytes,
-        wider={chat.CHAT_PATH: max(settings.max_chat_body_bytes, settings.max_body_bytes)},
+        wider={chat.CHAT_PATH: max(settings.max_chat_body_bytes, settings.chat_body_bytes)},
     )
     app.add_middleware(HttpMetrics, metrics=app_metrics)  # sees every status, 413s included
     if settings.cors_origins:

@@ -282,7 +282,7 @@ async def test_the_whole_chat_fits_under_max_chat_body_bytes_and_a_plain_body_ke
     assert over.status_code == 413 and over.json()["error"] == "PAYLOAD_TOO_LARGE"
     plain = await client.post(
         f"/api/{USER}/chat",
-        json={"message": "hi", "conversation_id": None, "tool_policy": None} | {"x": "y" * 20_000},
+        json={"message": "hi", "conversation_id": None, "tool_policy": None} | {"x": "y" * 70_000},
         headers=auth(),
     )
     assert plain.status_code == 413 and plain.json()["error"] == "PAYLOAD_TOO_LARGE"

@@ -70,7 +70,7 @@ _REQUESTS: list[tuple[str, str, str, dict[str, str], bytes]] = [
     ("routed", "POST", _CHAT, _JSON, _body({"text": "no message"})),
     ("routed", "POST", _CHAT, _JSON, _body({"message": 12})),
     ("routed", "POST", _CHAT, _JSON, _body({"message": ""})),
-    ("checked", "POST", _CHAT, _JSON, _body({"message": "x" * 20_000})),
+    ("checked", "POST", _CHAT, _JSON, _body({"message": "x" * 70_000})),
     ("routed", "POST", _CHAT, _JSON, _body({"message": "add milk", "conversation_id": "not-a-uuid"})),
     ("routed", "POST", _CHAT, _JSON, _body({"message": "add milk", "unknown": 1})),
     ("turn", "POST", _CHAT, _JSON, _body({"message": "add milk", "confirm": "yes"})),

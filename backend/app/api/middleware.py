@@ -91,7 +91,7 @@ class StorableText:
             try:
                 message = await receive()
             except HTTPException as over:  # BodyLimit's, raised while this reads: answered here
-                await _send_error(send, over.status_code, "PAYLOAD_TOO_LARGE", str(over.detail))
+                await _send_error(send, over.status_code, "PAYLOAD_TOO_LARGE", str(over.detail), over.headers)
                 return
             if message["type"] != "http.request":
                 await self.app(scope, _replay([message], receive), send)
@@ -153,19 +153,33 @@ def _printable(name: str) -> str:
     return "".join(c if c.isprintable() else "?" for c in name)[:64]
 
 
-async def _send_error(send: Send, status: int, code: str, detail: str) -> None:
+async def _send_error(send: Send, status: int, code: str, detail: str, extra: Mapping[str, str] | None = None) -> None:
     body = orjson.dumps({"error": code, "detail": detail})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers += [(name.lower().encode(), value.encode()) for name, value in (extra or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-class BodyLimit:
-    """Request body cap: 413 in the contract's JSON shape, before the body is read into memory.
+# An oversized body is read to its end and thrown away before the 413 is sent, up to this many bytes
+# past the cap: a client that writes its whole body before it reads (no `Expect: 100-continue`) then
+# reads the answer, where a connection closed on bytes it had not read is reset under the client
+# (uvicorn closes it after the answer when the client asked `Connection: close`, as urllib does).
+# Past this the answer is sent and the connection closed. Memory stays bounded: what is read is
+# counted, not kept.
+DRAIN_MAX_BYTES = 16 * 1024 * 1024
+_CLOSE = {"Connection": "close"}
 
-    A declared Content-Length over the cap is answered at once; a body without one (chunked) is
-    counted while it is read, and the read fails with a 413 HTTPException that the app's error
-    handler renders. (FastAPI's own `max_body_size` answers in plain text, so it is not used.)
+
+class BodyLimit:
+    """Request body cap: 413 in the contract's JSON shape, never holding more than the cap in memory.
+
+    A declared Content-Length over the cap is answered without reading the body (a client that sent
+    `Expect: 100-continue` waits for that answer and never sends it) or after reading and discarding
+    it (one that did not is already sending it: see `DRAIN_MAX_BYTES`); a body without one (chunked)
+    is counted while it is read, and past the cap the rest is discarded and the read fails with a 413
+    HTTPException that the app's error handler renders. Either way the answer closes the connection.
+    (FastAPI's own `max_body_size` answers in plain text, so it is not used.)
     `wider`: paths (patterns matched in full) whose cap is higher, with that cap.
     """
 
@@ -179,9 +193,12 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         cap = next((cap for path, cap in self.wider if path.fullmatch(scope["path"])), self.max_bytes)
-        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > cap:
-            await _send_error(send, 413, "PAYLOAD_TOO_LARGE", f"Request body over {cap} bytes")
+            if headers.get(b"expect", b"").lower() != b"100-continue":
+                await _discard(receive)
+            await _send_error(send, 413, "PAYLOAD_TOO_LARGE", f"Request body over {cap} bytes", _CLOSE)
             return
         seen = 0
 
@@ -191,7 +208,19 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > cap:
-                    raise HTTPException(status_code=413, detail=f"Request body over {cap} bytes")
+                    if message.get("more_body", False):
+                        await _discard(receive)
+                    raise HTTPException(status_code=413, detail=f"Request body over {cap} bytes", headers=_CLOSE)
             return message
 
         await self.app(scope, counting_receive, send)
+
+
+async def _discard(receive: Receive) -> None:
+    """Read the rest of the request body (at most DRAIN_MAX_BYTES), keeping none of it."""
+    read = 0
+    while read <= DRAIN_MAX_BYTES:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+        read += len(message.get("body", b""))

@@ -241,8 +241,9 @@ class Settings(BaseSettings):
 
     max_body_bytes: int = 16_384
     # The chat route's cap for the AI SDK's request, which carries the whole chat as the client holds
-    # it on every turn (api/ui_stream.py); a plain chat request keeps MAX_BODY_BYTES.
+    # it on every turn (api/ui_stream.py); a plain chat request has `chat_body_bytes`.
     max_chat_body_bytes: int = Field(default=1_048_576, ge=1)
+    # A chat request's byte cap follows it (`chat_body_bytes`): a full message fits however it is escaped.
     max_message_chars: int = Field(default=4_000, ge=1)
     # How the loop treats a tool that failed, and which tools this deployment offers at all.
     tool_failure_policy: Literal["tolerated", "fatal"] = "tolerated"
@@ -325,6 +326,14 @@ class Settings(BaseSettings):
     def uses_offline_model(self) -> bool:
         """No key means the built-in offline model; a key always means the real server."""
         return not self.llm_api_key
+
+    @property
+    def chat_body_bytes(self) -> int:
+        """A chat request's byte cap, from MAX_MESSAGE_CHARS: a message of that many characters fits
+        however its JSON escapes it (at worst 12 bytes a character, a surrogate pair `\\ud83d\\ude00`),
+        with MAX_BODY_BYTES beside it for the rest of the body. Its length is then checked in
+        characters (a 422); only a body past this is a 413. 64,384 bytes by default."""
+        return 12 * self.max_message_chars + self.max_body_bytes
 
     @property
     def is_sqlite(self) -> bool:

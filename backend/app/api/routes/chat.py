@@ -27,7 +27,8 @@ from backend.app.schemas.ui_chat import UIChatRequest
 from backend.app.services.chat import ChatService
 
 router = APIRouter(tags=["chat"])
-# The route's path as BodyLimit matches it: its cap is MAX_CHAT_BODY_BYTES, for the AI SDK's request.
+# The route's path as BodyLimit matches it: its cap is MAX_CHAT_BODY_BYTES, for the AI SDK's request
+# (never below `Settings.chat_body_bytes`, which a plain request has).
 CHAT_PATH = r"/api/[^/]+/chat"
 
 
@@ -102,10 +103,10 @@ def _bounded(value: str, where: tuple[str, str]) -> None:
 
 
 async def _plain_cap(raw: Request) -> None:
-    """A plain chat request keeps MAX_BODY_BYTES: the route's wider cap (MAX_CHAT_BODY_BYTES) is for
-    the AI SDK's, which carries the whole chat. (The settings are read from the app, not through a
-    dependency: one fewer for every turn.)"""
-    body, cap = await raw.body(), raw.app.state.settings.max_body_bytes
+    """A plain chat request has `Settings.chat_body_bytes` (room for a full message however it is
+    escaped): the route's wider cap (MAX_CHAT_BODY_BYTES) is for the AI SDK's, which carries the whole
+    chat. (The settings are read from the app, not through a dependency: one fewer for every turn.)"""
+    body, cap = await raw.body(), raw.app.state.settings.chat_body_bytes
     if len(body) <= cap:
         return
     try:
