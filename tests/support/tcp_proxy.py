@@ -1,11 +1,14 @@
 """A TCP forwarder on loopback that can be stopped and started again: the database going away and
 coming back, as a server restart or a network cut looks to the app (every connection dropped,
-new ones refused until it is back)."""
+new ones refused until it is back); or frozen and thawed: a database that takes connections and
+statements and does not answer (a stalled host or network), then answers again. And a server that
+never answers at all."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 
 from support.live import bound_socket
 
@@ -18,6 +21,8 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._pipes: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
+        self._flowing = asyncio.Event()
+        self._flowing.set()
 
     async def start(self) -> None:
         if self._server is None:
@@ -35,6 +40,14 @@ class TcpProxy:
             task.cancel()
         await asyncio.gather(*self._pipes, return_exceptions=True)
 
+    def freeze(self) -> None:
+        """Forward nothing more, either way, keeping every connection open and taking new ones."""
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        """Forward again, what was held first."""
+        self._flowing.set()
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
@@ -50,6 +63,7 @@ class TcpProxy:
     async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
         try:
             while data := await source.read(65536):
+                await self._flowing.wait()
                 sink.write(data)
                 await sink.drain()
         except (OSError, asyncio.IncompleteReadError):
@@ -58,3 +72,24 @@ class TcpProxy:
             self._writers.discard(sink)
             with contextlib.suppress(Exception):
                 sink.transport.abort()
+
+
+@contextlib.asynccontextmanager
+async def silent_server() -> AsyncIterator[int]:
+    """A server on loopback (its port is yielded) that takes every connection, reads what it is sent
+    and never answers, until the block ends: a database whose host is up and whose server is stuck."""
+    held: set[asyncio.StreamWriter] = set()
+
+    async def take(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.add(writer)
+        with contextlib.suppress(OSError):
+            while await reader.read(65536):
+                pass
+
+    server = await asyncio.start_server(take, sock=bound_socket())
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        for writer in held:
+            writer.transport.abort()

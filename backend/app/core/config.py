@@ -44,6 +44,9 @@ _RUN = re.compile(r"(.)\1{7,}")
 _SEQUENCES = ("0123456789", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop")
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
+# What the client waits past DB_STATEMENT_TIMEOUT_MS for the server's answer (its own cancellation, a
+# slow network) before it takes the database for one that does not answer (`db_command_timeout_s`).
+DB_ANSWER_MARGIN_S = 1.0
 # The task tools' names (tools/registry.py), for TOOLS_ALLOW / TOOLS_DENY; config imports nothing else.
 KNOWN_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
 
@@ -163,7 +166,13 @@ class Settings(BaseSettings):
     # closed again on every burst (a connection costs more than many turns of queries).
     db_pool_size: int = 10
     db_max_overflow: int = 5
+    # Postgres's own limit on a statement; the client waits that long and `DB_ANSWER_MARGIN_S` more
+    # for an answer (`db_command_timeout_s`), so a server that takes a statement and never answers
+    # (a stalled host or network, where the server's limit cannot reach us) is an outage, not a hang.
     db_statement_timeout_ms: int = 5_000
+    # How long a new connection may take (TCP, TLS, the server's hello and authentication), and a request
+    # may wait for a pooled one; past it the database is out of reach (503), not slow.
+    db_connect_timeout_s: float = Field(default=5.0, gt=0)
     db_lock_timeout_ms: int = 2_000
     db_idle_in_transaction_timeout_ms: int = 15_000
     # "transaction": DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction), which
@@ -326,6 +335,15 @@ class Settings(BaseSettings):
     def uses_offline_model(self) -> bool:
         """No key means the built-in offline model; a key always means the real server."""
         return not self.llm_api_key
+
+    @property
+    def db_command_timeout_s(self) -> float | None:
+        """How long the client waits for the database's answer to a statement: the statement timeout
+        and `DB_ANSWER_MARGIN_S` (the server's own timeout answers first); None when
+        DB_STATEMENT_TIMEOUT_MS is 0 (no limit)."""
+        if self.db_statement_timeout_ms <= 0:
+            return None
+        return self.db_statement_timeout_ms / 1000 + DB_ANSWER_MARGIN_S
 
     @property
     def chat_body_bytes(self) -> int:

@@ -53,6 +53,8 @@ from sqlalchemy.sql import ClauseElement, Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.util import greenlet_spawn
 
+from backend.app.db.outage import NotAnswering
+
 ALONE = "taskchat_alone"  # session.info: the next statement sent through `fetch` may go alone, without a transaction
 
 Processor = Callable[[Any], Any] | None
@@ -231,6 +233,8 @@ async def _sent(
         translated = _translated(error, compiled.sql, args, dialect, invalidated=not sound)
         if not sound:
             await greenlet_spawn(invalidate, error)
+        if isinstance(error, TimeoutError):  # the driver's own: no answer (as the engine raises it, db/session.py)
+            raise NotAnswering("The database did not answer a statement in time") from error
         raise translated from error
 
 

@@ -6,10 +6,19 @@ from __future__ import annotations
 import asyncpg
 from sqlalchemy import exc as sa_exc
 
+
+class NotAnswering(Exception):
+    """The database took a connection or a statement and gave no answer in time (DB_CONNECT_TIMEOUT_S;
+    the statement timeout and a margin): a stalled server or network, as out of reach as a refused
+    one. Raised from the driver's own timeout where the engine meets it (`db/session.py`,
+    `db/driver.py`); a bare TimeoutError says nothing of where it came from."""
+
+
 # Refused or reset connections, an unknown host (OSError, but not a timeout: other waits time out
 # too), a server shutting down or starting (class 57P, 08), a connection that died mid-statement,
-# and the pool giving up waiting for a connection.
+# a server that does not answer, and the pool giving up waiting for a connection.
 _UNREACHABLE: tuple[type[BaseException], ...] = (
+    NotAnswering,
     asyncpg.exceptions.PostgresConnectionError,
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.AdminShutdownError,
@@ -21,7 +30,13 @@ _UNREACHABLE: tuple[type[BaseException], ...] = (
 
 
 # What a database failure is raised as (the API's handler for these decides 503 or 500).
-DATABASE_ERRORS: tuple[type[Exception], ...] = (sa_exc.DBAPIError, sa_exc.TimeoutError, asyncpg.PostgresError, OSError)
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    sa_exc.DBAPIError,
+    sa_exc.TimeoutError,
+    asyncpg.PostgresError,
+    OSError,
+    NotAnswering,
+)
 
 
 def unreachable(error: BaseException) -> bool:

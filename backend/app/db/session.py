@@ -27,6 +27,7 @@ from sqlmodel import SQLModel
 from backend.app.core.config import Settings
 from backend.app.db import models  # noqa: F401  (puts the tables on SQLModel.metadata)
 from backend.app.db.driver import ALONE, DIRECT, direct
+from backend.app.db.outage import NotAnswering
 from backend.app.language.lexicon import fold
 
 
@@ -47,7 +48,13 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
         "idle_in_transaction_session_timeout": settings.db_idle_in_transaction_timeout_ms,
     }
     behind_pooler = settings.db_pooler == "transaction"
-    connect_args: dict[str, Any] = {"server_settings": {"application_name": "taskchat"}}
+    connect_args: dict[str, Any] = {
+        "server_settings": {"application_name": "taskchat"},
+        # asyncpg would wait 60 s for a connection and forever for an answer: a server that takes
+        # either and stays silent is given up on (`NotAnswering`, a 503) and the service goes on.
+        "timeout": settings.db_connect_timeout_s,
+        "command_timeout": settings.db_command_timeout_s,
+    }
     if behind_pooler:
         # A transaction pooler may run each transaction on another server connection: a prepared
         # statement must not outlive its transaction, nor share a name with another client's.
@@ -62,6 +69,7 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
         url,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
+        pool_timeout=settings.db_connect_timeout_s,  # no longer for a pooled connection than for a new one
         connect_args=connect_args,
         json_serializer=_json_dumps,
         json_deserializer=orjson.loads,
@@ -72,6 +80,7 @@ def create_engine(settings: Settings, *, url: str | None = None) -> AsyncEngine:
     if behind_pooler:
         _set_timeouts_per_transaction(engine, timeouts)
     _drop_closed_connections(engine)
+    _silence_is_an_outage(engine, connect_timeout_s=settings.db_connect_timeout_s)
     return engine
 
 
@@ -119,8 +128,9 @@ def _drop_closed_connections(engine: AsyncEngine) -> None:
     This is `pool_pre_ping` without its cost on the hot path: on asyncpg a ping is three round trips
     (BEGIN, an empty query, ROLLBACK), and a turn checks out three times. A connection the server
     closed (a restart, a killed backend) is known to asyncpg as soon as the event loop has read the
-    close, so asking costs nothing; one idle for more than `PING_IDLE_AFTER_S` is pinged as before.
-    One that dies in the middle of a statement is invalidated by SQLAlchemy's disconnect handling.
+    close, so asking costs nothing; one idle for more than `PING_IDLE_AFTER_S` is pinged as before
+    (one whose ping times out is `NotAnswering`: dropped, and the request fails as an outage). One
+    that dies in the middle of a statement is invalidated by SQLAlchemy's disconnect handling.
     """
 
     @event.listens_for(engine.sync_engine, "checkin")
@@ -135,8 +145,39 @@ def _drop_closed_connections(engine: AsyncEngine) -> None:
         if idle_since is not None and time.monotonic() - idle_since > PING_IDLE_AFTER_S:
             try:
                 dbapi_connection.ping()
+            except TimeoutError as error:  # a stalled link: no new connection is tried (it would wait too)
+                raise NotAnswering("The database did not answer a ping in time") from error
             except Exception as error:
                 raise exc.DisconnectionError("connection did not answer a ping") from error
+
+
+def _silence_is_an_outage(engine: AsyncEngine, *, connect_timeout_s: float) -> None:
+    """The driver's timeouts (a connection or a statement the server took and never answered) raised
+    as `NotAnswering`, which the API answers with a 503, and that connection dropped at once.
+
+    Dropped alone: the pool's other connections are tried as they come (a slow statement is the
+    server's own to cancel, so a timeout here means that link is stalled, not necessarily all).
+    Aborted, not closed: a graceful close would wait for a server that does not answer."""
+
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def _connect(dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+        try:
+            return dialect.connect(*cargs, **cparams)
+        except TimeoutError as error:
+            raise NotAnswering(f"The database did not answer a connection within {connect_timeout_s:g} s") from error
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _statement(context: sa.engine.ExceptionContext) -> BaseException | None:
+        if not isinstance(context.original_exception, TimeoutError):
+            return None
+        context.is_disconnect = True
+        context.invalidate_pool_on_disconnect = False
+        return NotAnswering("The database did not answer a statement in time")
+
+    @event.listens_for(engine.sync_engine, "invalidate")
+    def _abort(dbapi_connection: Any, _record: Any, error: BaseException | None) -> None:
+        if isinstance(error, TimeoutError | NotAnswering):
+            dbapi_connection.driver_connection.terminate()
 
 
 def configure_sqlite(engine: AsyncEngine) -> None:
