@@ -7,12 +7,15 @@ from support.api import chat, tasks_of
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion
 
 from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.app.services.wording import BULK
 
 BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
 
 
 async def seed(client, llm: ScriptedLLM, *titles: str) -> None:  # type: ignore[no-untyped-def]
     llm.push(calls(*[("add_task", {"title": t}) for t in titles]))
+    if len(titles) > BULK:  # a model adding a long list is asked whether it has more: it answers in words
+        llm.push(completion("Added."))
     response = await chat(client, "add " + ", ".join(titles))
     assert response.status_code == 200, response.text
     assert [c["result"]["success"] for c in response.json()["tool_calls"]] == [True] * len(titles)

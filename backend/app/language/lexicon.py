@@ -46,7 +46,7 @@ _WORDS = (
 _CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
 _REFERENCES = ("this", "last", "previous", "just_added", "number", "yes", "no")
-_DATES = ("today", "tomorrow", "after_tomorrow", "in_days", "next_week")
+_DATES = ("today", "tomorrow", "after_tomorrow", "in_days", "next_week", "soonest", "latest")
 _PRIORITIES = ("high", "medium", "low")
 _FLAGS = (
     "imperative_anywhere",
@@ -92,7 +92,8 @@ class VerbPattern:
 @dataclass(frozen=True, slots=True)
 class Dates:
     """A language's words for days: `today`, `tomorrow`, `after_tomorrow`, `in_days` (its first group
-    is the number of days), `next_week`, and `weekdays` (Monday first)."""
+    is the number of days), `next_week`, `soonest` and `latest` (of several due dates, the first or
+    the last), and `weekdays` (Monday first)."""
 
     words: dict[str, re.Pattern[str] | None]
     weekdays: tuple[re.Pattern[str] | None, ...]
@@ -270,6 +271,38 @@ def task_nouns() -> re.Pattern[str]:
     made of nothing else names nothing."""
     parts = [p.pattern for lex in lexicons() if (p := lex.word("task_nouns")) is not None]
     return re.compile("|".join(parts) if parts else r"(?!)")
+
+
+# The languages whose month names an answer may use ("el 12 de marzo", "12. März", "12 mars"): every
+# language file's, and others people write in (the names come from CLDR, through Babel).
+_MONTH_LOCALES = ("da", "fi", "ja", "nb", "pl", "sv", "tr")
+
+
+@cache
+def month_names() -> tuple[tuple[int, str], ...]:
+    """(month number, folded name), wide and abbreviated, in every covered language and a few more."""
+    from babel.dates import get_month_names
+
+    found: set[tuple[int, str]] = set()
+    for code in (*(lex.code for lex in lexicons()), *_MONTH_LOCALES):
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for number, name in get_month_names(width, context, locale=code).items():
+                    if len(cleaned := fold(name).rstrip(".")) >= 3:
+                        found.add((number, cleaned))
+    return tuple(sorted(found))
+
+
+@cache
+def day_names() -> tuple[tuple[int, str], ...]:
+    """(weekday, Monday 0; folded name), wide, in the languages `month_names` reads beyond the files."""
+    from babel.dates import get_day_names
+
+    return tuple(
+        sorted(
+            {(day, fold(name)) for code in _MONTH_LOCALES for day, name in get_day_names("wide", locale=code).items()}
+        )
+    )
 
 
 @cache

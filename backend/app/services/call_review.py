@@ -80,7 +80,7 @@ def review_changes(
             continue
         if verdict.hold is None or verdict.hold is Hold.ANY:
             continue  # a read, or no guard: the call acts as the model made it
-        names, not_names = _words(intent, verdict, call.name, message=message, context=context, question=question)
+        names, not_names = _words(intent, verdict, call, message=message, context=context, question=question)
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
@@ -114,9 +114,10 @@ def _facts(
 
 
 def _words(
-    intent: Intent, verdict: Verdict, tool: str, *, message: str, context: str, question: str
+    intent: Intent, verdict: Verdict, call: ToolCall, *, message: str, context: str, question: str
 ) -> tuple[str | None, str]:
     """The words the call's target (or title) must be named by, and those that only give content."""
+    tool = call.name
     said = "\n".join([intent.free, *intent.quotes])
     match verdict.ground:
         case None:
@@ -125,9 +126,13 @@ def _words(
             return _own(intent, tool), intent.content_for(tool)
         case Ground.ACTION:
             # What other actions' words name is theirs: "delete Read book" names no task to complete.
-            others = [intent.words_for(t) for t in intent.tools if t != tool]
+            # But an add whose title is another action's whole clause takes it as an item of a list
+            # ("lista de la compra: leche, borrar el grupo de whatsapp, ..."): that clause was content.
+            items = _items_added(intent, call)
+            others = [w for t in intent.tools if t != tool for w in intent.words_for(t).splitlines() if w not in items]
             content = dict.fromkeys(filter(None, [*intent.content_for(tool).splitlines(), *others]))
-            return intent.words_for(tool) or intent.free, "\n".join(content)
+            own = "\n".join(filter(None, [intent.words_for(tool) or intent.free, *items]))
+            return own, "\n".join(c for c in content if c not in items)
         case Ground.ASKED:
             words = "\n".join(intent.words_for(t) for t in intent.tools) or intent.free
             return words, intent.content_for(tool)
@@ -141,6 +146,19 @@ def _words(
             return "\n".join(filter(None, [message, context])), ""
         case Ground.QUESTION:
             return question, ""
+
+
+def _items_added(intent: Intent, call: ToolCall) -> list[str]:
+    """The words of the other actions whose whole clause is this add's title (an item of a pasted list
+    that begins with a verb: "borrar el grupo de whatsapp del cumple" added as a task)."""
+    title = (call.arguments or {}).get("title") if call.name == Tool.ADD else None
+    if not isinstance(title, str) or not title.strip():
+        return []
+    return [
+        a.object
+        for a in intent.actions
+        if a.tool != "add_task" and named_in(title, a.clause) and named_in(a.clause, title)
+    ]
 
 
 def _whole_message(call: ToolCall, message: str) -> bool:

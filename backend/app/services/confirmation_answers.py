@@ -47,7 +47,7 @@ async def pending_answer(session: AsyncSession, turn: TurnContext, *, clock: Clo
         raise ConfirmationNotPending("That confirmation has expired or was already answered; nothing was run.")
     if pending is None or not open_:
         return None
-    said = answer(pending, turn.request.message, confirm=turn.request.confirm)
+    said = answer(pending, turn.request.message, confirm=turn.request.confirm, today=clock.today())
     if said.verdict != "run" or not await confirmations.take(pending.id, now=now):
         await confirmations.close(turn.conversation_id, state="cancelled")
         if said.verdict == "run":  # another request answered it first: this one is new

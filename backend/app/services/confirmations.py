@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any, Literal
 
 from backend.app.calls.codes import ResultCode
@@ -25,7 +25,7 @@ from backend.app.calls.payloads import Choice, choices_of, task_id_of, title_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import fold, lexicons
+from backend.app.language.lexicon import day_names, fold, lexicons, month_names
 from backend.app.services.wording import BULK, action_phrase, bulk_phrase, task_details
 from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
@@ -128,7 +128,7 @@ class Answer:
     how: str = ""
 
 
-def answer(pending: PendingConfirmation, message: str, *, confirm: str | None) -> Answer:
+def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, today: date | None = None) -> Answer:
     by_id = confirm is not None and confirm == str(pending.id)
     if by_id and (pending.kind == "confirm" or len(pending.actions) == 1):
         return Answer("run", tuple(pending.actions), "confirmed by id")
@@ -137,36 +137,81 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None) -
         if said is True:
             return Answer("run", tuple(pending.actions), "yes")
         return Answer("cancel" if said is False else "new", how="no" if said is False else "")
-    picked = _pick(pending.actions, message)
+    picked = _pick(pending.actions, message, today=today)
     if picked is not None:
         return Answer("run", (picked,), "chosen")
     return Answer("cancel" if said is False else "new", how="no" if said is False else "")
 
 
-def _pick(actions: Sequence[dict[str, Any]], message: str) -> dict[str, Any] | None:
+def _pick(actions: Sequence[dict[str, Any]], message: str, *, today: date | None = None) -> dict[str, Any] | None:
     """The action the user picked: by number or position ("2", "the second one", "pehla wala"), or by
-    what tells it apart ("the one due Friday", "the urgent one", "the work one") when exactly one fits."""
+    what tells it apart ("the one due Friday", "the 12th", "el 12 de marzo", "die von morgen", "the
+    urgent one", "the work one") when exactly one fits."""
     shown = tuple(TaskRef(str(a["arguments"]["task_id"]), str(a["label"])) for a in actions)
     found = Referents(shown=shown, shown_last=True).resolve(message)
     if isinstance(found, Pick):
         return next(a for a in actions if str(a["arguments"]["task_id"]) == found.task.id)
     said = fold(message)
-    for fits in (_due_fits, _priority_fits, _word_fits):
+    if (extreme := _extreme(actions, said)) is not None:
+        return extreme
+    fitting = [a for a in actions if _due_fits(a.get("facts") or {}, said, today)]
+    if len(fitting) == 1:
+        return fitting[0]
+    for fits in (_priority_fits, _word_fits):
         fitting = [a for a in actions if fits(a.get("facts") or {}, said, actions)]
         if len(fitting) == 1:
             return fitting[0]
     return None
 
 
-def _due_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:
-    """ "the one due Friday", "la del viernes", "die am Freitag", or the date itself."""
+_DAY = re.compile(r"(?<![\d:.,])(\d{1,2})(?:st|nd|rd|th|er|e|o|a|º|°|\.|日)?(?![\d:月])")
+_MONTH = re.compile(r"(\d{1,2})月")  # "8月1日"
+
+
+def _extreme(actions: Sequence[dict[str, Any]], said: str) -> dict[str, Any] | None:
+    """ "the earliest", "la más próxima", "die späteste": the choice due first, or last."""
+    dated = [a for a in actions if (a.get("facts") or {}).get("due_date")]
+    if len(dated) < 2:
+        return None
+    for kind, pick in (("soonest", min), ("latest", max)):
+        if any((p := lex.dates.word(kind)) is not None and p.search(said) for lex in lexicons()):
+            return pick(dated, key=lambda a: str(a["facts"]["due_date"]))
+    return None
+
+
+def _due_fits(facts: Mapping[str, Any], said: str, today: date | None) -> bool:
+    """ "the one due Friday", "la del viernes", "the 12th", "el 12", "am 12.", "March 12", "12 mars",
+    "la de mañana", or the date itself: what the answer says of a date is all true of the due date."""
     due = facts.get("due_date")
     if not due:
         return False
     if str(due) in said:
         return True
-    day = date.fromisoformat(str(due)).weekday()
-    return any((p := lex.dates.weekdays[day]) is not None and p.search(said) for lex in lexicons())
+    when = date.fromisoformat(str(due))
+    if any((p := lex.dates.weekdays[when.weekday()]) is not None and p.search(said) for lex in lexicons()):
+        return True
+    if any(day == when.weekday() and _named(name, said) for day, name in day_names()):
+        return True
+    if today is not None and _relative(said, today) == when:
+        return True
+    days = {int(d) for d in _DAY.findall(said) if 1 <= int(d) <= 31}
+    months = {number for number, name in month_names() if _named(name, said)} | {int(m) for m in _MONTH.findall(said)}
+    if not days and not months:
+        return False
+    return (not days or when.day in days) and (not months or when.month in months)
+
+
+def _named(name: str, said: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", said) is not None
+
+
+def _relative(said: str, today: date) -> date | None:
+    """The day a word like "today", "tomorrow", "pasado mañana" names, in any covered language."""
+    for lex in lexicons():
+        for kind, days in (("after_tomorrow", 2), ("tomorrow", 1), ("today", 0)):
+            if (pattern := lex.dates.word(kind)) is not None and pattern.search(said):
+                return today + timedelta(days=days)
+    return None
 
 
 def _priority_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:

@@ -23,6 +23,7 @@ here too, and are no verdict on a call:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -62,6 +63,7 @@ from backend.app.services.clauses import names_something
 from backend.app.services.guard_events import forced_tools, silent
 from backend.app.services.intent import Action, Intent
 from backend.app.services.reply_check import TOOL_OF, Declaration, made_by, read_declaration, titles_of
+from backend.app.services.wording import BULK
 from backend.app.tools.resolver import named_in
 
 CHANGING = frozenset({Tool.ADD, Tool.DELETE, Tool.COMPLETE})
@@ -92,7 +94,9 @@ def satisfies(call: ExecutedCall, action: Action) -> bool:
     if call.call.name in action.tools:
         return True
     title = (call.arguments or {}).get("title")
-    if isinstance(title, str) and action.explicit and names_something(action.about) and named_in(title, action.clause):
+    # An item of a list ("käse, kündigen handyvertrag, ...") is content once a task of that title was added.
+    content = action.explicit or call.result.success
+    if isinstance(title, str) and content and names_something(action.about) and named_in(title, action.clause):
         return True
     if not _completes(call) or action.tool != Tool.COMPLETE.value:
         return False
@@ -100,6 +104,17 @@ def satisfies(call: ExecutedCall, action: Action) -> bool:
         return True
     targets = [str(t) for t in (title_of(call.result.data), (call.arguments or {}).get("task_id")) if t]
     return any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
+
+
+def _going_through_a_list(executed: Sequence[ExecutedCall], *, read: bool) -> bool:
+    """The last step made more than a few changes of one kind (a pasted list, a whole list), or, on a
+    message the reader read no command in (`read` false), asked about several deletions or
+    completions: a model that splits a long list over steps has more."""
+    last = max((e.step for e in executed), default=0)
+    step = [e for e in executed if e.step == last]
+    kinds = Counter(e.call.name for e in step if e.call.name in _LIST_TOOLS or e.call.name == Tool.ADD)
+    asked = [e for e in step if e.result.code in _ASKED and e.call.name in _LIST_TOOLS]
+    return any(n > BULK for n in kinds.values()) or (not read and len(asked) >= 2)
 
 
 def _completes(call: ExecutedCall | ToolCall) -> bool:
@@ -497,16 +512,15 @@ class ExecutionGuard:
     # -- coverage and facts the reply needs --------------------------------------------------------
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
         """Every action asked for was attempted, and as many calls as the message has items were made
-        (a model making one call per step is asked again until then, within the budgets). An action
-        over the whole list ("mark everything done") is never covered by a count: the model goes on
-        until it answers in words."""
+        (a model making one call per step is asked again until then, within the budgets). A model
+        going through a list (more than a few changes of one kind in its last step, or several asked
+        about) and an action over the whole list ("mark everything done") are never covered by a
+        count: the model goes on until it answers in words."""
         # A call ignored over the per-step limit was not attempted: the model gets to send it again.
         attempted = [e for e in executed if e.result.code != ResultCode.IGNORED and not e.result.model_fixable]
+        if self.enabled and _going_through_a_list(executed, read=self.intent.needs_tool):
+            return False
         if not self.enabled or not self.intent.needs_tool:  # a call that found no task the user named answers nothing
-            last = max((e.step for e in executed), default=0)
-            asked = [e for e in executed if e.step == last and e.result.code in _ASKED and e.call.name in _LIST_TOOLS]
-            if self.enabled and len(asked) >= 2:
-                return False  # a model going through the list, asked about: it may have more of it to name
             return any(e.ran and e.result.code != ResultCode.NOT_GROUNDED for e in attempted)
         if self._missing(executed) is not None:
             return False
