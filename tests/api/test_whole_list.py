@@ -193,3 +193,76 @@ async def test_an_exact_title_wins_over_a_position_in_the_list(make_client: Any)
 
     assert set(await _left(client)) == {"Item 1", "Item 10", "Item 12"}, body["assistant_message"]
     assert body["confirmation"] is None
+
+
+# -- an answer to the model's own choice, short and emoji titles, the task just added ---------------
+@pytest.mark.parametrize(
+    ("question", "answer", "chosen"),
+    [
+        ("You have several Q tasks: 1) Q1, 2) Q10, 3) Q2. Which one?", "2", "Q10"),
+        ("Tu as plusieurs tâches Q : 1) Q1, 2) Q10, 3) Q2. Laquelle ?", "la 2", "Q10"),
+        ("Kaunsa wala? Q1, Q10 ya Q2?", "Q10", "Q10"),
+        ("Welke bedoel je? 1. 🧺  2. 🧺 handdoeken", "1", "🧺"),
+    ],
+)
+async def test_a_choice_in_the_models_question_is_answered_by_number_or_title(
+    make_client: Any, question: str, answer: str, chosen: str
+) -> None:
+    titles = ("Q1", "Q10", "Q2", "🧺", "🧺 handdoeken")
+    llm = ScriptedLLM(completion(question), calls(("complete_task", {"task_id": chosen})), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+
+    first = (await chat(client, "mark the Q one done")).json()
+    body = (await chat(client, answer, conversation_id=first["conversation_id"])).json()
+
+    done = [t for t, s in (await _left(client)).items() if s == "completed"]
+    assert done == [chosen], body["assistant_message"]
+    assert body["confirmation"] is None
+
+
+async def test_a_choice_grounds_only_the_option_picked(make_client: Any) -> None:
+    # The user picked 2 (Q10); the model completes Q1: not what was chosen, so it does not run.
+    llm = ScriptedLLM(
+        completion("Which one? 1) Q1, 2) Q10"),
+        calls(("complete_task", {"task_id": "Q1"})),
+        completion("Which one did you mean?"),  # asked again for words, once its change was refused
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Q1", "Q10")
+
+    first = (await chat(client, "mark the Q one done")).json()
+    await chat(client, "2", conversation_id=first["conversation_id"])
+
+    assert set((await _left(client)).values()) == {"pending"}
+
+
+@pytest.mark.parametrize("message", ["mark 🧺 as done", "marca 🧺 como hecha", "🧺 ist erledigt, hak es ab"])
+async def test_an_emoji_title_named_exactly_wins_over_near_ones(make_client: Any, message: str) -> None:
+    llm = ScriptedLLM(calls(("complete_task", {"task_id": "🧺"})), completion("Done."))
+    client = await make_client(llm)
+    await seed_tasks(client, "🧺", "🧺 towels", "🎂 Mia")
+
+    body = (await chat(client, message)).json()
+
+    assert (await _left(client))["🧺"] == "completed", body["assistant_message"]
+    assert body["confirmation"] is None
+
+
+@pytest.mark.parametrize(
+    "reference",
+    ["delete the one I just added", "borra lo último q he puesto", "cancella quella che ho appena aggiunto"],
+)
+async def test_the_task_just_added_is_changed_when_the_user_points_to_it(make_client: Any, reference: str) -> None:
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "Call the bank"})), calls(("delete_task", {"task_id": "Call the bank"}))
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes")
+
+    first = (await chat(client, "add call the bank")).json()
+    body = (await chat(client, reference, conversation_id=first["conversation_id"])).json()
+
+    assert set(await _left(client)) == {"Gym", "Taxes"}, body["assistant_message"]
+    assert body["confirmation"] is None

@@ -78,10 +78,17 @@ def _key(task: dict[str, Any]) -> tuple[str, str | None]:
     return task["title"], task.get("due_date")
 
 
-def judge_end(case: dict[str, Any], before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Unasked changes and changes asked for that did not happen, over the whole conversation."""
+def judge_end(
+    case: dict[str, Any],
+    before: list[dict[str, Any]],
+    after: list[dict[str, Any]],
+    added_during: list[dict[str, Any]] = (),  # type: ignore[assignment]
+) -> dict[str, list[str]]:
+    """Unasked changes and changes asked for that did not happen, over the whole conversation.
+    `added_during`: the tasks the conversation's turns added, as they were added (a task added and then
+    deleted, completed or renamed in a later turn is judged on both changes)."""
     expect = case.get("expect") or {}
-    old = {t["id"]: t for t in before}
+    old = {t["id"]: t for t in [*before, *added_during]}
     new = {t["id"]: t for t in after}
     deleted = [old[i] for i in old if i not in new]
     completed = [
@@ -92,7 +99,7 @@ def judge_end(case: dict[str, Any], before: list[dict[str, Any]], after: list[di
         for i in new
         if i in old and any(new[i][k] != old[i][k] for k in ("title", "priority", "due_date", "tags", "description"))
     ]
-    added = [new[i] for i in new if i not in old]
+    added = [*added_during, *(new[i] for i in new if i not in old)]
     which = expect.get("which")
     unasked: list[str] = []
     missing: list[str] = []

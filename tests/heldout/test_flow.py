@@ -98,6 +98,7 @@ async def play(make_client: Any, case: dict[str, Any], check: str) -> dict[str, 
     per_turn: dict[str, list[str]] = {k: [] for k in ("for_the_model", "no_answer", "long_reply", "asked_other")}
     replies: list[str] = []
     questions = 0
+    added: list[dict[str, Any]] = []  # what the turns added, as added
     expected = expected_kinds(case)
     for turn, spoken in enumerate(case["turns"]):
         flow.turn = turn
@@ -107,9 +108,10 @@ async def play(make_client: Any, case: dict[str, Any], check: str) -> dict[str, 
         conversation = body["conversation_id"]
         replies.append(body["assistant_message"])
         questions += body.get("confirmation") is not None
+        added += [c["result"]["data"] for c in body["tool_calls"] if c["name"] == "add_task" and c["result"]["success"]]
         for key, found in judge_turn(case, turn, body, expected).items():
             per_turn[key] += found
-    end = judge_end(case, before, await tasks_of(client))
+    end = judge_end(case, before, await tasks_of(client), added)
     return {
         "id": case["id"],
         "lang": case["lang"],

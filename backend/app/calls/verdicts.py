@@ -164,6 +164,7 @@ class Source(StrEnum):
     NONE = "none"  # the model's reference named no task
     MODEL = "model"  # the model's reference: an id, its title exactly or fuzzily
     CONTEXT = "context"  # the backend read the model's "it", "the second one" from the conversation
+    RECENT = "recent"  # the backend read "the one I just added" from the conversation: the one task added last
     REPAIRED = "repaired"  # the backend took the task the user's words name, the model's named none
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from backend.app.agent.guard import CallsVerdict
 from backend.app.calls.tools import Tool, traits
@@ -31,11 +32,21 @@ from backend.app.calls.verdicts import (
     Verdict,
     decide,
 )
-from backend.app.services.intent import Intent, asked_tools
+from backend.app.services.intent import Intent
 from backend.app.tools.resolver import named_in
 
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
 _WHY = {GuardReason.NOT_ASKED: _NO_CHANGE}
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The assistant's question the user's message answers: the changes it asked about (`tools`:
+    its own verbs', and the user's request it followed up), and the words that name what the answer
+    chose (the whole question for a yes; the option picked, "2" or "Q10" of "1) Q1, 2) Q10")."""
+
+    tools: frozenset[str]
+    names: str
 
 
 def reading_of(intent: Intent, tool: str | None = None) -> Reading:
@@ -58,18 +69,18 @@ def review_changes(
     step: int,
     forced: bool,
     guarded: bool,
-    question: str = "",
+    answered: Answered | None = None,
 ) -> CallsVerdict:
     """`message`: the user's words; `context`: their earlier messages; `forced`: the request forced a
     tool on the model; `guarded`: the policy guards (else every call runs as the model made it);
-    `question`: the assistant's message before, when `message` is a yes to the question it asks."""
+    `answered`: the assistant's question before, when `message` answers it (a yes, or a choice)."""
     refused: dict[int, ToolResult] = {}
     grounding: dict[int, Grounding] = {}
     events: list[GuardEvent] = []
     quotes = [q.strip(" \"'") for q in intent.quotes]
     for i, call in enumerate(calls):
         facts = _facts(intent, call, message=message, forced=forced, quotes=quotes, guarded=guarded)
-        if question and call.name in asked_tools(question):
+        if answered is not None and call.name in answered.tools:
             facts = dataclasses.replace(facts, yes_to_question=True)
         verdict = decide(facts)
         if (event := verdict.event(step, call.name)) is not None:
@@ -80,6 +91,7 @@ def review_changes(
             continue
         if verdict.hold is None or verdict.hold is Hold.ANY:
             continue  # a read, or no guard: the call acts as the model made it
+        question = answered.names if answered is not None else ""
         names, not_names = _words(intent, verdict, call, message=message, context=context, question=question)
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)

@@ -23,6 +23,7 @@ here too, and are no verdict on a call:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -56,12 +57,12 @@ from backend.app.calls.verdicts import (
     decide,
 )
 from backend.app.language.lexicon import fold, whole_list_words
-from backend.app.services.call_review import reading_of, review_changes
+from backend.app.services.call_review import Answered, reading_of, review_changes
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
 from backend.app.services.clauses import names_something
 from backend.app.services.guard_events import forced_tools, silent
-from backend.app.services.intent import Action, Intent
+from backend.app.services.intent import Action, Intent, asked_tools
 from backend.app.services.reply_check import TOOL_OF, Declaration, made_by, read_declaration, titles_of
 from backend.app.services.wording import BULK
 from backend.app.tools.resolver import named_in
@@ -106,6 +107,13 @@ def satisfies(call: ExecutedCall, action: Action) -> bool:
     return any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
 
 
+def asks_about_a_change(text: str) -> bool:
+    """Words that end with a question about a change a covered language reads ("Do you want me to
+    delete “Gym”?", "¿Quieres que elimine «Yoga»?"), and that the word lists read no claim in."""
+    last = re.split(r"(?<=[.!。！])\s+", text.strip())[-1]
+    return last.rstrip().endswith(("?", "？")) and bool(asked_tools(last)) and not claims(text)
+
+
 def _going_through_a_list(executed: Sequence[ExecutedCall], *, read: bool) -> bool:
     """The last step made more than a few changes of one kind (a pasted list, a whole list), or, on a
     message the reader read no command in (`read` false), asked about several deletions or
@@ -137,7 +145,7 @@ class ExecutionGuard:
     context: str = ""  # the user's earlier messages (what an asked add may also take its title from)
     words_beside_results: bool = False  # model mode: the words are shown beside the results
     check: Callable[[str], CheckWords] | None = None  # asks what words claim; None: word lists only
-    question: str = ""  # the assistant's message before, when the user's message is a yes to its question
+    answered: Answered | None = None  # the assistant's question the user's message answers (a yes, a choice)
 
     # -- the verdicts the loop acts on --------------------------------------------------------------
     def review_calls(
@@ -157,7 +165,7 @@ class ExecutionGuard:
             step=step,
             forced=forced,
             guarded=self.enabled,
-            question=self.question,
+            answered=self.answered,
         )
 
     def review_results(
@@ -171,7 +179,7 @@ class ExecutionGuard:
             guarded=self.enabled,
             reading=reading_of(self.intent),
             changes=bool(changes),
-            all_refused=not any(e.result.success or e.result.code == ResultCode.NEEDS_CONFIRMATION for e in changes),
+            all_refused=not any(e.result.success or e.result.code in _ASKED for e in changes),
             asked_again=any(e.decision is GuardDecision.ASKED_AGAIN for e in decided),
         )
         verdict = decide(facts)
@@ -304,6 +312,10 @@ class ExecutionGuard:
                 return self._caught_checked(
                     notes, text, list(claimed), set(), executed, step=step, decided=decided, confirmed=False
                 )
+            if asks_about_a_change(text):
+                # A question about a change claims none ("Soll ich „Auto waschen“ löschen?"): shown, so
+                # that the user's yes can answer it (C3), even when the check cannot be read.
+                return Accept(words=Words(text, WordsVerdict.SHOWN))
             notes.append(GuardEvent(step, GuardDecision.UNVERIFIED, GuardReason.REPLY_CHECK))
             return Accept(words=Words(text, WordsVerdict.WITHHELD, WordsReason.UNVERIFIED))
         successes = [e for e in final_calls(executed) if e.result.success]

@@ -4,6 +4,7 @@ budgets and loop options it runs under."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,14 +23,17 @@ from backend.app.language.detect import Language, detect
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import PolicyInfo
 from backend.app.services import prompt
+from backend.app.services.call_review import Answered
+from backend.app.services.clauses import names_something
 from backend.app.services.confirmations import Answer
 from backend.app.services.guard import ExecutionGuard
-from backend.app.services.intent import Intent, classify
+from backend.app.services.intent import Intent, asked_tools, classify
 from backend.app.services.live_reply import ReplyListener
 from backend.app.services.reply_check import check_request
 from backend.app.services.routing import Choice
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS
+from backend.app.tools.resolver import exactly_named
 
 READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
 MUTATING = frozenset(s.name for s in TOOL_SPECS if not s.read_only)
@@ -105,7 +109,7 @@ class Step:
             ghost_instruction=prompt.GHOST_INSTRUCTION,
             words_beside_results=settings.response_mode == "model",
             check=(lambda text: check_request(message, text)) if checks else None,
-            question=_answered_question(turn),
+            answered=_answered(turn, intent),
         )
         info = PolicyInfo(
             requested=requested.value,
@@ -125,13 +129,48 @@ class Step:
         return cls(intent, None, policy, info, language)
 
 
-def _answered_question(turn: TurnContext) -> str:
-    """The assistant's message before, when it asked a question and the user's message is a yes to it
-    ("Do you want me to delete “Gym”?" … "yes please"): a yes grounds the change that question named."""
-    last = next((row for row in reversed(turn.history) if row.role in ("user", "assistant")), None)
-    if last is None or last.role != "assistant" or not any(mark in last.content for mark in "?？¿؟"):
-        return ""
-    return last.content if turn.conversation.answer(turn.request.message) is True else ""
+def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
+    """The assistant's question the user's message answers, if it asked one about a change (in its
+    own words, or following up the user's request before it): a yes ("yes please", "ja, mach"), the
+    very change it asked about naming nothing else ("sí, bórralo", "haan hata do"), or one of the
+    options it listed, by number or by title ("2", "la 2", "Q10", "🧺")."""
+    rows = [row for row in turn.history if row.role in ("user", "assistant")]
+    if not rows or rows[-1].role != "assistant" or not any(mark in rows[-1].content for mark in "?？¿؟"):
+        return None
+    question = rows[-1].content
+    request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
+    tools = asked_tools(question) | (frozenset(classify(request).tools) if request else frozenset())
+    if not tools:
+        return None
+    message = turn.request.message
+    if turn.conversation.answer(message) is True:
+        return Answered(tools, question)
+    if (option := _option(question, message)) is not None:
+        return Answered(tools, option)
+    again = intent.needs_tool and all(
+        set(a.tools) & tools and (not names_something(a.about) or turn.conversation.answer(a.about) is True)
+        for a in intent.actions
+    )
+    return Answered(tools, question) if again else None
+
+
+# A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
+_OPTION = re.compile(r"(?<![\w.])(\d{1,2})[.)]\s*(.+?)(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))")
+_NUMBER = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
+
+
+def _option(question: str, message: str) -> str | None:
+    """The option of the question the message picks: by its number ("2", "la 2", "#2") in a short
+    answer, or by its title written whole ("Q10", "🎂 Leo")."""
+    options: dict[int, str] = {int(m[1]): m[2].strip() for m in _OPTION.finditer(question)}
+    said = message.strip()
+    numbers: list[str] = _NUMBER.findall(said)
+    if options and len(said.split()) <= 3 and len(numbers) == 1 and int(numbers[0]) in options:
+        return options[int(numbers[0])]
+    named = [o for o in options.values() if exactly_named(said, o) and exactly_named(o, said)]
+    if len(named) == 1:
+        return named[0]
+    return said if len(said.split()) <= 4 and exactly_named(question, said) else None
 
 
 def turn_budget(settings: Settings, request: ChatRequest) -> Budget:

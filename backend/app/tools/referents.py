@@ -59,6 +59,7 @@ class Pick:
 
     task: TaskRef
     how: str
+    recent: bool = False  # "the one I just added": the one task the conversation added last, by name of it
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +295,7 @@ class Referents:
                 return Pick(self.shown[position - 1], f"number {position} of the tasks shown last")
             return Unclear(reference, self.shown)
         if _whole(lex.reference("just_added"), text):
-            return Pick(self.added, self.added_how) if self.added is not None else Unclear(reference, ())
+            return Pick(self.added, self.added_how, recent=True) if self.added is not None else Unclear(reference, ())
         if _whole(lex.reference("previous"), text):
             if len(self.before) == 1:
                 return Pick(self.before[0], "the task acted on before the last one")

@@ -194,7 +194,9 @@ def named_in(text: str, title: str) -> bool:
         return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     words = normalize_title(text).split()
     wanted = _meaningful(title)
-    return bool(wanted) and all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
+    if not wanted:
+        return _symbols_named(text, title)
+    return all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
 
 
 def exactly_named(text: str, title: str) -> bool:
@@ -205,7 +207,20 @@ def exactly_named(text: str, title: str) -> bool:
     if _unspaced(title):
         return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     wanted, words = normalize_title(title).split(), normalize_title(text).split()
-    return bool(wanted) and any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1))
+    if not wanted:
+        return _symbols_named(text, title)
+    return any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1))
+
+
+def _symbols(text: str) -> list[str]:
+    """The symbols of a text (emoji, signs), which a title of no words is made of ("🧺", "✈️ ★")."""
+    return [c for c in text if unicodedata.category(c).startswith("S")]
+
+
+def _symbols_named(text: str, title: str) -> bool:
+    """A title of symbols only ("🧺") is named where the text holds each of its symbols."""
+    own = _symbols(title)
+    return bool(own) and all(c in text for c in own)
 
 
 def partly_named(text: str, title: str) -> bool:
