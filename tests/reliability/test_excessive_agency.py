@@ -96,6 +96,7 @@ async def test_destructive_calls_beyond_the_cap_are_refused(make_client, figures
     await _seed(client, *titles)
 
     llm.push(completion(tool_calls=[tool_call("delete_task", {"task_id": t}, call_id=f"d{t}") for t in titles]))
+    llm.push(completion("Done."))  # seven changes in one step: the model is asked whether it has more
     response = await chat(client, "delete " + ", ".join(titles).lower())
 
     assert response.status_code == 200, response.text
@@ -122,6 +123,7 @@ async def test_a_bulk_delete_that_names_no_task_one_by_one_is_asked_about_as_a_w
     titles = [f"Chore {i}" for i in range(3)]
     await _seed(client, *titles)
     llm.push(completion(tool_calls=[tool_call("delete_task", {"task_id": t}, call_id=f"d{t}") for t in titles]))
+    llm.push(completion("Shall I?"))  # a request over every task: the model goes on until it answers in words
 
     body = (await chat(client, "delete all my chores")).json()
 
