@@ -266,3 +266,17 @@ async def test_the_task_just_added_is_changed_when_the_user_points_to_it(make_cl
 
     assert set(await _left(client)) == {"Gym", "Taxes"}, body["assistant_message"]
     assert body["confirmation"] is None
+
+
+async def test_words_naming_no_task_do_not_hand_the_last_task_to_a_delete(make_client: Any) -> None:
+    # "the report" is no task; the model deletes the task added last: not what the words name, asked.
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "Call the bank"})), calls(("delete_task", {"task_id": "Call the bank"}))
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym")
+
+    first = (await chat(client, "add call the bank")).json()
+    body = (await chat(client, "delete the report", conversation_id=first["conversation_id"])).json()
+
+    assert set(await _left(client)) == {"Gym", "Call the bank"}, body["assistant_message"]

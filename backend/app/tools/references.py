@@ -194,10 +194,6 @@ class TaskFinder:
             own, notes = await self._users_own(repo, call.name, row)
             if own:
                 return Naming.WORDS, notes
-            if self._latest(row) and not partly_named(names, row.title) and await self._named(repo, names, ()) is None:
-                # "borra lo último q he puesto", "the one from a minute ago": words that name no task,
-                # asking for this change, and the model's pick is the task the conversation changed last.
-                return Naming.POINTER, (*notes, f"'{row.title}' is the task changed last; the words name no other")
         content = grounding.not_names
         if content and (named_in(content, row.title) or partly_named(content, row.title)):
             return Naming.CONTENT, notes  # named by what the user gave as content or said no to
@@ -246,15 +242,6 @@ class TaskFinder:
         ]
         found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
         return found[0] if len(found) == 1 else None
-
-    def _latest(self, row: TaskRow) -> bool:
-        """Whether the task is the one the conversation added or changed last (one task, not a list)."""
-        if self.context is None:
-            return False
-        latest = [ref.id for ref in (self.context.added,) if ref is not None]
-        if len(self.context.acted) == 1:
-            latest.append(self.context.acted[0].id)
-        return str(row.id) in latest
 
     def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
         """Whether the user's words point to this very task through the conversation: they are such a
