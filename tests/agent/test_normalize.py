@@ -507,3 +507,22 @@ def test_any_payload_gives_a_response_or_bad_response(raw: Any, max_args_bytes: 
         assert (call.arguments is None) == (call.error is not None)
         assert call.arguments is None or isinstance(call.arguments, dict)
     assert response.usage.prompt_tokens >= 0 and response.usage.completion_tokens >= 0
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("<|im_end|>", ""),
+        ("Sure, done.<|im_end|>", "Sure, done."),
+        ("<start_of_turn>model\nHello!<end_of_turn>", "model\nHello!"),
+        ("<|eot_id|>", ""),
+        ("[INST] hi [/INST] Hello", "hi  Hello"),
+        ("</s>", ""),
+        ("Use <b>bold</b> and a|b", "Use <b>bold</b> and a|b"),  # not a template's token: kept
+    ],
+)
+def test_a_chat_templates_control_tokens_never_reach_the_words(content: str, words: str) -> None:
+    response = norm(with_message({"role": "assistant", "content": content}))
+
+    assert response.content == words
+    assert ("control_tokens_removed" in response.normalizations) == (words != content)

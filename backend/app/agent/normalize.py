@@ -58,6 +58,9 @@ def normalize_response(
         content = "".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
         notes.append("content_parts_joined")
     text = content if isinstance(content, str) else ""
+    if _CONTROL.search(text):  # a chat template's tokens leaked into the words ("<|im_end|>", "<end_of_turn>")
+        text = _CONTROL.sub("", text).strip()
+        notes.append("control_tokens_removed")
 
     raw_calls: list[tuple[Any, str]] = []
     tool_calls = message.get("tool_calls")
@@ -237,6 +240,11 @@ def _dedupe_ids(calls: list[ToolCall], *, step: int, notes: list[str]) -> None:
                 n += 1
                 call.id = f"{base}_{n}"
         seen.add(call.id)
+
+
+# The special tokens of the chat templates in use (ChatML and Llama 3 `<|...|>`, Gemma's turns, the
+# sentence marks of SentencePiece models, Mistral's instruction brackets): never words for a user.
+_CONTROL = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>|</?(?:s|eos|bos|pad|start_of_turn|end_of_turn)>|\[/?INST\]|<</?SYS>>")
 
 
 def _without_nul(value: Any, notes: list[str]) -> Any:

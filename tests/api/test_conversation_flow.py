@@ -1,9 +1,11 @@
-"""Requests over the whole list, and a yes to the assistant's own question (issue 48), through HTTP.
+"""A conversation that flows (issue 48), through HTTP with a real database and a scripted model.
 
-A request over every task ("clear it all", "alles erledigt") is one decision: one question that says
-what it will change (its count and a few titles), and its yes does all of it, whatever the size of
-the list and the per-turn caps. A yes to the assistant's own question ("Should I delete “Gym”?")
-grounds exactly the change it asked about, never another. The model is scripted; the database real.
+A request over the whole list ("clear it all", "alles erledigt") is one decision: one question that
+says what it will change (its count and a few titles), and its yes does all of it, whatever the size
+of the list and the per-turn caps. A yes to the assistant's own question ("Should I delete “Gym”?"),
+or one of the options it listed ("2", "Q10"), grounds exactly the change it asked about, never
+another. Exact titles win however short ("Item 2", "🧺"); the task just added is found by the user's
+reference to it, never by elimination; a chat template's control token is never a reply.
 """
 
 from __future__ import annotations
@@ -280,3 +282,13 @@ async def test_words_naming_no_task_do_not_hand_the_last_task_to_a_delete(make_c
     body = (await chat(client, "delete the report", conversation_id=first["conversation_id"])).json()
 
     assert set(await _left(client)) == {"Gym", "Call the bank"}, body["assistant_message"]
+
+
+@pytest.mark.parametrize("words", ["<|im_end|>", "<end_of_turn>", "<|eot_id|>"])
+async def test_a_control_token_is_never_the_reply(make_client: Any, words: str) -> None:
+    llm = ScriptedLLM(default=completion(words), checker=declares())
+    client = await make_client(llm)
+
+    body = (await chat(client, "hi there")).json()
+
+    assert "<" not in body["assistant_message"] and body["assistant_message"].startswith("Glad to help.")
