@@ -74,3 +74,17 @@ def test_a_short_answer_keeps_the_conversations_language() -> None:
 )
 def test_a_tie_goes_to_the_language_whose_lists_know_more_of_the_message(message: str, code: str) -> None:
     assert detect(message, reader=classify(message).languages, previous="es").code == code
+
+
+@pytest.mark.parametrize(
+    ("message", "previous"),
+    [("sí, dale", "es"), ("dale", "es"), ("ja, mach", "de"), ("oui vas-y", "fr"), ("sim, pode", "pt"), ("oké", "nl")],
+)
+def test_a_yes_or_no_in_the_conversations_language_is_answered_in_it(message: str, previous: str) -> None:
+    # "dale" is also an Urdu verb ("daal dale"): the conversation's yes wins over another file's verb.
+    assert detect(message, previous=previous).code == previous
+
+
+def test_a_yes_in_another_language_is_still_heard_as_that_language() -> None:
+    assert detect("nein", previous="en").code == "de"
+    assert detect("nahi", previous="en").code == "ur"

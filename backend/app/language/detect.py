@@ -89,6 +89,28 @@ def scores(text: str) -> Mapping[str, float]:
     return found
 
 
+def _an_answer_in(code: str, text: str) -> bool:
+    """Whether the text is only yes or no words of the language, with its polite words ("sí, dale")."""
+    lex = next((lex for lex in lexicons() if lex.code == code), None)
+    words = _WORD.findall(fold(text))
+    if lex is None or not words or len(words) > 4:
+        return False
+    kinds = [lex.reference("yes"), lex.reference("no"), lex.word("fillers")]
+    answers = [p for p in kinds[:2] if p is not None]
+    whole = " ".join(words)
+    if any(p.fullmatch(whole) for p in answers):
+        return True
+    return any(p.fullmatch(w) for p in answers for w in words) and all(
+        any(p is not None and p.fullmatch(w) for p in kinds) for w in words
+    )
+
+
+@lru_cache(maxsize=64)
+def _bounded(pattern: re.Pattern[str] | None) -> re.Pattern[str] | None:
+    """A reference pattern (written to match a whole answer) as whole words within a text."""
+    return re.compile(rf"(?<![\w'])(?:{pattern.pattern})(?![\w])") if pattern is not None else None
+
+
 @lru_cache(maxsize=512)
 def covers(code: str, text: str) -> float:
     """The share of the message's words that the language's lists know (its frequent words, task
@@ -100,7 +122,7 @@ def covers(code: str, text: str) -> float:
     whole = " ".join(words)
     known = [False] * len(whole)
     patterns = [lex.word(kind) for kind in _KNOWN] + [v.pattern for v in lex.verbs]
-    patterns += [lex.reference(kind) for kind in ("yes", "no", "this", "last")]
+    patterns += [_bounded(lex.reference(kind)) for kind in ("yes", "no", "this", "last")]
     for pattern in patterns:
         for m in pattern.finditer(whole) if pattern is not None else ():
             known[m.start() : m.end()] = [True] * (m.end() - m.start())
@@ -118,6 +140,10 @@ def detect(text: str, *, reader: Sequence[str] = (), previous: str | None = None
     the language whose lists know more of the message's words, then to the reader's, then to the
     conversation's."""
     text = text[:_READ]
+    if previous is not None and _an_answer_in(previous, text):
+        # A yes or a no in the conversation's language ("sí, dale", "ok", "ja, mach"), though another
+        # language's lists know a word of it as a verb ("dale" adds in Urdu): it answers in that language.
+        return Language(previous, previous, "words")
     found = scores(text)
     best = max(found.values(), default=0)
     tied = [code for code, score in found.items() if score == best and best > 0]
