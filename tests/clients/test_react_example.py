@@ -1,5 +1,5 @@
-"""The README's React example (examples/react-usechat/TaskChat.jsx: `useChat` with its default transport)
-runs in Chromium against a served Taskchat, so it cannot rot: the README shows the file byte for byte,
+"""The React example of docs/api.md (examples/react-usechat/TaskChat.jsx: `useChat` with its default transport)
+runs in Chromium against a served Taskchat, so it cannot rot: the page shows the file byte for byte,
 esbuild bundles it with the pinned React and AI SDK (tests/node), and the page it renders adds a task,
 shows a failed tool, answers a question with its buttons and shows an error.
 
@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "react-usechat" / "TaskChat.jsx"
 
 
-def test_the_readme_shows_the_example_file_as_it_is() -> None:
-    readme = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```jsx\n(.*?)```", readme, re.S)
-    assert EXAMPLE.read_text() in blocks, "README's ```jsx block differs from examples/react-usechat/TaskChat.jsx"
+def test_the_docs_show_the_example_file_as_it_is() -> None:
+    page = (ROOT / "docs" / "api.md").read_text()
+    blocks = re.findall(r"```jsx\n(.*?)```", page, re.S)
+    assert EXAMPLE.read_text() in blocks, "docs/api.md's ```jsx block differs from examples/react-usechat/TaskChat.jsx"
 
 
 @needs_chromium

@@ -6,7 +6,7 @@ timed out (LLMUnavailable, LLMTimeout, with the library's exception named). Two 
 
 - `AiohttpWire`, what the served app uses: aiohttp's client parses HTTP in C and costs about a
   quarter of httpx's CPU per call to the model (0.32-0.35 ms against 1.33-1.94 ms through
-  HttpLLMClient to the bench's fake model, measured side by side: README, "Performance"), for the
+  HttpLLMClient to the bench's fake model, measured side by side: docs/performance), for the
   same pool, timeouts, proxy and CA settings.
 - `HttpxWire`, over an httpx.AsyncClient: what a test's scripted transport (httpx.MockTransport)
   and the eval harness use.

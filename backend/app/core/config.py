@@ -37,8 +37,8 @@ _PLACEHOLDER_SECRETS = {
 _GUESSABLE_WORDS = ("password", "passwd", "secret", "changeme", "qwerty", "letmein", "admin", "taskchat", "default")
 _MIN_SECRET_BITS = 128  # estimated from the secret's own character frequencies
 _MIN_DISTINCT = 10
-# The same character eight times in a row. Six refused about one in 28,000 secrets drawn as the
-# README says (`openssl rand -hex 32`: 64 hex digits, 59 places for a run of six); eight, one in
+# The same character eight times in a row. Six refused about one in 28,000 secrets drawn as
+# `openssl rand -hex 32` draws them (64 hex digits, 59 places for a run of six); eight, one in
 # five million. A secret that is mostly a run fails the distinct-character and entropy checks too.
 _RUN = re.compile(r"(.)\1{7,}")
 _SEQUENCES = ("0123456789", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop")
@@ -178,7 +178,7 @@ class Settings(BaseSettings):
     # "transaction": DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction), which
     # refuses session settings at connect and may hand each transaction another server connection: the
     # timeouts are set per transaction (SET LOCAL), every statement runs in a transaction, and asyncpg keeps
-    # no prepared-statement cache (see "Behind PgBouncer" in the README).
+    # no prepared-statement cache (see "Behind PgBouncer" in docs/operations.md).
     db_pooler: Literal["none", "transaction"] = "none"
 
     llm_base_url: str = OPENROUTER_BASE_URL

@@ -204,7 +204,7 @@ class PlainTurns(BaseRoute):
     """POST /api/{user_id}/chat in its plain case, answered past FastAPI's request handling, which
     cost about 60 µs of a turn's CPU in a warm loop and several times that served (routing through the
     included routers, the content type parsed as an e-mail header, the dependencies solved: 125
-    against 62 µs a request around a canned service; README, Performance).
+    against 62 µs a request around a canned service; docs/performance).
 
     The plain case: a non-empty body sent as `application/json` that parses and that the route's own
     body field validates (FastAPI's `ModelField`: the same value). `_checked` then runs and the
