@@ -133,6 +133,20 @@ async def test_an_expired_question_is_not_answered(make_client) -> None:  # type
     assert by_id.status_code == 409
 
 
+async def test_a_yes_after_the_question_expired_never_runs_what_it_asked(make_client) -> None:  # type: ignore[no-untyped-def]
+    """The backend's own question is answered only while it is pending: once expired, the model's
+    deletes after a yes are not grounded by its words (they are no question the model asked)."""
+    clock = FixedClock(NOW)
+    client, llm, asked = await over_the_cap(make_client, clock=clock, confirmation_ttl_minutes=5)
+    clock.moment = NOW + timedelta(minutes=6)
+    llm.push(calls(("delete_task", {"task_id": "Gym"}), ("delete_task", {"task_id": "Laundry"})))
+    llm.push(completion("Which ones?"))
+
+    await chat(client, "yes", conversation_id=asked["conversation_id"])
+
+    assert await titles(client) == ["Gym", "Laundry"]
+
+
 async def test_confirmed_calls_are_audited_and_undoable(make_client) -> None:  # type: ignore[no-untyped-def]
     client, _, asked = await over_the_cap(make_client)
     await chat(client, "yes", conversation_id=asked["conversation_id"])

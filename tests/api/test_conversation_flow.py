@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from support.api import chat, seed_tasks, tasks_of
-from support.fake_llm import ScriptedLLM, calls, completion, declares
+from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 
 ERRANDS = tuple(f"Errand {n}" for n in range(1, 31))
 
@@ -292,3 +292,67 @@ async def test_a_control_token_is_never_the_reply(make_client: Any, words: str) 
     body = (await chat(client, "hi there")).json()
 
     assert "<" not in body["assistant_message"] and body["assistant_message"].startswith("Glad to help.")
+
+
+async def test_a_yes_grounds_only_the_sentence_that_asked(make_client: Any) -> None:
+    # The question names Gym; the sentence beside it names Yoga. After the yes the model deletes both.
+    llm = ScriptedLLM(
+        completion("Yoga is due tomorrow, by the way. Should I delete “Gym”?"),
+        calls(("delete_task", {"task_id": "Gym"}), ("delete_task", {"task_id": "Yoga"})),
+        completion("Done."),
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Yoga", "Taxes")
+
+    first = (await chat(client, "gym is pointless now")).json()
+    assert first["assistant_message"].endswith("Should I delete “Gym”?"), first["assistant_message"]
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert set(await _left(client)) == {"Yoga", "Taxes"}
+
+
+async def test_a_yes_about_one_task_never_lets_a_model_delete_the_whole_list(make_client: Any) -> None:
+    # Two tasks; the model asked about Gym and, after the yes, deletes both: its calls name every task,
+    # but the user said yes to one.
+    llm = ScriptedLLM(
+        completion("Should I delete “Gym”?"),
+        calls(("delete_task", {"task_id": "Gym"}), ("delete_task", {"task_id": "Yoga"})),
+        completion("Done."),
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Yoga")
+
+    first = (await chat(client, "gym is pointless now")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert set(await _left(client)) == {"Yoga"}
+
+
+async def test_a_question_beside_a_sentence_no_list_reads_is_not_shown_unchecked(make_client: Any) -> None:
+    # A claim in a language no file reads, then a question: the check cannot be read, so nothing shows.
+    llm = ScriptedLLM(completion("全部削除しました。 Do you want me to delete “Gym” too?"), checker=NONSENSE_CHECK)
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Yoga")
+
+    body = (await chat(client, "hi there")).json()
+
+    assert "全部" not in body["assistant_message"] and "Gym" not in body["assistant_message"]
+
+
+async def test_a_no_to_the_models_question_grounds_nothing(make_client: Any) -> None:
+    # "no" is in the question ("Answer yes or no."), but a no is never a choice.
+    llm = ScriptedLLM(
+        completion("Should I delete “Gym”? Answer yes or no."),
+        calls(("delete_task", {"task_id": "Gym"})),
+        completion("Alright, I'll leave it."),
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Yoga")
+
+    first = (await chat(client, "gym is pointless now")).json()
+    await chat(client, "no", conversation_id=first["conversation_id"])
+
+    assert set(await _left(client)) == {"Gym", "Yoga"}

@@ -273,21 +273,22 @@ def task_nouns() -> re.Pattern[str]:
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 
-# The languages whose month names an answer may use ("el 12 de marzo", "12. März", "12 mars"): every
-# language file's, and others people write in (the names come from CLDR, through Babel).
-_MONTH_LOCALES = ("da", "fi", "ja", "nb", "pl", "sv", "tr")
+# Weekday names beyond the language files, for an answer to "which one?" ("den på onsdag"): wide
+# names only (from CLDR, through Babel), so that no short abbreviation reads as a weekday.
+_DAY_LOCALES = ("da", "fi", "nb", "pl", "sv", "tr")
 
 
 @cache
 def month_names() -> tuple[tuple[int, str], ...]:
-    """(month number, folded name), wide and abbreviated, in every covered language and a few more."""
+    """(month number, folded name), wide and abbreviated (3 letters or more), in the languages that
+    have a file (from CLDR, through Babel): read only beside a day number."""
     from babel.dates import get_month_names
 
     found: set[tuple[int, str]] = set()
-    for code in (*(lex.code for lex in lexicons()), *_MONTH_LOCALES):
+    for lex in lexicons():
         for width in ("wide", "abbreviated"):
             for context in ("format", "stand-alone"):
-                for number, name in get_month_names(width, context, locale=code).items():
+                for number, name in get_month_names(width, context, locale=lex.code).items():
                     if len(cleaned := fold(name).rstrip(".")) >= 3:
                         found.add((number, cleaned))
     return tuple(sorted(found))
@@ -295,14 +296,11 @@ def month_names() -> tuple[tuple[int, str], ...]:
 
 @cache
 def day_names() -> tuple[tuple[int, str], ...]:
-    """(weekday, Monday 0; folded name), wide, in the languages `month_names` reads beyond the files."""
+    """(weekday, Monday 0; folded wide name) in the languages of `_DAY_LOCALES`."""
     from babel.dates import get_day_names
 
-    return tuple(
-        sorted(
-            {(day, fold(name)) for code in _MONTH_LOCALES for day, name in get_day_names("wide", locale=code).items()}
-        )
-    )
+    names = {(day, fold(name)) for code in _DAY_LOCALES for day, name in get_day_names("wide", locale=code).items()}
+    return tuple(sorted(names))
 
 
 @cache

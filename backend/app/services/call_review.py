@@ -41,12 +41,11 @@ _WHY = {GuardReason.NOT_ASKED: _NO_CHANGE}
 
 @dataclass(frozen=True, slots=True)
 class Answered:
-    """The assistant's question the user's message answers: the changes it asked about (`tools`:
-    its own verbs', and the user's request it followed up), and the words that name what the answer
-    chose (the whole question for a yes; the option picked, "2" or "Q10" of "1) Q1, 2) Q10")."""
+    """The assistant's question the user's message answers: each change it asked about, with the
+    words that name what the answer grounds (a yes: the clauses asking that change; a choice: the
+    option picked, "Q10" of "1) Q1, 2) Q10", for the change the user's request before it asked)."""
 
-    tools: frozenset[str]
-    names: str
+    changes: dict[str, str]
 
 
 def reading_of(intent: Intent, tool: str | None = None) -> Reading:
@@ -80,7 +79,7 @@ def review_changes(
     quotes = [q.strip(" \"'") for q in intent.quotes]
     for i, call in enumerate(calls):
         facts = _facts(intent, call, message=message, forced=forced, quotes=quotes, guarded=guarded)
-        if answered is not None and call.name in answered.tools:
+        if answered is not None and call.name in answered.changes:
             facts = dataclasses.replace(facts, yes_to_question=True)
         verdict = decide(facts)
         if (event := verdict.event(step, call.name)) is not None:
@@ -91,7 +90,7 @@ def review_changes(
             continue
         if verdict.hold is None or verdict.hold is Hold.ANY:
             continue  # a read, or no guard: the call acts as the model made it
-        question = answered.names if answered is not None else ""
+        question = answered.changes.get(call.name, "") if answered is not None else ""
         names, not_names = _words(intent, verdict, call, message=message, context=context, question=question)
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)

@@ -164,8 +164,10 @@ def _pick(actions: Sequence[dict[str, Any]], message: str, *, today: date | None
     return None
 
 
-_DAY = re.compile(r"(?<![\d:.,])(\d{1,2})(?:st|nd|rd|th|er|e|o|a|º|°|\.|日)?(?![\d:月])")
+# A day of the month: "27", "the 27th", "am 27.", "el 2", "2日" (not "10am", "2 kids": see `_days`).
+_DAY = re.compile(r"(?<![\d:.,])(\d{1,2})(st|nd|rd|th|er|e|o|a|º|°|\.|日)?(?![\d:月A-Za-z])")
 _MONTH = re.compile(r"(\d{1,2})月")  # "8月1日"
+_LETTERS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def _extreme(actions: Sequence[dict[str, Any]], said: str) -> dict[str, Any] | None:
@@ -173,8 +175,9 @@ def _extreme(actions: Sequence[dict[str, Any]], said: str) -> dict[str, Any] | N
     dated = [a for a in actions if (a.get("facts") or {}).get("due_date")]
     if len(dated) < 2:
         return None
+    answer = " ".join(_LETTERS.findall(said))  # the whole answer is the phrase: not "la de la semana próxima"
     for kind, pick in (("soonest", min), ("latest", max)):
-        if any((p := lex.dates.word(kind)) is not None and p.search(said) for lex in lexicons()):
+        if any((p := lex.dates.word(kind)) is not None and p.fullmatch(answer) for lex in lexicons()):
             return pick(dated, key=lambda a: str(a["facts"]["due_date"]))
     return None
 
@@ -194,11 +197,17 @@ def _due_fits(facts: Mapping[str, Any], said: str, today: date | None) -> bool:
         return True
     if today is not None and _relative(said, today) == when:
         return True
-    days = {int(d) for d in _DAY.findall(said) if 1 <= int(d) <= 31}
     months = {number for number, name in month_names() if _named(name, said)} | {int(m) for m in _MONTH.findall(said)}
-    if not days and not months:
-        return False
-    return (not days or when.day in days) and (not months or when.month in months)
+    days = _days(said, dated=bool(months))
+    return bool(days) and when.day in days and (not months or when.month in months)
+
+
+def _days(said: str, *, dated: bool) -> set[int]:
+    """The days of the month an answer names: a number with an ordinal mark ("27th", "27.", "2日"), or
+    any number beside a month's name, or in a short answer ("el 2", "o do dia 24"); a month named
+    without a day names none ("the one in March" is left to the user's next words)."""
+    short = len(said.split()) <= 4
+    return {int(n) for n, mark in _DAY.findall(said) if 1 <= int(n) <= 31 and (mark or dated or short)}
 
 
 def _named(name: str, said: str) -> bool:

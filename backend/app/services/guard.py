@@ -23,7 +23,6 @@ here too, and are no verdict on a call:
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -56,13 +55,14 @@ from backend.app.calls.verdicts import (
     Verdict,
     decide,
 )
-from backend.app.language.lexicon import fold, whole_list_words
+from backend.app.language.detect import covers
+from backend.app.language.lexicon import fold, lexicons, whole_list_words
 from backend.app.services.call_review import Answered, reading_of, review_changes
 from backend.app.services.calls import final_calls
 from backend.app.services.claims import Claim, claims, denial, readable
 from backend.app.services.clauses import names_something
 from backend.app.services.guard_events import forced_tools, silent
-from backend.app.services.intent import Action, Intent, asked_tools
+from backend.app.services.intent import Action, Intent, read_question
 from backend.app.services.reply_check import TOOL_OF, Declaration, made_by, read_declaration, titles_of
 from backend.app.services.wording import BULK
 from backend.app.tools.resolver import named_in
@@ -108,10 +108,16 @@ def satisfies(call: ExecutedCall, action: Action) -> bool:
 
 
 def asks_about_a_change(text: str) -> bool:
-    """Words that end with a question about a change a covered language reads ("Do you want me to
-    delete “Gym”?", "¿Quieres que elimine «Yoga»?"), and that the word lists read no claim in."""
-    last = re.split(r"(?<=[.!。！])\s+", text.strip())[-1]
-    return last.rstrip().endswith(("?", "？")) and bool(asked_tools(last)) and not claims(text)
+    """Words that ask about a change a covered language reads ("Do you want me to delete “Gym”?",
+    "Entendido. ¿Quieres que elimine «Yoga»?"), whose other sentences a language file knows every
+    word of ("Entendido.", "Nice one!"), and in which the word lists read no claim: words that can
+    claim nothing the lists did not read."""
+    question = read_question(text)
+    return (
+        bool(question.changes)
+        and all(any(covers(lex.code, s) >= 1.0 for lex in lexicons()) for s in question.others)
+        and not claims(text)
+    )
 
 
 def _going_through_a_list(executed: Sequence[ExecutedCall], *, read: bool) -> bool:

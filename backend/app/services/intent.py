@@ -204,14 +204,46 @@ def classify(message: str) -> Intent:
     return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
 
 
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What an assistant's message asks, read like a message: for each change it asks about, the
+    clauses that ask it ("Should I delete “Gym”, or mark “Yoga” as done?": delete → "should i delete
+    “Gym”", complete → "or mark “Yoga” as done"); the clauses that ask nothing of a change; and the
+    sentences that do not ask at all (a yes answers none of them)."""
+
+    changes: dict[ToolName, str]
+    options: tuple[str, ...]  # the asking clauses without a verb: "A1", "A2 ya A10"
+    others: tuple[str, ...]  # the sentences that ask nothing ("Entendido.", "Yoga is due tomorrow.")
+
+
+_FULL_STOPS = str.maketrans({"。": ". ", "！": "! ", "？": "? "})
+
+
 @lru_cache(maxsize=256)
-def asked_tools(question: str) -> frozenset[ToolName]:
-    """The changes a question asks about ("Do you want me to delete “Gym”?", "Soll ich alle 50
-    Aufgaben löschen?"): the tools of the verbs in its sentences that ask, in any covered language."""
-    text, _typed = _quotes(question)
-    return frozenset(
-        tool for clauses, asked in split_sentences(text) if asked for clause in clauses for tool in verb_tools(clause)
-    )
+def read_question(text: str) -> Question:
+    folded, typed = _quotes(text.translate(_FULL_STOPS))
+    changes: dict[ToolName, list[str]] = {}
+    options: list[str] = []
+    others: list[str] = []
+    for clauses, asked in split_sentences(folded):
+        if not asked:
+            others.append(_restored(" ".join(clauses), typed))
+            continue
+        current: tuple[ToolName, ...] = ()  # the change verbless clauses around it list items of
+        leading: list[str] = []  # verbless clauses before the sentence's first verb ("(Sabzi, Dhobi) done kar doon?")
+        for clause in clauses:
+            words = _restored(clause, typed)
+            tools = verb_tools(clause)
+            if tools and not current:
+                words = "\n".join([*leading, words])
+            current = tools or current
+            for tool in current:
+                changes.setdefault(tool, []).append(words)
+            if not tools:
+                options.append(words.strip(" ?¿？()"))
+                if not current:
+                    leading.append(words)
+    return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others))
 
 
 def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str]]:

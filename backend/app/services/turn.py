@@ -27,11 +27,11 @@ from backend.app.services.call_review import Answered
 from backend.app.services.clauses import names_something
 from backend.app.services.confirmations import Answer
 from backend.app.services.guard import ExecutionGuard
-from backend.app.services.intent import Intent, asked_tools, classify
+from backend.app.services.intent import Intent, Question, classify, read_question
 from backend.app.services.live_reply import ReplyListener
 from backend.app.services.reply_check import check_request
 from backend.app.services.routing import Choice
-from backend.app.tools.referents import Referents
+from backend.app.tools.referents import Referents, TurnAccount
 from backend.app.tools.registry import TOOL_SPECS
 from backend.app.tools.resolver import exactly_named
 
@@ -130,28 +130,33 @@ class Step:
 
 
 def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
-    """The assistant's question the user's message answers, if it asked one about a change (in its
-    own words, or following up the user's request before it): a yes ("yes please", "ja, mach"), the
-    very change it asked about naming nothing else ("sí, bórralo", "haan hata do"), or one of the
-    options it listed, by number or by title ("2", "la 2", "Q10", "🧺")."""
+    """The assistant's question the user's message answers, if its words asked about a change (the
+    backend's own questions are answered as pending confirmations, and expire): a yes ("yes please",
+    "ja, mach") or the very change it asked about naming nothing else ("sí, bórralo") grounds each
+    change it asked by the clauses that ask it; one of its options, by number or title ("2", "la 2",
+    "Q10"), grounds the change the user's request before it asked, on that option only."""
     rows = [row for row in turn.history if row.role in ("user", "assistant")]
     if not rows or rows[-1].role != "assistant" or not any(mark in rows[-1].content for mark in "?？¿؟"):
         return None
-    question = rows[-1].content
-    request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
-    tools = asked_tools(question) | (frozenset(classify(request).tools) if request else frozenset())
-    if not tools:
+    if TurnAccount.from_json(rows[-1].context).confirmation is not None:
         return None
     message = turn.request.message
-    if turn.conversation.answer(message) is True:
-        return Answered(tools, question)
-    if (option := _option(question, message)) is not None:
-        return Answered(tools, option)
+    said = turn.conversation.answer(message)
+    if said is False:
+        return None
+    question = read_question(rows[-1].content)
+    if said is True:
+        return Answered({str(t): w for t, w in question.changes.items()}) if question.changes else None
+    if (option := _option(rows[-1].content, question, message)) is not None:
+        request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
+        asked = set(question.changes) | set(classify(request).tools if request else ())
+        return Answered(dict.fromkeys(asked, option)) if asked else None
     again = intent.needs_tool and all(
-        set(a.tools) & tools and (not names_something(a.about) or turn.conversation.answer(a.about) is True)
+        set(a.tools) & set(question.changes)
+        and (not names_something(a.about) or turn.conversation.answer(a.about) is True)
         for a in intent.actions
     )
-    return Answered(tools, question) if again else None
+    return Answered({str(t): w for t, w in question.changes.items()}) if again and question.changes else None
 
 
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
@@ -159,18 +164,19 @@ _OPTION = re.compile(r"(?<![\w.])(\d{1,2})[.)]\s*(.+?)(?=\s*(?:[,;\n]|\.\s|\s\d{
 _NUMBER = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
 
 
-def _option(question: str, message: str) -> str | None:
+def _option(text: str, question: Question, message: str) -> str | None:
     """The option of the question the message picks: by its number ("2", "la 2", "#2") in a short
-    answer, or by its title written whole ("Q10", "🎂 Leo")."""
-    options: dict[int, str] = {int(m[1]): m[2].strip() for m in _OPTION.finditer(question)}
+    answer, or by its title written whole, as one of the question's numbered options or one of its
+    clauses that ask no change ("Q10" of "A1, A2 ya A10?")."""
+    numbered: dict[int, str] = {int(m[1]): m[2].strip() for m in _OPTION.finditer(text)}
     said = message.strip()
     numbers: list[str] = _NUMBER.findall(said)
-    if options and len(said.split()) <= 3 and len(numbers) == 1 and int(numbers[0]) in options:
-        return options[int(numbers[0])]
-    named = [o for o in options.values() if exactly_named(said, o) and exactly_named(o, said)]
-    if len(named) == 1:
-        return named[0]
-    return said if len(said.split()) <= 4 and exactly_named(question, said) else None
+    if numbered and len(said.split()) <= 3 and len(numbers) == 1 and int(numbers[0]) in numbered:
+        return numbered[int(numbers[0])]
+    if any(exactly_named(said, o) and exactly_named(o, said) for o in numbered.values()):
+        return said
+    holding = [o for o in [*numbered.values(), *question.options] if exactly_named(o, said)]
+    return said if len(set(holding)) == 1 else None  # the user's words, held by one option only
 
 
 def turn_budget(settings: Settings, request: ChatRequest) -> Budget:
