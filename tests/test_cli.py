@@ -169,7 +169,7 @@ def test_an_import_error_inside_the_app_is_not_taken_for_missing_extras(monkeypa
 
     for name in [m for m in sys.modules if m.startswith("backend.devtools")]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "backend.app.services.history", None)  # the bench imports it
+    monkeypatch.setitem(sys.modules, "backend.app.services.turn.history", None)  # the bench imports it
 
     with pytest.raises(ModuleNotFoundError):
         cli.build_parser()

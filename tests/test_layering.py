@@ -26,7 +26,19 @@ ALLOWED: dict[str, frozenset[str]] = {
 }
 
 
-def _imported(path: Path) -> set[str]:
+# Within services/, what each room may import from the others: the guard decides and never reads the
+# reply; the reply reads the guard's events; confirmations word their questions like the reply; a
+# turn puts them together; the user's data outside a turn shares only the turn's idempotency.
+ROOMS: dict[str, frozenset[str]] = {
+    "guard": frozenset(),
+    "reply": frozenset({"guard"}),
+    "confirmations": frozenset({"guard", "reply"}),
+    "turn": frozenset({"confirmations", "guard", "reply"}),
+    "user_data": frozenset({"turn"}),
+}
+
+
+def _imported(path: Path, depth: int = 2) -> set[str]:
     """The top-level app packages (or modules) a file imports."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -36,7 +48,8 @@ def _imported(path: Path) -> set[str]:
         for name in names:
             parts = name.split(".")
             if parts[:2] == ["backend", "app"] and len(parts) > 2:
-                found.add(parts[2])
+                # depth 3: a room of services/ by its name, any other package by its own
+                found.add(parts[3] if depth == 3 and parts[2] == "services" and len(parts) > 3 else parts[2])
             elif parts[:2] == ["backend", "devtools"]:
                 found.add("devtools")
     return found
@@ -60,3 +73,37 @@ def test_the_checker_sees_a_function_level_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from backend.app.db.models import Task\n    import backend.devtools.bench\n")
     assert _imported(module) == {"db", "devtools"}
+
+
+def test_every_room_has_a_rule() -> None:
+    services = APP / "services"
+    rooms = {p.name for p in services.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert rooms == set(ROOMS)
+    assert [p.name for p in services.glob("*.py")] == ["__init__.py"]  # every module is in a room
+
+
+@pytest.mark.parametrize("room", sorted(ROOMS))
+def test_rooms_import_one_way(room: str) -> None:
+    wrong = {
+        str(path.relative_to(APP)): sorted(_imported(path, depth=3) & set(ROOMS) - ROOMS[room] - {room})
+        for path in sorted((APP / "services" / room).rglob("*.py"))
+    }
+    assert {file: names for file, names in wrong.items() if names} == {}
+
+
+def test_no_two_modules_share_a_name_across_the_packages_that_make_a_turn() -> None:
+    """A reader who meets `guard.py` should not have to ask which one (agent/ and services/ had one
+    each). The routes and their schemas share the resource's name on purpose (`api/routes/chat.py`,
+    `schemas/chat.py`), as the MCP package's entry points do theirs (`mcp/cli.py`, `mcp/session.py`)."""
+    seen: dict[str, list[str]] = {}
+    for package in ("agent", "calls", "language", "services", "tools"):
+        for path in (APP / package).rglob("*.py"):
+            if path.name != "__init__.py":
+                seen.setdefault(path.stem, []).append(str(path.relative_to(APP)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
+
+
+def test_the_room_checker_sees_a_room(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("from backend.app.services.reply.compose import compose\nfrom backend.app.db import models\n")
+    assert _imported(module, depth=3) == {"reply", "db"}

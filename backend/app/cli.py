@@ -62,7 +62,7 @@ def _cmd_prune(args: argparse.Namespace) -> int:
     import asyncio
 
     from backend.app.core.config import get_settings
-    from backend.app.services.maintenance import prune
+    from backend.app.services.user_data.maintenance import prune
 
     settings = get_settings()
     if args.database_url:

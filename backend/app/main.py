@@ -16,12 +16,12 @@ from fastapi.middleware.cors import CORSMiddleware
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.routing import Route
 
-from backend.app.agent.detect import detect
 from backend.app.agent.fallback import Arm, FallbackClient
 from backend.app.agent.llm import HttpLLMClient
+from backend.app.agent.loop_types import ChatCompletionsClient
 from backend.app.agent.offline import OfflineModel
 from backend.app.agent.presets import Preset, adapt, select_preset
-from backend.app.agent.types import ChatCompletionsClient
+from backend.app.agent.provider_kind import detect
 from backend.app.agent.wire import AiohttpWire, HttpxWire, Wire
 from backend.app.api.errors import install_error_handlers
 from backend.app.api.http_metrics import HttpMetrics
@@ -34,14 +34,14 @@ from backend.app.core.logging import configure_logging
 from backend.app.core.metrics import MeteredClient, Metrics
 from backend.app.core.security import KeySet
 from backend.app.db.session import create_engine, create_sessionmaker
+from backend.app.language.intent import classify as read_words
 from backend.app.mcp.http import PATH as MCP_PATH
 from backend.app.mcp.http import McpHttpEndpoint
-from backend.app.services.chat import ChatService
-from backend.app.services.commands import offline_reading
-from backend.app.services.intent import classify as read_words
-from backend.app.services.maintenance import prune_periodically
-from backend.app.services.routing import Price, Router, Tuning
-from backend.app.services.task_writes import TaskWrites
+from backend.app.services.turn.commands import offline_reading
+from backend.app.services.turn.pipeline import ChatService
+from backend.app.services.turn.routing import Price, Router, Tuning
+from backend.app.services.user_data.maintenance import prune_periodically
+from backend.app.services.user_data.writes import TaskWrites
 from backend.app.tools.registry import TOOLS
 
 log = logging.getLogger(__name__)
@@ -229,7 +229,7 @@ def _fallback_preset(fallback: FallbackModel, provider: str) -> Preset:
 
 
 def _router(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], preset: Preset, clock: Clock) -> Router:
-    """The choice among LLM_MODEL and LLM_FALLBACKS (services/routing.py); a model's price is its own
+    """The choice among LLM_MODEL and LLM_FALLBACKS (services/turn/routing.py); a model's price is its own
     when given, else its preset's."""
     prices = {settings.llm_model: Price(preset.price_in_per_mtok, preset.price_out_per_mtok)}
     for f in settings.llm_fallbacks:

@@ -15,11 +15,11 @@ from typing import Any
 from support.fake_llm import Item, Script
 
 from backend.app.agent.limits import Budget, BudgetUse
+from backend.app.agent.loop_types import Attempt, StepTrace, TextSink
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
-from backend.app.agent.types import Attempt, StepTrace, TextSink
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.calls.verdicts import Hold
 

@@ -1,4 +1,4 @@
-"""Naming the server behind LLM_BASE_URL (agent/detect.py): host, the server's model list, port."""
+"""Naming the server behind LLM_BASE_URL (agent/provider_kind.py): host, the server's model list, port."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
-from backend.app.agent.detect import Detected, detect
 from backend.app.agent.presets import LOCAL_PROVIDERS, SAFE_SCHEMA_REPEAT, select_preset
+from backend.app.agent.provider_kind import Detected, detect
 from backend.app.tools.registry import TOOL_SPECS
 
 # What each server answers on GET /v1/models, trimmed to the fields detection reads and a few beside.

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from backend.app.agent.fallback import Arm, FallbackClient
-from backend.app.agent.types import Attempt, TextSink
+from backend.app.agent.loop_types import Attempt, TextSink
 from backend.app.core.exceptions import LLMTimeout, LLMUnavailable
 
 ANSWER = {"choices": [{"message": {"role": "assistant", "content": "ok"}}]}

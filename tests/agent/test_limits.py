@@ -7,7 +7,7 @@ import time
 import pytest
 
 from backend.app.agent.limits import Budget, BudgetExceeded, BudgetUse
-from backend.app.agent.types import Usage
+from backend.app.agent.loop_types import Usage
 
 
 def test_capped_by_only_lowers() -> None:

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.fake_llm import completion, tool_call
 
+from backend.app.agent.loop_types import LLMResponse
 from backend.app.agent.normalize import normalize_response
-from backend.app.agent.types import LLMResponse
 from backend.app.calls.codes import ResultCode
 from backend.app.core.exceptions import LLMBadResponse
 

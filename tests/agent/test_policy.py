@@ -7,10 +7,10 @@ from agent.fakes import LIST_TASKS, SPECS, FakeTools, MaskedTools, ScriptedClien
 from support.fake_llm import calls, completion, tool_call
 
 from backend.app.agent.decide import Answered, SoFar, StepDecider
+from backend.app.agent.loop_types import LLMResponse, LoopRetry, NextStepRetry, PolicyChange, Usage
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
 from backend.app.agent.run_io import RunOptions
-from backend.app.agent.types import LLMResponse, LoopRetry, NextStepRetry, PolicyChange, Usage
 
 ALL = ["add_task", "list_tasks", "delete_task"]
 FORCE_ADD = {"type": "function", "function": {"name": "add_task"}}

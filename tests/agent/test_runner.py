@@ -19,7 +19,7 @@ from agent.fakes import (
 )
 from support.fake_llm import calls, completion, tool_call
 
-from backend.app.agent.guard import (
+from backend.app.agent.guard_protocol import (
     ACCEPT_CALLS,
     Accept,
     CallsVerdict,
@@ -31,15 +31,15 @@ from backend.app.agent.guard import (
     WordsVerdict,
 )
 from backend.app.agent.limits import Budget, BudgetUse
-from backend.app.agent.policy import ToolPolicy
-from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.types import (
+from backend.app.agent.loop_types import (
     CheckTrace,
     StepRequest,
     StepTrace,
     StopReason,
     Usage,
 )
+from backend.app.agent.policy import ToolPolicy
+from backend.app.agent.presets import Preset, select_preset
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
 from backend.app.calls.verdicts import Grounding, GuardDecision, GuardEvent, GuardReason, Hold, verdict_of
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError

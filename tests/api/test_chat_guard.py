@@ -6,8 +6,8 @@ import pytest
 from support.api import chat, tasks_of
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion
 
-from backend.app.services.reply import TOOL_NOT_TRIGGERED
-from backend.app.services.wording import BULK
+from backend.app.calls.tools import BULK
+from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
 
 BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
 

@@ -14,7 +14,7 @@ from support.fake_llm import ScriptedLLM, calls
 from backend.app.core.clock import FixedClock
 from backend.app.core.exceptions import AppError
 from backend.app.db.repositories.conversations import ConversationRepository
-from backend.app.services.turn_store import TurnStore
+from backend.app.services.turn.store import TurnStore
 
 pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 

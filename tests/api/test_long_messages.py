@@ -15,7 +15,7 @@ import pytest
 from support.api import chat, seed_tasks, tasks_of
 from support.compliant import compliant
 
-from backend.app.services.claims import READABLE
+from backend.app.services.guard.claims import READABLE
 
 TITLES = ("Gym", "Taxes", "Bread")
 BACKGROUND = {

@@ -18,7 +18,7 @@ from support.api import auth
 
 from backend.app.api.routes import chat as chat_route
 from backend.app.api.routes.chat import PlainTurns
-from backend.app.services.chat import TurnResponse
+from backend.app.services.turn.pipeline import TurnResponse
 
 _TURN = {"conversation_id": "c0a78295-96fe-4241-8fec-7c3542b1ec6f", "assistant_message": "Added.", "tool_calls": []}
 _CHAT = "/api/alice/chat"

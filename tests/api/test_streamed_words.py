@@ -1,4 +1,4 @@
-"""Model mode's words on a streamed turn (issue 16, services/live_reply.py), over real HTTP: with
+"""Model mode's words on a streamed turn (issue 16, services/reply/live.py), over real HTTP: with
 REPLY_CHECK=lists the model's sentences reach the user while it still writes, but only sentences the
 tool results back, only from an answer that can be the reply; words that turn out not to be it are
 withdrawn (`reset`) before anything else is shown. With the reply check (the default) no word of

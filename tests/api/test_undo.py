@@ -13,7 +13,7 @@ from support.fake_llm import ScriptedLLM, calls
 
 from backend.app.calls.types import ToolCall
 from backend.app.core.clock import FixedClock
-from backend.app.services.maintenance import prune
+from backend.app.services.user_data.maintenance import prune
 
 pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 

@@ -13,8 +13,8 @@ from support.api import NOW, auth, chat, make_settings, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
-from backend.app.services import user_data
-from backend.app.services.maintenance import prune_once
+from backend.app.services.user_data import export as user_data
+from backend.app.services.user_data.maintenance import prune_once
 
 pytestmark = pytest.mark.through_pgbouncer
 

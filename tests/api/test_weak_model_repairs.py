@@ -10,7 +10,7 @@ import pytest
 from support.api import chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
-from backend.app.services import chat as chat_service
+from backend.app.services.turn import pipeline as chat_service
 
 
 async def state(client: Any) -> list[tuple[str, str]]:

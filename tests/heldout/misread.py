@@ -16,7 +16,7 @@ from support.fake_llm import completion, tool_call
 
 from backend.app.language.catalog import texts
 from backend.app.language.lexicon import fold
-from backend.app.services.wording import describe_list
+from backend.app.services.reply.wording import describe_list
 
 _KIND_OF = {"add_task": "add", "delete_task": "delete", "complete_task": "complete", "update_task": "update"}
 _NONWORD = re.compile(r"[\W_]+")

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from support.api import chat
 from support.fake_llm import ScriptedLLM, calls, completion
 
-from backend.app.services.history import estimate_tokens
+from backend.app.services.turn.history import estimate_tokens
 from backend.app.tools.registry import TOOLS
 
 BUDGET = 600

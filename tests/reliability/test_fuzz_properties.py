@@ -18,8 +18,8 @@ from reliability.rel_support import Figures
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from support.api import NOW
 
+from backend.app.agent.loop_types import LLMResponse
 from backend.app.agent.normalize import normalize_response
-from backend.app.agent.types import LLMResponse
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
 from backend.app.core.exceptions import LLMBadResponse

@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 from backend.app.db.models import PendingConfirmation
-from backend.app.services.confirmations import answer
+from backend.app.services.confirmations.questions import answer
 
 TODAY = date(2026, 11, 22)  # a Sunday
 DUES = ("2026-11-23", "2026-11-27", "2026-08-02")  # tomorrow (Monday), a Friday, in August

@@ -1,4 +1,4 @@
-"""The execution guard's decision table, one row at a time (services/guard.py)."""
+"""The execution guard's decision table, one row at a time (services/guard/execution.py)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from typing import Any
 
 from support.runs import Reviews
 
-from backend.app.agent.guard import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
+from backend.app.agent.guard_protocol import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.calls.verdicts import Grounding, Hold, verdict_of
-from backend.app.services.guard import ExecutionGuard
-from backend.app.services.guard_events import retry_reason
-from backend.app.services.intent import classify
-from backend.app.services.reply_check import check_request
+from backend.app.language.intent import classify
+from backend.app.services.guard.events import retry_reason
+from backend.app.services.guard.execution import ExecutionGuard
+from backend.app.services.guard.reply_check import check_request
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 

@@ -1,5 +1,5 @@
 """What of a model's words reaches a streamed turn's user before the reply is composed
-(services/live_reply.py): only complete sentences the results back, only from an answer that can be
+(services/reply/live.py): only complete sentences the results back, only from an answer that can be
 the reply, and a `reset` when heard words turn out not to be it."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from support.runs import done, failed, guard
 
 from backend.app.calls.types import ExecutedCall
-from backend.app.services import live_reply
-from backend.app.services.claims import READABLE
-from backend.app.services.live_reply import LiveReply
-from backend.app.services.reply import contradicts
+from backend.app.services.guard.claims import READABLE
+from backend.app.services.reply import live as live_reply
+from backend.app.services.reply.compose import contradicts
+from backend.app.services.reply.live import LiveReply
 
 
 class Heard:

@@ -14,7 +14,7 @@ from support.api import NOW, auth, chat, make_settings, seed_tasks
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
-from backend.app.services.maintenance import PRUNE_LOCK_KEY, prune_once
+from backend.app.services.user_data.maintenance import PRUNE_LOCK_KEY, prune_once
 
 pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 

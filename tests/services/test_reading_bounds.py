@@ -18,8 +18,8 @@ from collections.abc import Callable
 import pytest
 
 from backend.app.language.detect import detect
-from backend.app.services.claims import READABLE, claims, readable
-from backend.app.services.intent import classify
+from backend.app.language.intent import classify
+from backend.app.services.guard.claims import READABLE, claims, readable
 from backend.devtools.bench.reader import read_message, read_reply, replies, shapes
 
 LONGEST = 4_000  # MAX_MESSAGE_CHARS's default

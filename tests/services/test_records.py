@@ -1,4 +1,4 @@
-"""The reply step's records (services/records.py): typed from the run, with the JSON the contract shows."""
+"""The reply step's records (services/turn/record.py): typed from the run, with the JSON the contract shows."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from support.runs import done, failed
 
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.schemas.chat import ToolCallRecord
-from backend.app.services.apply_report import apply_report
-from backend.app.services.records import tool_call_records
+from backend.app.services.turn.apply_report import apply_report
+from backend.app.services.turn.record import tool_call_records
 
 
 def test_a_call_record_is_typed_and_its_json_is_the_results_payload() -> None:

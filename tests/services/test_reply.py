@@ -1,4 +1,4 @@
-"""The one place that writes the reply (services/reply.py), from synthetic runs."""
+"""The one place that writes the reply (services/reply/compose.py), from synthetic runs."""
 
 from __future__ import annotations
 
@@ -7,17 +7,17 @@ from typing import Any
 import pytest
 from support.runs import done, failed, guard
 
-from backend.app.agent.guard import Accept, GiveUp
+from backend.app.agent.guard_protocol import Accept, GiveUp
 from backend.app.agent.limits import Budget, BudgetUse
+from backend.app.agent.loop_types import StopReason
 from backend.app.agent.run_io import RunResult
-from backend.app.agent.types import StopReason
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import texts
+from backend.app.language.intent import classify
 from backend.app.schemas.chat import ActionMetadata
-from backend.app.services.calls import final_calls
-from backend.app.services.intent import classify
-from backend.app.services.records import action_metadata
-from backend.app.services.reply import TOOL_NOT_TRIGGERED, compose
+from backend.app.services.guard.final_calls import final_calls
+from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED, compose
+from backend.app.services.turn.record import action_metadata
 
 
 def run(

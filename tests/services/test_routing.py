@@ -1,4 +1,4 @@
-"""The choice among several models (services/routing.py `choose`), by strategy, in seeded runs.
+"""The choice among several models (services/turn/routing.py `choose`), by strategy, in seeded runs.
 
 Three models stand in: "steady" succeeds 90 % of the time, "patchy" 60 %, "weak" 30 %. Each
 strategy learns only from its own choices' rewards, as the service does.
@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from backend.app.db.repositories.routing import Totals
-from backend.app.services.routing import Strategy, Tuning, choose
+from backend.app.services.turn.routing import Strategy, Tuning, choose
 
 MODELS = ["weak", "patchy", "steady"]
 SUCCESS = {"weak": 0.3, "patchy": 0.6, "steady": 0.9}

@@ -107,7 +107,7 @@ def call_delta(index: int, *, id: str | None = None, name: str | None = None, ar
     return {"tool_calls": [piece]}
 
 
-CHECK_TOOL = "check_reply"  # the reply check's forced tool (services/reply_check.py)
+CHECK_TOOL = "check_reply"  # the reply check's forced tool (services/guard/reply_check.py)
 
 
 def declares(*done: tuple[str, str], not_done: tuple[tuple[str, str], ...] = ()) -> Callable[[dict[str, Any]], Any]:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from backend.app.services.claims import claims, denial
-from backend.app.services.intent import classify
+from backend.app.language.intent import classify
+from backend.app.services.guard.claims import claims, denial
 
 NOT_A_COMMAND = ("question", "advice", "report", "negated", "small_talk", "chat")
 

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from backend.app.agent.guard import Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp, Words
+from backend.app.agent.guard_protocol import Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp, Words
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.calls.verdicts import GuardEvent
-from backend.app.services.guard import ExecutionGuard
-from backend.app.services.intent import classify
+from backend.app.language.intent import classify
+from backend.app.services.guard.execution import ExecutionGuard
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 

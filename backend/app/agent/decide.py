@@ -19,12 +19,9 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from backend.app.agent.dispatch import DispatchedStep
-from backend.app.agent.guard import ACCEPT_CALLS, Accept, CheckWords, ForceRetry, GiveUp, StepGuard, Words
+from backend.app.agent.guard_protocol import ACCEPT_CALLS, Accept, CheckWords, ForceRetry, GiveUp, StepGuard, Words
 from backend.app.agent.limits import BudgetExceeded
-from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
-from backend.app.agent.presets import Preset
-from backend.app.agent.run_io import RunOptions
-from backend.app.agent.types import (
+from backend.app.agent.loop_types import (
     BudgetSpent,
     CallRepeated,
     Finding,
@@ -40,6 +37,9 @@ from backend.app.agent.types import (
     NextStepStop,
     StopReason,
 )
+from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
+from backend.app.agent.presets import Preset
+from backend.app.agent.run_io import RunOptions
 from backend.app.calls.types import ExecutedCall
 from backend.app.calls.verdicts import GuardEvent
 

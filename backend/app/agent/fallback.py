@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from backend.app.agent.types import Attempt, ChatCompletionsClient, Heard, TextSink
+from backend.app.agent.loop_types import Attempt, ChatCompletionsClient, Heard, TextSink
 from backend.app.core.exceptions import LLMBadResponse, LLMError
 
 log = logging.getLogger(__name__)

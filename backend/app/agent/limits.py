@@ -6,7 +6,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from backend.app.agent.types import Usage
+from backend.app.agent.loop_types import Usage
 
 
 @dataclass(frozen=True, slots=True)

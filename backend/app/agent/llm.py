@@ -17,8 +17,8 @@ from typing import Any
 
 import orjson
 
+from backend.app.agent.loop_types import Attempt, Heard, TextSink
 from backend.app.agent.sse import ChunkReader, assemble, events, is_event_stream, text_delta
-from backend.app.agent.types import Attempt, Heard, TextSink
 from backend.app.agent.wire import Limits, Wire
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from backend.app.agent.types import LLMResponse, Usage
+from backend.app.agent.loop_types import LLMResponse, Usage
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ToolCall, ToolError
 from backend.app.core.exceptions import LLMBadResponse

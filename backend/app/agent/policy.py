@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from backend.app.agent.loop_types import PolicyChange, ToolChoice
 from backend.app.agent.presets import Preset
-from backend.app.agent.types import PolicyChange, ToolChoice
 from backend.app.calls.types import ExecutedCall, ToolSpec
 
 

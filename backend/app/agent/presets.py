@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from backend.app.agent.types import ToolChoice
+from backend.app.agent.loop_types import ToolChoice
 
 RESERVED_REQUEST_KEYS = frozenset({"model", "messages", "tools", "tool_choice", "response_format"})
 
@@ -104,7 +104,7 @@ PROVIDER_DEFAULTS: dict[str, Preset] = {
     ),
     "offline": Preset(name="offline", provider="offline"),
 }
-# A server detection could not name (agent/detect.py): llama.cpp's settings, the strictest engine's,
+# A server detection could not name (agent/provider_kind.py): llama.cpp's settings, the strictest engine's,
 # which every grammar-based engine accepts.
 PROVIDER_DEFAULTS["local"] = dataclasses.replace(PROVIDER_DEFAULTS["llamacpp"], name="local", provider="local")
 

@@ -16,11 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
-from backend.app.agent.normalize import normalize_response
-from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
-from backend.app.agent.presets import Preset, merge_request_overrides
-from backend.app.agent.run_io import ReplyObserver, RunOptions
-from backend.app.agent.types import (
+from backend.app.agent.loop_types import (
     Attempt,
     ChatCompletionsClient,
     CheckTrace,
@@ -32,6 +28,10 @@ from backend.app.agent.types import (
     StepTrace,
     Usage,
 )
+from backend.app.agent.normalize import normalize_response
+from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
+from backend.app.agent.presets import Preset, merge_request_overrides
+from backend.app.agent.run_io import ReplyObserver, RunOptions
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import LLMError, ToolBindingError
 

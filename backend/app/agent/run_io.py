@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from backend.app.agent.guard import Words
+from backend.app.agent.guard_protocol import Words
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.types import (
+from backend.app.agent.loop_types import (
     ANSWERED,
     Finding,
     PolicyChange,

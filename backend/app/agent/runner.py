@@ -17,14 +17,9 @@ from typing import Any, assert_never
 
 from backend.app.agent.decide import Answered, Decision, SoFar, StepDecider, StepFacts, ToolsRan, WordsChecked
 from backend.app.agent.dispatch import DispatchedStep, Dispatcher
-from backend.app.agent.guard import StepGuard, Words
+from backend.app.agent.guard_protocol import StepGuard, Words
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
-from backend.app.agent.messages import assistant_tool_message, tool_message
-from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
-from backend.app.agent.presets import Preset
-from backend.app.agent.request import Requester
-from backend.app.agent.run_io import CallsObserver, ReplyObserver, RunOptions, RunResult
-from backend.app.agent.types import (
+from backend.app.agent.loop_types import (
     ChatCompletionsClient,
     Finding,
     LLMResponse,
@@ -40,6 +35,11 @@ from backend.app.agent.types import (
     StopReason,
     Trace,
 )
+from backend.app.agent.messages import assistant_tool_message, tool_message
+from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver, ToolPolicy
+from backend.app.agent.presets import Preset
+from backend.app.agent.request import Requester
+from backend.app.agent.run_io import CallsObserver, ReplyObserver, RunOptions, RunResult
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolExecutor
 from backend.app.calls.verdicts import GuardEvent

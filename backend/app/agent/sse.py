@@ -6,7 +6,7 @@ name arrive in the first delta of a call, its arguments in pieces); the last chu
 and the usage chunk (`stream_options.include_usage`) are kept. `ChunkReader` reads the events line
 by line as they arrive (HttpLLMClient hands each piece of text on as it comes, `text_delta`); the
 loop then reads the assembled answer like any other. The text reaches a user early only through
-the checks of services/live_reply.py (docs/api.md, "Streaming").
+the checks of services/reply/live.py (docs/api.md, "Streaming").
 """
 
 from __future__ import annotations

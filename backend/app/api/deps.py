@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from backend.app.core.config import Settings
 from backend.app.core.security import authenticate, ensure_owner
 from backend.app.db.session import unit_of_work
-from backend.app.services.task_writes import TaskWrites
+from backend.app.services.user_data.writes import TaskWrites
 from backend.app.tools.factory import ToolsFor
 
 

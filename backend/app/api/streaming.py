@@ -8,7 +8,7 @@ body's `assistant_message`.
 
 In direct mode the reply is composed from the results and streamed once it is written. In model
 mode the model's own words are streamed as it produces them, but only once checked
-(services/live_reply.py): a sentence goes out when it is complete and contradicts no tool result,
+(services/reply/live.py): a sentence goes out when it is complete and contradicts no tool result,
 and only from an answer that can be the reply. Words that turn out not to be the reply (the model
 went on calling tools, the guard asked again, the reply replaced them) are withdrawn with a `reset`
 event (data `{}`): the client drops the text it showed, and the reply follows.
@@ -36,8 +36,8 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.db.outage import unreachable
 from backend.app.schemas.chat import ChatRequest, ToolCallRecord
-from backend.app.services.chat import ChatService, TurnResponse
-from backend.app.services.records import tool_call_records
+from backend.app.services.turn.pipeline import ChatService, TurnResponse
+from backend.app.services.turn.record import tool_call_records
 
 log = logging.getLogger(__name__)
 EVENT_STREAM = "text/event-stream"
@@ -135,7 +135,7 @@ async def start_turn(
 
 
 class _Listener:
-    """The model's checked words (services/live_reply.py), onto the stream's queue."""
+    """The model's checked words (services/reply/live.py), onto the stream's queue."""
 
     def __init__(self, queue: asyncio.Queue[Item]) -> None:
         self.queue = queue

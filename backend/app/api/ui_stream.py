@@ -35,7 +35,7 @@ from backend.app.api.streaming import Item, replayed, start_turn
 from backend.app.core.exceptions import AppError
 from backend.app.schemas.chat import ToolCallRecord
 from backend.app.schemas.ui_chat import UIChatRequest
-from backend.app.services.chat import ChatService, TurnResponse
+from backend.app.services.turn.pipeline import ChatService, TurnResponse
 
 HEADERS = {
     "Cache-Control": "no-cache",

@@ -28,7 +28,7 @@ class SaidAction:
 
 @dataclass(frozen=True, slots=True)
 class Commands:
-    """What the message asks for, read as calls (services/commands.py): the tasks it asks to add, and
+    """What the message asks for, read as calls (services/turn/commands.py): the tasks it asks to add, and
     the user's own reference for each call it asks for, by tool ("dentist" in "push the dentist to
     friday")."""
 

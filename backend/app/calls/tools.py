@@ -49,3 +49,9 @@ UNKNOWN = Traits()  # a name that is no task tool: treated as a change, never as
 
 def traits(name: str) -> Traits:
     return TRAITS.get(name, UNKNOWN)
+
+
+# More changes of one kind than this make a list (a pasted list, a request over the whole list): the
+# guard lets the model go on through it, the reply says it in one line ("Added 12 tasks: ..."), a
+# confirmation asks about it in one phrase ("delete 50 tasks (“A”, “B”, “C” and 47 more)").
+BULK = 4

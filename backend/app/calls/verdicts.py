@@ -45,7 +45,7 @@ class GuardDecision(StrEnum):
     ASKS = "asks"  # a change the message may not have asked for: its task is looked up, the user asked
     GAVE_UP = "gave_up"  # the forced retry ran no tool either
     ASKED_AGAIN = "asked_again"  # the model's changes were refused: it is asked for an answer in words
-    # The review of the model's words (services/guard.py), not of a call:
+    # The review of the model's words (services/guard/execution.py), not of a call:
     CHECKED = "checked"  # the model was asked what its words claim before they are shown
     CLAIM_CAUGHT = "claim_caught"  # a reply claiming a change that did not happen is not shown
     UNVERIFIED = "unverified"  # words whose check could not be read are not shown

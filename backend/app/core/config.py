@@ -186,7 +186,7 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("LLM_API_KEY", "OPENROUTER_API_KEY", "llm_api_key")
     )
     llm_model: str = "openai/gpt-4o-mini"
-    # "auto": named from LLM_BASE_URL and the server's answer at startup (agent/detect.py).
+    # "auto": named from LLM_BASE_URL and the server's answer at startup (agent/provider_kind.py).
     llm_provider: str = "auto"
     llm_connect_timeout_s: float = 5.0
     llm_read_timeout_s: float = 30.0
@@ -198,7 +198,7 @@ class Settings(BaseSettings):
     # [{"model": "anthropic/claude-3.5-haiku"}, {"model": "qwen", "base_url": "http://127.0.0.1:8080/v1"}]
     llm_fallbacks: list[FallbackModel] = Field(default_factory=list)
     llm_cooldown_s: float = Field(default=60.0, ge=0)  # a model that failed is tried last for this long
-    # Which of several models a turn asks first (services/routing.py); "fixed": LLM_MODEL, then the rest.
+    # Which of several models a turn asks first (services/turn/routing.py); "fixed": LLM_MODEL, then the rest.
     routing_strategy: Literal["fixed", "greedy", "epsilon_greedy", "ucb1", "thompson"] = "fixed"
     routing_epsilon: float = Field(default=0.1, ge=0, le=1)
     routing_ucb_c: float = Field(default=1.0, ge=0)

@@ -202,7 +202,7 @@ class RateLimitEvent(SQLModel, table=True):
 
 class RoutingOutcome(SQLModel, table=True):
     """How one model did on one turn under one tool policy: what the choice of model learns from,
-    on every instance (services/routing.py). Insert-only, so no row is hot; the last ROUTING_WINDOW
+    on every instance (services/turn/routing.py). Insert-only, so no row is hot; the last ROUTING_WINDOW
     of each model are read and kept (migration 0011)."""
 
     __tablename__ = "routing_outcomes"

@@ -1,6 +1,6 @@
 """`execution_metadata`: what a chat turn did and why, as the response and the stored message carry it.
 
-Built by `services/records.py` from the run, the guard, the reader and the reply; its fields are
+Built by `services/turn/record.py` from the run, the guard, the reader and the reply; its fields are
 listed in the OpenAPI schema. Everything in it is a fact the backend established (a count, a
 decision and its reason, a tool's result code), never the model's words, except the replaced model
 replies, quoted so that a reader can see what was not shown.
@@ -60,7 +60,7 @@ class IntentAction(_Record):
 
 
 class IntentInfo(_Record):
-    """How the message was read (services/intent.py)."""
+    """How the message was read (language/intent.py)."""
 
     kind: str = Field(description="command, question, advice, report, negated, small_talk, chat")
     tools: list[str]
@@ -113,7 +113,7 @@ class PlanInfo(_Record):
 
 
 class FindingRecord(BaseModel):
-    """Something worth counting (agent/types.py `FindingKind`); the other keys depend on the kind."""
+    """Something worth counting (agent/loop_types.py `FindingKind`); the other keys depend on the kind."""
 
     model_config = ConfigDict(extra="allow")
     kind: str
@@ -206,7 +206,7 @@ class TraceStep(_Record):
 
 
 class TraceCheck(_Record):
-    """The reply check: one request asking the model what its words claim (services/reply_check.py)."""
+    """The reply check: one request asking the model what its words claim (services/guard/reply_check.py)."""
 
     step: int
     check: str
@@ -236,7 +236,7 @@ class RoutingEstimate(_Record):
 
 
 class RoutingInfo(_Record):
-    """With several models (LLM_FALLBACKS): the one this turn asked first and why (services/routing.py)."""
+    """With several models (LLM_FALLBACKS): the one this turn asked first and why (services/turn/routing.py)."""
 
     strategy: Literal["fixed", "greedy", "epsilon_greedy", "ucb1", "thompson"]
     policy: str

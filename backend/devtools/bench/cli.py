@@ -36,8 +36,8 @@ from tqdm import tqdm
 
 from backend.app.core.config import Settings
 from backend.app.db.session import configure_sqlite
-from backend.app.services.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
-from backend.app.services.prompt import system_prompt
+from backend.app.services.turn.history import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
+from backend.app.services.turn.prompt import system_prompt
 from backend.app.tools.registry import TOOL_SPECS
 from backend.devtools.bench import instructions, load, report, resolver, servers, stages
 

@@ -34,7 +34,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from jose import JWTError, jwt
 from pydantic import BaseModel, Field
 
-from backend.app.services.prompt import system_prompt
+from backend.app.services.turn.prompt import system_prompt
 from backend.app.tools.registry import TOOL_SPECS
 
 SCHEMA = """

@@ -10,14 +10,14 @@ CPU of the functions that are that stage, subcalls included. yappi is coroutine-
 time is counted only while it runs, never while it awaits (cProfile's cumulative times are not,
 under asyncio: with 8 turns interleaved they add up to several times the process's CPU):
 
-    prepare   services/turn_store.py  TurnStore.prepare   the start: rate limit, history, message (key)
-    read      services/turn.py        Step.guarded        the message read: intent, guard, policy
+    prepare   services/turn/store.py  TurnStore.prepare   the start: rate limit, history, message (key)
+    read      services/turn/context.py        Step.guarded        the message read: intent, guard, policy
     model     agent/request.py        Requester.ask       each request built, sent, read, normalised
                                       Requester.check     (and, in model mode, the reply's check)
     tools     tools/task_tools.py     execute_batch       the tool step and its transaction (and the
                                                           message's calls, read when a repair needs them)
-    reply     services/records.py     finish              the reply composed, the metadata built
-    persist   services/turn_store.py  TurnStore.persist   the record: assistant message (and key)
+    reply     services/turn/record.py     finish              the reply composed, the metadata built
+    persist   services/turn/store.py  TurnStore.persist   the record: assistant message (and key)
 
 `server` is the whole ASGI app; `turn, other` what of `ChatService.chat` no stage holds (the
 pipeline's glue, the observing, the turn's context); `http` what of the app is outside the turn
@@ -73,14 +73,14 @@ Site = tuple[str, str | None, str]  # (module, class or None, attribute): where 
 
 # The functions of each stage, where a turn calls them from, in the order of a turn (none calls another's).
 STAGES: dict[str, tuple[Site, ...]] = {
-    "prepare": (("backend.app.services.turn_store", "TurnStore", "prepare"),),
-    "read": (("backend.app.services.turn", "Step", "guarded"),),
+    "prepare": (("backend.app.services.turn.store", "TurnStore", "prepare"),),
+    "read": (("backend.app.services.turn.context", "Step", "guarded"),),
     "model": (("backend.app.agent.request", "Requester", "ask"), ("backend.app.agent.request", "Requester", "check")),
     "tools": (("backend.app.tools.task_tools", "TaskTools", "execute_batch"),),
-    "reply": (("backend.app.services.chat", None, "finish"),),
-    "persist": (("backend.app.services.turn_store", "TurnStore", "persist"),),
+    "reply": (("backend.app.services.turn.pipeline", None, "finish"),),
+    "persist": (("backend.app.services.turn.store", "TurnStore", "persist"),),
 }
-TURN_SITE: Site = ("backend.app.services.chat", "ChatService", "chat")
+TURN_SITE: Site = ("backend.app.services.turn.pipeline", "ChatService", "chat")
 SERVER: Function = ("fastapi/applications.py", "__call__")  # the app as the transport calls it
 EVENT_STREAM = "text/event-stream"
 

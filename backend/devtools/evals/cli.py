@@ -24,9 +24,9 @@ from urllib.parse import urlsplit
 import httpx
 from tqdm import tqdm
 
-from backend.app.agent.detect import Detected, detect
 from backend.app.agent.offline import MODEL_NAME as OFFLINE_MODEL
 from backend.app.agent.presets import PROVIDER_DEFAULTS, Preset
+from backend.app.agent.provider_kind import Detected, detect
 from backend.app.core.config import Settings, ToolPolicyName
 from backend.devtools.evals import local_model, report
 from backend.devtools.evals.families import ALL_SCENARIOS, FAMILIES
@@ -114,7 +114,7 @@ def build_config(args: argparse.Namespace) -> EvalConfig:
         list(STRATEGIES) if args.strategy_matrix else _names(args.strategies, STRATEGIES, "strategy")
     )
     if args.local_smollm2:
-        # No --provider: named from the started server, as the app names LLM_BASE_URL (agent/detect.py).
+        # No --provider: named from the started server, as the app names LLM_BASE_URL (agent/provider_kind.py).
         provider, models, base_url = args.provider or "auto", args.model or local_model.MODEL_ALIAS, "pending"
     elif args.base_url:
         if not urlsplit(args.base_url).scheme.startswith("http"):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from backend.app.services.claims import claims
-from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.app.services.guard.claims import claims
+from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
 from backend.devtools.evals.scenarios import SCENARIOS, Check, Observation, Scenario, result
 
 NO_UNASKED = "no_unasked_change"

@@ -22,9 +22,9 @@ import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.llm import HttpLLMClient
+from backend.app.agent.loop_types import ChatCompletionsClient
 from backend.app.agent.offline import OfflineModel
 from backend.app.agent.presets import Preset, select_preset
-from backend.app.agent.types import ChatCompletionsClient
 from backend.app.agent.wire import HttpxWire
 from backend.app.core.clock import Clock, SystemClock
 from backend.app.core.config import Settings, ToolPolicyName
@@ -34,9 +34,9 @@ from backend.app.db.migrate import migrate
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
 from backend.app.schemas.chat import ChatRequest
-from backend.app.services.chat import ChatService
-from backend.app.services.commands import offline_reading
-from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
+from backend.app.services.turn.commands import offline_reading
+from backend.app.services.turn.pipeline import ChatService
 from backend.devtools.evals.profiles import SamplingProfile
 from backend.devtools.evals.scenarios import Observation, Scenario, TaskState
 

@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from backend.app.agent.fallback import Arm, FallbackClient
+from backend.app.agent.loop_types import Attempt, TextSink
 from backend.app.agent.presets import select_preset
-from backend.app.agent.types import Attempt, TextSink
 from backend.app.core.clock import FixedClock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, LLMUnavailable
@@ -46,8 +46,8 @@ from backend.app.core.metrics import Metrics
 from backend.app.db.migrate import migrate
 from backend.app.db.session import create_engine, create_sessionmaker
 from backend.app.schemas.chat import ChatRequest
-from backend.app.services.chat import ChatService
-from backend.app.services.routing import Price, Router, Strategy, Tuning
+from backend.app.services.turn.pipeline import ChatService
+from backend.app.services.turn.routing import Price, Router, Strategy, Tuning
 
 
 @dataclass(frozen=True, slots=True)

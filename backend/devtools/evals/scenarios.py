@@ -15,8 +15,8 @@ from datetime import date, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from backend.app.services.claims import claims
-from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.app.services.guard.claims import claims
+from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
 
 EMPTY_REPLY = "Nothing was changed."  # what a turn says when the model gave no answer and nothing ran
 

@@ -11,7 +11,7 @@ from support.api import NOW
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
-from backend.app.services.reply import TOOL_NOT_TRIGGERED
+from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
 from backend.devtools.evals import report
 from backend.devtools.evals.families import ALL_SCENARIOS
 from backend.devtools.evals.harness import EvalConfig, run_eval

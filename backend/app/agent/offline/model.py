@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from backend.app.agent.loop_types import Attempt, TextSink
+from backend.app.agent.offline.clause_values import _add_commands, _clean_ref
 from backend.app.agent.offline.common import MODEL_NAME, NEGATION_REPLY, Command, Reader, Reading, _text
 from backend.app.agent.offline.dates import _today
 from backend.app.agent.offline.parsing import (
@@ -21,8 +23,6 @@ from backend.app.agent.offline.parsing import (
     parse_message,
 )
 from backend.app.agent.offline.replies import _summarize, _tool_results, small_talk
-from backend.app.agent.offline.values import _add_commands, _clean_ref
-from backend.app.agent.types import Attempt, TextSink
 from backend.app.calls.codes import ResultCode
 from backend.app.language.catalog import Texts, texts
 
@@ -36,7 +36,7 @@ def english(text: str, today: dt.date, earlier: Sequence[str] = ()) -> Reading:
 
 
 class OfflineModel:
-    """`read` reads a message in any language the app reads (services/commands.py, passed in by
+    """`read` reads a message in any language the app reads (services/turn/commands.py, passed in by
     main.py: agent/ does not import services/); without it, English only."""
 
     label: str = "offline"

@@ -1,5 +1,5 @@
 """The offline model's English rules: clauses -> tool commands (or a reply saying why not). The app
-reads every other wording with its own reader (services/commands.py), which keeps these rules'
+reads every other wording with its own reader (services/turn/commands.py), which keeps these rules'
 reading of English where they know more of it."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from backend.app.agent.offline.clause_values import _TAG_SPLIT, _add_commands, _clean_ref, _priority, _status, _unquote
 from backend.app.agent.offline.common import _I, ASK_TITLE, ASK_WHICH, NEGATION_REPLY, Command, Parsed
 from backend.app.agent.offline.dates import _parse_date
-from backend.app.agent.offline.values import _TAG_SPLIT, _add_commands, _clean_ref, _priority, _status, _unquote
 
 # --- clause rules ---------------------------------------------------------------------------
 _FIELDS = r"title|name|priority|due\s+date|deadline|due|date|description|notes?|details|tags?|status"

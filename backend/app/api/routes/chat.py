@@ -24,7 +24,7 @@ from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.common import BODY_FORM, error_responses
 from backend.app.schemas.ui_chat import EXAMPLE as UI_EXAMPLE
 from backend.app.schemas.ui_chat import UIChatRequest
-from backend.app.services.chat import ChatService
+from backend.app.services.turn.pipeline import ChatService
 
 router = APIRouter(tags=["chat"])
 # The route's path as BodyLimit matches it: its cap is MAX_CHAT_BODY_BYTES, for the AI SDK's request

@@ -1,6 +1,6 @@
 """Tasks (read and write), conversations and their messages.
 
-Writes go through the same tools as a chat turn (services/task_writes.py): same validation, owner
+Writes go through the same tools as a chat turn (services/user_data/writes.py): same validation, owner
 scoping, audit record (source `rest`), undo and metrics.
 """
 
@@ -21,7 +21,7 @@ from backend.app.db.repositories.task_filter import TaskFilter
 from backend.app.db.repositories.tasks import TaskRepository, TaskSort
 from backend.app.schemas.common import error_responses
 from backend.app.schemas.tasks import ConversationOut, MessageOut, TaskOut
-from backend.app.services.task_writes import etag, parse_if_match, task_body
+from backend.app.services.user_data.writes import etag, parse_if_match, task_body
 from backend.app.tools.schemas import AddTaskArgs, TaskFields
 
 router = APIRouter(tags=["tasks"])

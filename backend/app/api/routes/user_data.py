@@ -1,4 +1,4 @@
-"""A user's data, to take away or to erase (services/user_data.py)."""
+"""A user's data, to take away or to erase (services/user_data/export.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from backend.app.api.deps import CurrentUser
 from backend.app.api.responses import FastJSONResponse
 from backend.app.db.session import unit_of_work
 from backend.app.schemas.common import error_responses
-from backend.app.services import user_data
+from backend.app.services.user_data import export as user_data
 
 router = APIRouter(tags=["your data"])
 _OUTAGE = {503: ("The database cannot be reached; see Retry-After", "DATABASE_UNAVAILABLE", "Try again shortly")}

@@ -110,7 +110,7 @@ _RECENT_MESSAGES = _newest_messages(_M.c.role, _M.c.content, _M.c.context)
 _RECORD_TURN = sa.insert(_M).values(typed(_M, (c.name for c in _M.columns), prefix="m_")).add_cte(_TOUCH.cte("touch"))
 
 # Postgres: a turn's first statement, ONE round trip, in autocommit when nothing else shares its
-# transaction (services/turn_store.py). The rate limit (`rate_limit_take`) runs once for the
+# transaction (services/turn/store.py). The rate limit (`rate_limit_take`) runs once for the
 # conversation's row when it is this user's (a LATERAL call on the row: no row, no call), the message is
 # inserted (a data-modifying CTE) only if the limit took it, and the history beside it is read from the
 # statement's snapshot, so it holds the messages before this one. The history comes first in the UNION
@@ -163,7 +163,7 @@ _START = sa.select(_LIMITED_NEW.c.oldest, _LIMITED_NEW.c.taken).add_cte(_CREATED
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
     """A message of the history; an assistant turn's `context` is its account as stored (JSON: read by
-    tools/referents.py `TurnAccount.from_json`, and its `line` by services/history.py)."""
+    tools/referents.py `TurnAccount.from_json`, and its `line` by services/turn/history.py)."""
 
     role: str
     content: str

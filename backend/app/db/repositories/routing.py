@@ -1,5 +1,5 @@
 """What each model did under each tool policy (routing_outcomes): written with every turn's record,
-read by every instance, the last `window` rows of each model kept (services/routing.py)."""
+read by every instance, the last `window` rows of each model kept (services/turn/routing.py)."""
 
 from __future__ import annotations
 

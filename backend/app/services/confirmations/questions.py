@@ -22,11 +22,12 @@ from typing import Any, Literal
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import Choice, choices_of, task_id_of, title_of
+from backend.app.calls.tools import BULK
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import day_names, fold, lexicons, month_names
-from backend.app.services.wording import BULK, action_phrase, bulk_phrase, task_details
+from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
 from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
 ASKABLE = frozenset({"delete_task", "complete_task"})  # never without the user's own words or a yes

@@ -1,8 +1,8 @@
-"""A chat turn whose message answers the question the previous turn asked (services/confirmations.py).
+"""A chat turn whose message answers the question the previous turn asked (services/confirmations/questions.py).
 
 The answer is read inside the turn's opening transaction and the pending question taken there, at
 most once, so that two requests answering it cannot both run it; a yes (or a pick) then runs exactly
-the stored calls, with no LLM call. services/confirmations.py decides what to ask and how a message
+the stored calls, with no LLM call. services/confirmations/questions.py decides what to ask and how a message
 answers it; this module is where that meets the turn: its transaction, its tools and its run.
 """
 
@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.agent.types import Finding, StopReason
+from backend.app.agent.loop_types import Finding, StopReason
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.calls.verdicts import GuardEvent
 from backend.app.core.clock import Clock
 from backend.app.core.exceptions import ConfirmationNotPending
 from backend.app.db.models import as_utc
 from backend.app.db.repositories.confirmations import ConfirmationRepository
-from backend.app.services.confirmations import Answer, answer
-from backend.app.services.turn import TurnContext
+from backend.app.services.confirmations.questions import Answer, answer
+from backend.app.services.turn.context import TurnContext
 from backend.app.tools.referents import TurnAccount
 from backend.app.tools.task_tools import TaskTools
 

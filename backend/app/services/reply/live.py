@@ -1,7 +1,7 @@
 """The model's words to a streamed turn's user as they are produced, but only what has been checked
 (RESPONSE_MODE=model; in direct mode the reply is composed from the results and streamed whole).
 
-The promise is the reply's (services/reply.py): a user never reads a success that did not happen,
+The promise is the reply's (services/reply/compose.py): a user never reads a success that did not happen,
 not even for a moment. So an answer's text is heard only when it can be the reply that is shown:
 
 - tools ran, every call succeeded, and every action the message asks for was attempted (the guard
@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from backend.app.agent.types import TextSink
+from backend.app.agent.loop_types import TextSink
 from backend.app.calls.payloads import title_of
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.lexicon import fold
-from backend.app.services.claims import READABLE
-from backend.app.services.guard import ExecutionGuard
-from backend.app.services.reply import contradicts
+from backend.app.services.guard.claims import READABLE
+from backend.app.services.guard.execution import ExecutionGuard
+from backend.app.services.reply.compose import contradicts
 from backend.app.tools.resolver import named_in
 
 # A sentence ends at one of these followed by white space, or at a line break (a list's item).

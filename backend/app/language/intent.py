@@ -30,9 +30,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from backend.app.language.lexicon import QUOTES, ToolName, fold, lexicons
-from backend.app.language.lexicon import task_nouns as _task_nouns
-from backend.app.services.clauses import (
+from backend.app.language.clauses import (
     Reading,
     declines,
     is_item,
@@ -44,6 +42,8 @@ from backend.app.services.clauses import (
     verb_tools,
     whole,
 )
+from backend.app.language.lexicon import QUOTES, ToolName, fold, lexicons
+from backend.app.language.lexicon import task_nouns as _task_nouns
 
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")

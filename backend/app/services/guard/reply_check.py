@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from backend.app.agent.guard import CheckWords
+from backend.app.agent.guard_protocol import CheckWords
 from backend.app.calls.payloads import choices_of, listing_of, title_of, undo_of
 from backend.app.calls.types import ExecutedCall, ToolSpec
 from backend.app.tools.resolver import named_in

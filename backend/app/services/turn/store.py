@@ -1,4 +1,4 @@
-"""What a chat turn writes, in the short transactions around its tool loop (services/chat.py).
+"""What a chat turn writes, in the short transactions around its tool loop (services/turn/pipeline.py).
 
 Before the loop: the idempotency claim (or the stored response of a replay), the rate limit, the
 conversation, the answer to its pending question if the message is one, and the user's message.
@@ -26,10 +26,10 @@ from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
 from backend.app.db.repositories.routing import Observed
 from backend.app.db.session import unit_of_work
-from backend.app.services import idempotency
-from backend.app.services.confirmation_answers import asked, pending_answer
-from backend.app.services.records import Finished
-from backend.app.services.turn import MUTATING, TurnContext
+from backend.app.services.turn import idempotency
+from backend.app.services.turn.answers import asked, pending_answer
+from backend.app.services.turn.context import MUTATING, TurnContext
+from backend.app.services.turn.record import Finished
 from backend.app.tools.referents import Referents, TurnAccount
 
 
@@ -96,7 +96,7 @@ class TurnStore:
         return request.conversation_id is not None
 
     async def _claim(self, session: AsyncSession, turn: TurnContext, key: str) -> StoredResponse | None:
-        """Claim the idempotency key for this turn (services/idempotency.py)."""
+        """Claim the idempotency key for this turn (services/turn/idempotency.py)."""
         return await idempotency.claim(
             session,
             user_id=turn.user_id,

@@ -8,7 +8,7 @@ changes were all refused on a message asking for none (`review_results`: ask aga
 keeps nothing of a run: each review returns its verdict with the events it decided, and is handed the
 events decided so far (`decided`), which say what was already forced, retried or asked again.
 
-The words (`Words`, agent/guard.py: what the reply may show of the model's own text) are reviewed
+The words (`Words`, agent/guard_protocol.py: what the reply may show of the model's own text) are reviewed
 here too, and are no verdict on a call:
 
 - Never shown beside a change that did not happen: when a call of the turn failed, was refused or is
@@ -16,7 +16,7 @@ here too, and are no verdict on a call:
   after the model was told its changes were not run.
 - In `direct` mode they are shown only when no call ran; in `model` mode beside the results.
 - When shown, every claim the word lists read must match a successful call with that action on that
-  task; then the model is asked what its words claim (`reply_check.py`): every claimed change must
+  task; then the model is asked what its words claim (`guard/reply_check.py`): every claimed change must
   match a successful call, no change that succeeded may be denied, and an unreadable check verifies
   nothing.
 """
@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from backend.app.agent.guard import (
+from backend.app.agent.guard_protocol import (
     Accept,
     CallsVerdict,
     CheckWords,
@@ -41,7 +41,7 @@ from backend.app.agent.guard import (
 )
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import listing_of, task_of, title_of
-from backend.app.calls.tools import Tool, traits
+from backend.app.calls.tools import BULK, Tool, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.calls.verdicts import (
     AnswerFacts,
@@ -55,16 +55,15 @@ from backend.app.calls.verdicts import (
     Verdict,
     decide,
 )
+from backend.app.language.clauses import names_something
 from backend.app.language.detect import covers
+from backend.app.language.intent import Action, Intent, read_question
 from backend.app.language.lexicon import fold, lexicons, whole_list_words
-from backend.app.services.call_review import Answered, reading_of, review_changes
-from backend.app.services.calls import final_calls
-from backend.app.services.claims import Claim, claims, denial, readable
-from backend.app.services.clauses import names_something
-from backend.app.services.guard_events import forced_tools, silent
-from backend.app.services.intent import Action, Intent, read_question
-from backend.app.services.reply_check import TOOL_OF, Declaration, made_by, read_declaration, titles_of
-from backend.app.services.wording import BULK
+from backend.app.services.guard.call_review import Answered, reading_of, review_changes
+from backend.app.services.guard.claims import Claim, claims, denial, readable
+from backend.app.services.guard.events import forced_tools, silent
+from backend.app.services.guard.final_calls import final_calls
+from backend.app.services.guard.reply_check import TOOL_OF, Declaration, made_by, read_declaration, titles_of
 from backend.app.tools.resolver import named_in
 
 CHANGING = frozenset({Tool.ADD, Tool.DELETE, Tool.COMPLETE})

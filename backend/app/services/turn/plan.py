@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from backend.app.agent.types import Finding, FindingKind, PlanDeviated
+from backend.app.agent.loop_types import Finding, FindingKind, PlanDeviated
 from backend.app.calls.types import ExecutedCall
+from backend.app.language.intent import Intent
 from backend.app.schemas.metadata import PlanInfo
-from backend.app.services.intent import Intent
 
 
 def declared_plan(intent: Intent, *, policy: str) -> PlanInfo:

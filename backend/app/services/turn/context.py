@@ -19,18 +19,18 @@ from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
+from backend.app.language.clauses import names_something
 from backend.app.language.detect import Language, detect
+from backend.app.language.intent import Intent, Question, classify, read_question
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import PolicyInfo
-from backend.app.services import prompt
-from backend.app.services.call_review import Answered
-from backend.app.services.clauses import names_something
-from backend.app.services.confirmations import Answer
-from backend.app.services.guard import ExecutionGuard
-from backend.app.services.intent import Intent, Question, classify, read_question
-from backend.app.services.live_reply import ReplyListener
-from backend.app.services.reply_check import check_request
-from backend.app.services.routing import Choice
+from backend.app.services.confirmations.questions import Answer
+from backend.app.services.guard.call_review import Answered
+from backend.app.services.guard.execution import ExecutionGuard
+from backend.app.services.guard.reply_check import check_request
+from backend.app.services.reply.live import ReplyListener
+from backend.app.services.turn import prompt
+from backend.app.services.turn.routing import Choice
 from backend.app.tools.referents import Referents, TurnAccount
 from backend.app.tools.registry import TOOL_SPECS
 from backend.app.tools.resolver import exactly_named
@@ -46,7 +46,7 @@ RECENT_ROWS = 6  # the conversation an asked add may take its title from ("add i
 
 @dataclass(slots=True)
 class TurnContext:
-    """One chat turn's context, filled as the pipeline goes (services/chat.py): who, what, where,
+    """One chat turn's context, filled as the pipeline goes (services/turn/pipeline.py): who, what, where,
     and what came before."""
 
     user_id: str
@@ -61,7 +61,7 @@ class TurnContext:
     on_calls: CallsObserver | None = None  # told of the calls as they run (a streamed turn)
     listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)
     start_if_new: bool = False  # the request's conversation_id is created when it is new (chat.py)
-    routing: Choice | None = None  # with several models: the one asked first, and why (services/routing.py)
+    routing: Choice | None = None  # with several models: the one asked first, and why (services/turn/routing.py)
 
 
 @dataclass(frozen=True, slots=True)

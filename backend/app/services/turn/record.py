@@ -1,5 +1,5 @@
 """Turning a finished run into the response's records and the execution metadata: a chat turn's
-reply step (`finish`, services/chat.py), which puts the reply, the question to ask, the findings and
+reply step (`finish`, services/turn/pipeline.py), which puts the reply, the question to ask, the findings and
 the metadata into the response body, and keeps beside it what the turn's last transaction writes."""
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, assert_never
 
-from backend.app.agent.guard import WordsReason
+from backend.app.agent.guard_protocol import WordsReason
 from backend.app.agent.limits import Budget, BudgetUse
-from backend.app.agent.run_io import RunResult
-from backend.app.agent.types import (
+from backend.app.agent.loop_types import (
     ActionSkipped,
     CheckTrace,
     Finding,
@@ -24,11 +23,13 @@ from backend.app.agent.types import (
     Usage,
     WordsNotShown,
 )
+from backend.app.agent.run_io import RunResult
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.language.detect import Language
+from backend.app.language.intent import Intent
 from backend.app.schemas.chat import (
     ActionMetadata,
     ChatResponse,
@@ -64,15 +65,14 @@ from backend.app.schemas.metadata import (
     TraceUsage,
 )
 from backend.app.schemas.metadata import ConfirmationAnswer as AnswerInfo
-from backend.app.services.apply_report import ApplyReport, apply_report
-from backend.app.services.calls import final_calls
-from backend.app.services.confirmation_answers import AnswerRun
-from backend.app.services.confirmations import Proposal, propose
-from backend.app.services.guard_events import retry_reason
-from backend.app.services.intent import Intent
-from backend.app.services.plan import declared_plan, plan_deviation
-from backend.app.services.reply import Reply, compose
-from backend.app.services.turn import READ_ONLY, Step, TurnContext
+from backend.app.services.confirmations.questions import Proposal, propose
+from backend.app.services.guard.events import retry_reason
+from backend.app.services.guard.final_calls import final_calls
+from backend.app.services.reply.compose import Reply, compose
+from backend.app.services.turn.answers import AnswerRun
+from backend.app.services.turn.apply_report import ApplyReport, apply_report
+from backend.app.services.turn.context import READ_ONLY, Step, TurnContext
+from backend.app.services.turn.plan import declared_plan, plan_deviation
 
 _REPLACED_FINDING = {
     WordsReason.GHOST_CLAIM: FindingKind.GHOST_CLAIM,
@@ -101,7 +101,7 @@ class Finished:
 def finish(
     turn: TurnContext, run: RunResult | AnswerRun, step: Step, *, settings: Settings, clock: Clock, model: ModelInfo
 ) -> Finished:
-    """What the user reads and what explains it: the reply (composed in services/reply.py), the
+    """What the user reads and what explains it: the reply (composed in services/reply/compose.py), the
     question to ask if any, the findings, the execution metadata and the response. `model`: the
     model the turn ran on, as its execution metadata shows it."""
     calls = final_calls(run.executed)
@@ -307,7 +307,7 @@ def execution_metadata(
 
 
 def _trace(event: Trace) -> TraceStep | TraceCheck:
-    """A trace event of the loop (agent/types.py) as the metadata shows it: what did not happen
+    """A trace event of the loop (agent/loop_types.py) as the metadata shows it: what did not happen
     (no retry, no errors, one model) has no key."""
     if isinstance(event, CheckTrace):
         return TraceCheck(

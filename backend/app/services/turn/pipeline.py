@@ -10,8 +10,8 @@
 A turn that fails before any tool ran leaves only the user message and the error behind.
 
 This module is the pipeline and its run step (the loop, or the answer to a pending question); the
-transactions are services/turn_store.py, the reply step services/records.py, and a message that
-answers a question services/confirmation_answers.py.
+transactions are services/turn/store.py, the reply step services/turn/record.py, and a message that
+answers a question services/turn/answers.py.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.agent.limits import BudgetUse
+from backend.app.agent.loop_types import ChatCompletionsClient
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
-from backend.app.agent.types import ChatCompletionsClient
 from backend.app.calls.said import Commands, Said, SaidAction, SaidAdd
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -38,25 +38,25 @@ from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.db.repositories.idempotency import StoredResponse
 from backend.app.db.repositories.routing import Observed
+from backend.app.language.intent import Intent
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo
-from backend.app.services import prompt
-from backend.app.services.commands import asked_in, gives_in
-from backend.app.services.confirmation_answers import AnswerRun, run_answer
-from backend.app.services.guard import ExecutionGuard
-from backend.app.services.history import fit_history
-from backend.app.services.intent import Intent
-from backend.app.services.live_reply import LiveReply, ReplyListener
-from backend.app.services.records import Finished, finish
-from backend.app.services.routing import Router
-from backend.app.services.turn import (
+from backend.app.services.guard.execution import ExecutionGuard
+from backend.app.services.reply.live import LiveReply, ReplyListener
+from backend.app.services.turn import prompt
+from backend.app.services.turn.answers import AnswerRun, run_answer
+from backend.app.services.turn.commands import asked_in, gives_in
+from backend.app.services.turn.context import (
     Step,
     TurnContext,
     options_summary,
     run_options,
     turn_budget,
 )
-from backend.app.services.turn_store import TurnStore
+from backend.app.services.turn.history import fit_history
+from backend.app.services.turn.record import Finished, finish
+from backend.app.services.turn.routing import Router
+from backend.app.services.turn.store import TurnStore
 from backend.app.tools.factory import task_tools_factory
 from backend.app.tools.resolver import ReferenceResolver
 from backend.app.tools.task_tools import TaskTools
@@ -119,7 +119,7 @@ class ChatService:
         router: Router | None = None,
     ) -> None:
         self.settings = settings
-        self.router = router  # several models: which one a turn asks first (services/routing.py)
+        self.router = router  # several models: which one a turn asks first (services/turn/routing.py)
         self.metrics = metrics or Metrics()
         self.store = TurnStore(settings=settings, sessionmaker=sessionmaker, clock=clock)
         self.client = client
@@ -283,7 +283,7 @@ class ChatService:
         )
 
     def _learned(self, turn: TurnContext, run: RunResult, finished: Finished) -> list[Observed]:
-        """With several models: how each model asked did on this turn (services/routing.py). Only a run of
+        """With several models: how each model asked did on this turn (services/turn/routing.py). Only a run of
         the loop has any: an answer to the pending question asks no model."""
         if turn.routing is None or self.router is None:
             return []
@@ -292,7 +292,7 @@ class ChatService:
         return self.router.observed(turn.routing, run, guard_outcome=metadata.guard.outcome, latency_ms=latency_ms)
 
     def _failed(self, turn: TurnContext) -> list[Observed]:
-        """With several models: the outcome of a turn that ended in an error (services/routing.py)."""
+        """With several models: the outcome of a turn that ended in an error (services/turn/routing.py)."""
         if turn.routing is None or self.router is None:
             return []
         latency_ms = (time.monotonic() - turn.started) * 1000

@@ -32,11 +32,6 @@ def action_phrase(t: Texts, tool: str, title: object) -> str:
     return phrases.get(tool, tool)
 
 
-# More changes of one kind than this are said in one line, and asked about in one phrase (a pasted
-# list, a request over the whole list): "Added 12 tasks: ...", "delete 50 tasks (“A”, “B”, “C” and 47 more)".
-BULK = 4
-
-
 def bulk_line(t: Texts, tool: str, titles: Sequence[object]) -> str | None:
     """ "Added 12 tasks: “milk”, “eggs” and …": many changes of one kind done, in one line."""
     listed = t.join([quoted(t, title) for title in titles])

@@ -28,8 +28,8 @@ from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from backend.app.agent.loop_types import ANSWERED, StepTrace
 from backend.app.agent.run_io import RunResult
-from backend.app.agent.types import ANSWERED, StepTrace
 from backend.app.calls.codes import ResultCode
 from backend.app.core.clock import Clock
 from backend.app.db.repositories import routing as outcomes

@@ -28,7 +28,7 @@ from backend.app.db.repositories import rate_limit, routing
 from backend.app.db.repositories.idempotency import purge_expired
 from backend.app.db.repositories.tasks import purge_deleted
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
-from backend.app.services.user_data import forget_conversations
+from backend.app.services.user_data.export import forget_conversations
 
 log = logging.getLogger(__name__)
 

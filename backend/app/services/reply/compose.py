@@ -22,25 +22,26 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from backend.app.agent.guard import Words, WordsReason, WordsVerdict
+from backend.app.agent.guard_protocol import Words, WordsReason, WordsVerdict
+from backend.app.agent.loop_types import ANSWERED, StopReason
 from backend.app.agent.run_io import RunRecord
-from backend.app.agent.types import ANSWERED, StopReason
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import listing_of, task_id_of, title_of
+from backend.app.calls.tools import BULK
 from backend.app.calls.types import ExecutedCall
 from backend.app.calls.verdicts import GuardDecision
 from backend.app.language.catalog import Texts
+from backend.app.language.clauses import names_something
+from backend.app.language.intent import Action, Intent
 from backend.app.language.lexicon import fold
 from backend.app.schemas.chat import ActionRecord
-from backend.app.services.calls import final_calls
-from backend.app.services.claims import claims, denial
-from backend.app.services.clauses import names_something
-from backend.app.services.guard import ExecutionGuard, satisfies
-from backend.app.services.guard_events import forced_tools
-from backend.app.services.guard_events import silent as silent_calls
-from backend.app.services.intent import Action, Intent
-from backend.app.services.reply_check import TOOL_OF
-from backend.app.services.wording import BULK, action_phrase, bulk_line, done_line, failed_line
+from backend.app.services.guard.claims import claims, denial
+from backend.app.services.guard.events import forced_tools
+from backend.app.services.guard.events import silent as silent_calls
+from backend.app.services.guard.execution import ExecutionGuard, satisfies
+from backend.app.services.guard.final_calls import final_calls
+from backend.app.services.guard.reply_check import TOOL_OF
+from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
 from backend.app.tools.resolver import named_in, partly_named
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."

@@ -33,7 +33,7 @@ from backend.app.db.models import Task
 from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
-from backend.app.services import idempotency
+from backend.app.services.turn import idempotency
 from backend.app.tools.factory import ToolsFor
 
 _INVALID = frozenset(
@@ -154,7 +154,7 @@ class TaskWrites:
     async def _claim(
         self, user_id: str, key: str, payload: dict[str, Any], turn_id: uuid.UUID
     ) -> StoredResponse | None:
-        """Claim the request's `Idempotency-Key` (services/idempotency.py): the stored answer of a replay."""
+        """Claim the request's `Idempotency-Key` (services/turn/idempotency.py): the stored answer of a replay."""
         async with unit_of_work(self.sessionmaker) as session:
             return await idempotency.claim(
                 session,
