@@ -34,7 +34,7 @@ from backend.app.core.logging import configure_logging
 from backend.app.core.metrics import MeteredClient, Metrics
 from backend.app.core.security import KeySet
 from backend.app.db.session import create_engine, create_sessionmaker
-from backend.app.language.intent import classify as read_words
+from backend.app.language.reading.intent import classify as read_words
 from backend.app.mcp.http import PATH as MCP_PATH
 from backend.app.mcp.http import McpHttpEndpoint
 from backend.app.services.turn.commands import offline_reading

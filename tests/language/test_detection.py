@@ -9,8 +9,8 @@ import importlib
 import pytest
 
 from backend.app.language.detect import detect
-from backend.app.language.intent import classify
 from backend.app.language.lexicon import lexicons
+from backend.app.language.reading.intent import classify
 
 CODES = [lex.code for lex in lexicons()]
 GROUPS = ("COMMANDS", "NOT_COMMANDS", "DETECTS", "SMALL_TALK", "UNDOS")

@@ -11,7 +11,7 @@ from backend.app.agent.guard_protocol import Accept, CheckWords, ForceRetry, Giv
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.calls.verdicts import Grounding, Hold, verdict_of
-from backend.app.language.intent import classify
+from backend.app.language.reading.intent import classify
 from backend.app.services.guard.events import retry_reason
 from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.guard.reply_check import check_request

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from backend.app.language.intent import KINDS, Intent, ToolName, classify
 from backend.app.language.lexicon import QUOTES
+from backend.app.language.reading.intent import KINDS, Intent, ToolName, classify
 
 QUOTES_CHARS = "".join(chr(k) + str(v) for k, v in QUOTES.items())
 

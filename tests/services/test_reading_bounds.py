@@ -18,7 +18,7 @@ from collections.abc import Callable
 import pytest
 
 from backend.app.language.detect import detect
-from backend.app.language.intent import classify
+from backend.app.language.reading.intent import classify
 from backend.app.services.guard.claims import READABLE, claims, readable
 from backend.devtools.bench.reader import read_message, read_reply, replies, shapes
 

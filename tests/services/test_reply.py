@@ -13,7 +13,7 @@ from backend.app.agent.loop_types import StopReason
 from backend.app.agent.run_io import RunResult
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import texts
-from backend.app.language.intent import classify
+from backend.app.language.reading.intent import classify
 from backend.app.schemas.chat import ActionMetadata
 from backend.app.services.guard.final_calls import final_calls
 from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED, compose

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from backend.app.language.intent import classify
+from backend.app.language.reading.intent import classify
 from backend.app.services.guard.claims import claims, denial
 
 NOT_A_COMMAND = ("question", "advice", "report", "negated", "small_talk", "chat")

@@ -9,7 +9,7 @@ from typing import Any
 from backend.app.agent.guard_protocol import Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp, Words
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.calls.verdicts import GuardEvent
-from backend.app.language.intent import classify
+from backend.app.language.reading.intent import classify
 from backend.app.services.guard.execution import ExecutionGuard
 
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})

@@ -60,7 +60,7 @@ class IntentAction(_Record):
 
 
 class IntentInfo(_Record):
-    """How the message was read (language/intent.py)."""
+    """How the message was read (language/reading/intent.py)."""
 
     kind: str = Field(description="command, question, advice, report, negated, small_talk, chat")
     tools: list[str]

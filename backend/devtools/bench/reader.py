@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from backend.app.language import clauses
 from backend.app.language import detect as detect_module
-from backend.app.language import intent as intent_module
 from backend.app.language.lexicon import Lexicon, lexicons
+from backend.app.language.reading import clauses
+from backend.app.language.reading import intent as intent_module
 from backend.app.services.guard.claims import claims, denial, readable
 
 _PLAIN = re.compile(r"^[^\W\d_]+(?: [^\W\d_]+)*$")  # an entry that is words, not a pattern

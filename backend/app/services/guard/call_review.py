@@ -32,7 +32,7 @@ from backend.app.calls.verdicts import (
     Verdict,
     decide,
 )
-from backend.app.language.intent import Intent
+from backend.app.language.reading.intent import Intent
 from backend.app.tools.resolver import named_in
 
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
@@ -181,7 +181,7 @@ def _whole_message(call: ToolCall, message: str) -> bool:
 def _own(intent: Intent, tool: str) -> str:
     """The clauses asking for `tool`; when they name no task ("mark it done", "coche-les"), with the
     words no action took, which say what "it" is ("FINALLY filed my taxes!!! mark it done")."""
-    from backend.app.language.clauses import names_something
+    from backend.app.language.reading.clauses import names_something
 
     clauses = intent.clauses_for(tool)
     return clauses if names_something(intent.about_for(tool)) else f"{clauses}\n{intent.free}"

@@ -55,10 +55,10 @@ from backend.app.calls.verdicts import (
     Verdict,
     decide,
 )
-from backend.app.language.clauses import names_something
 from backend.app.language.detect import covers
-from backend.app.language.intent import Action, Intent, read_question
 from backend.app.language.lexicon import fold, lexicons, whole_list_words
+from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.intent import Action, Intent, read_question
 from backend.app.services.guard.call_review import Answered, reading_of, review_changes
 from backend.app.services.guard.claims import Claim, claims, denial, readable
 from backend.app.services.guard.events import forced_tools, silent

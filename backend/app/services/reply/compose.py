@@ -31,9 +31,9 @@ from backend.app.calls.tools import BULK
 from backend.app.calls.types import ExecutedCall
 from backend.app.calls.verdicts import GuardDecision
 from backend.app.language.catalog import Texts
-from backend.app.language.clauses import names_something
-from backend.app.language.intent import Action, Intent
 from backend.app.language.lexicon import fold
+from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.intent import Action, Intent
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.guard.claims import claims, denial
 from backend.app.services.guard.events import forced_tools

@@ -1,6 +1,6 @@
 """What a message asks for, as tool calls with their arguments, in every covered language.
 
-The reader (`language/intent.py`) says which actions a message asks for and the words each is about; this
+The reader (`language/reading/intent.py`) says which actions a message asks for and the words each is about; this
 reads those words with the language files' own lists: a due date (`[dates]`), a priority
 (`[priorities]`), a quoted title, and what is left once words for a task or a list and a title's
 fillers are taken off its edges ("huevos a mi lista" -> "huevos", "la tarea del gimnasio" ->
@@ -20,8 +20,8 @@ from typing import Any
 from backend.app.agent.offline import parse_message
 from backend.app.agent.offline.common import Command, Reading
 from backend.app.language.detect import detect
-from backend.app.language.intent import Action, Intent, classify
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
+from backend.app.language.reading.intent import Action, Intent, classify
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")

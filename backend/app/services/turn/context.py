@@ -19,9 +19,9 @@ from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
-from backend.app.language.clauses import names_something
 from backend.app.language.detect import Language, detect
-from backend.app.language.intent import Intent, Question, classify, read_question
+from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.intent import Intent, Question, classify, read_question
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import PolicyInfo
 from backend.app.services.confirmations.questions import Answer

@@ -38,7 +38,7 @@ from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.db.repositories.idempotency import StoredResponse
 from backend.app.db.repositories.routing import Observed
-from backend.app.language.intent import Intent
+from backend.app.language.reading.intent import Intent
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo
 from backend.app.services.guard.execution import ExecutionGuard

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from backend.app.language.clauses import (
+from backend.app.language.lexicon import QUOTES, ToolName, fold, lexicons
+from backend.app.language.lexicon import task_nouns as _task_nouns
+from backend.app.language.reading.clauses import (
     Reading,
     declines,
     is_item,
@@ -42,8 +44,6 @@ from backend.app.language.clauses import (
     verb_tools,
     whole,
 )
-from backend.app.language.lexicon import QUOTES, ToolName, fold, lexicons
-from backend.app.language.lexicon import task_nouns as _task_nouns
 
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
