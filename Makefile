@@ -14,13 +14,14 @@ PYTEST_ARGS ?=
 # the environment says not to: without them every test process compiles ~400 modules again (~10 s).
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
-.PHONY: help install run test test-fast lint fmt migrate bench eval clean lock messages heldout
+.PHONY: help install run test test-fast lint fmt migrate bench eval clean lock messages heldout docs
 
 help:
 	@echo "make run      create .venv, install, migrate, serve on 127.0.0.1:8000"
-	@echo "make test     create .venv, install, ensure Postgres, ruff + mypy + pytest (PYTEST_ARGS=...)"
+	@echo "make test     create .venv, install, ensure Postgres, ruff + mypy + the docs build + pytest (PYTEST_ARGS=...)"
 	@echo "make test-fast  the loop's lane: ruff, mypy and the suite less its slow tests, two workers (~2 min)"
 	@echo "make install  .venv with every dependency and the taskchat command (idempotent)"
+	@echo "make docs     the docs site (mkdocs.yml, docs/) built strictly into site/ (SITE_DIR=...)"
 	@echo "make lint | fmt | migrate | bench | eval | clean | lock"
 
 install: $(STAMP)
@@ -56,6 +57,7 @@ test: install
 	bash scripts/ensure-valgrind.sh
 	$(BIN)/ruff check backend tests
 	$(BIN)/mypy backend
+	site=$$(mktemp -d); trap 'rm -rf "$$site"' EXIT; $(BIN)/mkdocs build --strict --site-dir "$$site"
 	TASKCHAT_NODE_REQUIRED=1 $(PYTEST) -q -n 2 $(PYTEST_ARGS)
 
 # The fast lane for a development loop: everything but what tests/conftest.py calls slow (held-out,
@@ -84,6 +86,10 @@ bench: install
 
 eval: install
 	$(BIN)/taskchat eval
+
+# The docs site: every page of docs/ in mkdocs.yml's nav, every link and anchor checked (--strict).
+docs: install
+	$(BIN)/mkdocs build --strict --site-dir $(or $(SITE_DIR),site)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info
