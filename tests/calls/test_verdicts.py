@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from backend.app.calls.tools import TRAITS, Traits
+from backend.app.calls.tools import TRAITS, UNKNOWN
 from backend.app.calls.verdicts import (
     TABLE,
     WORDS_DECISIONS,
@@ -82,7 +82,7 @@ def test_each_point_ends_in_a_row_that_always_holds() -> None:
         assert rows[-1].when(None), point  # type: ignore[arg-type]  # the catch-all reads no fact
 
 
-_TRAITS = list({*TRAITS.values(), Traits()})
+_TRAITS = list({*TRAITS.values(), UNKNOWN})
 _BOOL = (False, True)
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import get_args
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from backend.app.calls.tools import Tool
 from backend.app.language.lexicon import QUOTES
-from backend.app.language.reading.intent import KINDS, Intent, ToolName, classify
+from backend.app.language.reading.intent import KINDS, Intent, classify
 
 QUOTES_CHARS = "".join(chr(k) + str(v) for k, v in QUOTES.items())
 
@@ -135,7 +135,7 @@ def test_classify(message: str, kind: str, tools: tuple[str, ...]) -> None:
 def test_the_table_is_broad() -> None:
     assert len(CASES) >= 40
     assert {kind for _, kind, _ in CASES} <= set(KINDS)
-    assert {t for _, _, tools in CASES for t in tools} == set(get_args(ToolName))
+    assert {t for _, _, tools in CASES for t in tools} == set(Tool)
 
 
 def test_needs_tool_and_primary() -> None:
@@ -177,7 +177,7 @@ def test_a_long_message_is_quick_and_its_reason_short() -> None:
 def test_classify_never_raises_and_is_consistent(message: str) -> None:
     intent = classify(message)
     assert intent.kind in KINDS
-    assert set(intent.tools) <= set(get_args(ToolName))
+    assert set(intent.tools) <= set(Tool)
     assert len(set(intent.tools)) == len(intent.tools)
     assert bool(intent.tools) == (intent.kind == "command") == intent.needs_tool
     assert intent.reason

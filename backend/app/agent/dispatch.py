@@ -134,7 +134,7 @@ class Dispatcher:
             budget_out=spent is not None,
             # A yes to the assistant's question about these very changes was the user's one decision.
             over_cap=spec is not None
-            and spec.destructive
+            and traits(call.name).capped
             and self.destructive_calls >= self.max_destructive_calls
             and not (call.grounding is not None and call.grounding.confirmed),
         )
@@ -142,7 +142,7 @@ class Dispatcher:
         if verdict.do is Do.RUN:
             self.seen.add(key)
             self.use.tool_calls += 1
-            if spec is not None and spec.destructive:
+            if spec is not None and traits(call.name).capped:
                 self.destructive_calls += 1
             return None
         if verdict.code == ResultCode.REPEATED_CALL:

@@ -1,5 +1,6 @@
-"""The task tools' names and what kind of change each one makes: the one vocabulary the loop, the tools,
-the guard's decision table and the reply share."""
+"""The task tools' names and what each one is: the one vocabulary the loop, the tools, the reader,
+the guard's decision table and the reply share. Every set of tools the code needs is read from
+`TRAITS` (below); no other module lists tool names by hand."""
 
 from __future__ import annotations
 
@@ -18,18 +19,27 @@ class Tool(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Traits:
-    """What a tool does, as the decisions about its calls need it.
+    """What a tool is, as the decisions about its calls need it.
 
-    `reads`: changes nothing. `targets`: acts on one task named by `task_id`. `destructive`: a change
-    the user cannot simply see again and edit back (a delete, a completion): where its target is the
-    backend's choice and not the words', the user is asked first, and a message that asks for no change
-    may still be asked about it. `capped`: counted against the per-turn cap on deletions.
+    `action`: the word the reply check declares a change of this tool with ("delete Gym").
+    `reads`: changes nothing. `targets`: acts on one task named by `task_id`, so it may be chosen
+    among twins (a question with buttons). `destructive`: a change the user cannot simply see again
+    and edit back (a delete, a completion): where its target is the backend's choice and not the
+    words', the user is asked first, and a request over the whole list is one question. `capped`:
+    counted against the per-turn cap on deletions. `items`: the verbless clauses after its verb are
+    more items of it ("add milk, eggs"). `claimable`: a model's claim of it without the call may be
+    forced. `states`: the tools whose success states this change (a completion and an edit that marks
+    the task done state each other).
     """
 
+    action: str
     reads: bool = False
     targets: bool = False
     destructive: bool = False
     capped: bool = False
+    items: bool = False
+    claimable: bool = False
+    states: tuple[str, ...] = ()
 
     @property
     def changes(self) -> bool:
@@ -37,18 +47,35 @@ class Traits:
 
 
 TRAITS: dict[str, Traits] = {
-    Tool.ADD: Traits(),
-    Tool.LIST: Traits(reads=True),
-    Tool.COMPLETE: Traits(targets=True, destructive=True),
-    Tool.DELETE: Traits(targets=True, destructive=True, capped=True),
-    Tool.UPDATE: Traits(targets=True),
-    Tool.UNDO: Traits(),
+    Tool.ADD: Traits("add", items=True, claimable=True),
+    Tool.LIST: Traits("list", reads=True),
+    Tool.COMPLETE: Traits(
+        "complete", targets=True, destructive=True, items=True, claimable=True, states=("update_task",)
+    ),
+    Tool.DELETE: Traits("delete", targets=True, destructive=True, capped=True, items=True, claimable=True),
+    Tool.UPDATE: Traits("update", targets=True, claimable=True, states=("complete_task",)),
+    Tool.UNDO: Traits("undo"),
 }
-UNKNOWN = Traits()  # a name that is no task tool: treated as a change, never as a read
+UNKNOWN = Traits("")  # a name that is no task tool: treated as a change, never as a read
 
 
 def traits(name: str) -> Traits:
     return TRAITS.get(name, UNKNOWN)
+
+
+def having(trait: str) -> frozenset[Tool]:
+    """The tools whose `trait` is true: `having("destructive")`."""
+    return frozenset(Tool(t) for t, found in TRAITS.items() if getattr(found, trait))
+
+
+def stated_by(name: str) -> frozenset[str]:
+    """The tools whose success states a change of `name`: itself, and an edit for a completion."""
+    return frozenset({name, *traits(name).states})
+
+
+def of_action(action: str) -> Tool | None:
+    """The tool a declared action names ("delete" -> delete_task)."""
+    return next((Tool(t) for t, found in TRAITS.items() if found.action == action), None)
 
 
 # More changes of one kind than this make a list (a pasted list, a request over the whole list): the

@@ -17,6 +17,8 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from backend.app.calls.tools import Tool
+
 JwtAlgorithm = Literal["HS256", "RS256", "ES256"]
 HS256: JwtAlgorithm = "HS256"
 ToolPolicyName = Literal["none", "auto", "guarded", "required", "forced_intent", "two_phase"]
@@ -47,8 +49,8 @@ OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 # What the client waits past DB_STATEMENT_TIMEOUT_MS for the server's answer (its own cancellation, a
 # slow network) before it takes the database for one that does not answer (`db_command_timeout_s`).
 DB_ANSWER_MARGIN_S = 1.0
-# The task tools' names (tools/registry.py), for TOOLS_ALLOW / TOOLS_DENY; config imports nothing else.
-KNOWN_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
+# The task tools' names (calls/tools.py), for TOOLS_ALLOW / TOOLS_DENY.
+KNOWN_TOOLS = frozenset(Tool)
 
 
 class ConfigurationError(Exception):

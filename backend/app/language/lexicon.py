@@ -17,11 +17,11 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args
 
+from backend.app.calls.tools import Tool
 from backend.app.language import scan
 
-ToolName = Literal["add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"]
 Form = Literal["imperative", "infinitive", "past", "declarative"]
-TOOL_NAMES: frozenset[str] = frozenset(get_args(ToolName))
+TOOL_NAMES: frozenset[str] = frozenset(Tool)
 FORMS: tuple[Form, ...] = get_args(Form)
 
 _WORDS = (
@@ -83,7 +83,7 @@ def _alternation(entries: list[str], *, whole: bool = False) -> re.Pattern[str] 
 class VerbPattern:
     """One tool's forms of one kind; `tools` is the tool and the others that do the same job."""
 
-    tools: tuple[ToolName, ...]
+    tools: tuple[Tool, ...]
     form: Form
     pattern: re.Pattern[str]
     order: int
@@ -149,12 +149,12 @@ class Lexicon:
         return pos
 
 
-def _tools(key: str) -> tuple[ToolName, ...]:
+def _tools(key: str) -> tuple[Tool, ...]:
     names = tuple(n.strip() for n in key.split("|"))
     unknown = [n for n in names if n not in TOOL_NAMES]
     if unknown:
         raise ValueError(f"unknown tool {unknown[0]!r} in [verbs.{key}]")
-    return names  # type: ignore[return-value]
+    return tuple(Tool(n) for n in names)
 
 
 def _strings(table: dict[str, Any], key: str, where: str) -> list[str]:
@@ -313,7 +313,7 @@ def whole_list_words() -> re.Pattern[str]:
 @cache
 def add_verbs() -> re.Pattern[str]:
     """Every form of every language's verbs for adding ("add", "ajoute", "hinzufügen")."""
-    parts = [v.pattern.pattern for lex in lexicons() for v in lex.verbs if "add_task" in v.tools]
+    parts = [v.pattern.pattern for lex in lexicons() for v in lex.verbs if Tool.ADD in v.tools]
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from backend.app.calls.tools import Tool
+
 _OWNER_KEYS = ("user_id", "userId", "owner", "owner_id", "ownerId")
 _ENUMS: dict[str, tuple[str, ...]] = {
     "priority": ("low", "medium", "high"),
@@ -53,7 +55,7 @@ def coerce_arguments(tool: str, arguments: dict[str, Any]) -> tuple[dict[str, An
     if isinstance(due, str) and (match := _ISO_DATETIME.match(due.strip())):
         done.append(Coercion("datetime_to_date", "due_date", due, match.group(1)))
         args["due_date"] = match.group(1)
-    if tool == "update_task" and isinstance(args.get("completed"), bool) and "status" not in args:
+    if tool == Tool.UPDATE and isinstance(args.get("completed"), bool) and "status" not in args:
         status = "completed" if args["completed"] else "pending"
         done.append(Coercion("completed_to_status", "completed", args.pop("completed"), status))
         args["status"] = status

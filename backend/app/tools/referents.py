@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import Choice, Choices, choices_of, listing_of, task_id_of, title_of
+from backend.app.calls.tools import Tool
 from backend.app.calls.types import ExecutedCall, ToolResult
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import HistoryRow
@@ -28,11 +29,11 @@ from backend.app.language.lexicon import Lexicon, fold, lexicons
 
 SHOWN_LIMIT = 20  # tasks of a list remembered (and numbered) for the next turn
 FACTS = ("status", "due_date", "priority", "tags", "created")  # what can tell two tasks of one title apart
-_DONE = {
-    "add_task": "added",
-    "complete_task": "completed",
-    "delete_task": "deleted",
-    "update_task": "updated",
+_DONE: dict[str, str] = {
+    Tool.ADD: "added",
+    Tool.COMPLETE: "completed",
+    Tool.DELETE: "deleted",
+    Tool.UPDATE: "updated",
 }
 _EDGES = re.compile(r"^[\s\"'.,!?¿¡:;()-]+|[\s\"'.,!?¿¡:;()-]+$")
 _POLITE_TAIL = re.compile(
@@ -121,7 +122,7 @@ class TurnAccount:
             data = e.result.data
             if e.result.success and e.call.name in _DONE and (task_id := task_id_of(data)):
                 acted.append(Acted(task_id, title_of(data) or "", e.call.name))
-            elif e.result.success and e.call.name == "list_tasks" and (listing := listing_of(data)) is not None:
+            elif e.result.success and e.call.name == Tool.LIST and (listing := listing_of(data)) is not None:
                 tasks = listing["tasks"][:SHOWN_LIMIT]
                 shown = tuple(TaskRef(t["id"], t["title"], facts_of(t)) for t in tasks)
             elif e.result.code == ResultCode.AMBIGUOUS and (asked := choices_of(data)) is not None:
@@ -268,7 +269,7 @@ class Referents:
             if items and not acted:
                 acted = tuple(a.ref for a in items)
                 how = f"the task {_DONE.get(items[-1].action, 'changed')} {when}"
-            adds = [a for a in items if a.action == "add_task"]
+            adds = [a for a in items if a.action == Tool.ADD]
             if adds and added is None:
                 added, added_how = adds[-1].ref, f"the task added {when}"
             if not shown and account.shown:

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolSpec
 from backend.app.tools.handlers import Done, StepScope, ToolHandlers
 from backend.app.tools.schemas import (
@@ -39,16 +40,11 @@ class ToolDef:
     handler: Handler
 
 
-def _define(
-    name: str,
-    description: str,
-    args: type[BaseModel],
-    handler: Handler,
-    *,
-    read_only: bool = False,
-    destructive: bool = False,
-) -> ToolDef:
-    return ToolDef(ToolSpec(name, description, compact_schema(args), read_only, destructive), args, handler)
+def _define(tool: Tool, description: str, args: type[BaseModel], handler: Handler) -> ToolDef:
+    """The tool's spec: its traits (calls/tools.py) say whether it reads only and whether it is
+    destructive (MCP's hints, the loop's read phase)."""
+    found = traits(tool)
+    return ToolDef(ToolSpec(tool, description, compact_schema(args), found.reads, found.destructive), args, handler)
 
 
 def find_tool(name: str, offered: Collection[str] | None = None) -> ToolDef | None:
@@ -61,26 +57,25 @@ def find_tool(name: str, offered: Collection[str] | None = None) -> ToolDef | No
 TOOLS: dict[str, ToolDef] = {
     d.spec.name: d
     for d in (
-        _define("add_task", "Create a task for the user.", AddTaskArgs, ToolHandlers.add_task),
+        _define(Tool.ADD, "Create a task for the user.", AddTaskArgs, ToolHandlers.add_task),
         _define(
-            "list_tasks",
+            Tool.LIST,
             "List the user's tasks, newest first.",
             ListTasksArgs,
             ToolHandlers.list_tasks,
-            read_only=True,
         ),
         _define(
-            "complete_task", "Mark a task as completed (never un-completes).", TaskRefArgs, ToolHandlers.complete_task
+            Tool.COMPLETE, "Mark a task as completed (never un-completes).", TaskRefArgs, ToolHandlers.complete_task
         ),
-        _define("delete_task", "Delete a task permanently.", TaskRefArgs, ToolHandlers.delete_task, destructive=True),
+        _define(Tool.DELETE, "Delete a task permanently.", TaskRefArgs, ToolHandlers.delete_task),
         _define(
-            "update_task",
+            Tool.UPDATE,
             "Change a task's fields; give only the fields to change.",
             UpdateTaskArgs,
             ToolHandlers.update_task,
         ),
         _define(
-            "undo_last_change",
+            Tool.UNDO,
             "Undo the user's most recent change (all of one message's changes).",
             UndoArgs,
             ToolHandlers.undo_last_change,

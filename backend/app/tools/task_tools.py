@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import FieldError, InvalidFields, Payload, task_of
 from backend.app.calls.said import Said
-from backend.app.calls.tools import traits
+from backend.app.calls.tools import Tool, having, traits
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.calls.verdicts import LoopFacts, decide
 from backend.app.core.clock import Clock
@@ -180,7 +180,7 @@ class TaskTools:
                 if not nested and all(p.args is None or _only_reads(p.args) for p in prepared):
                     # A lone listing writes nothing but its record: each statement alone, no transaction.
                     only_statement_next(session)
-                titles = tuple(str(p.arguments.get("title") or "") for p in prepared if p.call.name == "add_task")
+                titles = tuple(str(p.arguments.get("title") or "") for p in prepared if p.call.name == Tool.ADD)
                 scope = StepScope(repo, references, titles, sweeps=await _sweeps(repo, prepared))
                 for i, p in enumerate(prepared):
                     if p.args is None:
@@ -378,7 +378,7 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
     )
 
 
-_SWEEPING = frozenset({"delete_task", "complete_task"})  # the changes that may be asked about for the whole list
+_SWEEPING = having("destructive")  # the changes that may be asked about for the whole list
 
 
 async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozenset[str]:
@@ -391,7 +391,7 @@ async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozen
     swept = set()
     for tool, references in named.items():
         references.discard("")
-        status = "pending" if tool == "complete_task" else "all"
+        status = "pending" if tool == Tool.COMPLETE else "all"
         if len(references) >= 2 and len(references) >= await repo.count(status=status):
             swept.add(tool)
     return frozenset(swept)

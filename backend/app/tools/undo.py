@@ -15,6 +15,7 @@ from typing import Any
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import UndoData, Undone
+from backend.app.calls.tools import Tool
 from backend.app.calls.types import ToolResult
 from backend.app.db.repositories.changes import ChangeRepository, RecordedChange
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
@@ -69,9 +70,9 @@ def described(change_set: list[RecordedChange]) -> UndoData:
         before, after = change.before or {}, change.after or {}
         title = str(after.get("title") or before.get("title") or "the task")
         task_id = str(change.task_id)
-        if change.tool_name == "delete_task":
+        if change.tool_name == Tool.DELETE:
             undone.append(Undone(action="restored", task_id=task_id, title=title))
-        elif change.tool_name == "add_task":
+        elif change.tool_name == Tool.ADD:
             undone.append(Undone(action="removed", task_id=task_id, title=title))
         else:
             fields = sorted(k for k in _FIELDS if before.get(k) != after.get(k))
@@ -85,14 +86,14 @@ async def _revert(repo: TaskRepository, log: ChangeRepository, change: RecordedC
     title = str(after.get("title") or before.get("title") or "the task")
     if await log.touched_later(change):
         raise _Conflict(f"“{title}” was changed again after that; undo that change first")
-    if change.tool_name == "delete_task":
+    if change.tool_name == Tool.DELETE:
         if await repo.restore(change.task_id) is None:
             raise _Conflict(f"“{title}” can no longer be restored")
         return Undone(action="restored", task_id=str(change.task_id), title=title)
     current = await repo.get(change.task_id)
     if current is None:
         raise _Conflict(f"“{title}” is gone")
-    if change.tool_name == "add_task":
+    if change.tool_name == Tool.ADD:
         if not await repo.remove(change.task_id, version=current.version):
             raise _Conflict(f"“{title}” was changed at the same time")
         return Undone(action="removed", task_id=str(change.task_id), title=title)

@@ -35,6 +35,8 @@ from typing import Any
 
 import orjson
 
+from backend.app.calls.tools import Tool
+
 Scope = dict[str, Any]
 _VERB = re.compile(r"^(add|list|show|delete|remove|complete|update)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _UPDATE = re.compile(r"^(.*?)\s+priority\s+(low|medium|high)\s*$", re.IGNORECASE)
@@ -42,7 +44,7 @@ _SPLIT = re.compile(r"\s+and\s+(?=(?:add|delete|remove|complete|update)\b)|\s*;\
 _CHECKED = re.compile(
     r"The user wrote:\n<<<\n(?P<message>.*?)\n>>>.*The assistant replied:\n<<<\n(?P<reply>.*)\n>>>", re.DOTALL
 )
-_ACTIONS = {"add_task": "add", "delete_task": "delete", "complete_task": "complete", "update_task": "update"}
+_ACTIONS: dict[str, str] = {Tool.ADD: "add", Tool.DELETE: "delete", Tool.COMPLETE: "complete", Tool.UPDATE: "update"}
 
 
 WRITER = "Done. It is on your list now, beside what was there before. Anything else I can do for you today?"
@@ -58,18 +60,18 @@ def _command(text: str) -> tuple[str, dict[str, Any]] | None:
         return None
     verb, rest = match.group(1).lower(), match.group(2).strip()
     if verb == "add":
-        return "add_task", {"title": rest or "Untitled"}
+        return Tool.ADD, {"title": rest or "Untitled"}
     if verb in ("list", "show"):
         status = "pending" if "pending" in rest.lower() else "completed" if "completed" in rest.lower() else "all"
-        return "list_tasks", {"status": status}
+        return Tool.LIST, {"status": status}
     if verb in ("delete", "remove"):
-        return "delete_task", {"task_id": rest}
+        return Tool.DELETE, {"task_id": rest}
     if verb == "complete":
-        return "complete_task", {"task_id": rest}
+        return Tool.COMPLETE, {"task_id": rest}
     update = _UPDATE.match(rest)
     if update is None:
-        return "update_task", {"task_id": rest}
-    return "update_task", {"task_id": update.group(1), "priority": update.group(2).lower()}
+        return Tool.UPDATE, {"task_id": rest}
+    return Tool.UPDATE, {"task_id": update.group(1), "priority": update.group(2).lower()}
 
 
 def _last_user_text(messages: list[dict[str, Any]]) -> str:

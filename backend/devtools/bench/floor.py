@@ -34,6 +34,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from jose import JWTError, jwt
 from pydantic import BaseModel, Field
 
+from backend.app.calls.tools import Tool
 from backend.app.services.turn.prompt import system_prompt
 from backend.app.tools.registry import TOOL_SPECS
 
@@ -159,12 +160,12 @@ async def _act(pool: asyncpg.Pool, user_id: str, message: dict[str, Any]) -> str
     call = calls[0]["function"]
     name, arguments = call["name"], orjson.loads(call["arguments"] or "{}")
     async with pool.acquire() as db:
-        if name == "add_task":
+        if name == Tool.ADD:
             await db.fetchval(ADD, uuid.uuid4(), user_id, arguments["title"], arguments)
             return f"Added \u201c{arguments['title']}\u201d."
-        if name == "list_tasks":
+        if name == Tool.LIST:
             rows = await db.fetch(LIST, user_id)
             return "\n".join(f"- {row['title']}" for row in rows) or "Your list is empty."
-        statement = COMPLETE if name == "complete_task" else DELETE
+        statement = COMPLETE if name == Tool.COMPLETE else DELETE
         done = await db.fetchval(statement, user_id, arguments["task_id"], arguments)
         return f"{name}: {'done' if done else 'no such task'}."

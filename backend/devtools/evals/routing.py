@@ -39,6 +39,7 @@ from typing import Any
 from backend.app.agent.fallback import Arm, FallbackClient
 from backend.app.agent.loop_types import Attempt, TextSink
 from backend.app.agent.presets import select_preset
+from backend.app.calls.tools import Tool
 from backend.app.core.clock import FixedClock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, LLMUnavailable
@@ -95,7 +96,7 @@ class Scripted:
         forced = isinstance(body.get("tool_choice"), dict)
         roll = self.rng.random()
         if forced or roll < self.behaviour.ok:
-            return _answer(None, {"name": "add_task", "arguments": json.dumps({"title": title})})
+            return _answer(None, {"name": Tool.ADD, "arguments": json.dumps({"title": title})})
         if roll < self.behaviour.ok + self.behaviour.ghost:
             return _answer(f"Added {title}!")
         raise LLMUnavailable(f"{self.name} server error (500)")
@@ -212,7 +213,7 @@ async def _turn(service: ChatService, run: Run, k: int) -> None:
     routing = meta.get("routing") or {}
     run.chosen.append(routing.get("chosen", run.order[0]))
     run.explored += routing.get("how") == "explore"
-    added = [c for c in outcome.body["tool_calls"] if c["name"] == "add_task" and c["result"]["success"]]
+    added = [c for c in outcome.body["tool_calls"] if c["name"] == Tool.ADD and c["result"]["success"]]
     retried = meta["guard"]["outcome"] == "retried"
     run.successes.append(int(len(added) == 1 and not retried))
     cost = 0.0

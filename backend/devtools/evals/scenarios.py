@@ -15,12 +15,13 @@ from datetime import date, timedelta
 from types import MappingProxyType
 from typing import Any
 
+from backend.app.calls.tools import Tool, having
 from backend.app.services.guard.claims import claims
 from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
 
 EMPTY_REPLY = "Nothing was changed."  # what a turn says when the model gave no answer and nothing ran
 
-MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
+MUTATING = having("changes") - {Tool.UNDO}
 # Limit for long_arguments_guard: the description in its message is well over it, every title under it.
 LONG_ARGS_LIMIT = 2_000
 _NOT_FOUND_REPLY = re.compile(
@@ -150,7 +151,7 @@ def _long_arguments_guard(o: Observation) -> Check:
 
 def _ghost(o: Observation) -> Check:
     added = [t for t in o.after if "call mom" in _norm(t.title)]
-    if o.succeeded("add_task") and added and len(o.after) == len(o.before) + 1:
+    if o.succeeded(Tool.ADD) and added and len(o.after) == len(o.before) + 1:
         return result([], "tool_ran")
     if o.reply == TOOL_NOT_TRIGGERED and o.unchanged:
         return result([], "guard_blocked")
@@ -166,7 +167,7 @@ def _empty_final(o: Observation) -> Check:
     text = o.reply.strip()
     if not text or text == EMPTY_REPLY:
         failures.append("empty_reply")
-    elif not o.succeeded("list_tasks"):
+    elif not o.succeeded(Tool.LIST):
         failures.append("no_list_result")
     elif not any(_norm(t.title) in _norm(text) for t in o.before):
         failures.append("reply_not_backed_by_results")

@@ -8,6 +8,7 @@ from typing import Any
 
 from backend.app.agent.offline.common import _I, Command
 from backend.app.agent.offline.dates import _take_date
+from backend.app.calls.tools import Tool
 
 # --- values: priority, status, tags, references, titles -------------------------------------
 _PRIORITY_NAMES = {
@@ -156,4 +157,4 @@ def _add_commands(body: str, today: dt.date) -> list[Command]:
     due, meta = _take_date(meta, today)
     titles = [quoted[1].strip()] if quoted else _split_items(_clean_title(meta))
     extra |= {k: v for k, v in (("priority", priority), ("due_date", due), ("tags", tags)) if v}
-    return [Command("add_task", {"title": title, **extra}) for title in titles]
+    return [Command(Tool.ADD, {"title": title, **extra}) for title in titles]

@@ -24,6 +24,7 @@ from backend.app.agent.offline.parsing import (
 )
 from backend.app.agent.offline.replies import _summarize, _tool_results, small_talk
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.tools import Tool, traits
 from backend.app.language.catalog import Texts, texts
 
 
@@ -86,13 +87,13 @@ def _forced_call(name: str, text: str, commands: list[Command], today: dt.date) 
     """The best arguments for a tool the caller insists on, even when the message didn't parse."""
     if same := next((c for c in commands if c.name == name), None):
         return same
-    if name == "list_tasks":
+    if name == Tool.LIST:
         return Command(name, {"status": _status_in(text)})
     stripped = _DONE_TAIL.sub("", _VERB_HEAD.sub("", _POLITE_TAIL.sub("", _POLITE_HEAD.sub("", text.strip()))))
-    if name == "add_task":
+    if name == Tool.ADD:
         added = _add_commands(stripped, today)
         return added[0] if added else Command(name, {"title": text.strip()})
-    if name in ("complete_task", "delete_task", "update_task"):
+    if traits(name).targets:
         ref = next((c.args["task_id"] for c in commands if "task_id" in c.args), None)
         return Command(name, {"task_id": ref or _clean_ref(stripped) or stripped or text.strip()})
     return Command(name, {})  # a tool this model has no rules for
@@ -172,7 +173,7 @@ def _decide(body: Mapping[str, Any], messages: list[Mapping[str, Any]], read: Re
     if usable:
         return reply, usable
     if mode == "required":
-        for fallback in (Command("respond", {"message": reply}), Command("list_tasks", {"status": "all"})):
+        for fallback in (Command("respond", {"message": reply}), Command(Tool.LIST, {"status": "all"})):
             if fallback.name in offered:
                 return reply, [fallback]
     return reply, []

@@ -12,6 +12,7 @@ from typing import Any
 from backend.app.agent.offline.clause_values import _TAG_SPLIT, _add_commands, _clean_ref, _priority, _status, _unquote
 from backend.app.agent.offline.common import _I, ASK_TITLE, ASK_WHICH, NEGATION_REPLY, Command, Parsed
 from backend.app.agent.offline.dates import _parse_date
+from backend.app.calls.tools import Tool
 
 # --- clause rules ---------------------------------------------------------------------------
 _FIELDS = r"title|name|priority|due\s+date|deadline|due|date|description|notes?|details|tags?|status"
@@ -86,7 +87,7 @@ def _build_add(m: re.Match[str], today: dt.date) -> Parsed:
 
 
 def _build_list(m: re.Match[str], today: dt.date) -> Parsed:
-    return Parsed([Command("list_tasks", {"status": _status_in(m[0])})])
+    return Parsed([Command(Tool.LIST, {"status": _status_in(m[0])})])
 
 
 def _by_ref(name: str) -> Builder:
@@ -109,7 +110,7 @@ def _update(field: str | None = None, fixed: str | None = None) -> Builder:
         if value is None:
             return None  # not this rule after all ("move X to paris"); later rules may match
         ref = _clean_ref(m["ref"])
-        return Parsed([Command("update_task", {"task_id": ref, key: value})]) if ref else Parsed([], ASK_WHICH)
+        return Parsed([Command(Tool.UPDATE, {"task_id": ref, key: value})]) if ref else Parsed([], ASK_WHICH)
 
     return build
 
@@ -145,7 +146,7 @@ _RULES: tuple[tuple[re.Pattern[str], Builder], ...] = (
     _rule(
         r"^(?:undo|revert|roll\s+back|take\s+(?:that|it)\s+back|put\s+(?:it|that|them)\s+back)"
         r"(?:\s+(?:that|it|this|the\s+last\s+(?:change|action|one)|my\s+last\s+(?:change|action)))?$",
-        lambda m, today: Parsed([Command("undo_last_change", {})]),
+        lambda m, today: Parsed([Command(Tool.UNDO, {})]),
     ),
     (_ADD, _build_add),
     _rule(r"^rename\s+(?P<ref>.+?)\s+(?:to|as|into)\s+(?P<val>.+)$", _update("title")),
@@ -196,14 +197,14 @@ _RULES: tuple[tuple[re.Pattern[str], Builder], ...] = (
         _build_list,
     ),
     _rule(r"^(?:do\s+i\s+have|are\s+there|any|how\s+many)\s+.*\b(?:tasks?|todos?|left|pending)\b.*$", _build_list),
-    _rule(r"^(?:complete|finish|check\s+off|tick\s+off|cross\s+off)\s+(?P<ref>.+)$", _by_ref("complete_task")),
-    _rule(rf"^mark\s+(?P<ref>.+?)\s+(?:as\s+)?{_DONE}$", _by_ref("complete_task")),
-    _rule(rf"^mark\s+(?:as\s+)?{_DONE}\s*:?\s+(?P<ref>.+)$", _by_ref("complete_task")),
-    _rule(r"^(?:check|tick|cross)\s+(?P<ref>.+?)\s+off$", _by_ref("complete_task")),
-    _rule(rf"^(?P<ref>.+?)\s+(?:is|are|was|has\s+been)\s+{_DONE}$", _by_ref("complete_task")),
-    _rule(r"^(?:(?:i'?m|i\s+am)\s+)?done\s+with\s+(?P<ref>.+)$", _by_ref("complete_task")),
-    _rule(r"^i(?:'ve|\s+have)?\s+(?:just\s+)?(?:finished|completed)\s+(?P<ref>.+)$", _by_ref("complete_task")),
-    _rule(r"^(?:delete|remove|cancel|drop|erase|trash|scrap|get\s+rid\s+of)\s+(?P<ref>.+)$", _by_ref("delete_task")),
+    _rule(r"^(?:complete|finish|check\s+off|tick\s+off|cross\s+off)\s+(?P<ref>.+)$", _by_ref(Tool.COMPLETE)),
+    _rule(rf"^mark\s+(?P<ref>.+?)\s+(?:as\s+)?{_DONE}$", _by_ref(Tool.COMPLETE)),
+    _rule(rf"^mark\s+(?:as\s+)?{_DONE}\s*:?\s+(?P<ref>.+)$", _by_ref(Tool.COMPLETE)),
+    _rule(r"^(?:check|tick|cross)\s+(?P<ref>.+?)\s+off$", _by_ref(Tool.COMPLETE)),
+    _rule(rf"^(?P<ref>.+?)\s+(?:is|are|was|has\s+been)\s+{_DONE}$", _by_ref(Tool.COMPLETE)),
+    _rule(r"^(?:(?:i'?m|i\s+am)\s+)?done\s+with\s+(?P<ref>.+)$", _by_ref(Tool.COMPLETE)),
+    _rule(r"^i(?:'ve|\s+have)?\s+(?:just\s+)?(?:finished|completed)\s+(?P<ref>.+)$", _by_ref(Tool.COMPLETE)),
+    _rule(r"^(?:delete|remove|cancel|drop|erase|trash|scrap|get\s+rid\s+of)\s+(?P<ref>.+)$", _by_ref(Tool.DELETE)),
     _rule(r"^(?:change|update|edit|set|modify)\s+(?P<ref>.+?)\s+to\s+(?P<val>.+)$", _update("guess")),
 )
 
@@ -229,7 +230,7 @@ def parse_message(text: str, today: dt.date) -> Parsed:
     clauses: list[tuple[str, Parsed]] = [(pieces[0], _parse_clause(pieces[0], today))]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         parsed = _parse_clause(piece, today)
-        in_add_list = separator.strip() == "," and any(c.name == "add_task" for c in clauses[-1][1].commands)
+        in_add_list = separator.strip() == "," and any(c.name == Tool.ADD for c in clauses[-1][1].commands)
         if ";" in separator or (not in_add_list and (parsed.commands or parsed.negated)):
             clauses.append((piece, parsed))
         else:

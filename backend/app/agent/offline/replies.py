@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from backend.app.agent.offline.common import _I
+from backend.app.calls.tools import Tool
 from backend.app.language.catalog import Texts
 
 # --- small talk -----------------------------------------------------------------------------
@@ -98,15 +99,15 @@ def _summarize(name: str, args: dict[str, Any], payload: Any, *, t: Texts) -> st
         error = str(payload.get("error") or "").rstrip(". ")
         return t("I couldn't do that: {error}.", error=error)
     data = payload.get("data")
-    if name == "list_tasks":
+    if name == Tool.LIST:
         return _summarize_list(data, str(args.get("status") or "all"), t)
-    if name == "undo_last_change":
+    if name == Tool.UNDO:
         undone = data.get("undone") if isinstance(data, dict) else None
         titles = ", ".join(f'"{u.get("title")}"' for u in undone or [] if isinstance(u, dict))
         return t("Undone ({titles}).", titles=titles) if titles else t("Undone.")
     task = _find_task(data)
     title = task.get("title") or args.get("title") or args.get("task_id") or "?"
-    if name == "add_task":
+    if name == Tool.ADD:
         details = [
             t("due {date}", date=task["due_date"]) if task.get("due_date") else "",
             {"high": t("high priority"), "low": t("low priority")}.get(str(task.get("priority")), ""),
@@ -118,10 +119,10 @@ def _summarize(name: str, args: dict[str, Any], payload: Any, *, t: Texts) -> st
             if shown
             else t('Added "{title}".', title=title)
         )
-    verbs = {
-        "delete_task": t('Deleted "{title}".', title=title),
-        "complete_task": t('Marked "{title}" as completed.', title=title),
-        "update_task": t('Updated "{title}".', title=title),
+    verbs: dict[str, str] = {
+        Tool.DELETE: t('Deleted "{title}".', title=title),
+        Tool.COMPLETE: t('Marked "{title}" as completed.', title=title),
+        Tool.UPDATE: t('Updated "{title}".', title=title),
     }
     return verbs.get(name, t('Updated "{title}".', title=title))
 

@@ -15,11 +15,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from backend.app.calls.tools import Tool, traits
 from backend.app.db.models import ToolExecution
 from backend.app.db.session import lock_until_commit
 
 _X = ToolExecution.__table__  # type: ignore[attr-defined]
-CHANGE_TOOLS = ("add_task", "complete_task", "delete_task", "update_task")
+CHANGE_TOOLS = tuple(t for t in Tool if traits(t).changes and t is not Tool.UNDO)  # what undo takes back
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
+from backend.app.calls.tools import Tool
 from backend.app.language.detect import scores
-from backend.app.language.lexicon import Lexicon, ToolName, VerbPattern, conjunctions, fold, lexicons
+from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, fold, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
 from backend.app.language.lexicon import task_nouns as _task_nouns
 
@@ -41,7 +42,7 @@ class Reading:
     """How one language reads a clause: its kind, the tools its verb names, and why."""
 
     kind: ReadingKind
-    tools: tuple[ToolName, ...]
+    tools: tuple[Tool, ...]
     why: str
     start: int
     language: str
@@ -80,7 +81,7 @@ def _first_verb(lex: Lexicon, clause: str) -> tuple[VerbPattern, re.Match[str]] 
     return min(found, key=lambda f: (-len(f[1].group()), f[0].order), default=None)
 
 
-def verb_tools(clause: str) -> tuple[ToolName, ...]:
+def verb_tools(clause: str) -> tuple[Tool, ...]:
     """The tools of the first verb form (any form: a command, a question, a report) each language
     finds in the clause."""
     found = (_first_verb(lex, clause) for lex in lexicons())
@@ -130,7 +131,7 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
 
     head, requested = _head(lex, clause)
 
-    def reading(kind: ReadingKind, why: str, tools: tuple[ToolName, ...] = (), *, mood: bool = True) -> Reading:
+    def reading(kind: ReadingKind, why: str, tools: tuple[Tool, ...] = (), *, mood: bool = True) -> Reading:
         sets_mood = mood and kind in ("question", "advice", "report")
         return Reading(
             kind, tools, why, start, lex.code, len(match.group()), requested, sets_mood, head=min(head, start)
@@ -153,11 +154,11 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     ):
         return reading(not_asking, f"'{short(rep.group())}' reports or supposes '{word}'")
     tools = verb.tools
-    if set(tools) & {"add_task", "delete_task"} and _field_edit(lex, after):
-        tools = ("update_task",)
+    if set(tools) & {Tool.ADD, Tool.DELETE} and _field_edit(lex, after):
+        tools = (Tool.UPDATE,)
     command = f"'{word}' asks for {tools[0]}"
     if verb.form == "declarative":
-        if question and "list_tasks" not in tools:  # "is the report done?"; but "what's left?" asks for the list
+        if question and Tool.LIST not in tools:  # "is the report done?"; but "what's left?" asks for the list
             return reading("question", f"'{word}' is asked about")
         return reading("command", command, tools)
     # "time to clean up: delete gym": what follows a colon with no verb before it starts afresh.

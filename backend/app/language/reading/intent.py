@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from backend.app.language.lexicon import QUOTES, ToolName, fold, lexicons
+from backend.app.calls.tools import Tool, having
+from backend.app.language.lexicon import QUOTES, fold, lexicons
 from backend.app.language.lexicon import task_nouns as _task_nouns
 from backend.app.language.reading.clauses import (
     Reading,
@@ -48,7 +49,7 @@ from backend.app.language.reading.clauses import (
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
 # Items of a list ("add milk, eggs and bread") are counted for these tools only.
-_ITEM_TOOLS = frozenset({"add_task", "delete_task", "complete_task"})
+_ITEM_TOOLS = having("items")
 # A message is read whole, up to MAX_MESSAGE_CHARS (the schema's bound); what that costs is measured
 # by `python -m backend.devtools.bench.reader` (docs/performance). In a message longer than this, a
 # field's value ("... with this description: ...") that starts within it is content, read like a quote.
@@ -60,7 +61,7 @@ class Action:
     """One thing the message asks for: the tools that would do it (the first is the one to force),
     the clause that asks, and whether it has a verb of its own (an item of a list has not)."""
 
-    tools: tuple[ToolName, ...]
+    tools: tuple[Tool, ...]
     text: str
     explicit: bool = True
     object: str = ""  # the clause without its verb: what the action is about ("milk" of "add milk")
@@ -69,7 +70,7 @@ class Action:
     clause: str = ""  # the whole clause
 
     @property
-    def tool(self) -> ToolName:
+    def tool(self) -> Tool:
         return self.tools[0]
 
     @property
@@ -105,7 +106,7 @@ class Intent:
     quotes: tuple[str, ...] = ()
     # Tools whose verbs the message has, but not where a command's verb stands ("you can tick off X"):
     # on a message read as nothing else, a call of one of these on what the user's words name may run.
-    weak_tools: tuple[ToolName, ...] = ()
+    weak_tools: tuple[Tool, ...] = ()
     # The clauses that say no ("don't delete yoga" of "don't delete yoga, it's the laundry that needs
     # to go"): what they name is never the target of a change, nor of a question about one.
     declined: tuple[str, ...] = ()
@@ -128,12 +129,12 @@ class Intent:
         yoga"). It names no target for that call, nor one to ask about."""
         own = self.words_for(tool)
         parts = [q for q in self.quotes if q not in own]
-        if tool != "add_task":
-            parts += [self.words_for("add_task"), *self.declined]
+        if tool != Tool.ADD:
+            parts += [self.words_for(Tool.ADD), *self.declined]
         return "\n".join(p for p in parts if p)
 
     @property
-    def tools(self) -> tuple[ToolName, ...]:
+    def tools(self) -> tuple[Tool, ...]:
         return tuple(dict.fromkeys(t for a in self.actions for t in a.tools))
 
     @property
@@ -141,7 +142,7 @@ class Intent:
         return self.kind == "command" and bool(self.actions)
 
     @property
-    def primary(self) -> ToolName | None:
+    def primary(self) -> Tool | None:
         return self.actions[0].tool if self.actions else None
 
 
@@ -211,7 +212,7 @@ class Question:
     “Gym”", complete → "or mark “Yoga” as done"); the clauses that ask nothing of a change; and the
     sentences that do not ask at all (a yes answers none of them)."""
 
-    changes: dict[ToolName, str]
+    changes: dict[Tool, str]
     options: tuple[str, ...]  # the asking clauses without a verb: "A1", "A2 ya A10"
     others: tuple[str, ...]  # the sentences that ask nothing ("Entendido.", "Yoga is due tomorrow.")
 
@@ -222,14 +223,14 @@ _FULL_STOPS = str.maketrans({"。": ". ", "！": "! ", "？": "? "})
 @lru_cache(maxsize=256)
 def read_question(text: str) -> Question:
     folded, typed = _quotes(text.translate(_FULL_STOPS))
-    changes: dict[ToolName, list[str]] = {}
+    changes: dict[Tool, list[str]] = {}
     options: list[str] = []
     others: list[str] = []
     for clauses, asked in split_sentences(folded):
         if not asked:
             others.append(_restored(" ".join(clauses), typed))
             continue
-        current: tuple[ToolName, ...] = ()  # the change verbless clauses around it list items of
+        current: tuple[Tool, ...] = ()  # the change verbless clauses around it list items of
         leading: list[str] = []  # verbless clauses before the sentence's first verb ("(Sabzi, Dhobi) done kar doon?")
         for clause in clauses:
             words = _restored(clause, typed)
@@ -253,7 +254,7 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
     reasons: list[str] = []
     other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
     languages: list[str] = []
-    weak: list[ToolName] = []
+    weak: list[Tool] = []
     declined: list[str] = []
     small_talk = chatted = False  # a clause of small talk; a clause that is not
     carried: Reading | None = None  # a command whose list goes on over the next lines ("add these:\n- milk")

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import Choice, choices_of, task_id_of, title_of
-from backend.app.calls.tools import BULK
+from backend.app.calls.tools import BULK, Tool, having
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
@@ -30,8 +30,8 @@ from backend.app.language.lexicon import day_names, fold, lexicons, month_names
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
 from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
-ASKABLE = frozenset({"delete_task", "complete_task"})  # never without the user's own words or a yes
-CHOOSABLE = frozenset({"delete_task", "complete_task", "update_task"})
+ASKABLE = having("destructive")  # never without the user's own words or a yes
+CHOOSABLE = having("targets")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -81,11 +81,12 @@ def _choose(e: ExecutedCall, choices: list[Choice], reference: str, t: Texts) ->
         }
         for c in choices
     ]
-    which = {
-        "delete_task": t("Which one should I delete?"),
-        "complete_task": t("Which one should I complete?"),
-        "update_task": t("Which one should I update?"),
-    }[e.call.name]
+    asks: dict[str, str] = {
+        Tool.DELETE: t("Which one should I delete?"),
+        Tool.COMPLETE: t("Which one should I complete?"),
+        Tool.UPDATE: t("Which one should I update?"),
+    }
+    which = asks[e.call.name]
     lines = [t("Multiple tasks match '{reference}'.", reference=reference), which]
     lines += [f"{i}. {a['label']}" for i, a in enumerate(actions, start=1)]
     lines.append(t("Answer with its number."))
@@ -104,7 +105,7 @@ def _needs_yes(e: ExecutedCall) -> bool:
     if e.result.code == ResultCode.DESTRUCTIVE_LIMIT:
         return True
     if e.result.code == ResultCode.NEEDS_CONFIRMATION:
-        return bool(task_id_of(e.result.data)) or (e.call.name == "add_task" and bool(title_of(e.result.data)))
+        return bool(task_id_of(e.result.data)) or (e.call.name == Tool.ADD and bool(title_of(e.result.data)))
     return False
 
 
@@ -113,7 +114,7 @@ def _action(e: ExecutedCall) -> dict[str, Any]:
     arguments = dict(e.arguments)
     if task_id:
         arguments["task_id"] = task_id  # the task resolved then, not a title to resolve again
-    elif e.call.name == "add_task" and title:
+    elif e.call.name == Tool.ADD and title:
         arguments["title"] = title  # the title asked about (repaired from the user's words), not the model's
     label = str(title or e.arguments.get("task_id") or e.arguments.get("title") or "")
     return {"name": e.call.name, "arguments": arguments, "label": label}

@@ -168,7 +168,7 @@ def _items_added(intent: Intent, call: ToolCall) -> list[str]:
     return [
         a.object
         for a in intent.actions
-        if a.tool != "add_task" and named_in(title, a.clause) and named_in(a.clause, title)
+        if a.tool != Tool.ADD and named_in(title, a.clause) and named_in(a.clause, title)
     ]
 
 

@@ -15,7 +15,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from backend.app.language.lexicon import Lexicon, ToolName, fold, lexicons
+from backend.app.calls.tools import Tool
+from backend.app.language.lexicon import Lexicon, fold, lexicons
 
 _QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
 _SENTENCE = re.compile(r"[^.!?;\n¿¡]*[.!?;\n]*")
@@ -45,7 +46,7 @@ class Claim:
     whether the assistant claims it as its own act ("I've deleted ..."), and its sentence, quotes
     included (the titles it names)."""
 
-    tools: tuple[ToolName, ...]
+    tools: tuple[Tool, ...]
     words: str
     first_person: bool
     sentence: str = ""

@@ -41,7 +41,7 @@ from backend.app.agent.guard_protocol import (
 )
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import listing_of, task_of, title_of
-from backend.app.calls.tools import BULK, Tool, traits
+from backend.app.calls.tools import BULK, Tool, having, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.calls.verdicts import (
     AnswerFacts,
@@ -66,8 +66,7 @@ from backend.app.services.guard.final_calls import final_calls
 from backend.app.services.guard.reply_check import TOOL_OF, Declaration, made_by, read_declaration, titles_of
 from backend.app.tools.resolver import named_in
 
-CHANGING = frozenset({Tool.ADD, Tool.DELETE, Tool.COMPLETE})
-CLAIMABLE = frozenset({Tool.ADD, Tool.DELETE, Tool.COMPLETE, Tool.UPDATE})  # a claimed change that may be forced
+CLAIMABLE = having("claimable")  # a claimed change that may be forced
 # The claims' actions that a missing tool's change is (a completion and an edit stand in for each other).
 _CLAIMED_AS: dict[str, set[str]] = {
     Tool.ADD: {"add"},
@@ -78,7 +77,7 @@ _CLAIMED_AS: dict[str, set[str]] = {
 }
 # Results that end the reply with a question to the user: nothing was done yet.
 _ASKED = frozenset({ResultCode.NEEDS_CONFIRMATION, ResultCode.DESTRUCTIVE_LIMIT, ResultCode.AMBIGUOUS})
-_LIST_TOOLS = frozenset({Tool.DELETE.value, Tool.COMPLETE.value})
+_LIST_TOOLS = having("destructive")
 REASK = (
     "Nothing was changed: the user's message does not ask for a change, so your tool call was not run. "
     "Answer the user's message now, in the language they wrote in, without saying that a task was changed."
@@ -330,7 +329,7 @@ class ExecutionGuard:
         ]
         if unbacked:
             words = [f"{c.action} {c.task}".strip() for c in unbacked]
-            tools = {TOOL_OF[c.action] for c in unbacked}
+            tools: set[str] = {TOOL_OF[c.action] for c in unbacked}
             return self._caught_checked(notes, text, words, tools, executed, step=step, decided=decided, confirmed=True)
         if claimed:
             return self._caught_checked(

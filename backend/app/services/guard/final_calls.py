@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.tools import Tool
 from backend.app.calls.types import ExecutedCall
 
-TASK_TOOLS = frozenset({"add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"})
+TASK_TOOLS = frozenset(Tool)
 
 
 def target(e: ExecutedCall) -> str:

@@ -14,30 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from backend.app.agent.guard_protocol import CheckWords
 from backend.app.calls.payloads import choices_of, listing_of, title_of, undo_of
+from backend.app.calls.tools import Tool, of_action, stated_by
 from backend.app.calls.types import ExecutedCall, ToolSpec
 from backend.app.tools.resolver import named_in
 
 Action = Literal["add", "delete", "complete", "update", "undo"]
-_TOOLS: dict[str, frozenset[str]] = {
-    "add": frozenset({"add_task"}),
-    "delete": frozenset({"delete_task"}),
-    "complete": frozenset({"complete_task", "update_task"}),
-    "update": frozenset({"update_task", "complete_task"}),
-    "undo": frozenset({"undo_last_change"}),
-}
-TOOL_OF = {
-    "add": "add_task",
-    "delete": "delete_task",
-    "complete": "complete_task",
-    "update": "update_task",
-    "undo": "undo_last_change",
-}
+# The tools a declared action may be backed by (a completion and an edit state each other).
+_TOOLS: dict[str, frozenset[str]] = {a: stated_by(of_action(a) or a) for a in get_args(Action)}
+TOOL_OF: dict[str, Tool] = {a: tool for a in get_args(Action) if (tool := of_action(a)) is not None}
 _CHANGE = {
     "type": "object",
     "properties": {

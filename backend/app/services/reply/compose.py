@@ -27,7 +27,7 @@ from backend.app.agent.loop_types import ANSWERED, StopReason
 from backend.app.agent.run_io import RunRecord
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import listing_of, task_id_of, title_of
-from backend.app.calls.tools import BULK
+from backend.app.calls.tools import BULK, Tool, having, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.calls.verdicts import GuardDecision
 from backend.app.language.catalog import Texts
@@ -47,7 +47,7 @@ from backend.app.tools.resolver import named_in, partly_named
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 # Words withheld because they said a change happened that did not: the reply says nothing changed.
 _CLAIMED = frozenset({WordsReason.GHOST_CLAIM, WordsReason.UNBACKED_CLAIM, WordsReason.DENIED_SUCCESS})
-CHANGES = frozenset({"add_task", "delete_task", "complete_task", "update_task", "undo_last_change"})
+CHANGES = having("changes")
 
 
 class Status(StrEnum):
@@ -94,7 +94,7 @@ class ActionReport:
 
     def metadata(self) -> ActionRecord:
         data = self.call.result.data if self.call else None
-        named = self.status is Status.DONE and self.action != "list_tasks"
+        named = self.status is Status.DONE and self.action != Tool.LIST
         return ActionRecord(
             action=self.action,
             success=self.status is Status.DONE,
@@ -178,7 +178,7 @@ def _line(t: Texts, e: ExecutedCall, status: Status, said: str) -> str:
     target = e.arguments.get("task_id") or e.arguments.get("title") or ""
     what = action_phrase(t, e.call.name, target)
     if status is Status.ASKED:  # not covered by the turn's question: nothing names the task to ask about
-        if e.call.name == "add_task":
+        if e.call.name == Tool.ADD:
             return t("I didn't add “{title}”: your message doesn't mention it.", title=target)
         return t("I didn't {action}: which task do you mean?", action=what)
     if status is Status.NOT_DONE:
@@ -191,16 +191,17 @@ def _line(t: Texts, e: ExecutedCall, status: Status, said: str) -> str:
 def _metadata_message(t: Texts, e: ExecutedCall, status: Status) -> str:
     title = title_of(e.result.data)
     if status is Status.DONE:
-        if e.call.name == "list_tasks":
+        if e.call.name == Tool.LIST:
             listing = listing_of(e.result.data)
             return t.n("Listed {count} task", "Listed {count} tasks", listing["count"] if listing else 0)
-        if e.call.name == "undo_last_change":
+        if e.call.name == Tool.UNDO:
             return done_line(t, e)
-        return {  # the contract's "Deleted: Read book"
-            "add_task": t("Added: {title}", title=title or ""),
-            "delete_task": t("Deleted: {title}", title=title or ""),
-            "complete_task": t("Completed: {title}", title=title or ""),
-        }.get(e.call.name, t("Updated: {title}", title=title or ""))
+        done: dict[str, str] = {  # the contract's "Deleted: Read book"
+            Tool.ADD: t("Added: {title}", title=title or ""),
+            Tool.DELETE: t("Deleted: {title}", title=title or ""),
+            Tool.COMPLETE: t("Completed: {title}", title=title or ""),
+        }
+        return done.get(e.call.name, t("Updated: {title}", title=title or ""))
     if status is Status.ASKED:
         return t("Asked first: {action}", action=action_phrase(t, e.call.name, title or _ref(e)))
     if status is Status.NOT_DONE:
@@ -388,15 +389,10 @@ def _stated(outcome: ActionReport, words: Words) -> bool:
     mention ("shall I delete “Gym”?" after Gym was deleted), or claim with no task ("Done!"), is not
     stated: the reply gives it its line. Reads, undo and what did not succeed need none here."""
     e = outcome.call
-    if (
-        e is None
-        or outcome.status is not Status.DONE
-        or e.call.name not in CHANGES
-        or e.call.name == "undo_last_change"
-    ):
+    if e is None or outcome.status is not Status.DONE or e.call.name not in CHANGES or e.call.name == Tool.UNDO:
         return True
     title = title_of(e.result.data) or ""
-    same = _SAME_CHANGE.get(e.call.name, {e.call.name})
+    same = stated_by(e.call.name)
     if words.verdict is WordsVerdict.VERIFIED:  # what the check says the words claim
         declared = [c.split(" ", 1) for c in words.claims]
         if any(
@@ -405,10 +401,6 @@ def _stated(outcome: ActionReport, words: Words) -> bool:
         ):
             return True
     return any(set(c.tools) & same and named_in(c.sentence, title) for c in claims(words.text))
-
-
-# A completion and an edit state each other (a task marked done by a status edit).
-_SAME_CHANGE = {"complete_task": {"complete_task", "update_task"}, "update_task": {"update_task", "complete_task"}}
 
 
 def _replaced(words: Words) -> Replaced:

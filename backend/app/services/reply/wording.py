@@ -10,6 +10,7 @@ from typing import Any
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import TaskListing, UndoData, invalid_fields, listing_of, title_of, undo_of
+from backend.app.calls.tools import Tool
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.tools.resolver import named_in
@@ -21,13 +22,13 @@ def quoted(t: Texts, title: object) -> str:
 
 def action_phrase(t: Texts, tool: str, title: object) -> str:
     """ "delete “Gym”": what a question asks to do, or a line says was not done."""
-    phrases = {
-        "add_task": t("add “{title}”", title=title),
-        "delete_task": t("delete “{title}”", title=title),
-        "complete_task": t("complete “{title}”", title=title),
-        "update_task": t("update “{title}”", title=title),
-        "list_tasks": t("list your tasks"),
-        "undo_last_change": t("undo your last change"),
+    phrases: dict[str, str] = {
+        Tool.ADD: t("add “{title}”", title=title),
+        Tool.DELETE: t("delete “{title}”", title=title),
+        Tool.COMPLETE: t("complete “{title}”", title=title),
+        Tool.UPDATE: t("update “{title}”", title=title),
+        Tool.LIST: t("list your tasks"),
+        Tool.UNDO: t("undo your last change"),
     }
     return phrases.get(tool, tool)
 
@@ -35,10 +36,10 @@ def action_phrase(t: Texts, tool: str, title: object) -> str:
 def bulk_line(t: Texts, tool: str, titles: Sequence[object]) -> str | None:
     """ "Added 12 tasks: “milk”, “eggs” and …": many changes of one kind done, in one line."""
     listed = t.join([quoted(t, title) for title in titles])
-    lines = {
-        "add_task": t("Added {count} tasks: {titles}.", count=len(titles), titles=listed),
-        "delete_task": t("Deleted {count} tasks: {titles}.", count=len(titles), titles=listed),
-        "complete_task": t("Completed {count} tasks: {titles}.", count=len(titles), titles=listed),
+    lines: dict[str, str] = {
+        Tool.ADD: t("Added {count} tasks: {titles}.", count=len(titles), titles=listed),
+        Tool.DELETE: t("Deleted {count} tasks: {titles}.", count=len(titles), titles=listed),
+        Tool.COMPLETE: t("Completed {count} tasks: {titles}.", count=len(titles), titles=listed),
     }
     return lines.get(tool)
 
@@ -46,13 +47,13 @@ def bulk_line(t: Texts, tool: str, titles: Sequence[object]) -> str | None:
 def bulk_phrase(t: Texts, tool: str, titles: Sequence[object]) -> str:
     """ "delete 12 tasks (“A”, “B”, “C” and 9 more)": what a question asks, for many changes of one kind."""
     shown, more = t(", ").join(quoted(t, title) for title in titles[:3]), len(titles) - 3
-    phrases = {
-        "add_task": t("add {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
-        "delete_task": t("delete {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
-        "complete_task": t(
+    phrases: dict[str, str] = {
+        Tool.ADD: t("add {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
+        Tool.DELETE: t("delete {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
+        Tool.COMPLETE: t(
             "complete {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more
         ),
-        "update_task": t("update {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
+        Tool.UPDATE: t("update {count} tasks ({titles} and {more} more)", count=len(titles), titles=shown, more=more),
     }
     return phrases.get(tool) or t.join([action_phrase(t, tool, title) for title in titles])
 
@@ -60,23 +61,24 @@ def bulk_phrase(t: Texts, tool: str, titles: Sequence[object]) -> str:
 def done_line(t: Texts, e: ExecutedCall) -> str:
     data = e.result.data
     name, title = e.call.name, title_of(data) or ""
-    if name == "list_tasks" and (listing := listing_of(data)) is not None:
+    if name == Tool.LIST and (listing := listing_of(data)) is not None:
         return describe_list(t, listing)
-    if name == "undo_last_change" and (undo := undo_of(data)) is not None:
+    if name == Tool.UNDO and (undo := undo_of(data)) is not None:
         return describe_undo(t, undo)
     details: list[str] = []
     task: Mapping[str, Any] = data or {}
-    if name == "add_task":
+    if name == Tool.ADD:
         details = task_details(t, task, ("due_date", "priority", "tags"))
-    elif name == "update_task":
+    elif name == Tool.UPDATE:
         changed = [k for k in ("title", "description", "priority", "due_date", "tags", "status") if k in e.arguments]
         details = [_change(t, k, task.get(k)) for k in changed]
-    line = {
-        "add_task": t("Added: “{title}”", title=title),
-        "delete_task": t("Deleted: “{title}”", title=title),
-        "complete_task": t("Completed: “{title}”", title=title),
-        "update_task": t("Updated: “{title}”", title=title),
-    }.get(name, t("Done: “{title}”", title=title))
+    done: dict[str, str] = {
+        Tool.ADD: t("Added: “{title}”", title=title),
+        Tool.DELETE: t("Deleted: “{title}”", title=title),
+        Tool.COMPLETE: t("Completed: “{title}”", title=title),
+        Tool.UPDATE: t("Updated: “{title}”", title=title),
+    }
+    line = done.get(name, t("Done: “{title}”", title=title))
     return f"{line} ({', '.join(details)})." if details else f"{line}."
 
 
@@ -172,21 +174,21 @@ def failed_line(t: Texts, e: ExecutedCall, *, said: str = "") -> str:
     target = title_of(e.result.data) or e.arguments.get("task_id") or e.arguments.get("title") or ""
     if e.result.code == ResultCode.NOT_FOUND and not (said and named_in(said, str(target))):
         target = t("the task you meant")
-        lines = {
-            "delete_task": t("Couldn't delete {target}: {why}", target=target, why=failure_reason(t, e)),
-            "complete_task": t("Couldn't complete {target}: {why}", target=target, why=failure_reason(t, e)),
-            "update_task": t("Couldn't update {target}: {why}", target=target, why=failure_reason(t, e)),
+        lines: dict[str, str] = {
+            Tool.DELETE: t("Couldn't delete {target}: {why}", target=target, why=failure_reason(t, e)),
+            Tool.COMPLETE: t("Couldn't complete {target}: {why}", target=target, why=failure_reason(t, e)),
+            Tool.UPDATE: t("Couldn't update {target}: {why}", target=target, why=failure_reason(t, e)),
         }
         if e.call.name in lines:
             return lines[e.call.name]
     why = failure_reason(t, e)
     lines = {
-        "add_task": t("Couldn't add “{target}”: {why}", target=target, why=why),
-        "delete_task": t("Couldn't delete “{target}”: {why}", target=target, why=why),
-        "complete_task": t("Couldn't complete “{target}”: {why}", target=target, why=why),
-        "update_task": t("Couldn't update “{target}”: {why}", target=target, why=why),
-        "list_tasks": t("Couldn't list your tasks: {why}", why=why),
-        "undo_last_change": t("Couldn't undo: {why}", why=why),
+        Tool.ADD: t("Couldn't add “{target}”: {why}", target=target, why=why),
+        Tool.DELETE: t("Couldn't delete “{target}”: {why}", target=target, why=why),
+        Tool.COMPLETE: t("Couldn't complete “{target}”: {why}", target=target, why=why),
+        Tool.UPDATE: t("Couldn't update “{target}”: {why}", target=target, why=why),
+        Tool.LIST: t("Couldn't list your tasks: {why}", why=why),
+        Tool.UNDO: t("Couldn't undo: {why}", why=why),
     }
     return lines.get(e.call.name, t("Something went wrong: {why}", why=why))
 

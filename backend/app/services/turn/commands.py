@@ -19,6 +19,7 @@ from typing import Any
 
 from backend.app.agent.offline import parse_message
 from backend.app.agent.offline.common import Command, Reading
+from backend.app.calls.tools import Tool
 from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
 from backend.app.language.reading.intent import Action, Intent, classify
@@ -57,14 +58,14 @@ def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
     tool = action.tool
     about = action.about
     language = action.language or "en"
-    if tool == "list_tasks":
+    if tool == Tool.LIST:
         return Asked(tool, {"status": "all"})
-    if tool == "undo_last_change":
+    if tool == Tool.UNDO:
         return Asked(tool, {})
-    if tool == "add_task":
+    if tool == Tool.ADD:
         return _add(about, words, today, language)
     reference = _reference(about, words, language)
-    if tool == "update_task":
+    if tool == Tool.UPDATE:
         fields = _fields(about, today)
         return Asked(tool, {"task_id": reference, **fields}) if fields else None
     return Asked(tool, {"task_id": reference})
@@ -87,7 +88,7 @@ def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked |
         title = words.spelled(_trim(text, language))
     if not title.strip():
         return None
-    return Asked("add_task", {"title": title.strip(), **args}, quoted=quoted is not None)
+    return Asked(Tool.ADD, {"title": title.strip(), **args}, quoted=quoted is not None)
 
 
 def _reference(about: str, words: _Original, language: str) -> str:
@@ -311,7 +312,7 @@ def gives_in(text: str, *, today: dt.date) -> frozenset[str]:
     for lex in lexicons():
         done = lex.word("done_states")
         if (done is not None and done.search(folded)) or any(
-            "complete_task" in v.tools and v.pattern.search(folded) for v in lex.verbs
+            Tool.COMPLETE in v.tools and v.pattern.search(folded) for v in lex.verbs
         ):
             found.add("status")
             break

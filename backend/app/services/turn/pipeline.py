@@ -31,6 +31,7 @@ from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
 from backend.app.calls.said import Commands, Said, SaidAction, SaidAdd
+from backend.app.calls.tools import Tool
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, InvalidRequest
@@ -93,7 +94,7 @@ def _commands(message: str, intent: Intent, today: date) -> Commands:
     for a in asked:
         if isinstance(ref := a.args.get("task_id"), str) and ref.strip():
             references[a.name] = (*references.get(a.name, ()), ref)
-    adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == "add_task")
+    adds = tuple(_said_add(a.args, quoted=a.quoted) for a in asked if a.name == Tool.ADD)
     return Commands(adds, references)
 
 

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import task_id_of, undo_of
+from backend.app.calls.tools import Tool
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -96,7 +97,7 @@ class TaskWrites:
                 version = stored.body.get("version") if stored.status == 201 else None
                 return Written(stored.status, stored.body, version if isinstance(version, int) else None, True)
         try:
-            task = await self._task(user_id, await self._run(user_id, turn_id, "add_task", fields))
+            task = await self._task(user_id, await self._run(user_id, turn_id, Tool.ADD, fields))
         except AppError:
             if idempotency_key is not None:
                 await self._release(user_id, idempotency_key)
@@ -119,9 +120,7 @@ class TaskWrites:
         # Without a key or the change it saw, a click this soon after the last undo is that undo again.
         window = self.settings.undo_repeat_window_s if idempotency_key is None and expected is None else 0.0
         try:
-            result = await self._run(
-                user_id, turn_id, "undo_last_change", {}, expected_change=expected, repeat_window_s=window
-            )
+            result = await self._run(user_id, turn_id, Tool.UNDO, {}, expected_change=expected, repeat_window_s=window)
         except AppError:
             if idempotency_key is not None:  # nothing changed: a retry may run
                 await self._release(user_id, idempotency_key)
@@ -137,11 +136,11 @@ class TaskWrites:
 
     async def update(self, user_id: str, task_id: uuid.UUID, fields: dict[str, Any], *, version: int | None) -> Task:
         arguments = {**fields, "task_id": str(task_id)}
-        result = await self._run(user_id, uuid.uuid4(), "update_task", arguments, version=version)
+        result = await self._run(user_id, uuid.uuid4(), Tool.UPDATE, arguments, version=version)
         return await self._task(user_id, result)
 
     async def delete(self, user_id: str, task_id: uuid.UUID, *, version: int | None) -> None:
-        await self._run(user_id, uuid.uuid4(), "delete_task", {"task_id": str(task_id)}, version=version)
+        await self._run(user_id, uuid.uuid4(), Tool.DELETE, {"task_id": str(task_id)}, version=version)
 
     async def get(self, user_id: str, task_id: uuid.UUID) -> Task:
         async with unit_of_work(self.sessionmaker, single_statement=True) as session:
