@@ -173,3 +173,20 @@ def test_an_import_error_inside_the_app_is_not_taken_for_missing_extras(monkeypa
 
     with pytest.raises(ModuleNotFoundError):
         cli.build_parser()
+
+
+def test_serve_parses_its_command_without_loading_the_app() -> None:
+    """`taskchat serve`'s supervisor only starts and watches its workers (uvicorn imports the app in
+    each worker): parsing its command line loads neither the development commands nor the app's
+    turn, and `--help` still lists every command."""
+    probe = (
+        "import json, sys; from backend.app import cli; cli.build_parser('serve').parse_known_args(['serve']); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('backend.', 'fastapi')))))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    loaded = set(json.loads(result.stdout))
+    assert loaded and loaded <= {"backend.app", "backend.app.cli", "backend.app.mcp", "backend.app.mcp.cli"}
+    help_text = subprocess.run(
+        [sys.executable, "-c", "from backend.app import cli; cli.main(['--help'])"], capture_output=True, text=True
+    ).stdout
+    assert "bench" in help_text and "eval" in help_text

@@ -73,7 +73,10 @@ def _cmd_prune(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command's parser. A development command's module (it imports much of the app) is
+    loaded only when `command` is that command, or None (help): `taskchat serve`'s supervisor, which
+    only starts and watches its workers, imports no more than it needs."""
     parser = argparse.ArgumentParser(prog="taskchat", description="Taskchat: a chat backend for a to-do app.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -102,7 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     _register_mcp(sub)
     for name, (module, purpose) in DEV_COMMANDS.items():
-        _register_dev_command(sub, name, module, purpose)
+        if command in (None, name):
+            _register_dev_command(sub, name, module, purpose)
+        else:
+            sub.add_parser(name, help=purpose)  # named in the help; another command is running
     return parser
 
 
@@ -148,8 +154,9 @@ def _needs_dev_extras(name: str, missing: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     from backend.app.core.config import ConfigurationError
 
-    parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(next((a for a in given if not a.startswith("-")), None))
+    args, unknown = parser.parse_known_args(given)
     if unknown and not getattr(args, "any_arguments", False):
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:

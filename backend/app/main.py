@@ -102,7 +102,6 @@ def create_app(
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(chat.router)
-    chat.PlainTurns.install(app)  # the chat route's plain case, past FastAPI's request handling
     app.include_router(tasks.router)
     app.include_router(undo.router)
     app.include_router(user_data.router)

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Depends, FastAPI, Request
+from fastapi import APIRouter, Body, Depends, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.routing import APIRoute
 from pydantic import Discriminator, StringConstraints, Tag, TypeAdapter, ValidationError
-from starlette.datastructures import URLPath
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
-from starlette.types import Message, Receive, Scope, Send
 
 from backend.app.api.deps import BEARER, MAX_ID_CHARS, USER_ID_SAYS, owner
 from backend.app.api.responses import FastJSONResponse
@@ -198,92 +193,3 @@ async def chat(
         return await stream_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
     outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key)
     return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(outcome))
-
-
-class PlainTurns(BaseRoute):
-    """POST /api/{user_id}/chat in its plain case, answered past FastAPI's request handling, which
-    cost about 60 µs of a turn's CPU in a warm loop and several times that served (routing through the
-    included routers, the content type parsed as an e-mail header, the dependencies solved: 125
-    against 62 µs a request around a canned service; docs/performance).
-
-    The plain case: a non-empty body sent as `application/json` that parses and that the route's own
-    body field validates (FastAPI's `ModelField`: the same value). `_checked` then runs and the
-    endpoint is called, as FastAPI calls them. Anything else (another or no content type, a body that
-    does not parse or validate, a client gone while sending it, an app with dependency overrides) is
-    routed again, past this route, as if it were not there: FastAPI answers it as it always did. It
-    matches what the FastAPI route matches fully (`route.matches`: the path, POST), and is installed
-    before every route (`install`); the FastAPI route stays the one OpenAPI documents."""
-
-    def __init__(self, route: APIRoute) -> None:
-        dependant, body_field = route.dependant, route.body_field
-        reads = [d.call for d in dependant.dependencies] == [_checked] and len(dependant.body_params) == 1
-        declared = [dependant, *dependant.dependencies]
-        others = any(d.path_params or d.query_params or d.header_params or d.cookie_params for d in declared)
-        if body_field is None or not reads or others or dependant.dependencies[0].dependencies:
-            raise RuntimeError("the chat route declares what PlainTurns does not read: update it with the route")
-        self.route, self.body_field = route, body_field
-        self.path_format = route.path_format  # what the router reports as the route it selected
-
-    def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if scope.get(_PASSED):
-            return Match.NONE, {}
-        match, child = self.route.matches(scope)
-        return (match, child) if match is Match.FULL else (Match.NONE, {})
-
-    def url_path_for(self, name: str, /, **path_params: Any) -> URLPath:
-        raise NoMatchFound(name, path_params)  # the FastAPI route is the one named
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        incoming = Request(scope, receive)
-        try:
-            body = await incoming.body()
-        except Exception:  # a client gone while sending: FastAPI's answer to that
-            request = None
-        else:
-            receive = _replaying(body, receive)
-            request = None if scope["app"].dependency_overrides else await self._plain(incoming)
-        if request is None:
-            scope[_PASSED] = True
-            await scope["router"](scope, receive, send)
-        else:
-            await request_response(partial(_turn, request))(scope, receive, send)
-
-    async def _plain(self, incoming: Request) -> ChatRequest | UIChatRequest | None:
-        """The request, when its body (read already) is JSON sent as such, parsed as FastAPI parses it
-        (Starlette's `Request.json`), that the route's body field validates."""
-        if not await incoming.body() or incoming.headers.get("content-type") != "application/json":
-            return None
-        try:
-            parsed = await incoming.json()
-        except Exception:
-            return None
-        value, errors = self.body_field.validate(parsed, {}, loc=("body",))
-        return None if errors else cast(ChatRequest | UIChatRequest, value)
-
-    @classmethod
-    def install(cls, app: FastAPI) -> None:
-        """Put the plain case's route before every other route of `app` (which includes `router`)."""
-        (route,) = (r for r in router.routes if isinstance(r, APIRoute) and r.endpoint is chat)
-        app.router.routes.insert(0, cls(route))
-
-
-_PASSED = "taskchat.plain_turns_passed"  # scope: routed again, past PlainTurns
-
-
-async def _turn(request: ChatRequest | UIChatRequest, raw: Request) -> Response:
-    await _checked(raw)
-    return await chat(request, raw)
-
-
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    """`receive` whose first message is the whole `body` (read once already), then its own (a disconnect)."""
-    pending = True
-
-    async def replay() -> Message:
-        nonlocal pending
-        if pending:
-            pending = False
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
