@@ -20,8 +20,8 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
+from backend.app.calls.facts import Hold
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
-from backend.app.calls.verdicts import Hold
 
 ADD_TASK = ToolSpec(
     name="add_task",

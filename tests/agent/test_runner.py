@@ -40,8 +40,10 @@ from backend.app.agent.loop_types import (
 )
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
+from backend.app.calls.decisions import GuardDecision, GuardEvent, GuardReason
+from backend.app.calls.facts import Grounding, Hold
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
-from backend.app.calls.verdicts import Grounding, GuardDecision, GuardEvent, GuardReason, Hold, verdict_of
+from backend.app.calls.verdicts import verdict_of
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
 

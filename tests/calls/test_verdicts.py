@@ -13,13 +13,10 @@ from typing import Any
 
 import pytest
 
-from backend.app.calls.tools import TRAITS, UNKNOWN
-from backend.app.calls.verdicts import (
-    TABLE,
-    WORDS_DECISIONS,
+from backend.app.calls.decisions import WORDS_DECISIONS, Do
+from backend.app.calls.facts import (
     AnswerFacts,
     CallFacts,
-    Do,
     Facts,
     Forcing,
     Hold,
@@ -31,13 +28,15 @@ from backend.app.calls.verdicts import (
     Say,
     Source,
     TargetFacts,
-    decide,
 )
+from backend.app.calls.tools import TRAITS, UNKNOWN
+from backend.app.calls.verdicts import TABLE, decide
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "backend" / "app"
 DOCS = ROOT / "docs" / "guard.md"
-MODULE = APP / "calls" / "verdicts.py"
+# The table and its own types: the only modules that may build a verdict, a grounding or a call's event.
+TABLE_MODULES = {APP / "calls" / name for name in ("verdicts.py", "decisions.py", "facts.py")}
 _ROW = re.compile(r"^\| (?P<id>[LCTVAR]\d+) \| (?P<when>.*?) \| (?P<verdict>.*?) \|(?P<record>.*?)\|$")
 # The first words of a verdict as the docs write it.
 _SAID = {
@@ -168,7 +167,7 @@ def test_every_row_decides_for_some_facts_and_the_same_facts_always_the_same(poi
 
 
 def test_every_value_row_decides_for_some_facts() -> None:
-    from backend.app.calls.verdicts import Arg, Given, ValueFacts
+    from backend.app.calls.facts import Arg, Given, ValueFacts
 
     facts = _every(
         ValueFacts,
@@ -217,7 +216,8 @@ def made_outside(path: Path) -> list[str]:
     table = {
         a.asname or a.name
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "backend.app.calls.verdicts"
+        if isinstance(node, ast.ImportFrom)
+        and node.module in ("backend.app.calls.verdicts", "backend.app.calls.decisions", "backend.app.calls.facts")
         for a in node.names
     }
     for node in ast.walk(tree):
@@ -242,7 +242,7 @@ def made_outside(path: Path) -> list[str]:
 
 
 def test_no_verdict_is_made_outside_its_module() -> None:
-    files = [p for p in sorted(APP.rglob("*.py")) if p != MODULE]
+    files = [p for p in sorted(APP.rglob("*.py")) if p not in TABLE_MODULES]
     assert [problem for path in files for problem in made_outside(path)] == []
 
 
@@ -250,7 +250,8 @@ def test_the_check_sees_a_verdict_made_elsewhere(tmp_path: Path) -> None:
     module = tmp_path / "probe.py"
     module.write_text(
         "from backend.app.calls.codes import ResultCode\n"
-        "from backend.app.calls.verdicts import GuardEvent, Grounding\n"
+        "from backend.app.calls.decisions import GuardEvent\n"
+        "from backend.app.calls.facts import Grounding\n"
         "def f(x):\n"
         "    ToolResult(success=False, code=ResultCode.NOT_GROUNDED)\n"
         "    GuardEvent(0, GuardDecision.REFUSED, GuardReason.NOT_ASKED)\n"

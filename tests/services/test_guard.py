@@ -9,8 +9,9 @@ from support.runs import Reviews
 
 from backend.app.agent.guard_protocol import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.facts import Grounding, Hold
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
-from backend.app.calls.verdicts import Grounding, Hold, verdict_of
+from backend.app.calls.verdicts import verdict_of
 from backend.app.language.reading.intent import classify
 from backend.app.services.guard.events import retry_reason
 from backend.app.services.guard.execution import ExecutionGuard

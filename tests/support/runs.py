@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backend.app.agent.guard_protocol import Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp, Words
+from backend.app.calls.decisions import GuardEvent
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
-from backend.app.calls.verdicts import GuardEvent
 from backend.app.language.reading.intent import classify
 from backend.app.services.guard.execution import ExecutionGuard
 

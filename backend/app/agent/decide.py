@@ -40,8 +40,8 @@ from backend.app.agent.loop_types import (
 from backend.app.agent.policy import RESPOND_TOOL, PolicyDriver
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions
+from backend.app.calls.decisions import GuardEvent
 from backend.app.calls.types import ExecutedCall
-from backend.app.calls.verdicts import GuardEvent
 
 # The loop's log lines keep the runner's logger name, whichever of its modules writes them: logs are read by it.
 log = logging.getLogger("backend.app.agent.runner")

@@ -19,10 +19,12 @@ import orjson
 
 from backend.app.agent.limits import BudgetExceeded, BudgetUse
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import Do, Verdict
+from backend.app.calls.facts import NO_GROUNDING, LoopFacts
 from backend.app.calls.payloads import OutputSize, ValidTools
 from backend.app.calls.tools import traits
 from backend.app.calls.types import ExecutedCall, StepInfo, ToolCall, ToolExecutor, ToolResult, ToolSpec
-from backend.app.calls.verdicts import NO_GROUNDING, Do, LoopFacts, Verdict, decide, verdict_of
+from backend.app.calls.verdicts import decide, verdict_of
 
 _OVER_CAP = (
     "Refused: more than {cap} destructive actions in one message. "

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from backend.app.calls.decisions import GuardEvent, GuardReason, Verdict
+from backend.app.calls.facts import Grounding
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
-from backend.app.calls.verdicts import Grounding, GuardEvent, GuardReason, Verdict
 
 Events = tuple[GuardEvent, ...]
 

@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import Any, Protocol, TypedDict, final
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import GuardReason
 from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
-from backend.app.calls.verdicts import GuardReason
 
 ToolChoice = str | dict[str, Any] | None
 

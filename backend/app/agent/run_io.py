@@ -19,8 +19,8 @@ from backend.app.agent.loop_types import (
     TextSink,
     Trace,
 )
+from backend.app.calls.decisions import GuardEvent
 from backend.app.calls.types import ExecutedCall
-from backend.app.calls.verdicts import GuardEvent
 from backend.app.core.exceptions import LLMError
 
 

@@ -41,8 +41,8 @@ from backend.app.agent.presets import Preset
 from backend.app.agent.request import Requester
 from backend.app.agent.run_io import CallsObserver, ReplyObserver, RunOptions, RunResult
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import GuardEvent
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolExecutor
-from backend.app.calls.verdicts import GuardEvent
 from backend.app.core.exceptions import LLMError
 
 

@@ -13,7 +13,7 @@ from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import Payload
 
 if TYPE_CHECKING:
-    from backend.app.calls.verdicts import Grounding
+    from backend.app.calls.facts import Grounding
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,12 @@ from datetime import timedelta
 from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import Do, Verdict
+from backend.app.calls.facts import Arg, Given, Hold, ValueFacts
 from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing
 from backend.app.calls.said import Said, SaidAdd
 from backend.app.calls.types import ToolCall, ToolResult
-from backend.app.calls.verdicts import Arg, Do, Given, Hold, ValueFacts, Verdict, decide, verdict_of
+from backend.app.calls.verdicts import decide, verdict_of
 from backend.app.core.clock import Clock
 from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter

@@ -19,11 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import Do, Verdict
+from backend.app.calls.facts import NO_GROUNDING, Grounding, Hold, Naming, Source, TargetFacts
 from backend.app.calls.payloads import Choices, TaskNamed
 from backend.app.calls.said import Said
 from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
-from backend.app.calls.verdicts import NO_GROUNDING, Do, Grounding, Hold, Naming, Source, TargetFacts, Verdict, decide
+from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice

@@ -30,11 +30,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.facts import LoopFacts
 from backend.app.calls.payloads import FieldError, InvalidFields, Payload, task_of
 from backend.app.calls.said import Said
 from backend.app.calls.tools import Tool, having, traits
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
-from backend.app.calls.verdicts import LoopFacts, decide
+from backend.app.calls.verdicts import decide
 from backend.app.core.clock import Clock
 from backend.app.core.text import has_nul
 from backend.app.db.repositories.conversations import ConversationRepository

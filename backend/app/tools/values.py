@@ -16,8 +16,10 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from backend.app.calls.decisions import Do
+from backend.app.calls.facts import Arg, Given, Grounding, ValueFacts
 from backend.app.calls.said import Said
-from backend.app.calls.verdicts import Arg, Do, Given, Grounding, ValueFacts, decide
+from backend.app.calls.verdicts import decide
 from backend.app.tools.resolver import named_in
 
 M = TypeVar("M", bound=BaseModel)

@@ -17,21 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from backend.app.agent.guard_protocol import CallsVerdict
+from backend.app.calls.decisions import Do, GuardEvent, GuardReason, Verdict
+from backend.app.calls.facts import CallFacts, Forcing, Ground, Grounding, Hold, Reading
 from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
-from backend.app.calls.verdicts import (
-    CallFacts,
-    Do,
-    Forcing,
-    Ground,
-    Grounding,
-    GuardEvent,
-    GuardReason,
-    Hold,
-    Reading,
-    Verdict,
-    decide,
-)
+from backend.app.calls.verdicts import decide
 from backend.app.language.reading.intent import Intent
 from backend.app.tools.resolver import named_in
 

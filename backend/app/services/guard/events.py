@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from backend.app.calls.verdicts import GuardDecision, GuardEvent, verdict_of
+from backend.app.calls.decisions import GuardDecision, GuardEvent
+from backend.app.calls.verdicts import verdict_of
 
 
 def forced_tools(events: Sequence[GuardEvent]) -> frozenset[str]:

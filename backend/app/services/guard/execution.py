@@ -40,21 +40,12 @@ from backend.app.agent.guard_protocol import (
     WordsVerdict,
 )
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import Do, GuardDecision, GuardEvent, GuardReason, Verdict
+from backend.app.calls.facts import AnswerFacts, Reading, ResultsFacts, Say
 from backend.app.calls.payloads import listing_of, task_of, title_of
 from backend.app.calls.tools import BULK, Tool, having, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
-from backend.app.calls.verdicts import (
-    AnswerFacts,
-    Do,
-    GuardDecision,
-    GuardEvent,
-    GuardReason,
-    Reading,
-    ResultsFacts,
-    Say,
-    Verdict,
-    decide,
-)
+from backend.app.calls.verdicts import decide
 from backend.app.language.detect import covers
 from backend.app.language.lexicon import fold, lexicons, whole_list_words
 from backend.app.language.reading.clauses import names_something

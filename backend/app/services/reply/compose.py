@@ -26,10 +26,10 @@ from backend.app.agent.guard_protocol import Words, WordsReason, WordsVerdict
 from backend.app.agent.loop_types import ANSWERED, StopReason
 from backend.app.agent.run_io import RunRecord
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import GuardDecision
 from backend.app.calls.payloads import listing_of, task_id_of, title_of
 from backend.app.calls.tools import BULK, Tool, having, stated_by
 from backend.app.calls.types import ExecutedCall
-from backend.app.calls.verdicts import GuardDecision
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.clauses import names_something

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.agent.loop_types import Finding, StopReason
+from backend.app.calls.decisions import GuardEvent
 from backend.app.calls.types import ExecutedCall, ToolCall
-from backend.app.calls.verdicts import GuardEvent
 from backend.app.core.clock import Clock
 from backend.app.core.exceptions import ConfirmationNotPending
 from backend.app.db.models import as_utc

@@ -14,7 +14,7 @@ from backend.app.agent.limits import Budget
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunOptions
-from backend.app.calls.verdicts import GuardEvent
+from backend.app.calls.decisions import GuardEvent
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
