@@ -2,7 +2,9 @@
 
 - `execution`: `ExecutionGuard`, what the loop asks of a guard (`agent/guard_protocol.py`), each step.
 - `call_review`: the facts of a step's changes before they run, for the table (`calls/verdicts.py`).
-- `claims`, `reply_check`: the review of the model's words (what they claim, what the model declares).
+- `words`: the review of the model's words (`WordsReview`, the guard's base): `claims` reads what
+  they claim, `reply_check` what the model declares they claim.
+- `coverage`: whether the calls did all the message asks (`satisfies`, `missing`, `covered`).
 - `events`, `final_calls`: what the guard decided, and which calls the user hears about.
 
 The guard never imports the reply: the reply reads the guard's events (`tests/test_layering.py`).

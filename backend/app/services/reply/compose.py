@@ -36,9 +36,10 @@ from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Action, Intent
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.guard.claims import claims, denial
+from backend.app.services.guard.coverage import satisfies
 from backend.app.services.guard.events import forced_tools
 from backend.app.services.guard.events import silent as silent_calls
-from backend.app.services.guard.execution import ExecutionGuard, satisfies
+from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.guard.final_calls import final_calls
 from backend.app.services.guard.reply_check import TOOL_OF
 from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
