@@ -13,8 +13,7 @@ from support.runs import done, failed, guard
 from backend.app.calls.types import ExecutedCall
 from backend.app.services.guard.claims import READABLE
 from backend.app.services.reply import live as live_reply
-from backend.app.services.reply.compose import contradicts
-from backend.app.services.reply.live import LiveReply
+from backend.app.services.reply.live import LiveReply, contradicts
 
 
 class Heard:

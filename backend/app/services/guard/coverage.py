@@ -1,6 +1,7 @@
 """Whether a turn's calls did what its message asks: which action a call attempted (`satisfies`),
-the first one no call attempted yet (`missing`), and whether every one was (`covered`), the guard's
-and the reply's measure of "all of it was tried"."""
+the first one no call attempted yet (`missing`), whether every one was (`covered`), and which ones
+none did (`unattempted`, what the reply says was not done): the guard's and the reply's measure of
+"all of it was tried"."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Action, Intent
-from backend.app.tools.resolver import named_in
+from backend.app.tools.resolver import named_in, partly_named
 
 # Results that end the reply with a question to the user: nothing was done yet.
 ASKED = frozenset({ResultCode.NEEDS_CONFIRMATION, ResultCode.DESTRUCTIVE_LIMIT, ResultCode.AMBIGUOUS})
@@ -88,3 +89,45 @@ def _completes(call: ExecutedCall | ToolCall) -> bool:
     """An edit that marks its task done."""
     inner = call.call if isinstance(call, ExecutedCall) else call
     return inner.name == Tool.UPDATE and (inner.arguments or {}).get("status") == "completed"
+
+
+def unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
+    """The actions asked for that no call attempted, in the message's order. First each action
+    takes a call that names what it is about ("eggs" of "add milk and eggs"); then an action with a
+    verb of its own takes any call of its tool, and an item of a list is covered by any call naming
+    it (one "salt and pepper" task covers "add salt and pepper")."""
+    if not intent.needs_tool:
+        return []
+    left = list(calls)
+    matched: dict[int, ExecutedCall] = {}
+    for index, action in enumerate(intent.actions):
+        naming = [c for c in left if satisfies(c, action) and action.object and named_in(_said(c), action.object)]
+        if naming:
+            matched[index] = naming[0]
+            left.remove(naming[0])
+    missing = []
+    for index, action in enumerate(intent.actions):
+        if index in matched:
+            continue
+        if action.explicit:
+            other = next((c for c in left if satisfies(c, action)), None)
+            if other is not None:
+                left.remove(other)
+                continue
+        elif any(satisfies(c, action) and _covers(c, action) for c in calls):
+            continue
+        elif not names_something(action.about) and any(satisfies(c, action) for c in calls):
+            continue  # "hak das bitte ab" after "miete ist raus": the same change, said twice
+        missing.append(action)
+    return missing
+
+
+def _covers(call: ExecutedCall, action: Action) -> bool:
+    """A call on the task an action without a verb of its own is about ("wäsche ist durch"), even
+    when its words name the task only in part."""
+    titles = [_said(call), title_of(call.result.data) or ""]
+    return any(named_in(t, action.object) or (t and partly_named(action.object, t)) for t in titles)
+
+
+def _said(call: ExecutedCall) -> str:
+    return " ".join(str(v) for v in call.arguments.values() if isinstance(v, str))

@@ -32,18 +32,16 @@ from backend.app.calls.tools import BULK, Tool, having, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
-from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Action, Intent
 from backend.app.schemas.chat import ActionRecord
-from backend.app.services.guard.claims import claims, denial
-from backend.app.services.guard.coverage import satisfies
+from backend.app.services.guard.claims import claims
+from backend.app.services.guard.coverage import unattempted
 from backend.app.services.guard.events import forced_tools
 from backend.app.services.guard.events import silent as silent_calls
-from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.guard.final_calls import final_calls
 from backend.app.services.guard.reply_check import TOOL_OF
 from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
-from backend.app.tools.resolver import named_in, partly_named
+from backend.app.tools.resolver import named_in
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 # Words withheld because they said a change happened that did not: the reply says nothing changed.
@@ -214,45 +212,6 @@ def _ref(e: ExecutedCall) -> str:
     return str(e.arguments.get("task_id") or e.arguments.get("title") or "")
 
 
-# -- actions asked for that no call attempted --------------------------------------------------------
-def _unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
-    """The actions asked for that no call attempted, in the message's order. First each action
-    takes a call that names what it is about ("eggs" of "add milk and eggs"); then an action with a
-    verb of its own takes any call of its tool, and an item of a list is covered by any call naming
-    it (one "salt and pepper" task covers "add salt and pepper")."""
-    if not intent.needs_tool:
-        return []
-    left = list(calls)
-    matched: dict[int, ExecutedCall] = {}
-    for index, action in enumerate(intent.actions):
-        naming = [c for c in left if satisfies(c, action) and action.object and named_in(_said(c), action.object)]
-        if naming:
-            matched[index] = naming[0]
-            left.remove(naming[0])
-    missing = []
-    for index, action in enumerate(intent.actions):
-        if index in matched:
-            continue
-        if action.explicit:
-            other = next((c for c in left if satisfies(c, action)), None)
-            if other is not None:
-                left.remove(other)
-                continue
-        elif any(satisfies(c, action) and _covers(c, action) for c in calls):
-            continue
-        elif not names_something(action.about) and any(satisfies(c, action) for c in calls):
-            continue  # "hak das bitte ab" after "miete ist raus": the same change, said twice
-        missing.append(action)
-    return missing
-
-
-def _covers(call: ExecutedCall, action: Action) -> bool:
-    """A call on the task an action without a verb of its own is about ("wäsche ist durch"), even
-    when its words name the task only in part."""
-    titles = [_said(call), title_of(call.result.data) or ""]
-    return any(named_in(t, action.object) or (t and partly_named(action.object, t)) for t in titles)
-
-
 def user_words(message: str, folded: str) -> str:
     """The user's own spelling of `folded`, a part of their message as the reader folded it ("wasche
     ist durch" -> "Wäsche ist durch"), so that a reply quotes them as they wrote; `folded` itself when
@@ -262,10 +221,6 @@ def user_words(message: str, folded: str) -> str:
         if fold(message[start : start + size]) == folded:
             return message[start : start + size]
     return folded
-
-
-def _said(call: ExecutedCall) -> str:
-    return " ".join(str(v) for v in call.arguments.values() if isinstance(v, str))
 
 
 def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
@@ -334,7 +289,7 @@ def compose(
         if not silent and id(e) not in covered:
             shown.append((e, status))
     lines = _lines(t, shown, message)
-    for action in _unattempted(intent, calls):
+    for action in unattempted(intent, calls):
         reason = _why_not(action, run)
         request = user_words(message, action.text)
         line = _action_line(t, request, reason)
@@ -406,13 +361,3 @@ def _stated(outcome: ActionReport, words: Words) -> bool:
 
 def _replaced(words: Words) -> Replaced:
     return Replaced(reason=words.reason, claims=tuple(words.claims), model_reply=words.text[:500])
-
-
-def contradicts(text: str, succeeded: set[str], guard: ExecutionGuard) -> bool:
-    """Whether the model's text says something the successes contradict (a change none made, or a
-    denial of one that did): what the live reply stops streaming at (word lists only)."""
-    said = guard.claims_in(text)
-    unbacked = [
-        c for c in said if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded & CHANGES)
-    ]
-    return bool(unbacked) or (bool(succeeded & CHANGES) and denial(text) is not None)

@@ -10,7 +10,7 @@ not even for a moment. So an answer's text is heard only when it can be the repl
 
 Then each sentence goes on once it is complete and the text up to it says nothing the results
 contradict: no change claimed that no call made, no denial of a change that succeeded (the checks
-the reply makes on the whole text, `reply.contradicts`), and no claim of a change that names no task
+the reply makes on the whole text, `contradicts`), and no claim of a change that names no task
 a successful change of the turn touched (it may name another of the user's tasks, which only the
 reply's check against their titles can tell: `ExecutionGuard.review_titles`). At the first sentence that fails, or at a
 `<` (a call written as text), or past the claim reader's reach (`claims.READABLE` characters), the
@@ -26,11 +26,11 @@ from typing import Protocol
 
 from backend.app.agent.loop_types import TextSink
 from backend.app.calls.payloads import title_of
+from backend.app.calls.tools import having
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.lexicon import fold
-from backend.app.services.guard.claims import READABLE
+from backend.app.services.guard.claims import READABLE, denial
 from backend.app.services.guard.execution import ExecutionGuard
-from backend.app.services.reply.compose import contradicts
 from backend.app.tools.resolver import named_in
 
 # A sentence ends at one of these followed by white space, or at a line break (a list's item).
@@ -122,3 +122,16 @@ def _last_sentence_end(text: str, *, since: int = 0) -> int:
         if text[i].isspace() and (text[i] == "\n" or text[i - 1] in _ENDS):
             return i
     return 0
+
+
+_CHANGES = having("changes")
+
+
+def contradicts(text: str, succeeded: set[str], guard: ExecutionGuard) -> bool:
+    """Whether the model's text says something the successes contradict (a change none made, or a
+    denial of one that did): what the live reply stops streaming at (word lists only)."""
+    said = guard.claims_in(text)
+    unbacked = [
+        c for c in said if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded & _CHANGES)
+    ]
+    return bool(unbacked) or (bool(succeeded & _CHANGES) and denial(text) is not None)
