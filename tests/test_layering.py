@@ -107,3 +107,9 @@ def test_the_room_checker_sees_a_room(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("from backend.app.services.reply.compose import compose\nfrom backend.app.db import models\n")
     assert _imported(module, depth=3) == {"reply", "db"}
+
+
+def test_every_module_of_the_app_reads_in_one_sitting() -> None:
+    """At most 400 lines a module: one that grows past it is split by responsibility (CONTRIBUTING.md)."""
+    long = {str(p.relative_to(APP)): n for p in APP.rglob("*.py") if (n := len(p.read_text().splitlines())) > 400}
+    assert long == {}

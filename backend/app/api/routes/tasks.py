@@ -18,7 +18,8 @@ from backend.app.core.exceptions import NotFound
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.paging import DEFAULT_LIMIT, MAX_LIMIT
 from backend.app.db.repositories.task_filter import TaskFilter
-from backend.app.db.repositories.tasks import TaskRepository, TaskSort
+from backend.app.db.repositories.task_statements import TaskSort
+from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.schemas.common import error_responses
 from backend.app.schemas.tasks import ConversationOut, MessageOut, TaskOut
 from backend.app.services.user_data.writes import etag, parse_if_match, task_body

@@ -6,7 +6,6 @@ that was a third of a turn's database CPU); the rows' ids and times are set here
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -16,148 +15,18 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.driver import fetch, typed
-from backend.app.db.models import Conversation, Message, Task, ToolExecution, utcnow
+from backend.app.db.driver import fetch
+from backend.app.db.models import Conversation, Message, utcnow
+from backend.app.db.repositories import conversation_statements as sql
 from backend.app.db.repositories import rate_limit
 from backend.app.db.repositories.paging import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
-    Order,
     after,
     decode,
     encode,
-    load_datetime,
-    load_uuid,
 )
 from backend.app.db.repositories.tasks import INSERT_TASK, HeldWrite
-
-_C = Conversation.__table__  # type: ignore[attr-defined]
-_M = Message.__table__  # type: ignore[attr-defined]
-_CONVERSATION_ORDER = [
-    Order(_C.c.updated_at, descending=True, load=load_datetime),
-    Order(_C.c.id, descending=True, load=load_uuid),
-]
-_MESSAGE_ORDER = [
-    Order(_M.c.created_at, descending=False, load=load_datetime),
-    Order(_M.c.id, descending=False, load=load_uuid),
-]
-_X = ToolExecution.__table__  # type: ignore[attr-defined]
-
-# The statements of every chat turn, built once with bind parameters: building a statement and its
-# cache key costs more than SQLAlchemy's execution of it, so the hot path only binds values.
-_INSERT_CONVERSATION = sa.insert(_C)
-_INSERT_MESSAGE = sa.insert(_M)
-_INSERT_TOOL_EXECUTIONS = sa.insert(_X)
-_T = Task.__table__  # type: ignore[attr-defined]
-
-
-@functools.lru_cache(maxsize=8)
-def _insert_execution(columns: tuple[str, ...]) -> sa.Insert:
-    """One tool execution row of these columns (the others take their defaults), built once: a
-    statement `driver.fetch` sends (its compiled form is cached by the statement itself)."""
-    return sa.insert(_X).values(typed(_X, columns))
-
-
-@functools.lru_cache(maxsize=8)
-def _add_with_task(task_columns: tuple[str, ...], execution_columns: tuple[str, ...]) -> sa.Insert:
-    """Postgres: a new task and the tool execution row of the call that added it, in ONE statement
-    (the task as a data-modifying CTE): the change is never stored without its record, with no
-    BEGIN/COMMIT. For rows of these columns (the others take their defaults), built once; the bind
-    parameters are prefixed, `t_` the task's and `x_` the execution's."""
-    task = sa.insert(_T).values(typed(_T, task_columns, prefix="t_"))
-    return sa.insert(_X).values(typed(_X, execution_columns, prefix="x_")).add_cte(task.cte("task"))
-
-
-@functools.lru_cache(maxsize=128)
-def _write_with_execution(written: sa.CTE, execution_columns: tuple[str, ...]) -> sa.Insert:
-    """Postgres: a held change or delete of a task (`written`, tasks.py) and the tool execution row of
-    the call that made it, in ONE statement: the row is inserted for each task the write returns, so
-    a task no longer at the version read gets neither, and the change is never stored without its
-    record. Returns the row's id; the row's bind parameters are prefixed `x_`."""
-    row = sa.select(*typed(_X, execution_columns, prefix="x_").values()).select_from(written)
-    return sa.insert(_X).from_select(list(execution_columns), row, include_defaults=False).returning(_X.c.id)
-
-
-_TOUCH = (
-    sa.update(_C)
-    .where(_C.c.id == sa.bindparam("conversation_id"), _C.c.user_id == sa.bindparam("owner"))
-    .values(updated_at=sa.bindparam("now"))
-)
-
-
-def _newest_messages(*columns: Any) -> sa.Select[Any]:
-    """The owner's newest non-error messages of a conversation, newest first (bind parameters:
-    conversation_id, owner, limit)."""
-    return (
-        sa.select(*columns)
-        .where(
-            _M.c.conversation_id == sa.bindparam("conversation_id"),
-            _M.c.user_id == sa.bindparam("owner"),
-            _M.c.is_error.is_(False),
-        )
-        .order_by(_M.c.created_at.desc(), _M.c.id.desc())
-        .limit(sa.bindparam("limit", type_=sa.Integer))
-    )
-
-
-_RECENT_MESSAGES = _newest_messages(_M.c.role, _M.c.content, _M.c.context)
-
-
-# Postgres: a turn's assistant message and the conversation's `updated_at` (`_TOUCH`, as a CTE) in ONE
-# statement (a data-modifying CTE runs exactly once, atomically), so recording a turn is one round
-# trip with no BEGIN/COMMIT. (The turn's tool executions are already stored, with their effects:
-# `TaskTools`.) The message's bind parameters are prefixed so they cannot meet `_TOUCH`'s.
-_RECORD_TURN = sa.insert(_M).values(typed(_M, (c.name for c in _M.columns), prefix="m_")).add_cte(_TOUCH.cte("touch"))
-
-# Postgres: a turn's first statement, ONE round trip, in autocommit when nothing else shares its
-# transaction (services/turn/store.py). The rate limit (`rate_limit_take`) runs once for the
-# conversation's row when it is this user's (a LATERAL call on the row: no row, no call), the message is
-# inserted (a data-modifying CTE) only if the limit took it, and the history beside it is read from the
-# statement's snapshot, so it holds the messages before this one. The history comes first in the UNION
-# so that its columns' types (JSON `context`) are the result's; the rate limit's row is told apart by
-# its `taken`, NULL on the history's rows. The message's bind parameters are prefixed (`_prefixed`).
-_TAKEN = rate_limit.taken_for(_C.c.user_id)
-_LIMITED = (
-    sa.select(_TAKEN.c.oldest, _TAKEN.c.taken)
-    .select_from(_C)
-    .join(_TAKEN, sa.true())
-    .where(_C.c.id == sa.bindparam("conversation_id"), _C.c.user_id == sa.bindparam("owner"))
-    .cte("limited")
-)
-
-
-def _insert_message_from(source: sa.CTE, *, where: Any = None) -> sa.CTE:
-    """The message of `_prefixed` bind parameters inserted once for each row of `source` (that meets `where`)."""
-    values = sa.select(*(sa.bindparam(f"m_{c.name}", type_=c.type) for c in _M.columns)).select_from(source)
-    if where is not None:
-        values = values.where(where)
-    return sa.insert(_M).from_select([c.name for c in _M.columns], values).cte("added")
-
-
-_HISTORY = _newest_messages(
-    _M.c.role, _M.c.content, _M.c.context, _M.c.created_at, _M.c.id, sa.cast(sa.null(), sa.Boolean).label("taken")
-).subquery("history")
-_CONTINUE = sa.union_all(
-    sa.select(_HISTORY),
-    sa.select(sa.null(), sa.null(), sa.null(), _LIMITED.c.oldest, sa.null(), _LIMITED.c.taken),
-).add_cte(_insert_message_from(_LIMITED, where=_LIMITED.c.taken))
-
-# Postgres: a new conversation's first statement: the rate limit, then the conversation and its first
-# message only if the limit took them (the conversation's bind parameters are prefixed `c_`).
-_TAKEN_NEW = rate_limit.taken_for(sa.bindparam("owner"))
-_LIMITED_NEW = sa.select(_TAKEN_NEW.c.oldest, _TAKEN_NEW.c.taken).cte("limited")
-_CREATED = (
-    sa.insert(_C)
-    .from_select(
-        [c.name for c in _C.columns],
-        sa.select(*(sa.bindparam(f"c_{c.name}", type_=c.type) for c in _C.columns))
-        .select_from(_LIMITED_NEW)
-        .where(_LIMITED_NEW.c.taken),
-    )
-    .returning(_C.c.id)
-    .cte("created")
-)
-_START = sa.select(_LIMITED_NEW.c.oldest, _LIMITED_NEW.c.taken).add_cte(_CREATED, _insert_message_from(_CREATED))
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +94,7 @@ class ConversationRepository:
         """A new conversation of this user (with `conversation_id` when given); returns its id."""
         conversation_id, now = conversation_id or uuid.uuid4(), utcnow()
         await self.session.execute(
-            _INSERT_CONVERSATION,
+            sql.INSERT_CONVERSATION,
             {
                 "id": conversation_id,
                 "user_id": self.user_id,
@@ -253,34 +122,38 @@ class ConversationRepository:
         return True
 
     async def exists(self, conversation_id: uuid.UUID) -> bool:
-        query = sa.select(_C.c.id).where(_C.c.id == conversation_id, _C.c.user_id == self.user_id)
+        query = sa.select(sql.CONVERSATIONS.c.id).where(
+            sql.CONVERSATIONS.c.id == conversation_id, sql.CONVERSATIONS.c.user_id == self.user_id
+        )
         return (await self.session.execute(query)).first() is not None
 
     async def list_conversations(
         self, *, limit: int = DEFAULT_LIMIT, cursor: str | None = None
     ) -> tuple[list[Conversation], str | None]:
         """A page of conversations, most recently active first, and the next page's cursor."""
-        query = sa.select(Conversation).where(_C.c.user_id == self.user_id)
+        query = sa.select(Conversation).where(sql.CONVERSATIONS.c.user_id == self.user_id)
         if cursor is not None:
-            query = query.where(after(_CONVERSATION_ORDER, decode("conversations", cursor, _CONVERSATION_ORDER)))
-        query = query.order_by(*(o.sort() for o in _CONVERSATION_ORDER)).limit(limit + 1)
+            query = query.where(after(sql.CONVERSATION_ORDER, decode("conversations", cursor, sql.CONVERSATION_ORDER)))
+        query = query.order_by(*(o.sort() for o in sql.CONVERSATION_ORDER)).limit(limit + 1)
         rows = list((await self.session.scalars(query)).all())
         page = rows[:limit]
         more = len(rows) > limit and page
         return page, encode("conversations", [page[-1].updated_at, page[-1].id]) if more else None
 
     async def touch(self, conversation_id: uuid.UUID) -> None:
-        await self.session.execute(_TOUCH, {"conversation_id": conversation_id, "owner": self.user_id, "now": utcnow()})
+        await self.session.execute(
+            sql.TOUCH, {"conversation_id": conversation_id, "owner": self.user_id, "now": utcnow()}
+        )
 
     async def recent_messages(self, conversation_id: uuid.UUID, *, limit: int) -> list[HistoryRow]:
         """The newest non-error messages, oldest first, with each assistant turn's context."""
         params = {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
-        rows = (await self.session.execute(_RECENT_MESSAGES, params)).all()
+        rows = (await self.session.execute(sql.RECENT_MESSAGES, params)).all()
         return [HistoryRow(r.role, r.content, r.context) for r in reversed(rows)]
 
     async def start(self, *, title: str, content: str, take: rate_limit.Take) -> Opened:
         """A new conversation of this user with its first message, if the rate limit takes this
-        request: one statement on Postgres (`_START`), three in the caller's transaction elsewhere."""
+        request: one statement on Postgres (`sql.START`), three in the caller's transaction elsewhere."""
         conversation_id, now = uuid.uuid4(), utcnow()
         conversation = {"id": conversation_id, "user_id": self.user_id, "title": title[:200]}
         conversation |= {"created_at": now, "updated_at": now}
@@ -290,11 +163,11 @@ class ConversationRepository:
         if self.session.get_bind().dialect.name != "postgresql":
             verdict = await rate_limit.take(self.session, user_id=self.user_id, take=take)
             if verdict.allowed:
-                await self.session.execute(_INSERT_CONVERSATION, conversation)
-                await self.session.execute(_INSERT_MESSAGE, message)
+                await self.session.execute(sql.INSERT_CONVERSATION, conversation)
+                await self.session.execute(sql.INSERT_MESSAGE, message)
             return Opened(conversation_id, True, verdict, [])
         params = {f"c_{k}": v for k, v in conversation.items()} | _prefixed(message) | take.params()
-        (taken,) = await fetch(self.session, _START, params | {"owner": self.user_id})
+        (taken,) = await fetch(self.session, sql.START, params | {"owner": self.user_id})
         return Opened(conversation_id, True, take.verdict(taken=taken.taken, oldest=taken.oldest), [])
 
     async def continue_with(
@@ -302,7 +175,7 @@ class ConversationRepository:
     ) -> Opened:
         """The next user message of this user's conversation, if it is this user's and the rate limit
         takes it, with its history (`recent_messages`, the messages before this one): one statement
-        on Postgres (`_CONTINUE`). Nothing is stored, nor counted, for a conversation not this user's."""
+        on Postgres (`sql.CONTINUE`). Nothing is stored, nor counted, for a conversation not this user's."""
         if self.session.get_bind().dialect.name != "postgresql":
             history = await self.recent_messages(conversation_id, limit=limit)
             # Every conversation starts with a stored user message, so history found (it is filtered by
@@ -318,7 +191,7 @@ class ConversationRepository:
         )
         params = _prefixed(message) | take.params()
         params |= {"conversation_id": conversation_id, "owner": self.user_id, "limit": limit}
-        rows = await fetch(self.session, _CONTINUE, params)
+        rows = await fetch(self.session, sql.CONTINUE, params)
         taken = next((r for r in rows if r.taken is not None), None)
         if taken is None:
             return Opened(conversation_id, False, rate_limit.Verdict(False), [])
@@ -330,10 +203,12 @@ class ConversationRepository:
         self, conversation_id: uuid.UUID, *, limit: int = MAX_LIMIT, cursor: str | None = None
     ) -> tuple[list[Message], str | None]:
         """A page of a conversation's messages, oldest first, and the next page's cursor."""
-        query = sa.select(Message).where(_M.c.conversation_id == conversation_id, _M.c.user_id == self.user_id)
+        query = sa.select(Message).where(
+            sql.MESSAGES.c.conversation_id == conversation_id, sql.MESSAGES.c.user_id == self.user_id
+        )
         if cursor is not None:
-            query = query.where(after(_MESSAGE_ORDER, decode("messages", cursor, _MESSAGE_ORDER)))
-        query = query.order_by(*(o.sort() for o in _MESSAGE_ORDER)).limit(limit + 1)
+            query = query.where(after(sql.MESSAGE_ORDER, decode("messages", cursor, sql.MESSAGE_ORDER)))
+        query = query.order_by(*(o.sort() for o in sql.MESSAGE_ORDER)).limit(limit + 1)
         rows = list((await self.session.scalars(query)).all())
         page = rows[:limit]
         more = len(rows) > limit and page
@@ -365,7 +240,7 @@ class ConversationRepository:
             context=context,
             is_error=is_error,
         )
-        await self.session.execute(_INSERT_MESSAGE, row)
+        await self.session.execute(sql.INSERT_MESSAGE, row)
         return message_id
 
     async def record_turn(
@@ -381,7 +256,7 @@ class ConversationRepository:
     ) -> None:
         """The assistant message and the conversation's `updated_at` of a turn.
 
-        One statement on Postgres (`_RECORD_TURN`; `unit_of_work(single_statement=True)` then runs it
+        One statement on Postgres (`sql.RECORD_TURN`; `unit_of_work(single_statement=True)` then runs it
         without BEGIN/COMMIT); two elsewhere, in the caller's transaction.
         """
         message = _message_row(
@@ -396,22 +271,22 @@ class ConversationRepository:
             context=context,
         )
         if self.session.get_bind().dialect.name != "postgresql":
-            await self.session.execute(_INSERT_MESSAGE, message)
+            await self.session.execute(sql.INSERT_MESSAGE, message)
             await self.touch(conversation_id)
             return
         params = _prefixed(message) | {"conversation_id": conversation_id, "owner": self.user_id}
         params["now"] = message["created_at"]  # the conversation touched at the message's time
-        await fetch(self.session, _RECORD_TURN, params)
+        await fetch(self.session, sql.RECORD_TURN, params)
 
     async def turn_changed_tasks(self, turn_id: uuid.UUID, *, mutating: Collection[str]) -> bool:
         """Whether a call of `mutating` tools in this turn succeeded: its change is committed (with its
         `tool_executions` row, in one transaction), whatever became of the turn afterwards."""
         query = sa.select(
             sa.exists().where(
-                _X.c.user_id == self.user_id,
-                _X.c.turn_id == turn_id,
-                _X.c.success.is_(True),
-                _X.c.tool_name.in_(sorted(mutating)),
+                sql.TOOL_EXECUTIONS.c.user_id == self.user_id,
+                sql.TOOL_EXECUTIONS.c.turn_id == turn_id,
+                sql.TOOL_EXECUTIONS.c.success.is_(True),
+                sql.TOOL_EXECUTIONS.c.tool_name.in_(sorted(mutating)),
             )
         )
         return bool((await self.session.execute(query)).scalar())
@@ -421,9 +296,9 @@ class ConversationRepository:
     ) -> bool:
         """Insert tool execution rows (column -> value; `id` and `created_at` are filled in) in one
         statement, and the new `tasks` (their rows, as `TaskRepository` held them) with them: one
-        task and one row are ONE statement on Postgres (`_add_with_task`), atomic without a transaction.
+        task and one row are ONE statement on Postgres (`sql.add_with_task`), atomic without a transaction.
         With the one row of a call whose `write` was held, the write and the row are one statement
-        (`_write_with_execution`): False when the task was no longer the version read, and then
+        (`sql.write_with_execution`): False when the task was no longer the version read, and then
         neither was stored."""
         if not rows:
             return True
@@ -436,16 +311,16 @@ class ConversationRepository:
         if write is not None:
             assert len(values) == 1 and not tasks  # one call's write, held (TaskTools)
             params = write.params | {f"x_{k}": v for k, v in values[0].items()}
-            return bool(await fetch(self.session, _write_with_execution(write.written, tuple(values[0])), params))
+            return bool(await fetch(self.session, sql.write_with_execution(write.written, tuple(values[0])), params))
         if len(tasks) == 1 and len(values) == 1 and self.session.get_bind().dialect.name == "postgresql":
             task, execution = tasks[0], values[0]
             params = {f"t_{k}": v for k, v in task.items()} | {f"x_{k}": v for k, v in execution.items()}
-            await fetch(self.session, _add_with_task(tuple(task), tuple(execution)), params)
+            await fetch(self.session, sql.add_with_task(tuple(task), tuple(execution)), params)
             return True
         if tasks:
             await self.session.execute(INSERT_TASK, list(tasks))
         if len(values) == 1:
-            await fetch(self.session, _insert_execution(tuple(values[0])), values[0])
+            await fetch(self.session, sql.insert_execution(tuple(values[0])), values[0])
             return True
-        await self.session.execute(_INSERT_TOOL_EXECUTIONS, values)
+        await self.session.execute(sql.INSERT_TOOL_EXECUTIONS, values)
         return True

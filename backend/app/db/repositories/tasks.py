@@ -12,7 +12,6 @@ What a listing is narrowed by (filters, the text search) is task_filter.py.
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,122 +21,25 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.db.driver import fetch, reads_alone_next, typed
-from backend.app.db.models import DeletedTask, Task, utcnow
+from backend.app.db.driver import fetch, reads_alone_next
+from backend.app.db.models import Task, utcnow
+from backend.app.db.repositories import task_statements as sql
 from backend.app.db.repositories.paging import (
     DEFAULT_LIMIT,
     Order,
     after,
     decode,
     encode,
-    load_date,
-    load_datetime,
-    load_int,
-    load_uuid,
 )
 from backend.app.db.repositories.paging import (
     cursor_kind as _cursor_kind,
 )
 from backend.app.db.repositories.task_filter import TaskConditions, TaskFilter
-
-_T = Task.__table__  # type: ignore[attr-defined]
-_D = DeletedTask.__table__  # type: ignore[attr-defined]
-_TASK_COLUMNS = tuple(c.name for c in _T.columns)
-_DELETE_RETURNING = (
-    sa.delete(_T)
-    .where(
-        _T.c.id == sa.bindparam("id"), _T.c.user_id == sa.bindparam("owner"), _T.c.version == sa.bindparam("version")
-    )
-    .returning(*_T.c)
-)
-_GONE = _DELETE_RETURNING.cte("gone")
-_MOVE = sa.insert(_D).from_select(
-    [*_TASK_COLUMNS, "deleted_at"], sa.select(*(_GONE.c[c] for c in _TASK_COLUMNS), sa.bindparam("deleted_at"))
-)
-_MOVE_TO_BIN = _MOVE.returning(*_D.c[_TASK_COLUMNS])
-_HELD_DELETE = _MOVE.returning(_D.c.id).cte("written")  # held (`TaskRepository.delete`): the id returned
-
-# Postgres: a change and the task as it was before it, in one statement (`TaskRepository.change`): the
-# UPDATE changes the row of a CTE that reads the version the caller saw, and returns that row beside
-# the new one. A row changed meanwhile is not that version (the UPDATE rechecks the version on the
-# newest row), so nothing is changed and nothing returned.
-_SEEN = (
-    sa.select(*_T.c)
-    .where(
-        _T.c.id == sa.bindparam("task"),
-        _T.c.user_id == sa.bindparam("owner"),
-        _T.c.version == sa.bindparam("seen_version"),
-    )
-    .cte("seen")
-)
-_SEEN_COLUMNS = tuple(_SEEN.c[c].label(f"seen_{c}") for c in _TASK_COLUMNS)
-
-
-def _changed(columns: tuple[str, ...]) -> dict[str, Any]:
-    """What a change of these columns sets: bind parameters `new_` + column, the next version, `now`."""
-    return {**typed(_T, columns, prefix="new_"), "version": _T.c.version + 1, "updated_at": sa.bindparam("now")}
-
-
-@functools.lru_cache(maxsize=64)
-def _change(columns: tuple[str, ...]) -> sa.Update:
-    """The change of these columns at the seen version, built once for each set of columns a tool changes."""
-    return (
-        sa.update(_T)
-        .where(_T.c.id == _SEEN.c.id, _T.c.version == _SEEN.c.version)
-        .values(_changed(columns))
-        .returning(*_T.c, *_SEEN_COLUMNS)
-    )
-
-
-@functools.lru_cache(maxsize=128)
-def _held_change(columns: tuple[str, ...]) -> sa.CTE:
-    """A held change of these columns (`TaskRepository.change`), at the version read, as a CTE returning
-    the task's id: nothing when the task is no longer that version. Built once for each set of columns."""
-    return (
-        sa.update(_T)
-        .where(
-            _T.c.id == sa.bindparam("task"),
-            _T.c.user_id == sa.bindparam("owner"),
-            _T.c.version == sa.bindparam("seen_version"),
-        )
-        .values(_changed(columns))
-        .returning(_T.c.id)
-        .cte("written")
-    )
-
-
-_BY_ID = sa.select(*_T.c).where(_T.c.id == sa.bindparam("task"), _T.c.user_id == sa.bindparam("owner"))
-
-# One lookup by title, every step in the database (migrations 0003, 0013): see `TaskRepository.candidates`.
-_WHOLE = ("description", "status", "priority", "due_date", "tags", "created_at", "updated_at")  # an exact row's rest
-_CANDIDATES = (
-    sa.text(
-        f"SELECT id, title, version, source, {', '.join(_WHOLE)} "
-        "FROM task_title_candidates(:owner, :ref, :all_up_to, :lim, :exact_first, :words_first)"
-    )
-    .bindparams(
-        sa.bindparam("owner", type_=sa.String),
-        sa.bindparam("ref", type_=sa.String),
-        sa.bindparam("all_up_to", type_=sa.Integer),
-        sa.bindparam("lim", type_=sa.Integer),
-        sa.bindparam("exact_first", type_=sa.Boolean),
-        sa.bindparam("words_first", type_=sa.Boolean),
-    )
-    .columns(
-        id=_T.c.id.type,
-        title=sa.String,
-        version=sa.Integer,
-        source=sa.String,
-        **{column: _T.c[column].type for column in _WHOLE},
-    )
-)
-
-
-TaskSort = Literal["created", "due", "priority"]
+from backend.app.db.repositories.task_statements import TaskSort
 
 
 def _whole(row: Any, owner: str) -> Task | None:
-    """The whole task of a lookup's row, when the lookup read it (`_WHOLE` not NULL: its exact step)."""
+    """The whole task of a lookup's row, when the lookup read it (`sql.WHOLE` not NULL: its exact step)."""
     if row.status is None:
         return None
     return Task.model_construct(
@@ -145,7 +47,7 @@ def _whole(row: Any, owner: str) -> Task | None:
         user_id=owner,
         title=row.title,
         version=row.version,
-        **{column: getattr(row, column) for column in _WHOLE},
+        **{column: getattr(row, column) for column in sql.WHOLE},
     )
 
 
@@ -153,34 +55,6 @@ def _task(row: Any) -> Task:
     """A task from a row of all its columns that `driver.fetch` returned (the values are the
     columns' own: nothing to validate; 5 µs a task against 38 validated)."""
     return Task.model_construct(**row._asdict())
-
-
-_NO_DUE_DATE = date(9999, 12, 31)  # sorts last among due dates
-_PRIORITY_RANK = sa.case({"high": 0, "medium": 1}, value=_T.c.priority, else_=2)
-
-
-def _orders(sort: TaskSort) -> list[Order]:
-    newest = [
-        Order(_T.c.created_at, descending=True, load=load_datetime),
-        Order(_T.c.id, descending=True, load=load_uuid),
-    ]
-    if sort == "due":
-        due = sa.func.coalesce(_T.c.due_date, sa.literal(_NO_DUE_DATE, sa.Date))
-        return [Order(due, descending=False, load=load_date), *newest]
-    if sort == "priority":
-        return [Order(_PRIORITY_RANK, descending=False, load=load_int), *newest]
-    return newest
-
-
-@functools.lru_cache(maxsize=8)
-def _first_page(sort: TaskSort, by_status: bool) -> sa.Select[Any]:
-    """The first page of the owner's tasks in `sort` order, of one status if `by_status` (bind
-    parameters: owner, status, lim), built once per shape: the usual listing (`list my tasks`, `what
-    is left`), sent by `driver.fetch`. Other filters and later pages are built per request."""
-    query = sa.select(*_T.c).where(_T.c.user_id == sa.bindparam("owner", type_=_T.c.user_id.type))
-    if by_status:
-        query = query.where(_T.c.status == sa.bindparam("status", type_=_T.c.status.type))
-    return query.order_by(*(o.sort() for o in _orders(sort))).limit(sa.bindparam("lim", type_=sa.Integer))
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +66,7 @@ class TaskPage:
 
 async def purge_deleted(session: AsyncSession, *, older_than: datetime) -> int:
     """Forget deleted tasks past retention (every owner's: maintenance, not a user's request)."""
-    result = await session.execute(sa.delete(_D).where(_D.c.deleted_at < older_than))
+    result = await session.execute(sa.delete(sql.DELETED).where(sql.DELETED.c.deleted_at < older_than))
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
@@ -227,7 +101,7 @@ class Candidates:
     cut: bool
 
 
-INSERT_TASK = sa.insert(_T)  # a new task's row (and, held, with its tool execution row: conversations.py)
+INSERT_TASK = sa.insert(sql.TASKS)  # a new task's row (and, held, with its tool execution row: conversations.py)
 
 
 class TaskRepository:
@@ -263,7 +137,7 @@ class TaskRepository:
         )
         # One Core INSERT of the task's columns (defaults set in Python), not the ORM's unit of work:
         # a flush cost 0.2 ms more CPU per add (0.78 against 0.58 ms a transaction, medians of 6).
-        row = {column.name: getattr(task, column.name) for column in _T.columns}
+        row = {column.name: getattr(task, column.name) for column in sql.TASKS.columns}
         if self._held is not None:
             self._held.append(row)
         else:
@@ -294,18 +168,18 @@ class TaskRepository:
         )
 
     async def list_tasks(self, *, status: str = "all", limit: int | None = None) -> Sequence[Task]:
-        query = sa.select(Task).where(_T.c.user_id == self.user_id)
+        query = sa.select(Task).where(sql.TASKS.c.user_id == self.user_id)
         if status != "all":
-            query = query.where(_T.c.status == status)
-        query = query.order_by(_T.c.created_at.desc(), _T.c.id)
+            query = query.where(sql.TASKS.c.status == status)
+        query = query.order_by(sql.TASKS.c.created_at.desc(), sql.TASKS.c.id)
         if limit is not None:
             query = query.limit(limit)
         return (await self.session.scalars(query)).all()
 
     async def count(self, *, status: str = "all", where: TaskFilter | None = None, fuzzy: bool = False) -> int:
-        query = sa.select(sa.func.count()).select_from(_T).where(_T.c.user_id == self.user_id)
+        query = sa.select(sa.func.count()).select_from(sql.TASKS).where(sql.TASKS.c.user_id == self.user_id)
         if status != "all":
-            query = query.where(_T.c.status == status)
+            query = query.where(sql.TASKS.c.status == status)
         if where is not None:
             await self._filter.plan_each_query(where)
             query = query.where(*await self._filter.conditions(where, fuzzy=fuzzy))
@@ -322,7 +196,7 @@ class TaskRepository:
         the typo-tolerant reading costs a round trip more (the owner's vocabulary, task_filter.py),
         so it runs only when it can help."""
         await self._filter.plan_each_query(where)
-        orders = _orders(sort)
+        orders = sql.orders(sort)
         kinds = {False: sort, True: f"{sort}~"}  # the cursor's listing: this sort, exact or fuzzy
         fuzzy = cursor is not None and _cursor_kind(cursor) == kinds[True]
         key = decode(kinds[fuzzy], cursor, orders) if cursor is not None else None
@@ -336,7 +210,7 @@ class TaskRepository:
         last = page[-1]
         last_key = {
             "created": [last.created_at, last.id],
-            "due": [last.due_date or _NO_DUE_DATE, last.created_at, last.id],
+            "due": [last.due_date or sql.NO_DUE_DATE, last.created_at, last.id],
             "priority": [{"high": 0, "medium": 1}.get(last.priority, 2), last.created_at, last.id],
         }[sort]
         return TaskPage(page, encode(kinds[fuzzy], last_key), fuzzy)
@@ -345,10 +219,12 @@ class TaskRepository:
         self, where: TaskFilter, orders: list[Order], key: list[Any] | None, limit: int, *, fuzzy: bool, sort: TaskSort
     ) -> list[Task]:
         if key is None and where == TaskFilter(where.status):
-            statement = _first_page(sort, by_status=where.status != "all")
+            statement = sql.first_page(sort, by_status=where.status != "all")
             params = {"owner": self.user_id, "status": where.status, "lim": limit + 1}
             return [_task(row) for row in await fetch(self.session, statement, params)]
-        query = sa.select(Task).where(_T.c.user_id == self.user_id, *await self._filter.conditions(where, fuzzy=fuzzy))
+        query = sa.select(Task).where(
+            sql.TASKS.c.user_id == self.user_id, *await self._filter.conditions(where, fuzzy=fuzzy)
+        )
         if key is not None:
             query = query.where(after(orders, key))
         query = query.order_by(*(o.sort() for o in orders)).limit(limit + 1)
@@ -364,7 +240,7 @@ class TaskRepository:
     async def rows(self) -> list[TaskRow]:
         """Id, title and version of every task of the owner: the resolver's candidates."""
         result = await self.session.execute(
-            sa.select(_T.c.id, _T.c.title, _T.c.version).where(_T.c.user_id == self.user_id)
+            sa.select(sql.TASKS.c.id, sql.TASKS.c.title, sql.TASKS.c.version).where(sql.TASKS.c.user_id == self.user_id)
         )
         return [TaskRow(r.id, r.title, r.version) for r in result]
 
@@ -392,7 +268,7 @@ class TaskRepository:
             "words_first": words_first,
         }
         reads_alone_next(self.session)
-        result = await fetch(self.session, _CANDIDATES, params)
+        result = await fetch(self.session, sql.CANDIDATES, params)
         rows = [TaskRow(r.id, r.title, r.version, _whole(r, self.user_id)) for r in result if r.id is not None]
         source = result[0].source
         return Candidates(rows, source, cut=source not in ("exact", "all") and len(rows) >= limit)
@@ -400,7 +276,7 @@ class TaskRepository:
     async def change(self, row: TaskRow, values: dict[str, Any]) -> tuple[Task, Task] | None:
         """The task before and after `values` are applied to it (for the undo record), if it is still
         the version `row` read; None when another request changed or deleted it. One statement on
-        Postgres (`_SEEN`), two elsewhere (in the caller's transaction). Held instead (`hold_writes`,
+        Postgres (`sql.SEEN`), two elsewhere (in the caller's transaction). Held instead (`hold_writes`,
         nothing sent) when the lookup read the whole task: the task after is the one before with
         `values`, the next version and this time, and the caller learns whether it was still that
         version when it sends the write (`take_held_write`)."""
@@ -412,33 +288,35 @@ class TaskRepository:
         params |= {f"new_{column}": value for column, value in values.items()}
         if self._holds(row):
             assert row.whole is not None
-            self._held_write = HeldWrite(_held_change(tuple(values)), params)
+            self._held_write = HeldWrite(sql.held_change(tuple(values)), params)
             now = {"version": row.version + 1, "updated_at": params["now"]}
-            return row.whole, Task.model_construct(**{c: getattr(row.whole, c) for c in _TASK_COLUMNS} | values | now)
-        found = await fetch(self.session, _change(tuple(values)), params)
+            return row.whole, Task.model_construct(
+                **{c: getattr(row.whole, c) for c in sql.TASK_COLUMNS} | values | now
+            )
+        found = await fetch(self.session, sql.change(tuple(values)), params)
         if not found:
             return None
         both = found[0]._asdict()
-        before = Task.model_construct(**{c: both[f"seen_{c}"] for c in _TASK_COLUMNS})
-        return before, Task.model_construct(**{c: both[c] for c in _TASK_COLUMNS})
+        before = Task.model_construct(**{c: both[f"seen_{c}"] for c in sql.TASK_COLUMNS})
+        return before, Task.model_construct(**{c: both[c] for c in sql.TASK_COLUMNS})
 
     async def update(self, row: TaskRow, values: dict[str, Any]) -> Task | None:
         statement = (
-            sa.update(_T)
-            .where(_T.c.id == row.id, _T.c.user_id == self.user_id, _T.c.version == row.version)
-            .values(**values, version=_T.c.version + 1, updated_at=utcnow())
-            .returning(*_T.c)
+            sa.update(sql.TASKS)
+            .where(sql.TASKS.c.id == row.id, sql.TASKS.c.user_id == self.user_id, sql.TASKS.c.version == row.version)
+            .values(**values, version=sql.TASKS.c.version + 1, updated_at=utcnow())
+            .returning(*sql.TASKS.c)
         )
         found = (await self.session.execute(statement)).first()
         return Task.model_validate(found._mapping) if found else None
 
     async def by_ids(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Task]:
-        query = sa.select(Task).where(_T.c.user_id == self.user_id, _T.c.id.in_(list(ids)))
+        query = sa.select(Task).where(sql.TASKS.c.user_id == self.user_id, sql.TASKS.c.id.in_(list(ids)))
         return {t.id: t for t in (await self.session.scalars(query)).all()}
 
     async def get(self, task_id: uuid.UUID) -> Task | None:
         """The owner's task with this id, whole (the state a change starts from, for its undo record)."""
-        found = await fetch(self.session, _BY_ID, {"task": task_id, "owner": self.user_id})
+        found = await fetch(self.session, sql.BY_ID, {"task": task_id, "owner": self.user_id})
         return _task(found[0]) if found else None
 
     async def delete(self, row: TaskRow) -> Task | None:
@@ -449,34 +327,36 @@ class TaskRepository:
         the lookup read it, and whether it changed since is learnt when the write is sent."""
         params = {"id": row.id, "owner": self.user_id, "version": row.version, "deleted_at": utcnow()}
         if self._holds(row):
-            self._held_write = HeldWrite(_HELD_DELETE, params)
+            self._held_write = HeldWrite(sql.HELD_DELETE, params)
             return row.whole
         if self.session.get_bind().dialect.name == "postgresql":
-            moved = await fetch(self.session, _MOVE_TO_BIN, params)
+            moved = await fetch(self.session, sql.MOVE_TO_BIN, params)
             return _task(moved[0]) if moved else None
-        gone = (await self.session.execute(_DELETE_RETURNING, params)).first()
+        gone = (await self.session.execute(sql.DELETE_RETURNING, params)).first()
         if gone is None:
             return None
-        await self.session.execute(sa.insert(_D).values(**gone._mapping, deleted_at=params["deleted_at"]))
+        await self.session.execute(sa.insert(sql.DELETED).values(**gone._mapping, deleted_at=params["deleted_at"]))
         return Task.model_validate(gone._mapping)
 
     async def restore(self, task_id: uuid.UUID) -> Task | None:
         """Bring a deleted task back with its id (undo); None when it is not in `deleted_tasks`."""
         statement = (
-            sa.delete(_D).where(_D.c.id == task_id, _D.c.user_id == self.user_id).returning(*_D.c[_TASK_COLUMNS])
+            sa.delete(sql.DELETED)
+            .where(sql.DELETED.c.id == task_id, sql.DELETED.c.user_id == self.user_id)
+            .returning(*sql.DELETED.c[sql.TASK_COLUMNS])
         )
         found = (await self.session.execute(statement)).first()
         if found is None:
             return None
         values = {**found._mapping, "version": found.version + 1, "updated_at": utcnow()}
-        await self.session.execute(sa.insert(_T).values(**values))
+        await self.session.execute(sa.insert(sql.TASKS).values(**values))
         return Task.model_validate(values)
 
     async def remove(self, task_id: uuid.UUID, *, version: int) -> bool:
         """Delete a task for good (undoing its add), only if it is still at `version`."""
         statement = (
-            sa.delete(_T)
-            .where(_T.c.id == task_id, _T.c.user_id == self.user_id, _T.c.version == version)
-            .returning(_T.c.id)
+            sa.delete(sql.TASKS)
+            .where(sql.TASKS.c.id == task_id, sql.TASKS.c.user_id == self.user_id, sql.TASKS.c.version == version)
+            .returning(sql.TASKS.c.id)
         )
         return (await self.session.execute(statement)).first() is not None
