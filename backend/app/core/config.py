@@ -244,7 +244,6 @@ class Settings(BaseSettings):
     max_tool_output_bytes: int = 200_000
     max_destructive_calls_per_turn: int = 5
     max_model_fix_retries: int = 2
-    fix_empty_final: bool = True
 
     resolver_threshold: float = 0.6
     history_token_budget: int = 1_500

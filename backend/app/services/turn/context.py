@@ -204,7 +204,6 @@ def run_options(settings: Settings, preset: Preset) -> RunOptions:
         max_tool_output_bytes=s.max_tool_output_bytes,
         max_model_fix_retries=s.max_model_fix_retries,
         max_destructive_calls=s.max_destructive_calls_per_turn,
-        fix_empty_final=s.fix_empty_final,
         max_tokens=s.llm_max_tokens,
         tool_failure_policy=s.tool_failure_policy,
         request_overrides={} if s.parallel_tool_calls else {"parallel_tool_calls": False},
