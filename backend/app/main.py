@@ -267,6 +267,38 @@ def _allow_cors(app: FastAPI, origins: list[str]) -> None:
     )
 
 
+@asynccontextmanager
+async def _pruning(
+    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, clock: Clock | None
+) -> AsyncIterator[None]:
+    """The service forgets what is past retention every PRUNE_INTERVAL_S (0: never) while it runs."""
+    task = None
+    if settings.prune_interval_s > 0:
+        task = asyncio.create_task(prune_periodically(sessionmaker, settings, clock=clock))
+    try:
+        yield
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def _wire(stack: AsyncExitStack, llm_transport: httpx.AsyncBaseTransport | None) -> Wire:
+    """The ONE HTTP client for the model: aiohttp's, or httpx's around a test's scripted transport."""
+    if llm_transport is None:
+        return AiohttpWire(await stack.enter_async_context(AiohttpWire.session()))
+    limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
+    return HttpxWire(await stack.enter_async_context(httpx.AsyncClient(transport=llm_transport, limits=limits)))
+
+
+async def _keys(stack: AsyncExitStack, settings: Settings, url: str) -> KeySet:
+    """The identity provider's keys (JWT_JWKS_URL), on a client of their own: the model's may be a
+    test's scripted transport."""
+    http = await stack.enter_async_context(httpx.AsyncClient(timeout=5.0))
+    return KeySet(url, http, refresh_s=settings.jwt_jwks_refresh_s, max_age_s=settings.jwt_jwks_max_age_s)
+
+
 def _lifespan(
     settings: Settings,
     *,
@@ -286,25 +318,13 @@ def _lifespan(
         read_words("add milk and delete it")  # ~600 patterns compile (a second): before the first turn, not in it
         engine = create_engine(settings)
         async with AsyncExitStack() as stack:
-            wire: Wire
-            if llm_transport is None:
-                wire = AiohttpWire(await stack.enter_async_context(AiohttpWire.session()))
-            else:
-                limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
-                http = httpx.AsyncClient(transport=llm_transport, limits=limits)
-                wire = HttpxWire(await stack.enter_async_context(http))
+            wire = await _wire(stack, llm_transport)
             client, model, provider = await _llm_client(settings, wire, llm_transport, metrics=metrics)
             app.state.settings = settings
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)
-            if settings.jwt_jwks_url:  # its own client: the LLM's may be a test's scripted transport
-                key_http = await stack.enter_async_context(httpx.AsyncClient(timeout=5.0))
-                app.state.keys = KeySet(
-                    settings.jwt_jwks_url,
-                    key_http,
-                    refresh_s=settings.jwt_jwks_refresh_s,
-                    max_age_s=settings.jwt_jwks_max_age_s,
-                )
+            if settings.jwt_jwks_url:
+                app.state.keys = await _keys(stack, settings, settings.jwt_jwks_url)
             preset = select_preset(provider=provider, model=model)
             several = isinstance(client, FallbackClient)
             service = ChatService(
@@ -326,18 +346,12 @@ def _lifespan(
                 clock=service.clock,
                 metrics=metrics,
             )
-            pruning = None
-            if settings.prune_interval_s > 0:
-                pruning = asyncio.create_task(prune_periodically(app.state.sessionmaker, settings, clock=clock))
             try:
-                async with mcp.run(tools_for_user=tools_for_user, metrics=metrics):
+                pruning = _pruning(app.state.sessionmaker, settings, clock)
+                async with pruning, mcp.run(tools_for_user=tools_for_user, metrics=metrics):
                     with collector_as_served() if served_gc else contextlib.nullcontext():
                         yield
             finally:
-                if pruning is not None:
-                    pruning.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await pruning
                 await engine.dispose()
 
     return lifespan

@@ -63,28 +63,7 @@ class Dispatcher:
         """Run one step's calls; `offered` masks execution to the tools this step sent (None: all);
         `refused` calls (by index) are recorded with the result given, never run."""
         outcome = DispatchedStep(executed=[])
-        slots: list[ToolResult | None] = []
-        runnable: list[ToolCall] = []
-        capped: dict[int, ToolResult] = {}  # positions in `runnable` of deletions over the cap: looked up, not run
-        allowed = 0  # calls the guard did not refuse, in order: past `calls_per_step` they are ignored
-        for index, call in enumerate(calls):
-            early = refused.get(index) if refused else None
-            if early is None:
-                allowed += 1
-                over = self.calls_per_step is not None and allowed > self.calls_per_step
-                early = self._precheck(call, outcome, offered, over_limit=over)
-            if early is not None and early.code == ResultCode.DESTRUCTIVE_LIMIT:
-                # Looked up, so that the user is asked about the very task ("delete “Eggs”?"), never run.
-                capped[len(runnable)] = early
-                held = call.grounding or NO_GROUNDING
-                asked = verdict_of("L6").grounding(names=held.names, not_names=held.not_names, forced=held.forced)
-                asked = dataclasses.replace(asked, whole_list=held.whole_list)  # all of them asked about at once
-                runnable.append(dataclasses.replace(call, grounding=asked))
-                slots.append(None)
-                continue
-            slots.append(early)
-            if early is None:
-                runnable.append(call)
+        slots, runnable, capped = self._sorted(calls, outcome, offered, refused)
         started = time.perf_counter()
         info = StepInfo(retried=retried, retry_reason=retry_reason)
         batch = await self.executor.execute_batch(runnable, step=info) if runnable else None
@@ -114,6 +93,39 @@ class Dispatcher:
                 )
             )
         return outcome
+
+    def _sorted(
+        self,
+        calls: Sequence[ToolCall],
+        outcome: DispatchedStep,
+        offered: frozenset[str] | None,
+        refused: Mapping[int, ToolResult] | None,
+    ) -> tuple[list[ToolResult | None], list[ToolCall], dict[int, ToolResult]]:
+        """Each call's early result (None: it goes to the executor), the calls that go to the executor,
+        and the positions among them of deletions over the cap (looked up, not run)."""
+        slots: list[ToolResult | None] = []
+        runnable: list[ToolCall] = []
+        capped: dict[int, ToolResult] = {}
+        allowed = 0  # calls the guard did not refuse, in order: past `calls_per_step` they are ignored
+        for index, call in enumerate(calls):
+            early = refused.get(index) if refused else None
+            if early is None:
+                allowed += 1
+                over = self.calls_per_step is not None and allowed > self.calls_per_step
+                early = self._precheck(call, outcome, offered, over_limit=over)
+            if early is not None and early.code == ResultCode.DESTRUCTIVE_LIMIT:
+                # Looked up, so that the user is asked about the very task ("delete “Eggs”?"), never run.
+                capped[len(runnable)] = early
+                held = call.grounding or NO_GROUNDING
+                asked = verdict_of("L6").grounding(names=held.names, not_names=held.not_names, forced=held.forced)
+                asked = dataclasses.replace(asked, whole_list=held.whole_list)  # all of them asked about at once
+                runnable.append(dataclasses.replace(call, grounding=asked))
+                slots.append(None)
+                continue
+            slots.append(early)
+            if early is None:
+                runnable.append(call)
+        return slots, runnable, capped
 
     def _precheck(
         self, call: ToolCall, outcome: DispatchedStep, offered: frozenset[str] | None, *, over_limit: bool

@@ -53,29 +53,9 @@ def normalize_response(
     if not isinstance(message, dict):
         # No message object at all is a broken body, not an empty answer to retry.
         raise LLMBadResponse("LLM server returned a choice without a message")
-    content = message.get("content")
-    if isinstance(content, list):  # content parts
-        content = "".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-        notes.append("content_parts_joined")
-    text = content if isinstance(content, str) else ""
-    if _CONTROL.search(text):  # a chat template's tokens leaked into the words ("<|im_end|>", "<end_of_turn>")
-        text = _CONTROL.sub("", text).strip()
-        notes.append("control_tokens_removed")
-
-    raw_calls: list[tuple[Any, str]] = []
-    tool_calls = message.get("tool_calls")
-    if isinstance(tool_calls, dict):
-        notes.append("tool_calls_object_wrapped")
-        tool_calls = [tool_calls]
-    if isinstance(tool_calls, list):
-        raw_calls.extend((c, "tool_calls") for c in tool_calls)
-    function_call = message.get("function_call")
-    if isinstance(function_call, dict) and not raw_calls:
-        notes.append("legacy_function_call")
-        raw_calls.append(({"id": None, "function": function_call}, "function_call"))
-
+    text = _text_of(message, notes)
     calls: list[ToolCall] = []
-    for i, (c, source) in enumerate(raw_calls):
+    for i, (c, source) in enumerate(_raw_calls(message, notes)):
         call = _to_call(c, source, step=step, index=i, max_args_bytes=max_args_bytes, notes=notes)
         if call is not None:
             calls.append(call)
@@ -101,6 +81,37 @@ def normalize_response(
         normalizations=notes,
         model=raw.get("model") if isinstance(raw.get("model"), str) else None,
     )
+
+
+def _text_of(message: dict[str, Any], notes: list[str]) -> str:
+    """The answer's words: content parts joined, a chat template's tokens that leaked into them
+    ("<|im_end|>", "<end_of_turn>") dropped."""
+    content = message.get("content")
+    if isinstance(content, list):  # content parts
+        content = "".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+        notes.append("content_parts_joined")
+    text = content if isinstance(content, str) else ""
+    if _CONTROL.search(text):
+        text = _CONTROL.sub("", text).strip()
+        notes.append("control_tokens_removed")
+    return text
+
+
+def _raw_calls(message: dict[str, Any], notes: list[str]) -> list[tuple[Any, str]]:
+    """The answer's calls as sent, with where each came from: `tool_calls` (a list, or one object
+    wrapped), else the legacy `function_call`."""
+    found: list[tuple[Any, str]] = []
+    tool_calls = message.get("tool_calls")
+    if isinstance(tool_calls, dict):
+        notes.append("tool_calls_object_wrapped")
+        tool_calls = [tool_calls]
+    if isinstance(tool_calls, list):
+        found.extend((c, "tool_calls") for c in tool_calls)
+    function_call = message.get("function_call")
+    if isinstance(function_call, dict) and not found:
+        notes.append("legacy_function_call")
+        found.append(({"id": None, "function": function_call}, "function_call"))
+    return found
 
 
 def _to_call(raw: Any, source: str, *, step: int, index: int, max_args_bytes: int, notes: list[str]) -> ToolCall | None:

@@ -90,15 +90,7 @@ class Requester:
         ignored_keys = merge_request_overrides(
             body, {**self.preset.request_overrides, **self.options.request_overrides}
         )
-        log.info(
-            "llm_request",
-            extra={
-                "step": step,
-                "tools": len(body.get("tools", [])),
-                "tool_choice": _choice_label(body.get("tool_choice")),
-                "client": self.client.label,
-            },
-        )
+        _log_request(body, step=step, client=self.client.label)
         started = time.perf_counter()
         sink = on_reply.step(executed) if on_reply is not None else None
         heard = Heard(sink)
@@ -116,24 +108,13 @@ class Requester:
         if sink is not None and not heard.pieces and not response.tool_calls:
             heard(response.content)  # an answer that came whole is heard whole
         self.use.record_request(response.usage)
-        event = StepTrace(
-            step=step,
-            request=StepRequest(
-                tools=tuple(t.name for t in tools),
-                tool_choice=_choice_label(body.get("tool_choice")),
-                messages=len(messages),
-                phase=plan.phase or None,
-            ),
-            latency_ms=latency,
-            usage=response.usage,
-            finish_reason=response.finish_reason,
-            calls=tuple(c.name for c in response.tool_calls),
-            ignored_override_keys=tuple(ignored_keys),
-            normalizations=tuple(response.normalizations),
-            # several models: which one answered, and what failed before it
-            model=attempts[-1].model if attempts else None,
-            fallbacks=tuple(attempts[:-1]),
+        sent = StepRequest(
+            tools=tuple(t.name for t in tools),
+            tool_choice=_choice_label(body.get("tool_choice")),
+            messages=len(messages),
+            phase=plan.phase or None,
         )
+        event = _traced(sent, response, step=step, latency=latency, ignored=ignored_keys, attempts=attempts)
         return Asked(response=response, event=event, offered=offered, forced=forced, hearing=heard.pieces > 0)
 
     async def check(self, check: NextStepCheck, *, step: int) -> tuple[dict[str, Any] | None, CheckTrace]:
@@ -182,3 +163,33 @@ def _choice_label(choice: Any) -> str | None:
 
 
 __all__ = ["Asked", "Requester"]
+
+
+def _log_request(body: dict[str, Any], *, step: int, client: str) -> None:
+    extra = {"step": step, "tools": len(body.get("tools", [])), "tool_choice": _choice_label(body.get("tool_choice"))}
+    log.info("llm_request", extra={**extra, "client": client})
+
+
+def _traced(
+    sent: StepRequest,
+    response: LLMResponse,
+    *,
+    step: int,
+    latency: float,
+    ignored: Sequence[str],
+    attempts: Sequence[Attempt],
+) -> StepTrace:
+    """The step's trace: what was sent, what came back, and (several models) which one answered and
+    what failed before it."""
+    return StepTrace(
+        step=step,
+        request=sent,
+        latency_ms=latency,
+        usage=response.usage,
+        finish_reason=response.finish_reason,
+        calls=tuple(c.name for c in response.tool_calls),
+        ignored_override_keys=tuple(ignored),
+        normalizations=tuple(response.normalizations),
+        model=attempts[-1].model if attempts else None,
+        fallbacks=tuple(attempts[:-1]),
+    )

@@ -96,32 +96,14 @@ class AgentRunner:
         guard expects has been attempted, without asking the model to write a reply. `on_calls`
         hears of each step's calls (run or refused) as soon as the step is done; `on_reply` the
         model's words as they are produced, and when they turn out not to be its final answer."""
-        specs = list(executor.specs())
-        if self.options.tool_use_mode == "disabled":
-            policy, expected_tools = ToolPolicy.NONE, ()
-        driver = PolicyDriver(policy=policy, specs=specs, expected_tools=expected_tools, preset=self.preset)
-        dispatcher = Dispatcher(
-            executor=executor,
-            executable={s.name: s for s in specs},
-            use=use,
-            max_output_bytes=self.options.max_tool_output_bytes,
-            max_destructive_calls=self.options.max_destructive_calls,
-            calls_per_step=self._calls_per_step(),
-        )
-        requester = Requester(
-            client=self.client, model=self.model, preset=self.preset, options=self.options, driver=driver, use=use
-        )
+        driver, dispatcher, requester = self._parts(executor, policy, expected_tools, use)
         decider = StepDecider(
             options=self.options, preset=self.preset, driver=driver, guard=guard, stop_when_covered=stop_when_covered
         )
         turn = _Turn(messages=list(messages), on_calls=on_calls, on_reply=on_reply)
         for step in range(self.options.max_steps):
-            try:
-                use.check_before_request()
-            except BudgetExceeded as exc:
-                out = self._record(turn, decider.out_of_budget(exc))
-                assert isinstance(out, NextStepStop)  # a budget that ran out stops the run
-                return self._result(turn, driver, use, stop=out)
+            if (spent := self._spent(turn, decider, driver, use)) is not None:
+                return spent
             try:
                 response = await self._request(turn, requester, step=step)
             except LLMError as exc:
@@ -157,6 +139,38 @@ class AgentRunner:
         return self._result(
             turn, driver, use, stop=NextStepStop(StopReason.MAX_STEPS, detail=str(self.options.max_steps))
         )
+
+    def _spent(self, turn: _Turn, decider: StepDecider, driver: PolicyDriver, use: BudgetUse) -> RunResult | None:
+        """The run's end when a budget ran out before the next request; None while there is budget."""
+        try:
+            use.check_before_request()
+        except BudgetExceeded as exc:
+            out = self._record(turn, decider.out_of_budget(exc))
+            assert isinstance(out, NextStepStop)  # a budget that ran out stops the run
+            return self._result(turn, driver, use, stop=out)
+        return None
+
+    def _parts(
+        self, executor: ToolExecutor, policy: ToolPolicy, expected_tools: Sequence[str], use: BudgetUse
+    ) -> tuple[PolicyDriver, Dispatcher, Requester]:
+        """The run's policy driver (which tools each step offers), dispatcher (the loop's own limits
+        before the executor) and requester (what a step sends the model)."""
+        specs = list(executor.specs())
+        if self.options.tool_use_mode == "disabled":
+            policy, expected_tools = ToolPolicy.NONE, ()
+        driver = PolicyDriver(policy=policy, specs=specs, expected_tools=expected_tools, preset=self.preset)
+        dispatcher = Dispatcher(
+            executor=executor,
+            executable={s.name: s for s in specs},
+            use=use,
+            max_output_bytes=self.options.max_tool_output_bytes,
+            max_destructive_calls=self.options.max_destructive_calls,
+            calls_per_step=self._calls_per_step(),
+        )
+        requester = Requester(
+            client=self.client, model=self.model, preset=self.preset, options=self.options, driver=driver, use=use
+        )
+        return driver, dispatcher, requester
 
     def _decide(self, turn: _Turn, decider: StepDecider, facts: StepFacts, *, step: int) -> NextStep:
         """One decision on the step's facts, whose events, words and findings go into the run's record."""

@@ -45,12 +45,44 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         self.tool_names = frozenset(tool_names) or None
         r = self.registry
+        self._count_turns(r)
+        self._count_models(r)
+        self._count_guard(r)
+
+    def _count_turns(self, r: CollectorRegistry) -> None:
+        """Turns, their tool results, findings and budgets; HTTP requests."""
         self.chat_turns = Counter(
             "taskchat_chat_turns",
             "Chat turns by outcome (ok, tool_failed, tool_not_triggered, stopped, error) and stop reason.",
             ["outcome", "stop_reason"],
             registry=r,
         )
+        self.findings = Counter("taskchat_findings", "Findings recorded on turns, by kind.", ["kind"], registry=r)
+        self.budget_exceeded = Counter(
+            "taskchat_budget_exceeded", "Turns stopped by a per-turn budget, by budget.", ["budget"], registry=r
+        )
+        self.actions_not_done = Counter(
+            "taskchat_actions_not_done",
+            "Actions the user asked for (or the model called) that were not done, by reason.",
+            ["reason"],
+            registry=r,
+        )
+        self.tool_results = Counter(
+            "taskchat_tool_results",
+            "Tool results by tool, status and caller.",
+            ["tool", "status", "source"],
+            registry=r,
+        )
+        self.http_latency = Histogram(
+            "taskchat_http_request_duration_seconds",
+            "HTTP request latency by method, route template and status.",
+            ["method", "route", "status"],
+            buckets=_HTTP_BUCKETS,
+            registry=r,
+        )
+
+    def _count_models(self, r: CollectorRegistry) -> None:
+        """Requests to the model server, per model and per routing arm."""
         self.llm_calls = Counter(
             "taskchat_llm_calls", "Requests to the model server.", ["client", "outcome"], registry=r
         )
@@ -73,6 +105,9 @@ class Metrics:
             buckets=_LLM_BUCKETS,
             registry=r,
         )
+
+    def _count_guard(self, r: CollectorRegistry) -> None:
+        """What the execution guard decided, and the words it kept from the user."""
         self.guard_retries = Counter(
             "taskchat_guard_retries", "Forced retries asked by the execution guard.", ["reason"], registry=r
         )
@@ -97,29 +132,6 @@ class Metrics:
             "taskchat_replies_replaced",
             "Model replies not shown because the results contradict them, by reason.",
             ["reason"],
-            registry=r,
-        )
-        self.actions_not_done = Counter(
-            "taskchat_actions_not_done",
-            "Actions the user asked for (or the model called) that were not done, by reason.",
-            ["reason"],
-            registry=r,
-        )
-        self.tool_results = Counter(
-            "taskchat_tool_results",
-            "Tool results by tool, status and caller.",
-            ["tool", "status", "source"],
-            registry=r,
-        )
-        self.findings = Counter("taskchat_findings", "Findings recorded on turns, by kind.", ["kind"], registry=r)
-        self.budget_exceeded = Counter(
-            "taskchat_budget_exceeded", "Turns stopped by a per-turn budget, by budget.", ["budget"], registry=r
-        )
-        self.http_latency = Histogram(
-            "taskchat_http_request_duration_seconds",
-            "HTTP request latency by method, route template and status.",
-            ["method", "route", "status"],
-            buckets=_HTTP_BUCKETS,
             registry=r,
         )
 

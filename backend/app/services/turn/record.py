@@ -119,27 +119,7 @@ def finish(
         reply = Reply(t("Okay, I won't: nothing was changed."), [], "results")
     deviation = plan_deviation(step.intent, run.executed, read_only=READ_ONLY)
     findings = [*run.findings, *([deviation] if deviation else []), *reply_findings(reply)]
-    metadata = execution_metadata(
-        run=run,
-        intent=step.intent,
-        guard_outcome=step.guard_outcome(run.guard_events),
-        reply=reply,
-        plan=declared_plan(step.intent, policy=step.policy.value),
-        findings=findings,
-        policy=step.policy_info,
-        model=model,
-        apply=apply_report(run.executed),
-        apply_mode=settings.apply_mode,
-        response_mode=settings.response_mode,
-        total_latency_ms=round((time.monotonic() - turn.started) * 1000),
-        language=step.language,
-        confirmation_answer=(
-            AnswerInfo(verdict=turn.answer.verdict, how=turn.answer.how)
-            if turn.answer is not None and turn.answer.verdict != "new"
-            else None
-        ),
-        routing=turn.routing.info() if turn.routing is not None else None,
-    )
+    metadata = _turn_metadata(turn, run, step, reply, findings, settings=settings, model=model)
     now = clock.now()
     confirmation = None
     if proposal is not None:
@@ -161,6 +141,40 @@ def finish(
         proposal=proposal,
         now=now,
         language=step.language.code,
+    )
+
+
+def _turn_metadata(
+    turn: TurnContext,
+    run: RunResult | AnswerRun,
+    step: Step,
+    reply: Reply,
+    findings: list[Finding],
+    *,
+    settings: Settings,
+    model: ModelInfo,
+) -> ExecutionMetadata:
+    """`execution_metadata` of a finished turn, from its context and its step."""
+    return execution_metadata(
+        run=run,
+        intent=step.intent,
+        guard_outcome=step.guard_outcome(run.guard_events),
+        reply=reply,
+        plan=declared_plan(step.intent, policy=step.policy.value),
+        findings=findings,
+        policy=step.policy_info,
+        model=model,
+        apply=apply_report(run.executed),
+        apply_mode=settings.apply_mode,
+        response_mode=settings.response_mode,
+        total_latency_ms=round((time.monotonic() - turn.started) * 1000),
+        language=step.language,
+        confirmation_answer=(
+            AnswerInfo(verdict=turn.answer.verdict, how=turn.answer.how)
+            if turn.answer is not None and turn.answer.verdict != "new"
+            else None
+        ),
+        routing=turn.routing.info() if turn.routing is not None else None,
     )
 
 
@@ -257,34 +271,9 @@ def execution_metadata(
         prompt_tokens=use.prompt_tokens,
         completion_tokens=use.completion_tokens,
         estimated_cost_usd=round(use.cost_usd, 6),
-        guard=GuardInfo(
-            outcome=guard_outcome,
-            retry_reason=retry_reason(run.guard_events),
-            decisions=[
-                GuardEvent(
-                    step=e.step, decision=e.decision.value, reason=e.reason.value, tool=e.tool, rule=e.rule or None
-                )
-                for e in run.guard_events
-            ],
-        ),
-        intent=IntentInfo(
-            kind=intent.kind,
-            tools=list(intent.tools),
-            actions=[IntentAction(tools=list(a.tools), text=a.text, explicit=a.explicit) for a in intent.actions],
-            reason=intent.reason,
-            languages=list(intent.languages),
-        ),
-        reply=ReplyInfo(
-            source=reply.source,
-            words=run.words.verdict.value if run.words is not None else None,
-            replaced=[
-                ReplacedReply(reason=r.why, claims=list(r.claims), model_reply=r.model_reply) for r in reply.replaced
-            ],
-            not_done=[
-                NotDone(action=o.action, reason=o.reason.value if o.reason else None, message=o.message)
-                for o in reply.not_done
-            ],
-        ),
+        guard=_guard_info(run, guard_outcome),
+        intent=_intent_info(intent),
+        reply=_reply_info(run, reply),
         policy=policy,
         response_mode=response_mode,
         stop_reason=run.stop_reason.value,
@@ -303,6 +292,41 @@ def execution_metadata(
         language=LanguageInfo(code=language.code, detected=language.detected, how=language.how),
         provider_error=ProviderError(code=error.code, detail=error.detail) if error is not None else None,
         confirmation_answer=confirmation_answer,
+    )
+
+
+def _guard_info(run: RunResult | AnswerRun, outcome: str) -> GuardInfo:
+    return GuardInfo(
+        outcome=outcome,
+        retry_reason=retry_reason(run.guard_events),
+        decisions=[
+            GuardEvent(step=e.step, decision=e.decision.value, reason=e.reason.value, tool=e.tool, rule=e.rule or None)
+            for e in run.guard_events
+        ],
+    )
+
+
+def _intent_info(intent: Intent) -> IntentInfo:
+    return IntentInfo(
+        kind=intent.kind,
+        tools=list(intent.tools),
+        actions=[IntentAction(tools=list(a.tools), text=a.text, explicit=a.explicit) for a in intent.actions],
+        reason=intent.reason,
+        languages=list(intent.languages),
+    )
+
+
+def _reply_info(run: RunResult | AnswerRun, reply: Reply) -> ReplyInfo:
+    return ReplyInfo(
+        source=reply.source,
+        words=run.words.verdict.value if run.words is not None else None,
+        replaced=[
+            ReplacedReply(reason=r.why, claims=list(r.claims), model_reply=r.model_reply) for r in reply.replaced
+        ],
+        not_done=[
+            NotDone(action=o.action, reason=o.reason.value if o.reason else None, message=o.message)
+            for o in reply.not_done
+        ],
     )
 
 
