@@ -113,3 +113,16 @@ def test_every_module_of_the_app_reads_in_one_sitting() -> None:
     """At most 400 lines a module: one that grows past it is split by responsibility (CONTRIBUTING.md)."""
     long = {str(p.relative_to(APP)): n for p in APP.rglob("*.py") if (n := len(p.read_text().splitlines())) > 400}
     assert long == {}
+
+
+def test_every_function_of_the_app_fits_on_a_screen() -> None:
+    """At most 60 lines a function, its docstring included: a longer one is split into named steps."""
+    long = {
+        f"{p.relative_to(APP)}:{node.name}": node.end_lineno - node.lineno + 1
+        for p in APP.rglob("*.py")
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > 60
+    }
+    assert long == {}

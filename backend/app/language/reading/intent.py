@@ -247,16 +247,72 @@ def read_question(text: str) -> Question:
     return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others))
 
 
+@dataclass
+class _Found:
+    """What `_classify` has read so far of a message."""
+
+    actions: list[Action] = dataclasses.field(default_factory=list)
+    free: list[str] = dataclasses.field(default_factory=list)  # the clauses no action took
+    reasons: list[str] = dataclasses.field(default_factory=list)
+    other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
+    languages: list[str] = dataclasses.field(default_factory=list)
+    weak: list[Tool] = dataclasses.field(default_factory=list)
+    declined: list[str] = dataclasses.field(default_factory=list)
+    small_talk: bool = False  # a clause of small talk
+    chatted: bool = False  # a clause that is not
+
+    def retract(self, clause: str) -> None:
+        """A retraction takes back the commands before it ("delete gym, wait, no")."""
+        self.free.append(clause)
+        if self.actions:
+            taken = ", ".join(dict.fromkeys(a.tool for a in self.actions))
+            self.other = ("negated", f"'{short(clause)}' takes back {taken}")
+            self.actions.clear()
+            self.reasons.clear()
+        else:
+            self.other = self.other or ("negated", f"'{short(clause)}' retracts")
+
+    def command(self, clause: str, reading: Reading, leading: list[str]) -> None:
+        """A command's action; in a language that puts the verb last, the items before it are its items
+        too ("taxes aur bread delete kar do")."""
+        if leading and set(reading.tools) & _ITEM_TOOLS and _verb_last(reading.language):
+            self.actions += [_item(c, reading) for c in leading]
+        else:
+            self.free.extend(leading)
+        self.actions.append(_action(clause, reading))
+        self.reasons.append(reading.why)
+
+    def intent(self) -> Intent:
+        if self.actions:
+            reason = "; ".join(self.reasons[:3]) or "items of a command"
+            return Intent("command", tuple(self.actions), reason, tuple(self.languages), declined=tuple(self.declined))
+        languages, weak, declined = tuple(self.languages), tuple(self.weak), tuple(self.declined)
+        if self.other is not None:
+            return Intent(self.other[0], (), self.other[1], languages, weak_tools=weak, declined=declined)
+        if self.small_talk and not self.chatted:
+            return Intent("small_talk", (), "small talk: asks for nothing", languages)
+        return Intent("chat", (), "no task verb", languages, weak_tools=weak)
+
+
+def _item(clause: str, command: Reading) -> Action:
+    """A verbless clause as one more item of `command` ("add milk, eggs": "eggs")."""
+    return Action(command.tools, short(clause), False, clause, language=command.language, clause=clause)
+
+
+def _action(clause: str, reading: Reading) -> Action:
+    """What a command's clause asks: the clause without its verb, nor the fillers and request frame
+    before it ("tu peux cocher la tâche" is about "la tâche")."""
+    rest = clause[reading.head : reading.start] + " " + clause[reading.start + reading.length :]
+    # A verb around its object ("strike gym off", "hak gym ab"): the clause is what it is about.
+    own = clause[reading.head :]  # past the fillers and request frame
+    about = rest if names_something(rest, references=False) else own
+    verb = clause[reading.start : reading.start + reading.length]
+    return Action(reading.tools, short(clause), True, " ".join(about.split()), verb, reading.language, own)
+
+
 def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str]]:
     """The reading, and the clauses no action took."""
-    actions: list[Action] = []
-    free: list[str] = []
-    reasons: list[str] = []
-    other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
-    languages: list[str] = []
-    weak: list[Tool] = []
-    declined: list[str] = []
-    small_talk = chatted = False  # a clause of small talk; a clause that is not
+    found = _Found()
     carried: Reading | None = None  # a command whose list goes on over the next lines ("add these:\n- milk")
     for clauses, asked in sentences:
         previous: Reading | None = carried
@@ -265,85 +321,51 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
         for raw in clauses:
             clause = raw.strip(" \t\"'")
             if not clause or whole("small_talk", clause) or only_fillers(clause):
-                small_talk = small_talk or bool(clause)
-                free.append(clause)
+                found.small_talk = found.small_talk or bool(clause)
+                found.free.append(clause)
                 previous = None
                 continue
             if whole("retraction", clause):
-                free.append(clause)
-                if actions:
-                    taken = ", ".join(dict.fromkeys(a.tool for a in actions))
-                    other = ("negated", f"'{short(clause)}' takes back {taken}")
-                    actions.clear()
-                    reasons.clear()
-                else:
-                    other = other or ("negated", f"'{short(clause)}' retracts")
+                found.retract(clause)
                 previous = None
                 continue
-            chatted = True
+            found.chatted = True
             reading = read_clause(clause, asked=asked)
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 reading = Reading(mood.kind, (), f"{mood.why} (and '{short(clause)}' with it)", 0, mood.language)
-            if reading is None and actions and declines(clause):
-                free += [*leading, clause]
+            if reading is None and found.actions and declines(clause):
+                found.free += [*leading, clause]
                 leading = []
-                declined.append(clause)
+                found.declined.append(clause)
                 previous = None
                 continue
             if reading is None:
                 if previous is not None and set(previous.tools) & _ITEM_TOOLS and is_item(clause):
-                    language = previous.language
-                    item = Action(previous.tools, short(clause), False, clause, language=language, clause=clause)
-                    actions.append(item)
-                elif not actions and mood is None and is_item(clause):
+                    found.actions.append(_item(clause, previous))
+                elif not found.actions and mood is None and is_item(clause):
                     leading.append(clause)
                 else:
-                    free.append(clause)
+                    found.free.append(clause)
                 continue
-            if reading.language not in languages:
-                languages.append(reading.language)
+            if reading.language not in found.languages:
+                found.languages.append(reading.language)
             if reading.kind == "command":
-                # What the action is about: the clause without its verb, nor the fillers and request
-                # frame before it ("tu peux cocher la tâche" is about "la tâche").
-                rest = clause[reading.head : reading.start] + " " + clause[reading.start + reading.length :]
-                # A verb around its object ("strike gym off", "hak gym ab"): the clause is what it is about.
-                own = clause[reading.head :]  # past the fillers and request frame
-                about = rest if names_something(rest, references=False) else own
-                verb = clause[reading.start : reading.start + reading.length]
-                action = Action(
-                    reading.tools, short(clause), True, " ".join(about.split()), verb, reading.language, own
-                )
-                if leading and set(reading.tools) & _ITEM_TOOLS and _verb_last(reading.language):
-                    # In a language that puts the verb last, the items before it are its items too.
-                    actions += [
-                        Action(reading.tools, short(c), False, c, language=reading.language, clause=c) for c in leading
-                    ]
-                else:
-                    free.extend(leading)
+                found.command(clause, reading, leading)
                 leading = []
-                actions.append(action)
-                reasons.append(reading.why)
                 previous = reading
             else:
-                free += [*leading, clause]
+                found.free += [*leading, clause]
                 leading = []
-                other = other or (reading.kind, reading.why)
+                found.other = found.other or (reading.kind, reading.why)
                 if reading.kind == "negated":
-                    declined.append(clause)
+                    found.declined.append(clause)
                 if reading.weak and reading.kind == "chat":
-                    weak += [t for t in reading.tools if t not in weak]
+                    found.weak += [t for t in reading.tools if t not in found.weak]
                 previous = None
                 if reading.sets_mood:
                     mood = mood or reading
-        free.extend(leading)
+        found.free.extend(leading)
         # A sentence that ends with a colon opens a list; its lines go on while they are only items.
         opens = bool(clauses) and clauses[-1].rstrip().endswith(":")
         carried = previous if previous is not None and (opens or previous is carried) else None
-    if actions:
-        reason = "; ".join(reasons[:3]) or "items of a command"
-        return Intent("command", tuple(actions), reason, tuple(languages), declined=tuple(declined)), free
-    if other is not None:
-        return Intent(other[0], (), other[1], tuple(languages), weak_tools=tuple(weak), declined=tuple(declined)), free
-    if small_talk and not chatted:
-        return Intent("small_talk", (), "small talk: asks for nothing", tuple(languages)), free
-    return Intent("chat", (), "no task verb", tuple(languages), weak_tools=tuple(weak)), free
+    return found.intent(), found.free
