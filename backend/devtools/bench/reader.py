@@ -156,8 +156,7 @@ def _clear() -> None:
     """Forget what earlier messages left in the readers' memos: each shape is a new message."""
     detect_module.scores.cache_clear()
     detect_module.covers.cache_clear()
-    for memo in (clauses.read_clause, clauses.whole, clauses.only_fillers, clauses.declines, clauses.is_item):
-        memo.cache_clear()
+    clauses.clear_memos()
 
 
 def read_message(text: str) -> None:

@@ -61,7 +61,21 @@ _PUNCT = re.compile(r"^\W+|\W+$")
 # its shapes, a conversation its "yes" and "thanks"). Each reading depends on the clause alone.
 _MEMO = 4096
 _WORDS = re.compile(r"[^\W\d_]+")
+_NUMBERED = re.compile(r"§\d+§")  # a quoted span's placeholder (language/reading/intent.py `_quotes`)
 _ITEM_NOISE = re.compile(r"\d+(?:[:./-]\d+)*(?:st|nd|rd|th|am|pm)?|#[\w-]+|\"\"|[^\w\s]")
+
+
+def unnumbered(clause: str) -> str:
+    """`clause` with each quoted span's placeholder number zeroed, at the same width (positions in it
+    stay those of `clause`): what a clause reads as does not depend on which quote it holds, so the
+    clauses of a pasted list of quoted titles (`add "milk", add "eggs"`) are read once."""
+    return _NUMBERED.sub(lambda m: "§" + "0" * (len(m.group()) - 2) + "§", clause) if "§" in clause else clause
+
+
+def clear_memos() -> None:
+    """Forget every clause read so far (the reader bench: each shape is a new message)."""
+    for memo in (_read_clause, _whole, _only_fillers, _declines, _is_item):
+        memo.cache_clear()
 
 
 def short(text: str) -> str:
@@ -177,8 +191,13 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     return dataclasses.replace(fallback, weak=True)
 
 
-@lru_cache(maxsize=_MEMO)
 def read_clause(clause: str, *, asked: bool) -> Reading | None:
+    """The most cautious reading any language gives the clause (memoised, `_read_clause`)."""
+    return _read_clause(unnumbered(clause), asked=asked)
+
+
+@lru_cache(maxsize=_MEMO)
+def _read_clause(clause: str, *, asked: bool) -> Reading | None:
     """The most cautious reading any language gives the clause. A reading that only found a verb
     out of a command's place is weaker than another language's command: "milk add karo" is Urdu
     word order, not an English statement."""
@@ -191,8 +210,12 @@ def read_clause(clause: str, *, asked: bool) -> Reading | None:
     return min(readings, key=lambda r: (_CAUTION[r.kind], r.start, -r.length))
 
 
-@lru_cache(maxsize=_MEMO)
 def whole(kind: str, clause: str) -> bool:
+    return _whole(kind, unnumbered(clause))
+
+
+@lru_cache(maxsize=_MEMO)
+def _whole(kind: str, clause: str) -> bool:
     """The clause, without fillers and punctuation, is one of the language's `kind` phrases, or (a
     retraction) a run of them ("ah non, laisse tomber", "wait, nvm, keep it")."""
     plain = _PUNCT.sub("", clause)
@@ -241,14 +264,22 @@ def _title_filler(word: str) -> bool:
     return any((p := lex.word("title_fillers")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
-@lru_cache(maxsize=_MEMO)
 def only_fillers(clause: str) -> bool:
+    return _only_fillers(unnumbered(clause))
+
+
+@lru_cache(maxsize=_MEMO)
+def _only_fillers(clause: str) -> bool:
     """Nothing but fillers and punctuation ("ok", "hey!", "yes please") in some language."""
     return any(not _PUNCT.sub("", clause[lex.after_fillers(clause) :]) for lex in lexicons())
 
 
-@lru_cache(maxsize=_MEMO)
 def declines(clause: str) -> bool:
+    return _declines(unnumbered(clause))
+
+
+@lru_cache(maxsize=_MEMO)
+def _declines(clause: str) -> bool:
     """A clause with no verb the reader knows that opens with a negation: after a command ("delete
     gym, not the yoga") it excludes what it names, never adds it as an item. (Alone it may be a
     reason for a change, "not doing it this week", or a request, "nicht mehr nötig": not read so.)
@@ -266,8 +297,12 @@ def declines(clause: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=_MEMO)
 def is_item(clause: str) -> bool:
+    return _is_item(unnumbered(clause))
+
+
+@lru_cache(maxsize=_MEMO)
+def _is_item(clause: str) -> bool:
     """A verbless clause that names something ("eggs"), not one that only qualifies ("high priority")."""
     rest = _modifiers().sub(" ", _ITEM_NOISE.sub(" ", clause))
     return any(c.isalpha() for c in rest)
