@@ -50,10 +50,10 @@ TRAITS: dict[str, Traits] = {
     Tool.ADD: Traits("add", items=True, claimable=True),
     Tool.LIST: Traits("list", reads=True),
     Tool.COMPLETE: Traits(
-        "complete", targets=True, destructive=True, items=True, claimable=True, states=("update_task",)
+        "complete", targets=True, destructive=True, items=True, claimable=True, states=(Tool.UPDATE,)
     ),
     Tool.DELETE: Traits("delete", targets=True, destructive=True, capped=True, items=True, claimable=True),
-    Tool.UPDATE: Traits("update", targets=True, claimable=True, states=("complete_task",)),
+    Tool.UPDATE: Traits("update", targets=True, claimable=True, states=(Tool.COMPLETE,)),
     Tool.UNDO: Traits("undo"),
 }
 UNKNOWN = Traits("")  # a name that is no task tool: treated as a change, never as a read
@@ -66,6 +66,11 @@ def traits(name: str) -> Traits:
 def having(trait: str) -> frozenset[Tool]:
     """The tools whose `trait` is true: `having("destructive")`."""
     return frozenset(Tool(t) for t, found in TRAITS.items() if getattr(found, trait))
+
+
+# The tools that change data (every one but a listing), and the ones that only read.
+CHANGING = having("changes")
+READING = having("reads")
 
 
 def stated_by(name: str) -> frozenset[str]:

@@ -28,7 +28,7 @@ from backend.app.agent.run_io import RunRecord
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import GuardDecision
 from backend.app.calls.payloads import listing_of, task_id_of, title_of
-from backend.app.calls.tools import BULK, Tool, having, stated_by
+from backend.app.calls.tools import BULK, CHANGING, Tool, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
@@ -46,7 +46,6 @@ from backend.app.tools.resolver import named_in
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 # Words withheld because they said a change happened that did not: the reply says nothing changed.
 _CLAIMED = frozenset({WordsReason.GHOST_CLAIM, WordsReason.UNBACKED_CLAIM, WordsReason.DENIED_SUCCESS})
-CHANGES = having("changes")
 
 
 class Status(StrEnum):
@@ -345,7 +344,7 @@ def _stated(outcome: ActionReport, words: Words) -> bool:
     mention ("shall I delete “Gym”?" after Gym was deleted), or claim with no task ("Done!"), is not
     stated: the reply gives it its line. Reads, undo and what did not succeed need none here."""
     e = outcome.call
-    if e is None or outcome.status is not Status.DONE or e.call.name not in CHANGES or e.call.name == Tool.UNDO:
+    if e is None or outcome.status is not Status.DONE or e.call.name not in CHANGING or e.call.name == Tool.UNDO:
         return True
     title = title_of(e.result.data) or ""
     same = stated_by(e.call.name)

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from backend.app.agent.loop_types import TextSink
 from backend.app.calls.payloads import title_of
-from backend.app.calls.tools import having
+from backend.app.calls.tools import CHANGING
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.lexicon import fold
 from backend.app.services.guard.claims import READABLE, denial
@@ -124,14 +124,11 @@ def _last_sentence_end(text: str, *, since: int = 0) -> int:
     return 0
 
 
-_CHANGES = having("changes")
-
-
 def contradicts(text: str, succeeded: set[str], guard: ExecutionGuard) -> bool:
     """Whether the model's text says something the successes contradict (a change none made, or a
     denial of one that did): what the live reply stops streaming at (word lists only)."""
     said = guard.claims_in(text)
     unbacked = [
-        c for c in said if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded & _CHANGES)
+        c for c in said if (c.tools and not set(c.tools) & succeeded) or (not c.tools and not succeeded & CHANGING)
     ]
-    return bool(unbacked) or (bool(succeeded & _CHANGES) and denial(text) is not None)
+    return bool(unbacked) or (bool(succeeded & CHANGING) and denial(text) is not None)

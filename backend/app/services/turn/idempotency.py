@@ -17,14 +17,12 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from backend.app.calls.tools import CHANGING
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.idempotency import Abandoned, IdempotencyRepository, StoredResponse
-from backend.app.tools.registry import TOOL_SPECS
-
-MUTATING = frozenset(s.name for s in TOOL_SPECS if not s.read_only)
 
 
 def request_hash(payload: dict[str, Any]) -> str:
@@ -56,7 +54,7 @@ async def claim(
     if not isinstance(found, Abandoned):
         return found
     changed = found.turn_id is not None and await ConversationRepository(session, user_id).turn_changed_tasks(
-        found.turn_id, mutating=MUTATING
+        found.turn_id, mutating=CHANGING
     )
     if not changed:
         await keys.take_over(key, request_hash=hashed, now=now, ttl=ttl, turn_id=turn_id)

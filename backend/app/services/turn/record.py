@@ -25,6 +25,7 @@ from backend.app.agent.loop_types import (
 )
 from backend.app.agent.run_io import RunResult
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.tools import READING
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
@@ -71,7 +72,7 @@ from backend.app.services.guard.final_calls import final_calls
 from backend.app.services.reply.compose import Reply, compose
 from backend.app.services.turn.answers import AnswerRun
 from backend.app.services.turn.apply_report import ApplyReport, apply_report
-from backend.app.services.turn.context import READ_ONLY, Step, TurnContext
+from backend.app.services.turn.context import Step, TurnContext
 from backend.app.services.turn.plan import declared_plan, plan_deviation
 
 _REPLACED_FINDING = {
@@ -117,7 +118,7 @@ def finish(
     )
     if turn.answer is not None and turn.answer.verdict == "cancel":
         reply = Reply(t("Okay, I won't: nothing was changed."), [], "results")
-    deviation = plan_deviation(step.intent, run.executed, read_only=READ_ONLY)
+    deviation = plan_deviation(step.intent, run.executed, read_only=READING)
     findings = [*run.findings, *([deviation] if deviation else []), *reply_findings(reply)]
     metadata = _turn_metadata(turn, run, step, reply, findings, settings=settings, model=model)
     now = clock.now()

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from backend.app.calls.tools import CHANGING
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, ConfirmationNotPending, NotFound, RateLimited
@@ -28,7 +29,7 @@ from backend.app.db.repositories.routing import Observed
 from backend.app.db.session import unit_of_work
 from backend.app.services.turn import idempotency
 from backend.app.services.turn.answers import asked, pending_answer
-from backend.app.services.turn.context import MUTATING, TurnContext
+from backend.app.services.turn.context import TurnContext
 from backend.app.services.turn.record import Finished
 from backend.app.tools.referents import Referents, TurnAccount
 
@@ -167,7 +168,7 @@ class TurnStore:
                 await routing_outcomes.record(session, failed, at=self.clock.now())
             if key is not None:
                 keys = IdempotencyRepository(session, user_id)
-                if await conversations.turn_changed_tasks(turn_id, mutating=MUTATING):
+                if await conversations.turn_changed_tasks(turn_id, mutating=CHANGING):
                     # A change was committed before the failure: a retry must not run the turn again
                     # (it would add the task twice), so it gets this error back, as Stripe replays a 500.
                     await keys.complete(key, status=exc.status_code, body=exc.body)
