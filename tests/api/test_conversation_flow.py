@@ -356,3 +356,23 @@ async def test_a_no_to_the_models_question_grounds_nothing(make_client: Any) -> 
     await chat(client, "no", conversation_id=first["conversation_id"])
 
     assert set(await _left(client)) == {"Gym", "Yoga"}
+
+
+async def test_a_choice_grounds_the_change_the_user_asked_not_another_the_question_named(
+    make_client: Any,
+) -> None:
+    # The user asked to complete a Q-task; the question also offers a delete. Picking "2" grounds the
+    # completion of Q10, never a delete of it.
+    llm = ScriptedLLM(
+        completion("Which one should I mark done: 1) Q1, 2) Q10? Or should I delete the old one?"),
+        calls(("delete_task", {"task_id": "Q10"})),
+        completion("Done."),
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Q1", "Q10", "Taxes")
+
+    first = (await chat(client, "mark the Q task done")).json()
+    await chat(client, "2", conversation_id=first["conversation_id"])
+
+    assert set(await _left(client)) == {"Q1", "Q10", "Taxes"}

@@ -15,6 +15,7 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunOptions
 from backend.app.calls.decisions import GuardEvent
+from backend.app.calls.tools import CHANGING
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
@@ -32,11 +33,8 @@ from backend.app.services.reply.live import ReplyListener
 from backend.app.services.turn import prompt
 from backend.app.services.turn.routing import Choice
 from backend.app.tools.referents import Referents, TurnAccount
-from backend.app.tools.registry import TOOL_SPECS
 from backend.app.tools.resolver import exactly_named
 
-READ_ONLY = frozenset(s.name for s in TOOL_SPECS if s.read_only)
-MUTATING = frozenset(s.name for s in TOOL_SPECS if not s.read_only)
 GUARDED_POLICIES = {ToolPolicy.GUARDED, ToolPolicy.REQUIRED, ToolPolicy.FORCED_INTENT, ToolPolicy.TWO_PHASE}
 
 
@@ -103,7 +101,7 @@ class Step:
             intent=intent,
             message=message,
             context="\n".join(earlier),
-            mutating_tools=MUTATING,
+            mutating_tools=CHANGING,
             enabled=applied in GUARDED_POLICIES,
             instruction=lambda tool: prompt.forced_instruction(tool, today),
             ghost_instruction=prompt.GHOST_INSTRUCTION,
@@ -149,14 +147,16 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
         return Answered({str(t): w for t, w in question.changes.items()}) if question.changes else None
     if (option := _option(rows[-1].content, question, message)) is not None:
         request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
-        asked = set(question.changes) | set(classify(request).tools if request else ())
+        requested, changes = set(classify(request).tools if request else ()), set(question.changes)
+        asked = (requested & changes) or requested or changes  # what the user asked, where it can be read
         return Answered(dict.fromkeys(asked, option)) if asked else None
     again = intent.needs_tool and all(
         set(a.tools) & set(question.changes)
         and (not names_something(a.about) or turn.conversation.answer(a.about) is True)
         for a in intent.actions
     )
-    return Answered({str(t): w for t, w in question.changes.items()}) if again and question.changes else None
+    repeated = {str(t): w for t, w in question.changes.items() if t in intent.tools}  # only the change said again
+    return Answered(repeated) if again and repeated else None
 
 
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
