@@ -321,6 +321,7 @@ def _lifespan(
             wire = await _wire(stack, llm_transport)
             client, model, provider = await _llm_client(settings, wire, llm_transport, metrics=metrics)
             app.state.settings = settings
+            app.state.clock = the_clock = clock or SystemClock()
             app.state.engine = engine
             app.state.sessionmaker = create_sessionmaker(engine)
             if settings.jwt_jwks_url:
@@ -333,9 +334,9 @@ def _lifespan(
                 client=MeteredClient(client, metrics),
                 model=model,
                 preset=preset,
-                clock=clock or SystemClock(),
+                clock=the_clock,
                 metrics=metrics,
-                router=_router(settings, app.state.sessionmaker, preset, clock or SystemClock()) if several else None,
+                router=_router(settings, app.state.sessionmaker, preset, the_clock) if several else None,
             )
             app.state.chat_service = service
             tools_for_user = app.state.tools_for = service.tools_for

@@ -35,10 +35,12 @@ def mcp_session():  # type: ignore[no-untyped-def]
 
 @asynccontextmanager
 async def open_mcp_session(
-    url: str, user: str = "alice", *, request_id: str | None = None
+    url: str, user: str = "alice", *, request_id: str | None = None, time_zone: str | None = None
 ) -> AsyncIterator[ClientSession]:
-    """The official SDK client over streamable HTTP, authenticated as `user`."""
+    """The official SDK client over streamable HTTP, authenticated as `user` (in `time_zone`: X-Time-Zone)."""
     headers = {"Authorization": f"Bearer {token_for(user)}"}
+    if time_zone:
+        headers["X-Time-Zone"] = time_zone
     if request_id:
         headers["X-Request-ID"] = request_id
     async with (

@@ -118,6 +118,24 @@ async def test_same_coercion_validation_and_guards_as_chat(live: Live, mcp_sessi
     assert [t["title"] for t in await tasks_of(live.client)] == ["Call mom"]
 
 
+async def test_dates_are_read_in_the_callers_time_zone(live: Live, mcp_session: Any) -> None:
+    """The frozen clock says 12:00 UTC on 22 November: 02:00 on the 23rd in Kiritimati (UTC+14), where the
+    22nd is past; 01:00 on the 22nd in Pago Pago (UTC-11). X-Time-Zone, then the token's zoneinfo claim."""
+    day = {"title": "Pay rent", "due_date": "2026-11-22"}
+    async with mcp_session(live.url, time_zone="Pacific/Kiritimati") as session:
+        past = await session.call_tool("add_task", day)
+        assert past.is_error and payload(past)["code"] == "DUE_DATE_IN_PAST"
+        assert "2026-11-23" in payload(past)["error"]
+    async with mcp_session(live.url, time_zone="Pacific/Pago_Pago") as session:
+        assert not (await session.call_tool("add_task", day)).is_error
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+        bad = await http.post("/mcp", json=INIT, headers={**MCP_HEADERS, **auth(), "X-Time-Zone": "Mars/Base"})
+        assert bad.status_code == 422 and bad.json()["error"] == "INVALID_TIME_ZONE"
+        claimed = {"Authorization": f"Bearer {token_for(zoneinfo='Mars/Base')}"}
+        assert (await http.post("/mcp", json=INIT, headers={**MCP_HEADERS, **claimed})).status_code == 422
+    assert [t["due_date"] for t in await tasks_of(live.client)] == ["2026-11-22"]
+
+
 async def test_missing_or_invalid_token_is_401_in_the_contract_shape(live: Live) -> None:
     for headers in ({}, {"Authorization": "Bearer not-a-jwt"}, {"Authorization": "Basic abc"}):
         response = await live.client.post("/mcp", json=INIT, headers={**MCP_HEADERS, **headers})

@@ -41,9 +41,9 @@ def _signing_settings() -> Settings:
     return Settings(_env_file=None, jwt_secret=TEST_SECRET)  # type: ignore[call-arg]
 
 
-def token_for(user: str = USER, *, minutes: int = 60) -> str:
+def token_for(user: str = USER, *, minutes: int = 60, zoneinfo: str | None = None) -> str:
     now = datetime.now(UTC).timestamp()
-    return create_token(settings=_signing_settings(), user_id=user, minutes=minutes, now=now)
+    return create_token(settings=_signing_settings(), user_id=user, minutes=minutes, now=now, zoneinfo=zoneinfo)
 
 
 # An MCP client's first request (JSON-RPC `initialize`), as a raw HTTP client sends it to /mcp.

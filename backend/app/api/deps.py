@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Path, Request, Security
+from fastapi import Depends, Header, Path, Request, Security
 from fastapi.security import HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from backend.app.core.clock import TIME_ZONE_HEADER, LocalClock, ZoneNames
 from backend.app.core.config import Settings
-from backend.app.core.security import authenticate, ensure_owner
+from backend.app.core.security import ensure_owner, identify
+from backend.app.db.repositories.preferences import user_clock
 from backend.app.db.session import unit_of_work
 from backend.app.services.user_data.writes import TaskWrites
 from backend.app.tools.factory import ToolsFor
@@ -66,11 +68,24 @@ class BearerUser(HTTPBearer):
 
 
 async def owner(request: Request, user_id: str) -> str:
-    """The request's token's user, who must be `user_id`: 401 for a bad token, 403 for another user."""
+    """The request's token's user, who must be `user_id`: 401 for a bad token, 403 for another user.
+    The token's `zoneinfo` claim is kept on the request for `zone_names`."""
     state = request.app.state
-    subject = await authenticate(request.headers.get("authorization"), settings=state.settings, keys=state.keys)
-    ensure_owner(subject, user_id)
-    return subject
+    who = await identify(request.headers.get("authorization"), settings=state.settings, keys=state.keys)
+    ensure_owner(who.user_id, user_id)
+    request.state.zoneinfo = who.zoneinfo
+    return who.user_id
+
+
+def zone_names(request: Request, header: str | None = None) -> ZoneNames:
+    """The zone names the request brings besides its body: the `X-Time-Zone` header (`header` when a
+    route read it), then the token's `zoneinfo` claim (read by `owner`)."""
+    return ZoneNames(
+        (
+            (TIME_ZONE_HEADER, header if header is not None else request.headers.get(TIME_ZONE_HEADER)),
+            ("the token's zoneinfo claim", getattr(request.state, "zoneinfo", None)),
+        )
+    )
 
 
 CurrentUser = Annotated[
@@ -84,3 +99,25 @@ CurrentUser = Annotated[
         )
     ),
 ]
+
+
+async def get_user_clock(
+    request: Request,
+    user_id: CurrentUser,
+    time_zone: Annotated[
+        str | None,
+        Header(
+            alias=TIME_ZONE_HEADER,
+            description="The user's IANA time zone for this request ('America/Los_Angeles'): what today is. "
+            "Else the token's `zoneinfo` claim, the zone stored with `PUT /preferences`, DEFAULT_TIME_ZONE.",
+        ),
+    ] = None,
+) -> LocalClock:
+    """The user's clock for this request (services/user_data/preferences.py): 422 for a zone name that
+    is no zone."""
+    state = request.app.state
+    names = zone_names(request, time_zone)
+    return await user_clock(state.sessionmaker, state.clock, user_id, names, default=state.settings.default_time_zone)
+
+
+UserClock = Annotated[LocalClock, Depends(get_user_clock)]

@@ -33,6 +33,7 @@ from starlette.responses import Response
 
 from backend.app.api.responses import FastJSONResponse
 from backend.app.calls.types import ExecutedCall
+from backend.app.core.clock import ZoneNames
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.db.outage import unreachable
 from backend.app.schemas.chat import ChatRequest, ToolCallRecord
@@ -71,10 +72,10 @@ def event(name: str, data: Any) -> bytes:
 
 
 async def stream_chat(
-    service: ChatService, *, user_id: str, request: ChatRequest, idempotency_key: str | None
+    service: ChatService, *, user_id: str, request: ChatRequest, idempotency_key: str | None, zones: ZoneNames
 ) -> Response:
     started = await start_turn(
-        service, user_id=user_id, request=request, idempotency_key=idempotency_key, live_words=True
+        service, user_id=user_id, request=request, idempotency_key=idempotency_key, live_words=True, zones=zones
     )
     if isinstance(started, Response):
         return started
@@ -90,6 +91,7 @@ async def start_turn(
     request: ChatRequest,
     idempotency_key: str | None,
     live_words: bool,
+    zones: ZoneNames,
     start_if_new: bool = False,
 ) -> Response | tuple[Item, asyncio.Queue[Item]]:
     """Run the turn in a task of its own and wait for its first item: an error response when the turn
@@ -110,6 +112,7 @@ async def start_turn(
                 on_calls=on_calls,
                 listener=_Listener(queue) if live_words else None,
                 start_if_new=start_if_new,
+                zones=zones,
             )
             queue.put_nowait(outcome)
         except AppError as error:

@@ -32,6 +32,7 @@ from fastapi.responses import StreamingResponse
 from starlette.responses import Response
 
 from backend.app.api.streaming import Item, replayed, start_turn
+from backend.app.core.clock import ZoneNames
 from backend.app.core.exceptions import AppError
 from backend.app.schemas.chat import ToolCallRecord
 from backend.app.schemas.ui_chat import UIChatRequest
@@ -45,7 +46,7 @@ HEADERS = {
 
 
 async def stream_ui_chat(
-    service: ChatService, *, user_id: str, request: UIChatRequest, idempotency_key: str | None
+    service: ChatService, *, user_id: str, request: UIChatRequest, idempotency_key: str | None, zones: ZoneNames
 ) -> Response:
     turn = request.chat_request(user_id)
     started = await start_turn(
@@ -54,6 +55,7 @@ async def stream_ui_chat(
         request=turn,
         idempotency_key=idempotency_key or request.idempotency_key(turn),
         live_words=False,
+        zones=zones,
         start_if_new=request.conversation_id is None,
     )
     if isinstance(started, Response):

@@ -1,9 +1,19 @@
-"""An injectable clock: the system prompt and due-date checks ask it for today's date."""
+"""An injectable clock, and the user's time zone that "today" is read in.
+
+`now` is an instant (UTC); `today` is a date, and a date is only ever somebody's: the service's clock
+reads it in UTC, a user's clock (`LocalClock`) in the user's zone (an IANA name, `zone_named`), which a
+request brings or the user stored (CONTRACT.md, "Time zones, times and repeats"; docs/clock.md).
+"""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, tzinfo
+from functools import lru_cache
 from typing import Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from backend.app.core.exceptions import InvalidRequest
 
 
 class Clock(Protocol):
@@ -28,4 +38,69 @@ class FixedClock:
         return self.moment
 
     def today(self) -> date:
-        return self.moment.date()
+        return self.moment.astimezone(UTC).date()
+
+
+@dataclass(frozen=True, slots=True)
+class LocalClock:
+    """`clock` read where the user lives: the same instant, the date of `zone`."""
+
+    clock: Clock
+    zone: tzinfo
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def today(self) -> date:
+        return self.clock.now().astimezone(self.zone).date()
+
+    @property
+    def zone_name(self) -> str:
+        return str(self.zone)
+
+
+class UnknownTimeZone(InvalidRequest):
+    code = "INVALID_TIME_ZONE"
+
+
+TIME_ZONE_HEADER = "X-Time-Zone"  # REST and MCP: the user's zone for one request
+MAX_ZONE_CHARS = 64  # the longest IANA name is 32 characters
+
+
+def zone_named(name: str, *, where: str = "time_zone") -> ZoneInfo:
+    """The IANA zone `name` ("America/Los_Angeles", "UTC"); 422 for a name no zone has."""
+    found = _zone(name) if 0 < len(name) <= MAX_ZONE_CHARS and "\x00" not in name else None
+    if found is None:
+        raise UnknownTimeZone(f"{where}: '{name[:MAX_ZONE_CHARS]}' is not an IANA time zone name (e.g. 'Europe/Paris')")
+    return found
+
+
+@lru_cache(maxsize=512)
+def _zone(name: str) -> ZoneInfo | None:
+    # ZoneInfo reads a file named by the key: a path ("../x", "/etc/x") is refused by it with ValueError.
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneNames:
+    """The zone names a request brings, as (where it came from, the name), most specific first."""
+
+    given: tuple[tuple[str, str | None], ...] = ()
+
+    def before(self, where: str, name: str | None) -> ZoneNames:
+        """These names with one more ahead of them (the chat body's before the header's)."""
+        return ZoneNames(((where, name), *self.given))
+
+    def first(self) -> ZoneInfo | None:
+        """The zone of the first name given; None when none is. A name given and unknown is a 422 that
+        says where it came from."""
+        for where, name in self.given:
+            if name is not None:
+                return zone_named(name, where=where)
+        return None
+
+
+NO_ZONE_NAMES = ZoneNames()

@@ -273,6 +273,9 @@ class Settings(BaseSettings):
     # none): closed after this many seconds, and at most this many open per user and worker.
     mcp_stream_idle_s: float = Field(default=60.0, gt=0)
     mcp_streams_per_user: int = Field(default=2, ge=1)
+    # The zone "today" is read in for a user whose request, token and preferences name none (an IANA name:
+    # a deployment whose users all live in one country sets theirs; core/clock.py).
+    default_time_zone: str = "UTC"
     confirmation_ttl_minutes: int = Field(default=5, ge=1)  # a pending "yes?" question expires after
     prune_interval_s: float = Field(default=3600, ge=0)  # the service forgets what is past retention; 0: never
 
@@ -288,6 +291,16 @@ class Settings(BaseSettings):
             value = [t.strip() for t in value.split(",") if t.strip()]
         if isinstance(value, list) and (unknown := sorted(set(value) - KNOWN_TOOLS)):
             raise ValueError(f"unknown tool {unknown[0]!r}; known: {', '.join(sorted(KNOWN_TOOLS))}")
+        return value
+
+    @field_validator("default_time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, available_timezones
+
+        if value != "UTC" and value not in available_timezones():
+            raise ValueError(f"{value!r} is not an IANA time zone name (e.g. 'Europe/Paris')")
+        ZoneInfo(value)
         return value
 
     @field_validator("jwt_algorithms", mode="before")

@@ -20,6 +20,7 @@ import math
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -43,9 +44,14 @@ _SEGMENT = re.compile(r"[A-Za-z0-9_-]+")
 _TIME_CLAIMS = ("exp", "iat", "nbf")
 
 
-def create_token(*, settings: Settings, user_id: str, minutes: int = 60, now: float | None = None) -> str:
+def create_token(
+    *, settings: Settings, user_id: str, minutes: int = 60, now: float | None = None, zoneinfo: str | None = None
+) -> str:
+    """A signed HS256 token for `user_id`; `zoneinfo`: the OpenID Connect claim of the user's time zone."""
     issued = int(now if now is not None else time.time())
     claims: dict[str, Any] = {"sub": user_id, "iat": issued, "exp": issued + minutes * 60}
+    if zoneinfo is not None:
+        claims["zoneinfo"] = zoneinfo
     if settings.jwt_audience:
         claims["aud"] = settings.jwt_audience
     if settings.jwt_issuer:
@@ -222,14 +228,30 @@ def _decode_and_verify(
     return claims
 
 
-async def authenticate(authorization: str | None, *, settings: Settings, keys: KeySet | None = None) -> str:
-    """Turn an Authorization header into the user id it proves."""
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a token proves, and the time zone its identity provider says they live in (the OpenID
+    Connect `zoneinfo` claim; a claim that is not a string is no zone)."""
+
+    user_id: str
+    zoneinfo: str | None = None
+
+
+async def identify(authorization: str | None, *, settings: Settings, keys: KeySet | None = None) -> Identity:
+    """Turn an Authorization header into the identity it proves."""
     if not authorization:
         raise Unauthorized("Missing Authorization header")
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("Authorization must be 'Bearer <token>'")
-    return str((await decode_any_token(token.strip(), settings=settings, keys=keys))["sub"])
+    claims = await decode_any_token(token.strip(), settings=settings, keys=keys)
+    zone = claims.get("zoneinfo")
+    return Identity(str(claims["sub"]), zone if isinstance(zone, str) and zone else None)
+
+
+async def authenticate(authorization: str | None, *, settings: Settings, keys: KeySet | None = None) -> str:
+    """Turn an Authorization header into the user id it proves."""
+    return (await identify(authorization, settings=settings, keys=keys)).user_id
 
 
 class KeysUnavailable(AppError):

@@ -215,3 +215,14 @@ class RoutingOutcome(SQLModel, table=True):
     latency_ms: float = Field(nullable=False)
     cost_usd: float = Field(nullable=False)
     at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)
+
+
+class UserPreference(SQLModel, table=True):
+    """What a user keeps between requests: the time zone their dates are read in when a request does
+    not say one (`PUT /api/{user_id}/preferences`; core/clock.py; migration 0014)."""
+
+    __tablename__ = "user_preferences"
+
+    user_id: str = Field(max_length=255, primary_key=True)
+    time_zone: str | None = Field(default=None, max_length=64)
+    updated_at: datetime = _ts()

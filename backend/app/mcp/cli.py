@@ -62,17 +62,20 @@ async def _serve(settings: Settings, user_id: str) -> int | None:
     import anyio
     from mcp.server.stdio import stdio_server
 
-    from backend.app.core.clock import SystemClock
+    from backend.app.core.clock import NO_ZONE_NAMES, SystemClock
+    from backend.app.db.repositories.preferences import user_clock
     from backend.app.db.session import create_engine, create_sessionmaker
     from backend.app.mcp.server import Caller, build_server
     from backend.app.tools.factory import task_tools_factory
 
     engine = create_engine(settings)
     try:
-        tools_for_user = task_tools_factory(
-            settings=settings, sessionmaker=create_sessionmaker(engine), clock=SystemClock()
-        )
-        caller = Caller(user_id=user_id)
+        sessionmaker = create_sessionmaker(engine)
+        tools_for_user = task_tools_factory(settings=settings, sessionmaker=sessionmaker, clock=SystemClock())
+        # The user's zone as stored (or DEFAULT_TIME_ZONE), read once: stdio carries no header or token.
+        names, default = NO_ZONE_NAMES, settings.default_time_zone
+        clock = await user_clock(sessionmaker, SystemClock(), user_id, names, default=default)
+        caller = Caller(user_id=user_id, clock=clock)
         server = build_server(identify=lambda _ctx: caller, tools_for_user=tools_for_user)
         stopped_by: int | None = None
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

@@ -27,11 +27,14 @@ import orjson
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
+from backend.app.core.clock import TIME_ZONE_HEADER, LocalClock, ZoneNames
 from backend.app.core.config import Settings
-from backend.app.core.exceptions import AppError
+from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
-from backend.app.core.security import authenticate
+from backend.app.core.security import identify
+from backend.app.db.outage import unreachable
+from backend.app.db.repositories.preferences import user_clock
 
 if TYPE_CHECKING:
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 
 PATH = "/mcp"
 REQUEST_ID_KEY = "taskchat.request_id"  # the scope's key for the request id (read by mcp/session.py)
+CLOCK_KEY = "taskchat.clock"  # the scope's key for the user's clock (read by mcp/session.py)
 
 
 class McpHttpEndpoint:
@@ -108,8 +112,7 @@ class McpHttpEndpoint:
             )
             return
         try:
-            keys = scope["app"].state.keys if "app" in scope else None
-            user_id = await authenticate(Headers(scope=scope).get("authorization"), settings=self.settings, keys=keys)
+            user_id, scope[CLOCK_KEY] = await self._caller(scope)
         except AppError as exc:
             await _send_json(send, exc.status_code, exc.body, exc.headers)
             return
@@ -125,6 +128,26 @@ class McpHttpEndpoint:
             await self._stream(manager, user_id, scope, receive, send)
             return
         await manager.handle_request(scope, receive, send)
+
+    async def _caller(self, scope: Scope) -> tuple[str, LocalClock | None]:
+        """The token's user (401, 403) and their clock: the X-Time-Zone header, the token's `zoneinfo`
+        claim, the zone they stored, DEFAULT_TIME_ZONE (422 for a name that is no zone; 503 when the
+        stored zone cannot be read)."""
+        state = scope["app"].state if "app" in scope else None
+        headers = Headers(scope=scope)
+        who = await identify(headers.get("authorization"), settings=self.settings, keys=getattr(state, "keys", None))
+        if state is None:
+            return who.user_id, None
+        names = ZoneNames(((TIME_ZONE_HEADER, headers.get(TIME_ZONE_HEADER)), ("zoneinfo", who.zoneinfo)))
+        try:
+            clock = await user_clock(
+                state.sessionmaker, state.clock, who.user_id, names, default=self.settings.default_time_zone
+            )
+        except Exception as exc:
+            if unreachable(exc):
+                raise DatabaseUnavailable() from exc
+            raise
+        return who.user_id, clock
 
     async def _stream(
         self, manager: StreamableHTTPSessionManager, user_id: str, scope: Scope, receive: Receive, send: Send

@@ -22,8 +22,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ToolCall, ToolResult, ToolSpec
+from backend.app.core.clock import Clock
 from backend.app.core.logging import request_id_var
 from backend.app.core.metrics import Metrics
+from backend.app.tools.factory import ToolsFor
 from backend.app.tools.registry import TOOLS, find_tool
 from backend.app.tools.task_tools import TaskTools
 
@@ -44,10 +46,11 @@ class Caller:
 
     user_id: str
     request_id: str | None = None
+    clock: Clock | None = None  # the user's (their time zone: mcp/http.py); None: the service's, in UTC
 
 
 Identify = Callable[[Context], Caller]
-ToolsForUser = Callable[[str], TaskTools]  # a `ToolsFor` (tools/factory.py): MCP calls use its defaults
+ToolsForUser = ToolsFor  # tools/factory.py: MCP calls use its defaults but for the caller's clock
 
 
 def mcp_tools(specs: Sequence[ToolSpec] | None = None) -> list[types.Tool]:
@@ -83,7 +86,9 @@ def build_server(*, identify: Identify, tools_for_user: ToolsForUser, metrics: M
         # the request id on the logging context would be that first request's; set this one's.
         token = request_id_var.set(caller.request_id) if caller.request_id else None
         try:
-            result = await _execute(tools_for_user(caller.user_id), params, request_id=ctx.request_id)
+            result = await _execute(
+                tools_for_user(caller.user_id, clock=caller.clock), params, request_id=ctx.request_id
+            )
         finally:
             if token is not None:
                 request_id_var.reset(token)

@@ -9,8 +9,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST
 
+from backend.app.core.clock import LocalClock
 from backend.app.core.metrics import Metrics
-from backend.app.mcp.http import REQUEST_ID_KEY
+from backend.app.mcp.http import CLOCK_KEY, REQUEST_ID_KEY
 from backend.app.mcp.server import Caller, Context, ToolsForUser, build_server
 
 
@@ -35,4 +36,9 @@ def http_caller(ctx: Context) -> Caller:
     if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
         raise MCPError(code=INVALID_REQUEST, message="Not authenticated")  # unreachable behind McpHttpEndpoint
     request_id = scope.get(REQUEST_ID_KEY) if isinstance(scope, dict) else None
-    return Caller(user_id=user.access_token.subject, request_id=request_id if isinstance(request_id, str) else None)
+    clock = scope.get(CLOCK_KEY) if isinstance(scope, dict) else None
+    return Caller(
+        user_id=user.access_token.subject,
+        request_id=request_id if isinstance(request_id, str) else None,
+        clock=clock if isinstance(clock, LocalClock) else None,
+    )

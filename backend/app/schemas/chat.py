@@ -27,6 +27,16 @@ class BudgetOverride(BaseModel):
     max_cost_usd: float | None = Field(default=None, ge=0, allow_inf_nan=False)
 
 
+# The user's IANA zone, for the turn's "today" (ahead of `X-Time-Zone`, the token's `zoneinfo`, the stored zone).
+TIME_ZONE_FIELD: Any = Field(
+    default=None,
+    max_length=64,
+    description="The user's IANA time zone ('America/Los_Angeles') for this turn: what today, tomorrow and "
+    "weekdays are. Else `X-Time-Zone`, the token's `zoneinfo` claim, the stored zone, DEFAULT_TIME_ZONE. "
+    "An unknown name is 422 `INVALID_TIME_ZONE`.",
+)
+
+
 class ChatRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -43,6 +53,7 @@ class ChatRequest(BaseModel):
         max_length=64,
         description="Answer yes to the conversation's pending confirmation with this id (its `confirmation.id`).",
     )
+    time_zone: str | None = TIME_ZONE_FIELD
 
     @field_validator("message")
     @classmethod

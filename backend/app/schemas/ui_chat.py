@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from backend.app.core.config import ToolPolicyName
 from backend.app.core.exceptions import InvalidRequest
-from backend.app.schemas.chat import BudgetOverride, ChatRequest
+from backend.app.schemas.chat import TIME_ZONE_FIELD, BudgetOverride, ChatRequest
 
 # An AI SDK chat id names a conversation of the user's: the same id, the same conversation.
 _CHATS = uuid.UUID("5d6f1c9e-0b3a-4f47-9c1e-7a2b8d4e6f10")
@@ -67,6 +67,7 @@ class UIChatRequest(BaseModel):
     tool_policy: ToolPolicyName | None = None
     budget: BudgetOverride | None = None
     confirm: str | None = Field(default=None, max_length=64)
+    time_zone: str | None = TIME_ZONE_FIELD
 
     def asked(self) -> UIMessage:
         """The last user message: what this turn answers."""
@@ -89,6 +90,7 @@ class UIChatRequest(BaseModel):
                 tool_policy=self.tool_policy,
                 budget=self.budget,
                 confirm=self.confirm,
+                time_zone=self.time_zone,
             )
         except ValidationError as error:  # the text: too long, or a character the store cannot keep
             problems = "; ".join(str(e["msg"]) for e in error.errors())

@@ -27,6 +27,7 @@ class ToolsFor(Protocol):
         turn_id: uuid.UUID | None = ...,
         context: Referents | None = ...,
         said: Said | None = ...,
+        clock: Clock | None = ...,
     ) -> TaskTools: ...
 
 
@@ -46,9 +47,11 @@ def task_tools_factory(
     resolver: ReferenceResolver | None = None,
 ) -> ToolsFor:
     """`TaskTools` for one user and one change set (a chat turn, an MCP call, a REST request): its
-    calls are recorded with `source`, under `turn_id` (a new one when not given)."""
+    calls are recorded with `source`, under `turn_id` (a new one when not given); "today" is `clock`'s,
+    the user's clock of the request, when given (else the service's, in UTC)."""
     shared = resolver or ReferenceResolver(threshold=settings.resolver_threshold)
     offered = offered_tools(settings)
+    service_clock = clock
 
     def tools_for(
         user_id: str,
@@ -58,6 +61,7 @@ def task_tools_factory(
         turn_id: uuid.UUID | None = None,
         context: Referents | None = None,
         said: Said | None = None,
+        clock: Clock | None = None,
     ) -> TaskTools:
         return TaskTools(
             context=context,
@@ -65,7 +69,7 @@ def task_tools_factory(
             offered=offered,
             sessionmaker=sessionmaker,
             user_id=user_id,
-            clock=clock,
+            clock=clock or service_clock,
             resolver=shared,
             apply_mode=settings.apply_mode,
             audit=ToolAudit(conversation_id=conversation_id, turn_id=turn_id or uuid.uuid4(), source=source),

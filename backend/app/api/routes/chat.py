@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import Discriminator, StringConstraints, Tag, TypeAdapter, ValidationError
 from starlette.responses import Response
 
-from backend.app.api.deps import BEARER, MAX_ID_CHARS, USER_ID_SAYS, owner
+from backend.app.api.deps import BEARER, MAX_ID_CHARS, USER_ID_SAYS, owner, zone_names
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.streaming import replayed, stream_chat, wants_stream
 from backend.app.api.ui_stream import stream_ui_chat
@@ -187,9 +187,14 @@ async def chat(
 ) -> Response:
     service: ChatService = raw.app.state.chat_service
     user_id, idempotency_key = raw.path_params["user_id"], raw.headers.get(IDEMPOTENCY_KEY)  # `_checked`
+    zones = zone_names(raw)  # the header's and the token's; the body's comes first (ChatService.chat)
     if isinstance(request, UIChatRequest):
-        return await stream_ui_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
+        return await stream_ui_chat(
+            service, user_id=user_id, request=request, idempotency_key=idempotency_key, zones=zones
+        )
     if wants_stream(raw.headers.get("accept")):
-        return await stream_chat(service, user_id=user_id, request=request, idempotency_key=idempotency_key)
-    outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key)
+        return await stream_chat(
+            service, user_id=user_id, request=request, idempotency_key=idempotency_key, zones=zones
+        )
+    outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key, zones=zones)
     return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(outcome))

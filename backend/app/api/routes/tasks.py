@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
-from backend.app.api.deps import MAX_ID_CHARS, CurrentUser, SessionDep, TaskWritesDep
+from backend.app.api.deps import MAX_ID_CHARS, CurrentUser, SessionDep, TaskWritesDep, UserClock
 from backend.app.api.responses import FastJSONResponse
 from backend.app.core.exceptions import NotFound
 from backend.app.db.repositories.conversations import ConversationRepository
@@ -132,10 +132,11 @@ async def create_task(
     body: Annotated[AddTaskArgs, Body(openapi_examples=CREATE_EXAMPLES)],
     writes: TaskWritesDep,
     request: Request,
+    clock: UserClock,
     idempotency_key: IdempotencyKey = None,
 ) -> FastJSONResponse:
     fields = body.model_dump(mode="json", exclude_unset=True)
-    written = await writes.create(user_id, fields, idempotency_key=idempotency_key)
+    written = await writes.create(user_id, fields, idempotency_key=idempotency_key, clock=clock)
     headers = {"Idempotency-Replayed": "true"} if written.replayed else {}
     if written.version is not None:
         headers["ETag"] = etag(written.version)
@@ -169,10 +170,11 @@ async def update_task(
     task_id: uuid.UUID,
     body: Annotated[TaskFields, Body(openapi_examples=PATCH_EXAMPLES)],
     writes: TaskWritesDep,
+    clock: UserClock,
     if_match: IfMatch = None,
 ) -> FastJSONResponse:
     fields: dict[str, Any] = body.model_dump(mode="json", exclude_unset=True)
-    task = await writes.update(user_id, task_id, fields, version=parse_if_match(if_match))
+    task = await writes.update(user_id, task_id, fields, version=parse_if_match(if_match), clock=clock)
     return FastJSONResponse(task_body(task), headers={"ETag": etag(task.version)})
 
 

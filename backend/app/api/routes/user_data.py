@@ -1,11 +1,14 @@
-"""A user's data, to take away or to erase (services/user_data/export.py)."""
+"""A user's data, to take away or to erase (services/user_data/export.py), and what they keep between
+requests: their time zone (services/user_data/preferences.py)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
 
-from backend.app.api.deps import CurrentUser
+from backend.app.api.deps import CurrentUser, UserClock, zone_names
 from backend.app.api.responses import FastJSONResponse
+from backend.app.db.repositories import preferences as user_preferences
 from backend.app.db.session import unit_of_work
 from backend.app.schemas.common import error_responses
 from backend.app.services.user_data import export as user_data
@@ -62,3 +65,61 @@ async def erase(user_id: CurrentUser, request: Request) -> FastJSONResponse:
     async with unit_of_work(request.app.state.sessionmaker) as session:
         erased = await user_data.erase(session, user_id)
     return FastJSONResponse({"erased": erased})
+
+
+class PreferencesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"time_zone": "Europe/Paris"}]})
+
+    time_zone: str | None = Field(
+        max_length=64,
+        description="An IANA time zone name ('America/Los_Angeles'); null forgets it (DEFAULT_TIME_ZONE).",
+    )
+
+
+class PreferencesOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"time_zone": "Europe/Paris", "effective_time_zone": "Europe/Paris"}]}
+    )
+
+    time_zone: str | None = Field(description="The stored zone; null when none is stored.")
+    effective_time_zone: str = Field(
+        description="The zone this request's dates are read in (X-Time-Zone, the token's zoneinfo, the stored zone, "
+        "DEFAULT_TIME_ZONE)."
+    )
+
+
+_PREFERENCES = (
+    "The zone a user's dates are read in when a request names none (no chat `time_zone`, no `X-Time-Zone`, no "
+    "`zoneinfo` claim in the token). Stored per user, on every instance."
+)
+
+
+@router.get(
+    "/api/{user_id}/preferences",
+    response_model=PreferencesOut,
+    summary="Your stored time zone",
+    description=_PREFERENCES,
+    responses=error_responses(401, 403, 422, 500, own=_OUTAGE),
+)
+async def preferences(user_id: CurrentUser, request: Request, clock: UserClock) -> FastJSONResponse:
+    async with unit_of_work(request.app.state.sessionmaker, single_statement=True) as session:
+        stored = await user_preferences.stored_zone(session, user_id)
+    return FastJSONResponse({"time_zone": stored, "effective_time_zone": clock.zone_name})
+
+
+@router.put(
+    "/api/{user_id}/preferences",
+    response_model=PreferencesOut,
+    summary="Store your time zone",
+    description=_PREFERENCES + " 422 `INVALID_TIME_ZONE` for a name that is no IANA zone.",
+    responses=error_responses(401, 403, 422, 500, own=_OUTAGE),
+)
+async def store_preferences(user_id: CurrentUser, request: Request, body: PreferencesIn) -> FastJSONResponse:
+    state = request.app.state
+    async with unit_of_work(state.sessionmaker) as session:
+        stored = await user_preferences.store_zone(session, user_id, body.time_zone)
+    # What the next request without a zone of its own will read (the token's claim still comes first).
+    clock = await user_preferences.user_clock(
+        state.sessionmaker, state.clock, user_id, zone_names(request), default=state.settings.default_time_zone
+    )
+    return FastJSONResponse({"time_zone": stored, "effective_time_zone": clock.zone_name})

@@ -8,6 +8,7 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from backend.app.agent.limits import Budget
@@ -16,7 +17,7 @@ from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunOptions
 from backend.app.calls.decisions import GuardEvent
 from backend.app.calls.tools import CHANGING
-from backend.app.core.clock import Clock
+from backend.app.core.clock import LocalClock, SystemClock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
@@ -60,6 +61,7 @@ class TurnContext:
     listener: ReplyListener | None = None  # hears the model's checked words as they come (a streamed turn)
     start_if_new: bool = False  # the request's conversation_id is created when it is new (chat.py)
     routing: Choice | None = None  # with several models: the one asked first, and why (services/turn/routing.py)
+    clock: LocalClock = field(default_factory=lambda: LocalClock(SystemClock(), UTC))  # the user's (core/clock.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +91,13 @@ class Step:
         return self.guard.outcome(events) if self.guard is not None else "disabled"
 
     @classmethod
-    def guarded(cls, turn: TurnContext, settings: Settings, preset: Preset, clock: Clock, *, checks: bool) -> Step:
+    def guarded(cls, turn: TurnContext, settings: Settings, preset: Preset, *, checks: bool) -> Step:
         """`checks`: the model's words are checked by the model before they are shown (REPLY_CHECK)."""
         message = turn.request.message
         intent = classify(message)
         requested = ToolPolicy(turn.request.tool_policy or settings.tool_policy)
         applied = ToolPolicy(preset.policy_downgrades.get(requested.value, requested.value))
-        today = clock.today()
+        today = turn.clock.today()
         earlier = [row.content for row in turn.history[-RECENT_ROWS:] if row.role == "user"]
         guard = ExecutionGuard(
             intent=intent,

@@ -32,12 +32,13 @@ from backend.app.agent.run_io import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
 from backend.app.calls.said import Commands, Said, SaidAction, SaidAdd
 from backend.app.calls.tools import Tool
-from backend.app.core.clock import Clock
+from backend.app.core.clock import NO_ZONE_NAMES, Clock, ZoneNames
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, InvalidRequest
 from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.db.repositories.idempotency import StoredResponse
+from backend.app.db.repositories.preferences import user_clock
 from backend.app.db.repositories.routing import Observed
 from backend.app.language.reading.intent import Intent
 from backend.app.schemas.chat import ChatRequest, ChatResponse
@@ -127,6 +128,7 @@ class ChatService:
         self.model = model
         self.preset = preset
         self.clock = clock
+        self.sessionmaker = sessionmaker
         self.resolver = ReferenceResolver(threshold=settings.resolver_threshold)
         self.options = run_options(settings, preset)
         # The built-in offline model writes its words from the tool results: there is nothing to check.
@@ -144,14 +146,18 @@ class ChatService:
         on_calls: CallsObserver | None = None,
         listener: ReplyListener | None = None,
         start_if_new: bool = False,
+        zones: ZoneNames = NO_ZONE_NAMES,
     ) -> TurnResponse:
         """One turn. A streamed turn's `on_calls` hears of each step's calls as soon as they ran; its
         `listener`, in model mode, the model's words as they come, once checked (live_reply.py).
         `start_if_new`: the request's `conversation_id` is created when this user has none by that id
-        (an AI SDK chat's conversation, api/ui_stream.py), where it would otherwise be 404."""
+        (an AI SDK chat's conversation, api/ui_stream.py), where it would otherwise be 404. `zones`: the
+        zone names the request brings besides its body's `time_zone` (the header's, the token's)."""
         # The turn id is on the logging context for the whole turn, so every line it logs carries it.
         if len(request.message) > self.settings.max_message_chars:
             raise InvalidRequest(f"message: at most {self.settings.max_message_chars} characters (MAX_MESSAGE_CHARS)")
+        names, default = zones.before("time_zone", request.time_zone), self.settings.default_time_zone
+        clock = await user_clock(self.sessionmaker, self.clock, user_id, names, default=default)
         turn_id = uuid.uuid4()
         token = turn_id_var.set(str(turn_id))
         try:
@@ -164,6 +170,7 @@ class ChatService:
                 on_calls=on_calls,
                 listener=listener,
                 start_if_new=start_if_new,
+                clock=clock,
             )
             return await self._chat(turn)
         finally:
@@ -199,7 +206,7 @@ class ChatService:
         after a no: its own kind of step, no model, no guard), else the tool loop."""
         if turn.answer is not None and turn.answer.verdict in ("run", "cancel"):
             return await run_answer(turn, self._tools(turn)), Step.answering(turn, self.settings)
-        step = Step.guarded(turn, self.settings, self.preset, self.clock, checks=self.checks_words)
+        step = Step.guarded(turn, self.settings, self.preset, checks=self.checks_words)
         assert step.guard is not None  # a message the loop works on is always read by a guard
         return await self._loop(turn, step, step.guard), step
 
@@ -207,7 +214,7 @@ class ChatService:
         """A turn through the model: the reader's step, the guard, the loop."""
         settings, request = self.settings, turn.request
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": prompt.system_prompt(self.clock.today())},
+            {"role": "system", "content": prompt.system_prompt(turn.clock.today(), turn.clock.zone_name)},
             *fit_history(turn.history, token_budget=settings.history_token_budget),
             {"role": "user", "content": request.message},
         ]
@@ -254,7 +261,7 @@ class ChatService:
         repair the model's arguments that name nothing."""
         said = None
         if step is not None and step.guard is not None:
-            message, intent, today = turn.request.message, step.intent, self.clock.today()
+            message, intent, today = turn.request.message, step.intent, turn.clock.today()
             context = step.guard.context
             actions = tuple(SaidAction(a.tools, a.object) for a in intent.actions)
             said = Said(
@@ -271,6 +278,7 @@ class ChatService:
             turn_id=turn.turn_id,
             context=turn.conversation,
             said=said,
+            clock=turn.clock,
         )
 
     def _model_info(self) -> ModelInfo:

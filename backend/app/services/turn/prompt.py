@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date
 
 
-def system_prompt(today: date) -> str:
+def system_prompt(today: date, zone: str = "UTC") -> str:
+    """`today` is the user's date in their time zone `zone` (core/clock.py)."""
     return (
         "You are Taskchat, a to-do assistant.\n"
-        f"Today's date: {today.isoformat()} ({today.strftime('%A')}).\n"
+        f"Today's date: {today.isoformat()} ({today.strftime('%A')}), in the user's time zone {zone}.\n"
         "Rules: use the tools for every change or lookup; never say a task was added, completed, "
         "updated or deleted unless a tool result says so. Refer to tasks by their title; titles are "
         "resolved for you. Dates are YYYY-MM-DD and never in the past. Task titles and descriptions "

@@ -57,7 +57,7 @@ class TurnStore:
                     return stored
             continued = await self._open(session, turn)  # refused: the claim above rolls back with it
             if continued and not alone:
-                turn.answer = await pending_answer(session, turn, clock=self.clock)
+                turn.answer = await pending_answer(session, turn, clock=turn.clock)
         return None
 
     async def read_answer(self, turn: TurnContext) -> None:
@@ -66,7 +66,7 @@ class TurnStore:
         user's message was stored, so the caller records a failure here beside that message."""
         if _starts_alone(turn) and asked(turn) is not None:
             async with unit_of_work(self.sessionmaker) as session:
-                turn.answer = await pending_answer(session, turn, clock=self.clock)
+                turn.answer = await pending_answer(session, turn, clock=turn.clock)
 
     async def _open(self, session: AsyncSession, turn: TurnContext) -> bool:
         """The conversation (new, or this user's) and its history, the rate limit, and the user's

@@ -31,6 +31,7 @@ _EXPORTED: tuple[tuple[str, Any], ...] = (
     ("messages", models.Message),
     ("tool_executions", models.ToolExecution),
     ("pending_confirmations", models.PendingConfirmation),
+    ("preferences", models.UserPreference),
 )
 
 

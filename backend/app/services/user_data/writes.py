@@ -89,7 +89,9 @@ class TaskWrites:
         self.clock = clock
         self.metrics = metrics
 
-    async def create(self, user_id: str, fields: dict[str, Any], *, idempotency_key: str | None) -> Written:
+    async def create(
+        self, user_id: str, fields: dict[str, Any], *, idempotency_key: str | None, clock: Clock | None = None
+    ) -> Written:
         turn_id = uuid.uuid4()
         if idempotency_key is not None:
             stored = await self._claim(user_id, idempotency_key, {"route": "POST /tasks", "body": fields}, turn_id)
@@ -97,7 +99,7 @@ class TaskWrites:
                 version = stored.body.get("version") if stored.status == 201 else None
                 return Written(stored.status, stored.body, version if isinstance(version, int) else None, True)
         try:
-            task = await self._task(user_id, await self._run(user_id, turn_id, Tool.ADD, fields))
+            task = await self._task(user_id, await self._run(user_id, turn_id, Tool.ADD, fields, clock=clock))
         except AppError:
             if idempotency_key is not None:
                 await self._release(user_id, idempotency_key)
@@ -134,9 +136,17 @@ class TaskWrites:
             await self._complete(user_id, idempotency_key, 200, body)
         return Written(200, body, None)
 
-    async def update(self, user_id: str, task_id: uuid.UUID, fields: dict[str, Any], *, version: int | None) -> Task:
+    async def update(
+        self,
+        user_id: str,
+        task_id: uuid.UUID,
+        fields: dict[str, Any],
+        *,
+        version: int | None,
+        clock: Clock | None = None,
+    ) -> Task:
         arguments = {**fields, "task_id": str(task_id)}
-        result = await self._run(user_id, uuid.uuid4(), Tool.UPDATE, arguments, version=version)
+        result = await self._run(user_id, uuid.uuid4(), Tool.UPDATE, arguments, version=version, clock=clock)
         return await self._task(user_id, result)
 
     async def delete(self, user_id: str, task_id: uuid.UUID, *, version: int | None) -> None:
@@ -179,8 +189,9 @@ class TaskWrites:
         version: int | None = None,
         expected_change: uuid.UUID | None = None,
         repeat_window_s: float = 0.0,
+        clock: Clock | None = None,
     ) -> ToolResult:
-        tools = self.tools_for(user_id, source="rest", turn_id=turn_id)
+        tools = self.tools_for(user_id, source="rest", turn_id=turn_id, clock=clock)
         call = ToolCall(
             id=f"rest-{turn_id.hex[:12]}",
             name=tool,
