@@ -195,6 +195,7 @@ async def test_rest_due_dates_are_checked_against_the_users_today(make_client) -
     assert (await client.patch(f"{url}/{task_id}", json={"due_date": "2026-12-04"}, headers=claimed)).status_code == 200
 
 
+@pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
 async def test_the_stored_zone_is_read_returned_exported_and_erased(make_client) -> None:  # type: ignore[no-untyped-def]
     client = await make_client(ScriptedLLM())
     url = f"/api/{USER}/preferences"

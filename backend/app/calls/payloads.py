@@ -26,6 +26,10 @@ class TaskData(TypedDict):
     priority: str
     due_date: str | None
     tags: list[str]
+    due_at: NotRequired[str | None]  # RFC 3339 in `time_zone`: only a task with a due time has them
+    time_zone: NotRequired[str | None]
+    recurrence: NotRequired[str]  # an RRULE: only a repeating task has it
+    next_due: NotRequired[str | None]  # a repeating task's completion: when it comes next (it moved there)
     version: NotRequired[int]
     resolved: NotRequired[str]
     repaired: NotRequired[list[str]]

@@ -21,8 +21,13 @@ class Clock(Protocol):
 
     def today(self) -> date: ...
 
+    @property
+    def zone(self) -> tzinfo: ...
+
 
 class SystemClock:
+    zone: tzinfo = UTC
+
     def now(self) -> datetime:
         return datetime.now(UTC)
 
@@ -31,6 +36,8 @@ class SystemClock:
 
 
 class FixedClock:
+    zone: tzinfo = UTC
+
     def __init__(self, moment: datetime) -> None:
         self.moment = moment
 
@@ -56,7 +63,20 @@ class LocalClock:
 
     @property
     def zone_name(self) -> str:
-        return str(self.zone)
+        return zone_key(self.zone)
+
+
+def zone_key(zone: tzinfo) -> str:
+    """A zone's IANA name ("UTC" for datetime's own UTC)."""
+    return zone.key if isinstance(zone, ZoneInfo) else "UTC" if zone is UTC else str(zone)
+
+
+def shown_at(due_at: datetime | None, zone_name: str | None) -> str | None:
+    """A due time as RFC 3339 with the offset of the zone it was said in ("2026-12-05T15:00:00-08:00")."""
+    if due_at is None:
+        return None
+    aware = due_at if due_at.tzinfo is not None else due_at.replace(tzinfo=UTC)
+    return aware.astimezone(zone_named(zone_name or "UTC")).isoformat()
 
 
 class UnknownTimeZone(InvalidRequest):

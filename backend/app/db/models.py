@@ -46,6 +46,11 @@ class Task(SQLModel, table=True):
     status: str = Field(default="pending", max_length=16, nullable=False)
     priority: str = Field(default="medium", max_length=16, nullable=False)
     due_date: date | None = Field(default=None)
+    # A due time: the instant, and the IANA zone it was said in (`due_date` is its date there); a repeat
+    # (an RFC 5545 RRULE, tools/repeats.py). Migration 0015; NULL: a date only, once.
+    due_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
+    time_zone: str | None = Field(default=None, max_length=64)
+    recurrence: str | None = Field(default=None, max_length=255)
     tags: list[str] = Field(default_factory=list, sa_type=JSONType, nullable=False)
     # Bumped by every update: a write names the version it read, so two racing writers
     # cannot both win (see TaskRepository).
@@ -82,6 +87,9 @@ class DeletedTask(SQLModel, table=True):
     status: str = Field(max_length=16, nullable=False)
     priority: str = Field(max_length=16, nullable=False)
     due_date: date | None = Field(default=None)
+    due_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
+    time_zone: str | None = Field(default=None, max_length=64)
+    recurrence: str | None = Field(default=None, max_length=255)
     tags: list[str] = Field(default_factory=list, sa_type=JSONType, nullable=False)
     version: int = Field(nullable=False)
     created_at: datetime = Field(sa_type=sa.DateTime(timezone=True), nullable=False)

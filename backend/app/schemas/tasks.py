@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
+from backend.app.core.clock import shown_at
+
 _TASK_EXAMPLE: dict[str, Any] = {
     "id": "5f0c1c2e-8a4b-4f7e-9a8e-0d4c2b1a9e11",
     "title": "Buy milk",
@@ -41,11 +43,24 @@ class TaskOut(_Timestamped):
     description: str | None
     status: str
     priority: str
-    due_date: date | None
+    due_date: date | None = Field(description="The day it is due; with a due time, that time's date in `time_zone`.")
+    due_at: datetime | None = Field(
+        default=None, description="When it is due, RFC 3339 with the offset of `time_zone`; null: a date only."
+    )
+    time_zone: str | None = Field(default=None, description="The IANA zone the due time (or repeat) was said in.")
+    recurrence: str | None = Field(
+        default=None,
+        description="How it repeats: an RFC 5545 RRULE (FREQ=WEEKLY;BYDAY=TU). Completing it moves it to its next "
+        "occurrence.",
+    )
     tags: list[str]
     created_at: datetime
     updated_at: datetime
     version: int = Field(description='Changes with every write; the task\'s `ETag` is it in quotes (`"1"`).')
+
+    @field_serializer("due_at")
+    def _ser_due_at(self, value: datetime | None) -> str | None:
+        return shown_at(value, self.time_zone)
 
 
 class UndoneItem(BaseModel):

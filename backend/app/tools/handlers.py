@@ -28,11 +28,12 @@ from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing
 from backend.app.calls.said import Said, SaidAdd
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide, verdict_of
-from backend.app.core.clock import Clock
+from backend.app.core.clock import Clock, shown_at
 from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.tools.references import Found, TaskFinder, needs_confirmation_to_add
+from backend.app.tools.repeats import edited_timing, new_timing
 from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
 from backend.app.tools.undo import undo_last_change
@@ -99,7 +100,7 @@ def snapshot(task: Task) -> dict[str, Any]:
 
 
 def task_to_dict(task: Task) -> TaskData:
-    return {
+    data: TaskData = {
         "id": str(task.id),
         "title": task.title,
         "description": task.description,
@@ -108,6 +109,19 @@ def task_to_dict(task: Task) -> TaskData:
         "due_date": task.due_date.isoformat() if task.due_date else None,
         "tags": list(task.tags or []),
     }
+    # A due time and a repeat only where the task has them: what every other task's data was stays so.
+    if task.due_at is not None:
+        data["due_at"] = shown_at(task.due_at, task.time_zone)
+    if task.recurrence:
+        data["recurrence"] = task.recurrence
+    if task.due_at is not None or task.recurrence:
+        data["time_zone"] = task.time_zone
+    return data
+
+
+# The fields whose change depends on the task as it is (its due time, its date, its repeat), as does a
+# completion (of a repeating task: a move to its next occurrence).
+TIMING = frozenset({"due_date", "due_at", "recurrence"})
 
 
 class ToolHandlers:
@@ -140,12 +154,15 @@ class ToolHandlers:
         if grounding is not None and grounding.hold is Hold.ASK:  # nothing added: the user is asked first
             return Done.valued(values, needs_confirmation_to_add(verdict_of(grounding.rule), args.title))
         self.titles_added.add(args.title.casefold())
-        task = await step.repo.add(
-            title=args.title,
-            description=args.description,
-            priority=args.priority,
+        timing = new_timing(
             due_date=args.due_date,
-            tags=list(args.tags),
+            due_at=args.due_at,
+            recurrence=args.recurrence,
+            zone=self.clock.zone,
+            today=self.clock.today(),
+        )
+        task = await step.repo.add(
+            title=args.title, description=args.description, priority=args.priority, tags=list(args.tags), **timing
         )
         self.finder.touched.add(task.id)
         return Done.valued(
@@ -249,13 +266,20 @@ class ToolHandlers:
         row = found.match
         if isinstance(row, ToolResult):
             return Done.of(found, row)
+        done = values.get("status") == "completed"
+        if done or TIMING & values.keys():  # they depend on the task as it is (tools/repeats.py)
+            current = row.whole or await step.repo.get(row.id)
+            if current is None:
+                return Done.of(found, _conflict(row.title))
+            values = edited_timing(values, current, zone=self.clock.zone, today=self.clock.today())
         changed = await step.repo.change(row, values)
         if changed is None:
             return Done.of(found, _conflict(row.title))
         before, task = changed
-        return Done.of(
-            found, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, snapshot(before), snapshot(task))
-        )
+        data = task_to_dict(task)
+        if done and "status" not in values:  # a repeating task done: moved to its next occurrence
+            data["next_due"] = data.get("due_at") or data["due_date"]
+        return Done.of(found, ToolResult(success=True, data=data), Change(task.id, snapshot(before), snapshot(task)))
 
     @property
     def said(self) -> Said | None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from backend.app.core.text import visible_text
+from backend.app.tools.repeats import normalized_rule
 
 Priority = Literal["low", "medium", "high"]
 _VISIBLE = AfterValidator(visible_text)  # something visible in it, no bidi controls (core/text.py)
@@ -15,6 +16,10 @@ Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_
 Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), _VISIBLE]
 TaskRef = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
 REF_HELP = "The task's title as the user said it (matched fuzzily) or its UUID."
+# A repeat: an RFC 5545 RRULE, stored upper case without its "RRULE:" prefix (tools/repeats.py).
+Rule = Annotated[str, StringConstraints(max_length=300), AfterValidator(normalized_rule)]
+DUE_AT_HELP = "Date and time it is due, ISO 8601 (2026-12-05T15:00); without an offset, in the user's time zone."
+RULE_HELP = "How it repeats: an RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=TU or FREQ=MONTHLY;BYMONTHDAY=1."
 
 
 class _Args(BaseModel):
@@ -26,6 +31,8 @@ class AddTaskArgs(_Args):
     description: Annotated[str, StringConstraints(max_length=4000)] | None = None
     priority: Priority = "medium"
     due_date: date | None = Field(default=None, description="YYYY-MM-DD, today or later.")
+    due_at: datetime | None = Field(default=None, description=DUE_AT_HELP)
+    recurrence: Rule | None = Field(default=None, description=RULE_HELP)
     tags: list[Tag] = Field(default_factory=list, max_length=20)
 
 
@@ -46,7 +53,7 @@ class TaskRefArgs(_Args):
 
 
 # Fields update_task can clear: null for these, [] for tags (the model sees the null in the schema).
-CLEARABLE = frozenset({"description", "due_date"})
+CLEARABLE = frozenset({"description", "due_date", "due_at", "recurrence"})
 _CLEARABLE: dict[str, Any] = {"x-clearable": True}
 
 
@@ -61,11 +68,18 @@ class TaskFields(_Args):
     due_date: date | None = Field(
         default=None, description="YYYY-MM-DD, today or later; null clears it.", json_schema_extra=_CLEARABLE
     )
+    due_at: datetime | None = Field(
+        default=None, description=DUE_AT_HELP + " null clears the time.", json_schema_extra=_CLEARABLE
+    )
+    recurrence: Rule | None = Field(
+        default=None, description=RULE_HELP + " null stops it repeating.", json_schema_extra=_CLEARABLE
+    )
     tags: list[Tag] | None = Field(default=None, max_length=20, description="Replaces the tags; [] clears them.")
     status: Literal["pending", "completed"] | None = None
 
     def changes(self) -> dict[str, Any]:
-        """The fields given: a null clears `description` and `due_date` and means nothing elsewhere."""
+        """The fields given: a null clears `description`, `due_date`, `due_at` and `recurrence` and means
+        nothing elsewhere."""
         given = self.model_dump(exclude={"task_id"}, exclude_unset=True)
         return {k: v for k, v in given.items() if v is not None or k in CLEARABLE}
 

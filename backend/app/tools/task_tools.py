@@ -46,6 +46,7 @@ from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers, co
 from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
+from backend.app.tools.repeats import past_due
 from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference, named_in
 from backend.app.tools.schemas import ListTasksArgs
 
@@ -299,10 +300,8 @@ class TaskTools:
             error = f"Invalid arguments for {call.name}: {text}"
             refusal = _fixable(ResultCode.INVALID_ARGUMENTS, error, warnings, InvalidFields(fields=fields))
             return _Prepared.refused(call, arguments, warnings, refusal)
-        due = getattr(args, "due_date", None)
-        if due is not None and due < self.clock.today():
-            error = f"due_date {due.isoformat()} is in the past (today is {self.clock.today().isoformat()})."
-            return _Prepared.refused(call, arguments, warnings, _fixable(ResultCode.DUE_DATE_IN_PAST, error, warnings))
+        if (past := past_due(args, self.clock)) is not None:
+            return _Prepared.refused(call, arguments, warnings, _fixable(ResultCode.DUE_DATE_IN_PAST, past, warnings))
         return _Prepared(call, arguments, args, warnings, None)
 
     def _strict_rejection(

@@ -10,7 +10,7 @@ is owner-scoped.
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from backend.app.calls.codes import ResultCode
@@ -20,7 +20,7 @@ from backend.app.calls.types import ToolResult
 from backend.app.db.repositories.changes import ChangeRepository, RecordedChange
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
 
-_FIELDS = ("title", "description", "status", "priority", "due_date", "tags")
+_FIELDS = ("title", "description", "status", "priority", "due_date", "due_at", "time_zone", "recurrence", "tags")
 
 
 class _Conflict(Exception):
@@ -107,4 +107,6 @@ async def _revert(repo: TaskRepository, log: ChangeRepository, change: RecordedC
 def _value(field: str, value: Any) -> Any:
     if field == "due_date" and isinstance(value, str):
         return date.fromisoformat(value)
+    if field == "due_at" and isinstance(value, str):  # shown in its zone; stored in UTC (SQLite keeps no offset)
+        return datetime.fromisoformat(value).astimezone(UTC)
     return value

@@ -160,9 +160,10 @@ async def get_task(user_id: CurrentUser, task_id: uuid.UUID, writes: TaskWritesD
     "/api/{user_id}/tasks/{task_id}",
     response_model=TaskOut,
     summary="Change any field of a task",
-    description="Only the fields sent change: `null` clears `due_date` and `description`, `[]` clears `tags`, "
-    "`status` completes (`completed`) or reopens (`pending`). 200 with the task and its new `ETag`; with "
-    "`If-Match`, 412 when the task changed since. Undoable.",
+    description="Only the fields sent change: `null` clears `due_date`, `due_at`, `recurrence` and `description`, "
+    "`[]` clears `tags`, `status` completes (`completed`) or reopens (`pending`); completing a repeating task moves "
+    "it to its next occurrence. 200 with the task and its new `ETag`; with `If-Match`, 412 when the task changed "
+    "since; `Idempotency-Key` makes a retry safe (it answers the first request's response). Undoable.",
     responses={200: {"headers": _ETAG}, **WRITE_RESPONSES},
 )
 async def update_task(
@@ -172,10 +173,17 @@ async def update_task(
     writes: TaskWritesDep,
     clock: UserClock,
     if_match: IfMatch = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> FastJSONResponse:
     fields: dict[str, Any] = body.model_dump(mode="json", exclude_unset=True)
-    task = await writes.update(user_id, task_id, fields, version=parse_if_match(if_match), clock=clock)
-    return FastJSONResponse(task_body(task), headers={"ETag": etag(task.version)})
+    version = parse_if_match(if_match)
+    written = await writes.update(
+        user_id, task_id, fields, version=version, clock=clock, idempotency_key=idempotency_key
+    )
+    headers = {"Idempotency-Replayed": "true"} if written.replayed else {}
+    if written.version is not None:
+        headers["ETag"] = etag(written.version)
+    return FastJSONResponse(written.body, status_code=written.status, headers=headers)
 
 
 @router.delete(

@@ -87,8 +87,20 @@ def held_change(columns: tuple[str, ...]) -> sa.CTE:
 
 BY_ID = sa.select(*TASKS.c).where(TASKS.c.id == sa.bindparam("task"), TASKS.c.user_id == sa.bindparam("owner"))
 
-# One lookup by title, every step in the database (migrations 0003, 0013): see `TaskRepository.candidates`.
-WHOLE = ("description", "status", "priority", "due_date", "tags", "created_at", "updated_at")  # an exact row's rest
+# One lookup by title, every step in the database (migrations 0003, 0013, 0015): see `TaskRepository.candidates`.
+# An exact row's rest (migrations 0013, 0015).
+WHOLE = (
+    "description",
+    "status",
+    "priority",
+    "due_date",
+    "tags",
+    "created_at",
+    "updated_at",
+    "due_at",
+    "time_zone",
+    "recurrence",
+)
 CANDIDATES = (
     sa.text(
         f"SELECT id, title, version, source, {', '.join(WHOLE)} "

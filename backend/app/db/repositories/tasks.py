@@ -119,7 +119,16 @@ class TaskRepository:
         self._held_write: HeldWrite | None = None
 
     async def add(
-        self, *, title: str, description: str | None, priority: str, due_date: date | None, tags: list[str]
+        self,
+        *,
+        title: str,
+        description: str | None,
+        priority: str,
+        due_date: date | None,
+        tags: list[str],
+        due_at: datetime | None = None,
+        time_zone: str | None = None,
+        recurrence: str | None = None,
     ) -> Task:
         now = utcnow()
         # Built as `_task` builds a fetched one (the model's defaults: id, status, version), without
@@ -131,6 +140,9 @@ class TaskRepository:
             description=description,
             priority=priority,
             due_date=due_date,
+            due_at=due_at,
+            time_zone=time_zone,
+            recurrence=recurrence,
             tags=tags,
             created_at=now,
             updated_at=now,

@@ -68,7 +68,9 @@ def done_line(t: Texts, e: ExecutedCall) -> str:
     details: list[str] = []
     task: Mapping[str, Any] = data or {}
     if name == Tool.ADD:
-        details = task_details(t, task, ("due_date", "priority", "tags"))
+        details = task_details(t, task, ("due_date", "repeats", "priority", "tags"))
+    elif name == Tool.COMPLETE and task.get("next_due"):  # a repeating task: moved to its next occurrence
+        details = [t("next {date}", date=when(task["next_due"]))]
     elif name == Tool.UPDATE:
         changed = [k for k in ("title", "description", "priority", "due_date", "tags", "status") if k in e.arguments]
         details = [_change(t, k, task.get(k)) for k in changed]
@@ -80,6 +82,13 @@ def done_line(t: Texts, e: ExecutedCall) -> str:
     }
     line = done.get(name, t("Done: “{title}”", title=title))
     return f"{line} ({', '.join(details)})." if details else f"{line}."
+
+
+def when(value: object) -> str:
+    """A due date as it stands, or a due time (RFC 3339, in its own zone) as that day and wall-clock
+    time: "2026-12-08 09:30"."""
+    text = str(value)
+    return f"{text[:10]} {text[11:16]}" if len(text) > 10 and text[10] == "T" else text
 
 
 def _change(t: Texts, field: str, value: Any) -> str:
@@ -124,7 +133,9 @@ def task_details(t: Texts, facts: Mapping[str, Any], keys: Sequence[str], *, apa
         if key == "status" and value:
             parts.append(status_text(t, str(value)))
         elif key == "due_date" and (value or apart):
-            parts.append(t("due {date}", date=value) if value else t("no due date"))
+            parts.append(t("due {date}", date=when(facts.get("due_at") or value)) if value else t("no due date"))
+        elif key == "repeats" and facts.get("recurrence"):
+            parts.append(t("repeats"))
         elif key == "priority" and value and (value != "medium" or apart):
             priorities = {"high": t("high priority"), "low": t("low priority"), "medium": t("medium priority")}
             parts.append(priorities.get(str(value), str(value)))

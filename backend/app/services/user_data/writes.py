@@ -144,10 +144,29 @@ class TaskWrites:
         *,
         version: int | None,
         clock: Clock | None = None,
-    ) -> Task:
+        idempotency_key: str | None = None,
+    ) -> Written:
+        """Change the task: once per `Idempotency-Key` (a retried completion of a repeating task moves
+        it once; the retry gets the stored answer)."""
+        turn_id = uuid.uuid4()
+        if idempotency_key is not None:
+            payload = {"route": f"PATCH /tasks/{task_id}", "body": fields, "if_match": version}
+            stored = await self._claim(user_id, idempotency_key, payload, turn_id)
+            if stored is not None:
+                kept = stored.body.get("version") if stored.status == 200 else None
+                return Written(stored.status, stored.body, kept if isinstance(kept, int) else None, True)
         arguments = {**fields, "task_id": str(task_id)}
-        result = await self._run(user_id, uuid.uuid4(), Tool.UPDATE, arguments, version=version, clock=clock)
-        return await self._task(user_id, result)
+        try:
+            result = await self._run(user_id, turn_id, Tool.UPDATE, arguments, version=version, clock=clock)
+            task = await self._task(user_id, result)
+        except AppError:
+            if idempotency_key is not None:  # nothing changed: a retry may run
+                await self._release(user_id, idempotency_key)
+            raise
+        body = task_body(task)
+        if idempotency_key is not None:
+            await self._complete(user_id, idempotency_key, 200, body)
+        return Written(200, body, task.version)
 
     async def delete(self, user_id: str, task_id: uuid.UUID, *, version: int | None) -> None:
         await self._run(user_id, uuid.uuid4(), Tool.DELETE, {"task_id": str(task_id)}, version=version)

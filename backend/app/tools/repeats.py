@@ -1,0 +1,161 @@
+"""A task's due time and its repeat: where a due time's date falls, and when a repeating task comes next.
+
+A due time is an instant (`due_at`, stored in UTC) with the zone it was said in (`time_zone`); the task's
+`due_date` is the instant's date there, so a client that reads only `due_date` sees the user's day. A
+repeat is an RFC 5545 RRULE (`FREQ=WEEKLY;BYDAY=TU`), read and stepped by python-dateutil in the
+task's own local time, so "every Tuesday at 09:30" stays 09:30 across a change of daylight saving.
+
+Completing an occurrence moves the task to its next one (the same task: its title, id and history stay
+what the user knows; the change is one update, undone like any other); when the rule has no next
+occurrence (its UNTIL passed) the task is completed. The next occurrence is the first after the one
+completed that is not before the user's today: a weekly chore done three weeks late comes back next
+week, not three times overdue.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, tzinfo
+from typing import Any
+
+from dateutil.rrule import rrule, rrulestr
+
+from backend.app.core.clock import Clock, zone_key, zone_named
+
+# How often a to-do may repeat: not by the hour, minute or second.
+FREQUENCIES = frozenset({"DAILY", "WEEKLY", "MONTHLY", "YEARLY"})
+MAX_RULE_CHARS = 255
+
+
+def normalized_rule(text: str) -> str:
+    """The RRULE as stored (upper case, no `RRULE:` prefix); ValueError saying why it is not one."""
+    rule = text.strip().upper()
+    rule = rule.removeprefix("RRULE:").strip(";")
+    if not rule or len(rule) > MAX_RULE_CHARS:
+        raise ValueError(f"an RFC 5545 RRULE of at most {MAX_RULE_CHARS} characters, e.g. FREQ=WEEKLY;BYDAY=TU")
+    parts = dict(part.partition("=")[::2] for part in rule.split(";"))
+    if parts.get("FREQ") not in FREQUENCIES:
+        raise ValueError(f"FREQ must be one of {', '.join(sorted(FREQUENCIES))}, e.g. FREQ=WEEKLY;BYDAY=TU")
+    if "COUNT" in parts or "DTSTART" in parts:
+        raise ValueError("COUNT and DTSTART are not kept (the due date is the start); use UNTIL to end it")
+    try:
+        _rule(rule, datetime(2000, 1, 1))
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"not an RRULE python-dateutil reads: {exc}") from exc
+    return rule
+
+
+def _rule(rule: str, start: datetime) -> rrule:
+    found = rrulestr(rule, dtstart=start)
+    assert isinstance(found, rrule)  # one RRULE, never a set: no RDATE/EXDATE lines reach here
+    return found
+
+
+def local_due(due_at: datetime, zone: tzinfo) -> datetime:
+    """A due time in its zone, as a wall-clock time (no zone attached): what a repeat steps."""
+    aware = due_at if due_at.tzinfo is not None else due_at.replace(tzinfo=UTC)
+    return aware.astimezone(zone).replace(tzinfo=None)
+
+
+def instant(local: datetime, zone: tzinfo) -> datetime:
+    """The UTC instant of a wall-clock time in `zone` (in a gap of daylight saving, the time after it)."""
+    return local.replace(tzinfo=zone).astimezone(UTC)
+
+
+def said_at(due_at: datetime, zone: tzinfo) -> datetime:
+    """A due time as given: one without an offset is the user's wall-clock time."""
+    return instant(due_at, zone) if due_at.tzinfo is None else due_at.astimezone(UTC)
+
+
+def past_due(args: Any, clock: Clock) -> str | None:
+    """Why a call's due date (or its due time's date, in the user's zone) is before the user's today."""
+    today = clock.today()
+    due, at = getattr(args, "due_date", None), getattr(args, "due_at", None)
+    if due is not None and due < today:
+        return f"due_date {due.isoformat()} is in the past (today is {today.isoformat()})."
+    if at is not None and local_due(said_at(at, clock.zone), clock.zone).date() < today:
+        return f"due_at {at.isoformat()} is in the past (today is {today.isoformat()})."
+    return None
+
+
+def first_on_or_after(rule: str, start: datetime) -> datetime | None:
+    """The rule's first occurrence at or after the wall-clock time `start`."""
+    found: datetime | None = _rule(rule, start).after(start, inc=True)
+    return found
+
+
+def new_timing(
+    *, due_date: date | None, due_at: datetime | None, recurrence: str | None, zone: tzinfo, today: date
+) -> dict[str, Any]:
+    """A new task's due fields: a due time's date is its date in the user's zone; a repeat with no due
+    date starts at its first occurrence from the user's today."""
+    fields: dict[str, Any] = {"due_date": due_date, "due_at": None, "time_zone": None, "recurrence": recurrence}
+    if due_at is not None:
+        at = said_at(due_at, zone)
+        fields |= {"due_at": at, "time_zone": zone_key(zone), "due_date": local_due(at, zone).date()}
+    if recurrence is not None:
+        fields["time_zone"] = zone_key(zone)
+        if fields["due_date"] is None:
+            first = first_on_or_after(recurrence, datetime.combine(today, time()))
+            fields["due_date"] = first.date() if first is not None else today
+    return fields
+
+
+def edited_timing(changes: dict[str, Any], task: Any, *, zone: tzinfo, today: date) -> dict[str, Any]:
+    """An edit's changes with what they mean for the due fields: a new due time sets its date; a new
+    date keeps the task's time of day (in the task's zone); clearing the date clears the time; a new
+    repeat on an undated task starts at its first occurrence; and a completion of a repeating task
+    moves it to its next occurrence instead (`next_due` says when), or completes it when there is none."""
+    out = dict(changes)
+    if changes.get("due_at") is not None:
+        at = said_at(changes["due_at"], zone)
+        out |= {"due_at": at, "time_zone": zone_key(zone), "due_date": local_due(at, zone).date()}
+    elif "due_date" in changes and "due_at" not in changes and task.due_at is not None:
+        if changes["due_date"] is None:
+            out["due_at"] = None
+        else:
+            own = zone_named(task.time_zone or "UTC")
+            out["due_at"] = instant(datetime.combine(changes["due_date"], local_due(task.due_at, own).time()), own)
+    rule = out.get("recurrence", task.recurrence)
+    if changes.get("recurrence") is not None:
+        out.setdefault("time_zone", task.time_zone or zone_key(zone))
+        if out.get("due_date", task.due_date) is None:
+            first = first_on_or_after(rule, datetime.combine(today, time()))
+            out["due_date"] = first.date() if first is not None else today
+    if out.get("status") == "completed" and rule and task.status != "completed":
+        merged = _Merged(out, task)
+        found = next_occurrence(merged, today)
+        if found is not None:
+            del out["status"]
+            out["due_date"], next_at = found
+            if merged.due_at is not None:
+                out["due_at"] = next_at
+    return out
+
+
+class _Merged:
+    """A task with an edit's changes over it (what the next occurrence is computed from)."""
+
+    def __init__(self, changes: dict[str, Any], task: Any) -> None:
+        self._changes, self._task = changes, task
+
+    def __getattr__(self, name: str) -> Any:
+        return self._changes[name] if name in self._changes else getattr(self._task, name)
+
+
+def next_occurrence(task: Any, today: date) -> tuple[date, datetime | None] | None:
+    """The due date and time (UTC) of a repeating `task`'s next occurrence after its current one,
+    not before `today` (the user's); None when the rule has no more."""
+    zone = zone_named(task.time_zone or "UTC")
+    if task.due_at is not None:
+        start = local_due(task.due_at, zone)
+    elif task.due_date is not None:
+        start = datetime.combine(task.due_date, time())
+    else:
+        return None
+    rule = _rule(task.recurrence, start)
+    found: datetime | None = rule.after(start)
+    if found is not None and found.date() < today:
+        found = rule.after(datetime.combine(today, time()), inc=True)
+    if found is None:
+        return None
+    return found.date(), instant(found, zone) if task.due_at is not None else None

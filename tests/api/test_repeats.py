@@ -1,0 +1,167 @@
+"""Due times and repeating tasks (issue 50): a due time is an instant with the zone it was said in, shown
+in that zone; a repeat is an RFC 5545 RRULE stepped in the task's local time (09:30 stays 09:30 across a
+change of daylight saving); completing an occurrence moves the task to its next one, once however the
+completion is retried (the same Idempotency-Key, a stale If-Match, the same chat turn replayed), and
+undo moves it back. Through the REST routes, the chat route with a scripted model, and the export."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from support.api import USER, auth, chat, tasks_of
+from support.fake_llm import ScriptedLLM, calls, completion
+
+from backend.app.core.clock import FixedClock
+
+BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
+LA = "America/Los_Angeles"
+TASKS = f"/api/{USER}/tasks"
+WEEKLY_TUESDAY = "FREQ=WEEKLY;BYDAY=TU"
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def in_zone(zone: str) -> dict[str, str]:
+    return {**auth(), "X-Time-Zone": zone}
+
+
+async def create(client: Any, zone: str = LA, **fields: Any) -> dict[str, Any]:
+    response = await client.post(TASKS, json={"title": "Take the bins out", **fields}, headers=in_zone(zone))
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+async def undo(client: Any, key: str) -> Any:
+    """An undo with its own key: on a frozen clock, two undos without one are one double-click."""
+    return await client.post(f"/api/{USER}/undo", headers={**auth(), "Idempotency-Key": key})
+
+
+async def complete(client: Any, task: dict[str, Any], **headers: str) -> Any:
+    return await client.patch(f"{TASKS}/{task['id']}", json={"status": "completed"}, headers={**auth(), **headers})
+
+
+async def test_a_due_time_is_stored_as_an_instant_and_shown_in_its_zone(make_client) -> None:  # type: ignore[no-untyped-def]
+    """18:00 on 4 December in Los Angeles (02:00 UTC on the 5th): "tomorrow 15:00" is the 5th there."""
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-05T02:00")))
+
+    local = await create(client, due_at="2026-12-05T15:00")
+    offset = await create(client, zone="Pacific/Kiritimati", due_at="2026-12-05T23:30:00Z")
+
+    assert (local["due_at"], local["due_date"], local["time_zone"]) == ("2026-12-05T15:00:00-08:00", "2026-12-05", LA)
+    assert (offset["due_at"], offset["due_date"]) == ("2026-12-06T13:30:00+14:00", "2026-12-06")
+    listed = {t["id"]: t for t in await tasks_of(client)}  # read back in UTC: the task keeps its own zone
+    assert listed[local["id"]]["due_at"] == "2026-12-05T15:00:00-08:00"
+    past = await client.post(TASKS, json={"title": "x", "due_at": "2026-12-04T09:00"}, headers=in_zone("Asia/Tokyo"))
+    assert past.status_code == 422 and "due_at" in past.json()["detail"]  # it is the 5th, 11:00, in Tokyo
+    moved = await client.patch(f"{TASKS}/{local['id']}", json={"due_date": "2026-12-09"}, headers=in_zone(LA))
+    assert moved.json()["due_at"] == "2026-12-09T15:00:00-08:00"  # a new day keeps the time of day
+    cleared = await client.patch(f"{TASKS}/{local['id']}", json={"due_at": None}, headers=auth())
+    assert (cleared.json()["due_at"], cleared.json()["due_date"]) == (None, "2026-12-09")
+
+
+@BOTH
+async def test_a_weekly_repeat_keeps_its_local_time_across_daylight_saving_and_undo_puts_it_back(make_client) -> None:  # type: ignore[no-untyped-def]
+    """Tuesday 3 March 2026, 09:30 PST (17:30 UTC); clocks go forward on Sunday the 8th; done, it comes
+    back on Tuesday the 10th at 09:30 PDT (16:30 UTC), then the 17th."""
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-03-03T18:00")))
+    task = await create(client, due_at="2026-03-03T09:30", recurrence="rrule:freq=weekly;byday=tu")
+    assert task["recurrence"] == WEEKLY_TUESDAY
+
+    first = await complete(client, task)
+
+    assert first.status_code == 200, first.text
+    body = first.json()
+    assert (body["status"], body["due_date"], body["due_at"]) == ("pending", "2026-03-10", "2026-03-10T09:30:00-07:00")
+    second = (await complete(client, task)).json()
+    assert second["due_at"] == "2026-03-17T09:30:00-07:00"
+    undone = await undo(client, "u1")
+    assert undone.status_code == 200 and undone.json()["undone"][0]["fields"] == ["due_at", "due_date"]
+    assert (await tasks_of(client))[0]["due_at"] == "2026-03-10T09:30:00-07:00"
+    await undo(client, "u2")
+    back = (await tasks_of(client))[0]
+    assert (back["status"], back["due_at"]) == ("pending", "2026-03-03T09:30:00-08:00")
+
+
+@BOTH
+async def test_a_retried_completion_moves_the_task_once(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-01T12:00")))
+    task = await create(client, due_date="2026-12-01", recurrence=WEEKLY_TUESDAY)
+    etag = (await client.get(f"{TASKS}/{task['id']}", headers=auth())).headers["ETag"]
+
+    first = await complete(client, task, **{"Idempotency-Key": "done-1", "If-Match": etag})
+    again = await complete(client, task, **{"Idempotency-Key": "done-1", "If-Match": etag})
+    stale = await complete(client, task, **{"If-Match": etag})
+
+    assert first.status_code == 200 and first.json()["due_date"] == "2026-12-08"
+    assert again.status_code == 200 and again.headers["Idempotency-Replayed"] == "true"
+    assert again.json() == first.json() and again.headers["ETag"] == first.headers["ETag"]
+    assert stale.status_code == 412
+    assert [t["due_date"] for t in await tasks_of(client)] == ["2026-12-08"]
+    other = await client.patch(
+        f"{TASKS}/{task['id']}", json={"priority": "high"}, headers={**auth(), "Idempotency-Key": "done-1"}
+    )
+    assert other.status_code == 422  # the same key with another body
+
+
+async def test_repeats_start_at_their_first_occurrence_and_end_with_until(make_client) -> None:  # type: ignore[no-untyped-def]
+    """On Saturday 5 December: "on the 1st of each month" starts on 1 January; a rule past its UNTIL
+    completes the task instead of moving it; a chore done three weeks late comes back next week, not
+    three times overdue."""
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-05T12:00")))
+
+    monthly = await create(client, zone="Europe/Paris", recurrence="FREQ=MONTHLY;BYMONTHDAY=1")
+    assert monthly["due_date"] == "2027-01-01"
+    assert (await complete(client, monthly)).json()["due_date"] == "2027-02-01"
+    ending = await create(client, due_date="2026-12-05", recurrence="FREQ=DAILY;UNTIL=20261205T235959")
+    done = (await complete(client, ending)).json()
+    assert (done["status"], done["due_date"]) == ("completed", "2026-12-05")
+    late = await create(client, due_date="2026-12-08", recurrence=WEEKLY_TUESDAY)
+    client.app.state.clock.moment = at("2027-01-01T12:00")  # a Friday, three weeks on
+    assert (await complete(client, late)).json()["due_date"] == "2027-01-05"
+    for bad in ("FREQ=HOURLY", "FREQ=WEEKLY;COUNT=3", "every tuesday", "FREQ=WEEKLY;BYDAY=XX"):
+        refused = await client.post(TASKS, json={"title": "x", "recurrence": bad}, headers=auth())
+        assert refused.status_code == 422, (bad, refused.text)
+
+
+async def test_stopping_a_repeat_is_an_undoable_change(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-01T12:00")))
+    task = await create(client, due_date="2026-12-01", recurrence=WEEKLY_TUESDAY)
+
+    stopped = await client.patch(f"{TASKS}/{task['id']}", json={"recurrence": None}, headers=auth())
+
+    assert stopped.json()["recurrence"] is None
+    assert (await complete(client, task)).json()["status"] == "completed"  # no longer moves
+    await undo(client, "u1")
+    await undo(client, "u2")
+    assert (await tasks_of(client))[0]["recurrence"] == WEEKLY_TUESDAY
+    exported = (await client.get(f"/api/{USER}/export", headers=auth())).json()
+    assert exported["tasks"][0]["recurrence"] == WEEKLY_TUESDAY and "due_at" in exported["tasks"][0]
+
+
+@BOTH
+async def test_a_chat_completion_moves_the_task_once_and_says_when_it_comes_next(make_client) -> None:  # type: ignore[no-untyped-def]
+    """The model adds a weekly task at a time and completes it; the replies say the time, the repeat and
+    the next occurrence, in the user's language; the same turn replayed moves it no further."""
+    llm = ScriptedLLM(
+        calls(("add_task", {"title": "Bins", "due_at": "2026-12-08T07:00", "recurrence": WEEKLY_TUESDAY})),
+        calls(("complete_task", {"task_id": "Bins"})),
+        completion("Erledigt."),
+    )
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T12:00")))
+
+    added = (await chat(client, "add bins every tuesday at 7am", time_zone="Europe/Berlin")).json()
+    headers = {**auth(), "Idempotency-Key": "bins-done"}
+    body = {"message": "Mülltonnen rausgestellt, bitte als erledigt markieren: Bins", "time_zone": "Europe/Berlin"}
+    done = await client.post(f"/api/{USER}/chat", json=body, headers=headers)
+    replayed = await client.post(f"/api/{USER}/chat", json=body, headers=headers)
+
+    assert added["assistant_message"] == "Added: “Bins” (due 2026-12-08 07:00, repeats).", added
+    assert done.status_code == 200, done.text
+    assert "nächstes Mal 2026-12-15 07:00" in done.json()["assistant_message"], done.json()["assistant_message"]
+    assert replayed.json() == done.json() and replayed.headers["Idempotency-Replayed"] == "true"
+    task = (await tasks_of(client))[0]
+    assert (task["status"], task["due_at"]) == ("pending", "2026-12-15T07:00:00+01:00")
