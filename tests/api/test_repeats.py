@@ -165,3 +165,31 @@ async def test_a_chat_completion_moves_the_task_once_and_says_when_it_comes_next
     assert replayed.json() == done.json() and replayed.headers["Idempotency-Replayed"] == "true"
     task = (await tasks_of(client))[0]
     assert (task["status"], task["due_at"]) == ("pending", "2026-12-15T07:00:00+01:00")
+
+
+@pytest.mark.parametrize(
+    ("message", "done", "reply"),
+    [
+        ("add take the bins out every tuesday at 7am", "mark take the bins out as done", "next 2026-12-15 07:00"),
+        (
+            "füge Müll rausbringen jeden Dienstag um 7 Uhr hinzu",
+            "Müll rausbringen ist erledigt",
+            "nächstes Mal 2026-12-15",
+        ),
+        ("ajoute sortir les poubelles chaque mardi à 7h", "marque sortir les poubelles comme terminée", "2026-12-15"),
+    ],
+)
+async def test_the_offline_model_reads_a_repeat_and_a_time_and_moves_the_task_when_done(
+    make_client, message: str, done: str, reply: str
+) -> None:  # type: ignore[no-untyped-def]
+    """No key configured: the built-in model reads the time and the repeat in the user's language."""
+    client = await make_client(offline=True, clock=FixedClock(at("2026-12-05T12:00")))
+
+    added = await client.post(f"/api/{USER}/chat", json={"message": message}, headers=in_zone(LA))
+    task = (await tasks_of(client))[0]
+    assert (task["recurrence"], task["due_at"]) == (WEEKLY_TUESDAY, "2026-12-08T07:00:00-08:00"), added.json()
+    completed = await client.post(f"/api/{USER}/chat", json={"message": done}, headers=in_zone(LA))
+
+    assert reply in completed.json()["assistant_message"], completed.json()
+    task = (await tasks_of(client))[0]
+    assert (task["status"], task["due_at"]) == ("pending", "2026-12-15T07:00:00-08:00")

@@ -48,6 +48,22 @@ _CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state",
 _REFERENCES = ("this", "last", "previous", "just_added", "number", "yes", "no")
 _DATES = ("today", "tomorrow", "after_tomorrow", "in_days", "next_week", "soonest", "latest")
 _PRIORITIES = ("high", "medium", "low")
+# How a language says a task repeats ([repeats]; services/turn/commands.py reads them into an RRULE):
+# `every` before a weekday ("every tuesday"), whole phrases for the common rules, `month_day` (its
+# first group the day of the month) and `every_days`/`every_weeks`/`every_months` (their first group
+# the interval; a phrase with none, "every other week", is an interval of 2).
+_REPEATS = (
+    "every",
+    "daily",
+    "workdays",
+    "weekly",
+    "monthly",
+    "yearly",
+    "month_day",
+    "every_days",
+    "every_weeks",
+    "every_months",
+)
 _FLAGS = (
     "imperative_anywhere",
     "negation_anywhere",
@@ -97,6 +113,10 @@ class Dates:
 
     words: dict[str, re.Pattern[str] | None]
     weekdays: tuple[re.Pattern[str] | None, ...]
+    # A time of day ("at 3pm", "um 15 Uhr", "à 15h30"), each its own pattern with the named groups `h`,
+    # and `m`, `am`, `pm` where it has them.
+    times: tuple[re.Pattern[str], ...] = ()
+    repeats: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
 
     def word(self, kind: str) -> re.Pattern[str] | None:
         return self.words[kind]
@@ -166,7 +186,7 @@ def _strings(table: dict[str, Any], key: str, where: str) -> list[str]:
 
 def parse(code: str, data: dict[str, Any]) -> Lexicon:
     """A language file's contents, checked and compiled (a bad file fails loudly at start-up)."""
-    known = {"name", "verbs", "words", "claims", "references", "detect", "dates", "priorities", *_FLAGS}
+    known = {"name", "verbs", "words", "claims", "references", "detect", "dates", "priorities", "repeats", *_FLAGS}
     if extra := sorted(set(data) - known):
         raise ValueError(f"{code}: unknown key {extra[0]!r}")
     verbs: list[VerbPattern] = []
@@ -182,36 +202,34 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
                 verbs.append(VerbPattern(_tools(key), form, pattern, len(verbs)))
                 every_verb += entries
                 every_past += entries if form == "past" else []
-    words_table, claims_table = data.get("words", {}), data.get("claims", {})
-    references_table = data.get("references", {})
+    words_table, claims_table, references_table = (
+        data.get("words", {}),
+        data.get("claims", {}),
+        data.get("references", {}),
+    )
     detect_table, dates_table = data.get("detect", {}), data.get("dates", {})
-    priorities_table = data.get("priorities", {})
+    priorities_table, repeats_table = data.get("priorities", {}), data.get("repeats", {})
     tables = (
         (words_table, _WORDS, "words"),
         (claims_table, _CLAIMS, "claims"),
         (references_table, (*_REFERENCES, "ordinals"), "references"),
         (detect_table, ("common",), "detect"),
-        (dates_table, (*_DATES, "weekdays"), "dates"),
+        (dates_table, (*_DATES, "weekdays", "times"), "dates"),
+        (repeats_table, _REPEATS, "repeats"),
         (priorities_table, _PRIORITIES, "priorities"),
     )
-    for table, allowed, where in tables:
-        if extra := sorted(set(table) - set(allowed)):
-            raise ValueError(f"{code}: unknown key {extra[0]!r} in [{where}]")
+    _known_keys(code, tables)
     words = {k: _alternation(_strings(words_table, k, f"{code}.words"), whole=k == "conjunctions") for k in _WORDS}
     claims = {k: _alternation(_strings(claims_table, k, f"{code}.claims")) for k in _CLAIMS}
     flags = {k: bool(data.get(k, _FLAG_DEFAULTS.get(k, False))) for k in _FLAGS}
     references = {k: _alternation(_strings(references_table, k, f"{code}.references"), whole=True) for k in _REFERENCES}
     ordinals = tuple(re.compile(fold(o)) for o in _strings(references_table, "ordinals", f"{code}.references"))
     common = frozenset(fold(w) for w in _strings(detect_table, "common", f"{code}.detect"))
-    dates = Dates(
-        {k: _alternation(_strings(dates_table, k, f"{code}.dates")) for k in _DATES},
-        _weekdays(code, dates_table.get("weekdays", [])),
-    )
+    dates = _dates(code, dates_table, repeats_table)
     priorities = {k: _alternation(_strings(priorities_table, k, f"{code}.priorities")) for k in _PRIORITIES}
-    name = str(data.get("name", code))
     return Lexicon(
         code,
-        name,
+        str(data.get("name", code)),
         tuple(verbs),
         words,
         claims,
@@ -224,6 +242,26 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
         _any(every_verb),
         _any(every_past),
     )
+
+
+def _dates(code: str, dates_table: dict[str, Any], repeats_table: dict[str, Any]) -> Dates:
+    return Dates(
+        {k: _alternation(_strings(dates_table, k, f"{code}.dates")) for k in _DATES},
+        _weekdays(code, dates_table.get("weekdays", [])),
+        tuple(_bounded(t) for t in _strings(dates_table, "times", f"{code}.dates")),
+        {k: _alternation(_strings(repeats_table, k, f"{code}.repeats")) for k in _REPEATS},
+    )
+
+
+def _known_keys(code: str, tables: tuple[tuple[dict[str, Any], tuple[str, ...], str], ...]) -> None:
+    for table, allowed, where in tables:
+        if extra := sorted(set(table) - set(allowed)):
+            raise ValueError(f"{code}: unknown key {extra[0]!r} in [{where}]")
+
+
+def _bounded(entry: str) -> re.Pattern[str]:
+    """One entry alone, between word boundaries (its named groups kept: an alternation would repeat them)."""
+    return re.compile(rf"(?<![\w'])(?:{entry})(?![\w])")
 
 
 def _any(entries: list[str]) -> re.Pattern[str] | None:

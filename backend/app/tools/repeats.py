@@ -20,6 +20,7 @@ from typing import Any
 from dateutil.rrule import rrule, rrulestr
 
 from backend.app.core.clock import Clock, zone_key, zone_named
+from backend.app.language.reading.when import first_on_or_after
 
 # How often a to-do may repeat: not by the hour, minute or second.
 FREQUENCIES = frozenset({"DAILY", "WEEKLY", "MONTHLY", "YEARLY"})
@@ -75,12 +76,6 @@ def past_due(args: Any, clock: Clock) -> str | None:
     if at is not None and local_due(said_at(at, clock.zone), clock.zone).date() < today:
         return f"due_at {at.isoformat()} is in the past (today is {today.isoformat()})."
     return None
-
-
-def first_on_or_after(rule: str, start: datetime) -> datetime | None:
-    """The rule's first occurrence at or after the wall-clock time `start`."""
-    found: datetime | None = _rule(rule, start).after(start, inc=True)
-    return found
 
 
 def new_timing(

@@ -9,6 +9,7 @@ from typing import Any
 from backend.app.agent.offline.common import _I, Command
 from backend.app.agent.offline.dates import _take_date
 from backend.app.calls.tools import Tool
+from backend.app.language.reading.when import due_fields, take_when
 
 # --- values: priority, status, tags, references, titles -------------------------------------
 _PRIORITY_NAMES = {
@@ -154,7 +155,9 @@ def _add_commands(body: str, today: dt.date) -> list[Command]:
     tags = _HASHTAG.findall(meta)
     meta = _HASHTAG.sub(" ", meta)
     priority, meta = _take_priority(meta)
+    rule, at, meta = take_when(meta)
     due, meta = _take_date(meta, today)
     titles = [quoted[1].strip()] if quoted else _split_items(_clean_title(meta))
-    extra |= {k: v for k, v in (("priority", priority), ("due_date", due), ("tags", tags)) if v}
+    extra |= {k: v for k, v in (("priority", priority), ("tags", tags)) if v}
+    extra |= due_fields(dt.date.fromisoformat(due) if due else None, at, rule, today)
     return [Command(Tool.ADD, {"title": title, **extra}) for title in titles]

@@ -23,6 +23,8 @@ from backend.app.calls.tools import Tool
 from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
 from backend.app.language.reading.intent import Action, Intent, classify
+from backend.app.language.reading.when import cut as _cut
+from backend.app.language.reading.when import due_fields, take_when
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
@@ -78,10 +80,10 @@ def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked |
     if quoted is not None:
         title = quoted.group(1) or quoted.group(2)
         text = about[: quoted.start()] + " " + about[quoted.end() :]
+    rule, at, text = take_when(text)
     due, text = _take_date(text, today)
     priority, text = _take_priority(text)
-    if due is not None:
-        args["due_date"] = due.isoformat()
+    args |= due_fields(due, at, rule, today)
     if priority is not None:
         args["priority"] = priority
     if quoted is None:
@@ -107,11 +109,11 @@ def _reference(about: str, words: _Original, language: str) -> str:
 
 
 def _fields(about: str, today: dt.date) -> dict[str, Any]:
-    due, rest = _take_date(about, today)
+    rule, at, rest = take_when(about)
+    due, rest = _take_date(rest, today)
     priority, _ = _take_priority(rest)
-    found: dict[str, Any] = {}
-    if due is not None:
-        found["due_date"] = due.isoformat()
+    # A time with no day changes only the time of day the task already has: not read here.
+    found: dict[str, Any] = due_fields(due, at if due is not None else None, rule, today)
     if priority is not None:
         found["priority"] = priority
     return found
@@ -186,14 +188,6 @@ def _take_priority(text: str) -> tuple[str | None, str]:
             if m is not None:
                 return level, _cut(text, m.start(), m.end())
     return None, text
-
-
-def _cut(text: str, start: int, end: int) -> str:
-    """`text` without the span [start, end) of its folded form (the same words, counted by word)."""
-    folded = fold(text)
-    before, after = len(folded[:start].split()), len(folded[end:].split())
-    tokens = text.split()
-    return " ".join(tokens[:before] + tokens[len(tokens) - after :] if after else tokens[:before])
 
 
 # -- titles ----------------------------------------------------------------------------------------

@@ -1,0 +1,145 @@
+"""A time of day and a repeat, as a user says them in any covered language: "at 3pm", "um 15 Uhr",
+"à 15h30", "alle 9"; "every Tuesday", "jeden Werktag", "el 1 de cada mes", "toutes les 2 semaines".
+
+Each is read from the language files (`[dates] times`, `[repeats]`) in the folded text (lower case, no
+accents: `lexicon.fold`), and answered with its span there, so that the caller can take the words out
+of a title. A repeat is answered as an RFC 5545 RRULE (tools/repeats.py stores and steps it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from dateutil.rrule import rrulestr
+
+from backend.app.language.lexicon import Lexicon, fold, lexicons
+
+Span = tuple[int, int]
+BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_PLAIN = {
+    "daily": "FREQ=DAILY",
+    "workdays": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+    "weekly": "FREQ=WEEKLY",
+    "monthly": "FREQ=MONTHLY",
+    "yearly": "FREQ=YEARLY",
+}
+_WORD = re.compile(r"[^\W\d_]+(?:\.)?")
+_EVERY_N = {"every_days": "DAILY", "every_weeks": "WEEKLY", "every_months": "MONTHLY"}
+
+
+def time_in(folded: str) -> tuple[Span, dt.time] | None:
+    """The first time of day the text says (the longest at one position), in any language."""
+    best: tuple[Span, dt.time] | None = None
+    for lex in lexicons():
+        for pattern in lex.dates.times:
+            for m in pattern.finditer(folded):
+                found = _time(m)
+                if found is not None and (best is None or _before(m.span(), best[0])):
+                    best = (m.span(), found)
+                    break
+    return best
+
+
+def _time(m: re.Match[str]) -> dt.time | None:
+    groups = m.groupdict()
+    if groups.get("noon"):
+        return dt.time(12)
+    hour, minute = int(groups["h"]), int(groups.get("m") or 0)
+    if any(groups.get(k) for k in groups if k.startswith("pm")) and hour < 12:
+        hour += 12
+    elif groups.get("am") and hour == 12:
+        hour = 0
+    return dt.time(hour, minute) if hour <= 23 and minute <= 59 else None
+
+
+def repeat_in(folded: str) -> tuple[Span, str] | None:
+    """The first repeat the text says, as an RRULE (the longest at one position), in any language."""
+    best: tuple[Span, str] | None = None
+    for lex in lexicons():
+        for span, rule in _repeats(lex, folded):
+            if best is None or _before(span, best[0]):
+                best = (span, rule)
+    return best
+
+
+def _repeats(lex: Lexicon, folded: str) -> list[tuple[Span, str]]:
+    found: list[tuple[Span, str]] = []
+    words = lex.dates.repeats
+    for kind, rule in _PLAIN.items():
+        if (pattern := words.get(kind)) is not None and (m := pattern.search(folded)):
+            found.append((m.span(), rule))
+    if (pattern := words.get("month_day")) is not None and (m := pattern.search(folded)):
+        day = _number(m)
+        if day is not None and 1 <= day <= 31:
+            found.append((m.span(), f"FREQ=MONTHLY;BYMONTHDAY={day}"))
+    for kind, freq in _EVERY_N.items():
+        if (pattern := words.get(kind)) is not None and (m := pattern.search(folded)):
+            interval = _number(m) or 2  # "every other week", "alle zwei Wochen"
+            if 1 <= interval <= 366:
+                found.append((m.span(), f"FREQ={freq};INTERVAL={interval}" if interval > 1 else f"FREQ={freq}"))
+    every = words.get("every")
+    for m in every.finditer(folded) if every is not None else ():
+        word = _WORD.match(folded, m.end() + 1) if folded[m.end() : m.end() + 1] == " " else None
+        day = _weekday(lex, word.group()) if word is not None else None
+        if word is not None and day is not None:
+            found.append(((m.start(), word.end()), f"FREQ=WEEKLY;BYDAY={BYDAY[day]}"))
+    return found
+
+
+def _weekday(lex: Lexicon, word: str) -> int | None:
+    """Which day `word` names (Monday 0), also in the plural ("todos los domingos", "tous les lundis")."""
+    for candidate in (word, word[:-1]) if word.endswith("s") else (word,):
+        for day, weekday in enumerate(lex.dates.weekdays):
+            if weekday is not None and weekday.fullmatch(candidate):
+                return day
+    return None
+
+
+def _number(m: re.Match[str]) -> int | None:
+    digits = next((g for g in m.groups() if g and g.isdigit()), None)
+    return int(digits) if digits is not None else None
+
+
+def _before(span: Span, other: Span) -> bool:
+    """`span` starts first, or at the same place and is longer."""
+    return span[0] < other[0] or (span[0] == other[0] and span[1] > other[1])
+
+
+def cut(text: str, start: int, end: int) -> str:
+    """`text` without the span [start, end) of its folded form (the same words, counted by word)."""
+    folded = fold(text)
+    before, after = len(folded[:start].split()), len(folded[end:].split())
+    tokens = text.split()
+    return " ".join(tokens[:before] + tokens[len(tokens) - after :] if after else tokens[:before])
+
+
+def take_when(text: str) -> tuple[str | None, dt.time | None, str]:
+    """The repeat (an RRULE) and the time of day `text` says, and `text` without them."""
+    rule = repeat_in(fold(text))
+    if rule is not None:
+        text = cut(text, *rule[0])
+    at = time_in(fold(text))
+    if at is not None:
+        text = cut(text, *at[0])
+    return (rule[1] if rule else None), (at[1] if at else None), text
+
+
+def due_fields(due: dt.date | None, at: dt.time | None, rule: str | None, today: dt.date) -> dict[str, Any]:
+    """A task's due fields as the words say them: a time is due on the day said, else the repeat's
+    first day, else today (`due_at`, a wall-clock time in the user's zone); a day alone is a `due_date`."""
+    found: dict[str, Any] = {"recurrence": rule} if rule is not None else {}
+    if at is not None:
+        first = first_on_or_after(rule, dt.datetime.combine(today, dt.time())) if rule and due is None else None
+        day = due or (first.date() if first is not None else today)
+        found["due_at"] = dt.datetime.combine(day, at).isoformat(timespec="minutes")
+    elif due is not None:
+        found["due_date"] = due.isoformat()
+    return found
+
+
+def first_on_or_after(rule: str, start: dt.datetime) -> dt.datetime | None:
+    """An RRULE's first occurrence at or after the wall-clock time `start`."""
+    found: dt.datetime | None = rrulestr(rule, dtstart=start).after(start, inc=True)
+    return found

@@ -1,0 +1,78 @@
+"""Times of day and repeats as users say them, in every language with a file (issue 50): read by the
+language files' `[dates] times` and `[repeats]` into a due time and an RFC 5545 RRULE, the words taken
+out of the title. The wordings here were written apart from the ones the files were tuned on."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from backend.app.services.turn.commands import commands_in
+
+SATURDAY = dt.date(2026, 12, 5)
+TU, MO, FR, SU = "FREQ=WEEKLY;BYDAY=TU", "FREQ=WEEKLY;BYDAY=MO", "FREQ=WEEKLY;BYDAY=FR", "FREQ=WEEKLY;BYDAY=SU"
+WORKDAYS = "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+FIRST = "FREQ=MONTHLY;BYMONTHDAY=1"
+
+# (message, the title, the repeat, the due time or date) on Saturday 5 December 2026.
+CASES = [
+    ("add water the plants each friday", "water the plants", FR, None),
+    ("add standup every weekday at 9:15am", "standup", WORKDAYS, "2026-12-07T09:15"),
+    ("add pay rent on the 1st of each month", "pay rent", FIRST, None),
+    ("add clean the gutters every 3 months", "clean the gutters", "FREQ=MONTHLY;INTERVAL=3", None),
+    ("add dentist tomorrow at 2pm", "dentist", None, "2026-12-06T14:00"),
+    ("add lunch with Sam tomorrow at noon", "lunch with Sam", None, "2026-12-06T12:00"),
+    ("add call grandma every sunday at 6 pm", "call grandma", SU, "2026-12-06T18:00"),
+    ("füge Müll rausbringen jeden Dienstag hinzu", "Müll rausbringen", TU, None),
+    ("füge Miete zahlen am 1. jedes Monats hinzu", "Miete zahlen", FIRST, None),
+    ("füge Meeting morgen um 9:30 Uhr hinzu", "Meeting", None, "2026-12-06T09:30"),
+    ("füge Blumen gießen alle 2 Wochen hinzu", "Blumen gießen", "FREQ=WEEKLY;INTERVAL=2", None),
+    ("füge Zeitung lesen täglich hinzu", "Zeitung lesen", "FREQ=DAILY", None),
+    ("añade sacar la basura cada martes", "sacar la basura", TU, None),
+    ("añade reunión mañana a las 10:30", "reunión", None, "2026-12-06T10:30"),
+    ("añade llamar a mamá todos los domingos", "llamar a mamá", SU, None),
+    ("añade gimnasio de lunes a viernes a las 7", "gimnasio", WORKDAYS, "2026-12-07T07:00"),
+    ("ajoute sortir les poubelles chaque mardi", "sortir les poubelles", TU, None),
+    ("ajoute réunion demain à 14h", "réunion", None, "2026-12-06T14:00"),
+    ("ajoute payer le loyer le 1er de chaque mois", "payer le loyer", FIRST, None),
+    ("ajoute yoga tous les lundis à 18h30", "yoga", MO, "2026-12-07T18:30"),
+    ("aggiungi pagare l'affitto il 1 di ogni mese", "pagare l'affitto", FIRST, None),
+    ("aggiungi riunione domani alle 15:30", "riunione", None, "2026-12-06T15:30"),
+    ("aggiungi spesa ogni venerdì", "spesa", FR, None),
+    ("voeg vuilnis buitenzetten elke dinsdag toe", "vuilnis buitenzetten", TU, None),
+    ("voeg vergadering morgen om 14:30 toe", "vergadering", None, "2026-12-06T14:30"),
+    ("voeg huur betalen elke maand toe", "huur betalen", "FREQ=MONTHLY", None),
+    ("adiciona tirar o lixo toda terça", "tirar o lixo", TU, None),
+    ("adiciona reunião amanhã às 10h30", "reunião", None, "2026-12-06T10:30"),
+    ("adiciona pagar aluguel todo mês", "pagar aluguel", "FREQ=MONTHLY", None),
+    ("kal 3 baje doctor add karo", "doctor", None, "2026-12-06T03:00"),
+    ("har peer gym add karo", "gym", MO, None),
+]
+
+
+@pytest.mark.parametrize(("message", "title", "rule", "due"), CASES, ids=[c[0] for c in CASES])
+def test_a_time_and_a_repeat_are_read_out_of_the_title(
+    message: str, title: str, rule: str | None, due: str | None
+) -> None:
+    [asked] = commands_in(message, today=SATURDAY)
+    args = asked.args
+    assert args["title"] == title, args
+    assert args.get("recurrence") == rule, args
+    assert (args.get("due_at") or args.get("due_date")) == due, args
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "add read chapter 3",
+        "add buy 2 apples",
+        "add call mom",
+        "füge Einkaufen hinzu",
+        "ajoute lait",
+        "add every book I own to the shelf",
+    ],
+)
+def test_words_that_are_no_time_or_repeat_stay_in_the_title(message: str) -> None:
+    [asked] = commands_in(message, today=SATURDAY)
+    assert "recurrence" not in asked.args and "due_at" not in asked.args, asked.args
