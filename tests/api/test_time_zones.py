@@ -218,3 +218,30 @@ async def test_the_stored_zone_is_read_returned_exported_and_erased(make_client)
     erased = (await client.delete(f"/api/{USER}/data", headers=auth())).json()["erased"]
     assert erased["user_preferences"] == 1
     assert (await client.get(url, headers=auth())).json()["time_zone"] is None
+
+
+async def test_overdue_is_the_users_in_listings_and_the_rest_filter(make_client) -> None:  # type: ignore[no-untyped-def]
+    """02:00 UTC on 5 December: a task due on the 4th is overdue in UTC and Kiritimati, not yet in Los
+    Angeles, where it is still the 4th (18:00)."""
+    from support.api import seed_tasks
+
+    llm = ScriptedLLM()
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T02:00")))
+    await seed_tasks(client, "Pay rent", due_date=date(2026, 12, 4))
+    await seed_tasks(client, "Gym", due_date=date(2026, 12, 5))
+
+    async def overdue(zone: str) -> list[str]:
+        response = await client.get(f"/api/{USER}/tasks?overdue=true", headers={**auth(), "X-Time-Zone": zone})
+        assert response.status_code == 200, response.text
+        return [t["title"] for t in response.json()]
+
+    assert await overdue("UTC") == ["Pay rent"] and await overdue(KIRITIMATI) == ["Pay rent"]
+    assert await overdue(LOS_ANGELES) == []
+    assert len(await tasks_of(client)) == 2  # without the filter, every task
+    listing = calls(("list_tasks", {"status": "all"}))
+    llm.push(listing, completion("Here they are."))
+    in_utc = (await chat(client, "show my tasks", time_zone="UTC")).json()["assistant_message"]
+    llm.push(listing, completion("Here they are."))
+    in_la = (await chat(client, "show my tasks", time_zone=LOS_ANGELES)).json()["assistant_message"]
+    assert "Pay rent (pending, due 2026-12-04, overdue)" in in_utc, in_utc
+    assert "overdue" not in in_la, in_la

@@ -101,17 +101,20 @@ CurrentUser = Annotated[
 ]
 
 
+ZoneHeader = Annotated[
+    str | None,
+    Header(
+        alias=TIME_ZONE_HEADER,
+        description="The user's IANA time zone for this request ('America/Los_Angeles'): what today is. "
+        "Else the token's `zoneinfo` claim, the zone stored with `PUT /preferences`, DEFAULT_TIME_ZONE.",
+    ),
+]
+
+
 async def get_user_clock(
     request: Request,
     user_id: CurrentUser,
-    time_zone: Annotated[
-        str | None,
-        Header(
-            alias=TIME_ZONE_HEADER,
-            description="The user's IANA time zone for this request ('America/Los_Angeles'): what today is. "
-            "Else the token's `zoneinfo` claim, the zone stored with `PUT /preferences`, DEFAULT_TIME_ZONE.",
-        ),
-    ] = None,
+    time_zone: ZoneHeader = None,
 ) -> LocalClock:
     """The user's clock for this request (services/user_data/preferences.py): 422 for a zone name that
     is no zone."""

@@ -30,6 +30,7 @@ class TaskData(TypedDict):
     time_zone: NotRequired[str | None]
     recurrence: NotRequired[str]  # an RRULE: only a repeating task has it
     next_due: NotRequired[str | None]  # a repeating task's completion: when it comes next (it moved there)
+    overdue: NotRequired[bool]  # in a listing: pending and due before the user's today
     version: NotRequired[int]
     resolved: NotRequired[str]
     repaired: NotRequired[list[str]]

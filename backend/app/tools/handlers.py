@@ -18,7 +18,7 @@ import html
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
@@ -124,6 +124,13 @@ def task_to_dict(task: Task) -> TaskData:
 TIMING = frozenset({"due_date", "due_at", "recurrence"})
 
 
+def _overdue(data: TaskData, task: Task, today: date) -> TaskData:
+    """A listed task marked overdue when it is pending and due before the user's today."""
+    if task.status == "pending" and task.due_date is not None and task.due_date < today:
+        data["overdue"] = True
+    return data
+
+
 class ToolHandlers:
     """The tools' handlers for one owner's turn (or MCP call, or REST request): what a call does once
     its arguments are valid. What the user's message asks to add (an add's title, priority and due
@@ -221,7 +228,8 @@ class ToolHandlers:
         page = await step.repo.search(where, limit=limit)
         truncated = page.cursor is not None
         count = await step.repo.count(where=where, fuzzy=page.fuzzy) if truncated else len(page.tasks)
-        shown = [task_to_dict(t) for t in page.tasks]
+        today = self.clock.today()  # the user's: what is overdue where they are
+        shown = [_overdue(task_to_dict(t), t, today) for t in page.tasks]
         filters = args.model_dump(mode="json", exclude={"status", "limit"}, exclude_none=True)  # those asked for
         listing = {"status": args.status, "count": count, "tasks": shown, "truncated": truncated, **filters}
         data = cast(TaskListing, listing)  # the filters are ListTasksArgs' fields: TaskListing's optional keys

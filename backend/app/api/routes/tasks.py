@@ -12,7 +12,15 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
-from backend.app.api.deps import MAX_ID_CHARS, CurrentUser, SessionDep, TaskWritesDep, UserClock
+from backend.app.api.deps import (
+    MAX_ID_CHARS,
+    CurrentUser,
+    SessionDep,
+    TaskWritesDep,
+    UserClock,
+    ZoneHeader,
+    get_user_clock,
+)
 from backend.app.api.responses import FastJSONResponse
 from backend.app.core.exceptions import NotFound
 from backend.app.db.repositories.conversations import ConversationRepository
@@ -54,6 +62,7 @@ async def list_tasks(
     user_id: CurrentUser,
     session: SessionDep,
     response: Response,
+    request: Request,
     status: Literal["all", "pending", "completed"] = "all",
     q: Annotated[str | None, Query(max_length=200, description="Words in the title or description.")] = None,
     priority: Literal["low", "medium", "high"] | None = None,
@@ -65,8 +74,12 @@ async def list_tasks(
     ] = "created",
     limit: Limit = DEFAULT_LIMIT,
     cursor: Cursor = None,
+    overdue: Annotated[bool, Query(description="Only pending tasks due before the user's today.")] = False,
+    time_zone: ZoneHeader = None,
 ) -> list[TaskOut]:
-    where = TaskFilter(status, q, priority, tag, due_before, due_after)
+    # The user's clock is read only for `overdue` (it may read their stored zone).
+    today = (await get_user_clock(request, user_id, time_zone)).today() if overdue else None
+    where = TaskFilter(status, q, priority, tag, due_before, due_after, today)
     page = await TaskRepository(session, user_id).search(where, sort=sort, limit=limit, cursor=cursor)
     if page.cursor is not None:
         response.headers["X-Next-Cursor"] = page.cursor

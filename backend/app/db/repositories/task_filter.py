@@ -64,6 +64,7 @@ class TaskFilter:
     tag: str | None = None
     due_before: date | None = None
     due_after: date | None = None
+    overdue_on: date | None = None  # pending tasks due before this day (the user's today): overdue
 
 
 class TaskConditions:
@@ -83,6 +84,8 @@ class TaskConditions:
             conditions.append(_T.c.due_date <= where.due_before)
         if where.due_after is not None:
             conditions.append(_T.c.due_date >= where.due_after)
+        if where.overdue_on is not None:
+            conditions += [_T.c.status == "pending", _T.c.due_date < where.overdue_on]
         if where.tag is not None:
             conditions.append(self._has_tag(where.tag))
         if where.query is not None and where.query.strip():

@@ -241,7 +241,11 @@ def describe_list(t: Texts, listing: TaskListing) -> str:
     for task in tasks:
         extra = task_details(t, task, ("status",))
         if task["due_date"]:
-            extra.append(t("due {date}", date=task["due_date"]))
+            extra.append(t("due {date}", date=when(task.get("due_at") or task["due_date"])))
+        if task.get("overdue"):
+            extra.append(t("overdue"))
+        if task.get("recurrence"):
+            extra.append(t("repeats"))
         if task["priority"] == "high":
             extra.append(t("high priority"))
         lines.append(f"- {task['title']} ({', '.join(extra)})")
