@@ -35,7 +35,8 @@ SERVER_NAME = "taskchat"
 INSTRUCTIONS = (
     "Taskchat's to-do tools for one user. Refer to a task by its title (matched case-insensitively and "
     "fuzzily) or its UUID; an unknown or ambiguous title is an error result that lists the candidates, "
-    "never a guess. Dates are YYYY-MM-DD, today or later."
+    "never a guess. Dates are YYYY-MM-DD, today or later, in the user's time zone (X-Time-Zone); a time of day "
+    "is due_at (2026-12-05T15:00), a repeat is recurrence (an RFC 5545 RRULE)."
 )
 Context = ServerRequestContext[Any, Any]
 
