@@ -76,3 +76,22 @@ def test_a_time_and_a_repeat_are_read_out_of_the_title(
 def test_words_that_are_no_time_or_repeat_stay_in_the_title(message: str) -> None:
     [asked] = commands_in(message, today=SATURDAY)
     assert "recurrence" not in asked.args and "due_at" not in asked.args, asked.args
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "add renew the passport next month",
+        "füge Reifen wechseln nächsten Monat hinzu",
+        "añade revisión del coche el mes que viene",
+        "ajoute vaccin du chat le mois prochain",
+        "aggiungi tagliando il mese prossimo",
+        "voeg apk keuring volgende maand toe",
+        "adiciona revisão do carro no mês que vem",
+    ],
+)
+def test_next_month_is_the_same_day_of_the_next_month_or_its_last(message: str) -> None:
+    """On 31 January, "next month" is 28 February (there is no 31st), read from the user's today."""
+    [asked] = commands_in(message, today=dt.date(2027, 1, 31))
+    assert asked.args.get("due_date") == "2027-02-28", asked.args
+    assert "month" not in asked.args["title"].lower() and "mes" not in asked.args["title"].lower(), asked.args

@@ -46,7 +46,7 @@ _WORDS = (
 _CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
 _REFERENCES = ("this", "last", "previous", "just_added", "number", "yes", "no")
-_DATES = ("today", "tomorrow", "after_tomorrow", "in_days", "next_week", "soonest", "latest")
+_DATES = ("today", "tomorrow", "after_tomorrow", "in_days", "next_week", "next_month", "soonest", "latest")
 _PRIORITIES = ("high", "medium", "low")
 # How a language says a task repeats ([repeats]; services/turn/commands.py reads them into an RRULE):
 # `every` before a weekday ("every tuesday"), whole phrases for the common rules, `month_day` (its
@@ -108,8 +108,8 @@ class VerbPattern:
 @dataclass(frozen=True, slots=True)
 class Dates:
     """A language's words for days: `today`, `tomorrow`, `after_tomorrow`, `in_days` (its first group
-    is the number of days), `next_week`, `soonest` and `latest` (of several due dates, the first or
-    the last), and `weekdays` (Monday first)."""
+    is the number of days), `next_week`, `next_month` (the same day of the next month), `soonest` and
+    `latest` (of several due dates, the first or the last), and `weekdays` (Monday first)."""
 
     words: dict[str, re.Pattern[str] | None]
     weekdays: tuple[re.Pattern[str] | None, ...]

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from backend.app.agent.offline.common import _I, _text
+from backend.app.language.reading.when import next_month
 
 # --- dates ----------------------------------------------------------------------------------
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -17,7 +18,7 @@ _DATE_CORE = (
     r"(?P<iso>\d{4}-\d{2}-\d{2})|(?P<after>(?:the\s+)?day\s+after\s+tomorrow)"
     r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))|(?P<tomorrow>tomorrow|tmrw|tmr)"
     r"|in\s+(?P<count>\d{1,3}|an?|one|two|three|four|five|six|seven)\s+(?P<unit>days?|weeks?)"
-    r"|(?P<nextweek>next\s+week)"
+    r"|(?P<nextweek>next\s+week)|(?P<nextmonth>next\s+month)"
     r"|(?:(?P<rel>next|this|coming)\s+)?(?P<wd>weekend|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?"
     r"|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
     r"|(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?"
@@ -50,6 +51,8 @@ def _resolve_date(m: re.Match[str], today: dt.date) -> dt.date | None:
         return today + dt.timedelta(days=n * (7 if g["unit"].lower().startswith("w") else 1))
     if g["nextweek"]:
         return today + dt.timedelta(days=7)
+    if g["nextmonth"]:
+        return next_month(today)
     target = 5 if g["wd"].lower() == "weekend" else _WEEKDAYS.index(g["wd"].lower()[:3])
     # "friday", "on friday" and "next friday" all mean the first Friday after today.
     return today + dt.timedelta(days=(target - today.weekday()) % 7 or 7)

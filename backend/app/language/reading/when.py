@@ -143,3 +143,14 @@ def first_on_or_after(rule: str, start: dt.datetime) -> dt.datetime | None:
     """An RRULE's first occurrence at or after the wall-clock time `start`."""
     found: dt.datetime | None = rrulestr(rule, dtstart=start).after(start, inc=True)
     return found
+
+
+def next_month(today: dt.date) -> dt.date:
+    """The same day of the next month, or its last day when it has none (31 January -> 28 February)."""
+    year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+    day = today.day
+    while True:
+        try:
+            return dt.date(year, month, day)
+        except ValueError:
+            day -= 1

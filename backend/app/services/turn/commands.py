@@ -24,7 +24,7 @@ from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
 from backend.app.language.reading.intent import Action, Intent, classify
 from backend.app.language.reading.when import cut as _cut
-from backend.app.language.reading.when import due_fields, take_when
+from backend.app.language.reading.when import due_fields, next_month, take_when
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
@@ -165,6 +165,9 @@ def _take_date(text: str, today: dt.date) -> tuple[dt.date | None, str]:
             offset = days if days is not None else _count(m)
             if offset is not None and (best is None or m.start() < best[0] or m.end() - m.start() > best[1] - best[0]):
                 best = (m.start(), m.end(), today + dt.timedelta(days=offset))
+        pattern = lex.dates.word("next_month")
+        if pattern is not None and (m := pattern.search(folded)) and (best is None or m.start() < best[0]):
+            best = (m.start(), m.end(), next_month(today))
         for weekday, pattern in enumerate(lex.dates.weekdays):
             m = pattern.search(folded) if pattern is not None else None
             if m is not None and (best is None or m.start() < best[0]):
