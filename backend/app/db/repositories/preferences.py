@@ -9,12 +9,17 @@ names one.
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.core.clock import Clock, LocalClock, ZoneNames, zone_named
+from backend.app.db.driver import fetch, reads_alone_next
 from backend.app.db.models import UserPreference, utcnow
 from backend.app.db.session import unit_of_work
+
+_PREFERENCES = UserPreference.__table__  # type: ignore[attr-defined]
+_STORED = sa.select(_PREFERENCES.c.time_zone).where(_PREFERENCES.c.user_id == sa.bindparam("owner", type_=sa.String))
 
 
 async def user_clock(
@@ -23,22 +28,24 @@ async def user_clock(
     """`clock` read in the user's zone for this request."""
     zone = names.first()
     if zone is None:
-        async with unit_of_work(sessionmaker) as session:
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
             stored = await stored_zone(session, user_id)
         zone = zone_named(stored or default, where="the stored time zone" if stored else "DEFAULT_TIME_ZONE")
     return LocalClock(clock, zone)
 
 
 async def stored_zone(session: AsyncSession, user_id: str) -> str | None:
-    found = await session.get(UserPreference, user_id)
-    return found.time_zone if found is not None else None
+    """The user's stored zone: one read, sent alone where the session has begun nothing (db/driver.py)."""
+    reads_alone_next(session)
+    rows = await fetch(session, _STORED, {"owner": user_id})
+    return rows[0].time_zone if rows else None
 
 
 async def store_zone(session: AsyncSession, user_id: str, name: str | None) -> str | None:
     """Keep `name` (checked: 422 when it is no zone) as the user's zone; None forgets it."""
     if name is not None:
         name = zone_named(name).key
-    table = UserPreference.__table__  # type: ignore[attr-defined]
+    table = _PREFERENCES
     dialect = session.get_bind().dialect.name
     insert = postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
     now = utcnow()
