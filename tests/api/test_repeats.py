@@ -193,3 +193,29 @@ async def test_the_offline_model_reads_a_repeat_and_a_time_and_moves_the_task_wh
     assert reply in completed.json()["assistant_message"], completed.json()
     task = (await tasks_of(client))[0]
     assert (task["status"], task["due_at"]) == ("pending", "2026-12-15T07:00:00-08:00")
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("add gym", set()),
+        ("add gym every monday", {"recurrence"}),
+        ("add gym at 7pm", {"due_at"}),
+        ("füge Training jeden Montag um 19 Uhr hinzu", {"recurrence", "due_at"}),
+        ("añade gimnasio", set()),
+    ],
+)
+async def test_a_repeat_or_a_time_nobody_said_is_not_stored(make_client, message: str, kept: set[str]) -> None:  # type: ignore[no-untyped-def]
+    """A model that fills in a repeat or a due time the user's words do not give (rows V1-V6 of the
+    decision table, as for a priority or a due date): the task is added without it, and the record says so."""
+    invented = {"due_at": "2026-12-07T19:00", "recurrence": "FREQ=DAILY"}
+    title = message.split()[1]
+    llm = ScriptedLLM(calls(("add_task", {"title": title, **invented})), completion("Done."))
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T12:00")))
+
+    body = (await chat(client, message)).json()
+
+    task = (await tasks_of(client))[0]
+    assert {k for k in invented if task[k] is not None} == kept, (task, body["assistant_message"])
+    dropped = {d["argument"] for d in body["tool_calls"][0]["result"].get("dropped") or []}
+    assert dropped == set(invented) - kept

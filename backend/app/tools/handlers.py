@@ -119,6 +119,8 @@ def task_to_dict(task: Task) -> TaskData:
     return data
 
 
+# The values of a task the user's words must give (rows V1-V6): what a model fills in is not stored.
+WHEN_AND_HOW = ("priority", "due_date", "tags", "due_at", "recurrence")
 # The fields whose change depends on the task as it is (its due time, its date, its repeat), as does a
 # completion (of a repeating task: a move to its next occurrence).
 TIMING = frozenset({"due_date", "due_at", "recurrence"})
@@ -157,7 +159,7 @@ class ToolHandlers:
                 values, title.refusal(f"The user's message does not mention '{args.title}'; nothing was done.")
             )
         args = args.model_copy(update={"title": title})
-        args = values.fields(args, said.fields if said is not None else {}, ("priority", "due_date", "tags"))
+        args = values.fields(args, said.fields if said is not None else {}, WHEN_AND_HOW)
         if grounding is not None and grounding.hold is Hold.ASK:  # nothing added: the user is asked first
             return Done.valued(values, needs_confirmation_to_add(verdict_of(grounding.rule), args.title))
         self.titles_added.add(args.title.casefold())
@@ -242,7 +244,7 @@ class ToolHandlers:
 
     async def update_task(self, step: StepScope, args: UpdateTaskArgs, call: ToolCall) -> Done:
         values = Values(self.said, call.grounding)
-        args = values.fields(args, {}, ("priority", "due_date", "tags"), edit=True)
+        args = values.fields(args, {}, WHEN_AND_HOW, edit=True)
         changes = args.changes()
         if not changes:
             error = "Give at least one field to change besides task_id (a value the user gave)."

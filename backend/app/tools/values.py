@@ -23,9 +23,16 @@ from backend.app.calls.verdicts import decide
 from backend.app.tools.resolver import named_in
 
 M = TypeVar("M", bound=BaseModel)
-_ARG = {"priority": Arg.PRIORITY, "due_date": Arg.DUE_DATE, "tags": Arg.TAGS}
+# A due time and a repeat are when a task is due, as a due date is: the same rows of the table.
+_ARG = {
+    "priority": Arg.PRIORITY,
+    "due_date": Arg.DUE_DATE,
+    "tags": Arg.TAGS,
+    "due_at": Arg.DUE_DATE,
+    "recurrence": Arg.DUE_DATE,
+}
 # The value each field has when nobody gave one (an add's defaults): such a value is no one's choice.
-_UNSET: dict[str, Any] = {"priority": "medium", "due_date": None, "tags": []}
+_UNSET: dict[str, Any] = {"priority": "medium", "due_date": None, "tags": [], "due_at": None, "recurrence": None}
 # A listing's filters, the kind of value each is, and its value when not applied.
 _FILTERS: dict[str, tuple[str, Any]] = {
     "query": ("words", None),
@@ -122,8 +129,8 @@ class Values:
     def _keep(self, arg: Arg, given: bool) -> bool:
         return decide(ValueFacts(arg, guarded=self.guarded, given=Given.YES if given else Given.NO)).do is Do.KEEP
 
-    def _gives(self, kind: str) -> bool:
-        return self.said is None or self.said.gives(kind)
+    def _gives(self, name: str) -> bool:
+        return self.said is None or self.said.gives(name)
 
     def _words(self, value: str) -> bool:
         """Whether the user's words name this value (a tag, a search word)."""

@@ -24,7 +24,7 @@ from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
 from backend.app.language.reading.intent import Action, Intent, classify
 from backend.app.language.reading.when import cut as _cut
-from backend.app.language.reading.when import due_fields, next_month, take_when
+from backend.app.language.reading.when import due_fields, next_month, repeat_in, take_when, time_in
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
@@ -299,13 +299,22 @@ def gives_in(text: str, *, today: dt.date) -> frozenset[str]:
     """The kinds of value `text` gives, whatever their value, in any covered language: a "priority"
     ("urgent", "baja"), a "due_date" (a day word, a weekday, any number: "on the 12th", "15/3"), a
     "status" of done ("done", "terminées", a verb for completing). A model's value of a kind the user's
-    words do not give is the model's default, not the user's (the decision table drops it: row V6)."""
+    words do not give is the model's default, not the user's (the decision table drops it: row V6). A
+    "due_at" is a time of day or any number ("at noon", "um 7"); a "recurrence" is a repeat, or a word
+    for "every" that may begin one the lists do not read."""
     found: set[str] = set()
     folded = fold(text)
     if _take_priority(text)[0] is not None:
         found.add("priority")
-    if _DIGIT.search(folded) or _take_date(text, today)[0] is not None:
+    timed = bool(_DIGIT.search(folded)) or time_in(folded) is not None
+    if timed or _take_date(text, today)[0] is not None:
         found.add("due_date")
+    if timed:
+        found.add("due_at")
+    if repeat_in(folded) is not None or any(
+        (every := lex.dates.repeats.get("every")) is not None and every.search(folded) for lex in lexicons()
+    ):
+        found.add("recurrence")  # a repeat, or a word for "every" that may begin one the lists do not read
     for lex in lexicons():
         done = lex.word("done_states")
         if (done is not None and done.search(folded)) or any(
