@@ -107,10 +107,11 @@ def test_prune_removes_deleted_tasks_past_retention_and_says_how_many(tmp_path: 
     url = f"sqlite+aiosqlite:///{tmp_path / 'prune.db'}"
     assert run("migrate", "--database-url", url, cwd=tmp_path).returncode == 0
     with sqlite3.connect(tmp_path / "prune.db") as db:
-        row = "(?, 'alice', 'Gym', NULL, 'pending', 'medium', NULL, '[]', 1, ?, ?, ?)"
+        columns = "(id, user_id, title, description, status, priority, due_date, tags, version, created_at, updated_at"
+        row = f"{columns}, deleted_at) VALUES (?, 'alice', 'Gym', NULL, 'pending', 'medium', NULL, '[]', 1, ?, ?, ?)"
         old, recent = "2020-01-01 00:00:00.000000+00:00", "2999-01-01 00:00:00.000000+00:00"
-        db.execute(f"INSERT INTO deleted_tasks VALUES {row}", ("a" * 32, old, old, old))
-        db.execute(f"INSERT INTO deleted_tasks VALUES {row}", ("b" * 32, old, old, recent))
+        db.execute(f"INSERT INTO deleted_tasks {row}", ("a" * 32, old, old, old))
+        db.execute(f"INSERT INTO deleted_tasks {row}", ("b" * 32, old, old, recent))
 
     result = run("prune", "--database-url", url, cwd=tmp_path, UNDO_RETENTION_DAYS="30")
 

@@ -219,3 +219,36 @@ async def test_a_repeat_or_a_time_nobody_said_is_not_stored(make_client, message
     assert {k for k in invented if task[k] is not None} == kept, (task, body["assistant_message"])
     dropped = {d["argument"] for d in body["tool_calls"][0]["result"].get("dropped") or []}
     assert dropped == set(invented) - kept
+
+
+async def test_rules_that_would_hang_loop_or_overflow_are_refused_not_run(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A repeat that never moves or never occurs, and a due time past what any zone can hold, are a 422
+    with what to fix; never a hung worker or a 500."""
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-05T12:00")))
+    for rule in (
+        "FREQ=DAILY;INTERVAL=0",
+        "FREQ=DAILY;INTERVAL=-1",
+        "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30",
+        "FREQ=DAILY;BYHOUR=9",
+    ):
+        refused = await client.post(TASKS, json={"title": "x", "recurrence": rule}, headers=auth())
+        assert refused.status_code == 422, (rule, refused.text)
+    for when in ("9999-12-31T23:00", "9999-12-31T20:00Z"):
+        refused = await client.post(TASKS, json={"title": "x", "due_at": when}, headers=in_zone("Asia/Tokyo"))
+        assert refused.status_code == 422, (when, refused.text)
+    assert await tasks_of(client) == []
+
+
+async def test_until_and_short_months_are_read_as_people_mean_them(make_client) -> None:  # type: ignore[no-untyped-def]
+    """ "The 31st of every month" falls on 30 April; an UNTIL given in UTC (RFC 5545's form) or as a date
+    alone (the end of that day) is accepted, and the last occurrence still comes."""
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2027-03-31T12:00")))
+    monthly = await create(client, due_date="2027-03-31", recurrence="FREQ=MONTHLY")
+    assert (await complete(client, monthly)).json()["due_date"] == "2027-04-30"
+    assert (await complete(client, monthly)).json()["due_date"] == "2027-05-31"
+    daily = await create(client, due_at="2027-04-01T09:00", recurrence="FREQ=DAILY;UNTIL=20270402")
+    assert daily["recurrence"] == "FREQ=DAILY;UNTIL=20270402T235959"
+    assert (await complete(client, daily)).json()["due_date"] == "2027-04-02"
+    assert (await complete(client, daily)).json()["status"] == "completed"
+    utc = await create(client, due_date="2027-04-01", recurrence="FREQ=WEEKLY;UNTIL=20271231T235959Z")
+    assert utc["recurrence"] == "FREQ=WEEKLY;UNTIL=20271231T235959"

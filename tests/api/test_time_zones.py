@@ -129,7 +129,6 @@ async def test_an_unknown_zone_is_a_422_wherever_it_is_given(make_client) -> Non
         given = [
             client.post(url, json={"message": "hi", "time_zone": bad}, headers=auth()),
             client.post(url, json={"message": "hi"}, headers={**auth(), "X-Time-Zone": bad}),
-            client.post(url, json={"message": "hi"}, headers={"Authorization": f"Bearer {token_for(zoneinfo=bad)}"}),
             client.put(f"/api/{USER}/preferences", json={"time_zone": bad}, headers=auth()),
             client.post(f"/api/{USER}/tasks", json={"title": "x"}, headers={**auth(), "X-Time-Zone": bad}),
             client.post(
@@ -146,6 +145,14 @@ async def test_an_unknown_zone_is_a_422_wherever_it_is_given(make_client) -> Non
             assert response.json()["error"] in ("INVALID_TIME_ZONE", "VALIDATION_ERROR"), response.text
     assert llm.requests == []  # no turn ran on a zone it could not read
     assert await tasks_of(client) == []
+    # A token's claim the client cannot change is passed over: the default (or the stored zone) is used.
+    bad_claim = {"Authorization": f"Bearer {token_for(zoneinfo='GMT+2')}"}
+    assert (await client.post(url, json={"message": "hi"}, headers=bad_claim)).status_code == 200
+    assert "in the user's time zone UTC." in str(llm.requests[-1]["messages"][0]["content"])
+    for local_file in ("localtime", "posixrules", "right/UTC"):  # files ZoneInfo reads, no IANA names
+        assert (
+            await client.post(url, json={"message": "hi", "time_zone": local_file}, headers=auth())
+        ).status_code == 422
 
 
 async def test_a_request_with_a_zone_does_not_read_the_stored_one(make_client) -> None:  # type: ignore[no-untyped-def]

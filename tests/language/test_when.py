@@ -95,3 +95,35 @@ def test_next_month_is_the_same_day_of_the_next_month_or_its_last(message: str) 
     [asked] = commands_in(message, today=dt.date(2027, 1, 31))
     assert asked.args.get("due_date") == "2027-02-28", asked.args
     assert "month" not in asked.args["title"].lower() and "mes" not in asked.args["title"].lower(), asked.args
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("add study John 3:16", "study John 3:16"),
+        ("add read chapter 3:15", "read chapter 3:15"),
+        ("add rate the movie as 5 stars", "rate the movie as 5 stars"),
+        ("add call Roz", "call Roz"),
+        ("ajoute faire 2 heures de ménage", "faire 2 heures de ménage"),
+        ("voeg 2 uur oefenen toe", "2 uur oefenen"),
+        ("ajoute appeler le 5 du mois", "appeler le 5 du mois"),
+        ("add every 0 days stretch", "every 0 days stretch"),
+    ],
+)
+def test_words_of_another_language_or_another_sense_are_no_time_or_repeat(message: str, title: str) -> None:
+    """A message is read with its own language's words ("as 5" is Portuguese for "at 5", "roz" Urdu
+    for "daily"); a bare "3:16" is a time only beside a day; a duration is no time of day."""
+    [asked] = commands_in(message, today=SATURDAY)
+    assert "recurrence" not in asked.args and "due_at" not in asked.args, asked.args
+    assert asked.args["title"] == title, asked.args
+
+
+def test_a_short_weekday_ends_a_repeat_only_at_the_end() -> None:
+    """ "each sun lounger" is no Sunday repeat ("sun" alone is still read as a day, as before)."""
+    [asked] = commands_in("add clean each sun lounger", today=SATURDAY)
+    assert "recurrence" not in asked.args, asked.args
+
+
+def test_a_time_cut_from_inside_brackets_leaves_no_word_twice() -> None:
+    [asked] = commands_in("add call bob (5pm) tomorrow", today=SATURDAY)
+    assert (asked.args["title"], asked.args["due_at"]) == ("call bob", "2026-12-06T17:00")

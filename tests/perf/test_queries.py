@@ -11,6 +11,8 @@ from sqlalchemy import event
 from support.api import auth, chat, seed_tasks
 from support.fake_llm import ScriptedLLM, calls
 
+# Every turn whose request names no time zone first reads the user's stored one (one statement, sent
+# alone: db/repositories/preferences.py; +9% server CPU per turn, docs/performance/2026-12-05-clock.md).
 # New conversation: the rate limit (its per-user lock, what makes the limit exact under concurrency, and
 # its count: migration 0012), the conversation and the user's message, one statement | the task and its
 # tool execution row, one statement (the change is never stored without its record:
@@ -23,12 +25,12 @@ ADD_TRANSACTIONS = 0
 # whichever step finds it), sent alone | the delete and its tool execution row, one statement (the
 # lookup read the task whole, migration 0013: what it was is known unsent) | the record. On Postgres
 # each runs alone, in autocommit, and the turn opens no transaction.
-DELETE_BY_TITLE_IN_CONVERSATION = 4
+DELETE_BY_TITLE_IN_CONVERSATION = 5  # with the zone
 # The same for a change (complete, update).
-COMPLETE_BY_TITLE_IN_CONVERSATION = 4
+COMPLETE_BY_TITLE_IN_CONVERSATION = 5  # with the zone
 # A listing in a conversation: the start | the page of tasks | its tool execution row | the record. A
 # listing only reads: each statement runs alone, in autocommit, and the turn opens no transaction.
-LIST_IN_CONVERSATION = 4
+LIST_IN_CONVERSATION = 5  # with the zone
 LIST_TRANSACTIONS = 0
 # Transactions (each a BEGIN and a COMMIT round trip) of a turn whose tool reads before it writes, by
 # the task's title: none (each of its statements is atomic alone). A checkout runs no query of its own

@@ -9,7 +9,7 @@ from fastapi import Depends, Header, Path, Request, Security
 from fastapi.security import HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.core.clock import TIME_ZONE_HEADER, LocalClock, ZoneNames
+from backend.app.core.clock import TIME_ZONE_HEADER, ZONEINFO_CLAIM, LocalClock, ZoneNames
 from backend.app.core.config import Settings
 from backend.app.core.security import ensure_owner, identify
 from backend.app.db.repositories.preferences import user_clock
@@ -83,7 +83,7 @@ def zone_names(request: Request, header: str | None = None) -> ZoneNames:
     return ZoneNames(
         (
             (TIME_ZONE_HEADER, header if header is not None else request.headers.get(TIME_ZONE_HEADER)),
-            ("the token's zoneinfo claim", getattr(request.state, "zoneinfo", None)),
+            (ZONEINFO_CLAIM, getattr(request.state, "zoneinfo", None)),
         )
     )
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Protocol
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from backend.app.core.exceptions import InvalidRequest
 
@@ -84,6 +84,7 @@ class UnknownTimeZone(InvalidRequest):
 
 
 TIME_ZONE_HEADER = "X-Time-Zone"  # REST and MCP: the user's zone for one request
+ZONEINFO_CLAIM = "the token's zoneinfo claim"  # where a zone came from: an identity provider's
 MAX_ZONE_CHARS = 64  # the longest IANA name is 32 characters
 
 
@@ -95,13 +96,28 @@ def zone_named(name: str, *, where: str = "time_zone") -> ZoneInfo:
     return found
 
 
+def is_zone(name: str) -> bool:
+    """Whether `name` is an IANA time zone name this machine knows."""
+    return _zone(name) is not None
+
+
 @lru_cache(maxsize=512)
 def _zone(name: str) -> ZoneInfo | None:
-    # ZoneInfo reads a file named by the key: a path ("../x", "/etc/x") is refused by it with ValueError.
+    # Only the IANA names: not "localtime", "posixrules" or "right/UTC", files ZoneInfo would also read.
+    if name not in _names():
+        return None
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
+
+
+@cache
+def _names() -> frozenset[str]:
+    # The system's files beside the zones: its own local time, and the POSIX and leap-second copies.
+    files = {"localtime", "posixrules", "Factory"}
+    names = {n for n in available_timezones() if n not in files and not n.startswith(("posix/", "right/"))}
+    return frozenset(names | {"UTC"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +131,15 @@ class ZoneNames:
         return ZoneNames(((where, name), *self.given))
 
     def first(self) -> ZoneInfo | None:
-        """The zone of the first name given; None when none is. A name given and unknown is a 422 that
-        says where it came from."""
+        """The zone of the first name given; None when none is. A name the request gives (its body, its
+        header) and no zone has is a 422 that says where it came from; a token's claim that names no
+        zone is passed over (the client cannot change it; the stored zone or the default is used)."""
         for where, name in self.given:
-            if name is not None:
-                return zone_named(name, where=where)
+            if name is None:
+                continue
+            if where == ZONEINFO_CLAIM and (found := _zone(name)) is None:
+                continue
+            return found if where == ZONEINFO_CLAIM else zone_named(name, where=where)
         return None
 
 

@@ -18,6 +18,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from backend.app.calls.tools import Tool
+from backend.app.core.clock import is_zone
 
 JwtAlgorithm = Literal["HS256", "RS256", "ES256"]
 HS256: JwtAlgorithm = "HS256"
@@ -296,11 +297,8 @@ class Settings(BaseSettings):
     @field_validator("default_time_zone")
     @classmethod
     def _known_zone(cls, value: str) -> str:
-        from zoneinfo import ZoneInfo, available_timezones
-
-        if value != "UTC" and value not in available_timezones():
+        if not is_zone(value):
             raise ValueError(f"{value!r} is not an IANA time zone name (e.g. 'Europe/Paris')")
-        ZoneInfo(value)
         return value
 
     @field_validator("jwt_algorithms", mode="before")

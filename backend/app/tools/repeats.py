@@ -17,38 +17,39 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, tzinfo
 from typing import Any
 
-from dateutil.rrule import rrule, rrulestr
-
 from backend.app.core.clock import Clock, zone_key, zone_named
-from backend.app.language.reading.when import first_on_or_after
+from backend.app.language.reading.when import HORIZON_DAYS, first_on_or_after, occurrences
 
 # How often a to-do may repeat: not by the hour, minute or second.
 FREQUENCIES = frozenset({"DAILY", "WEEKLY", "MONTHLY", "YEARLY"})
 MAX_RULE_CHARS = 255
+MAX_INTERVAL = 1000
 
 
 def normalized_rule(text: str) -> str:
-    """The RRULE as stored (upper case, no `RRULE:` prefix); ValueError saying why it is not one."""
-    rule = text.strip().upper()
-    rule = rule.removeprefix("RRULE:").strip(";")
+    """The RRULE as stored (upper case, no `RRULE:` prefix, UNTIL a wall-clock time: a date alone is the
+    end of that day, a UTC one is read in the task's zone); ValueError saying why it is not one."""
+    rule = text.strip().upper().removeprefix("RRULE:").strip(";")
     if not rule or len(rule) > MAX_RULE_CHARS:
         raise ValueError(f"an RFC 5545 RRULE of at most {MAX_RULE_CHARS} characters, e.g. FREQ=WEEKLY;BYDAY=TU")
     parts = dict(part.partition("=")[::2] for part in rule.split(";"))
     if parts.get("FREQ") not in FREQUENCIES:
         raise ValueError(f"FREQ must be one of {', '.join(sorted(FREQUENCIES))}, e.g. FREQ=WEEKLY;BYDAY=TU")
-    if "COUNT" in parts or "DTSTART" in parts:
-        raise ValueError("COUNT and DTSTART are not kept (the due date is the start); use UNTIL to end it")
+    if kept := sorted({"COUNT", "DTSTART", "BYHOUR", "BYMINUTE", "BYSECOND"} & parts.keys()):
+        raise ValueError(f"{kept[0]} is not kept: the due date and due_at say when it starts and at what time")
+    if not parts.get("INTERVAL", "1").isdigit() or not 1 <= int(parts.get("INTERVAL", "1")) <= MAX_INTERVAL:
+        raise ValueError(f"INTERVAL must be a whole number from 1 to {MAX_INTERVAL}")
+    if until := parts.get("UNTIL"):
+        parts["UNTIL"] = until[:-1] if until.endswith("Z") else f"{until}T235959" if len(until) == 8 else until
+        rule = ";".join(f"{k}={v}" for k, v in parts.items())
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
     try:
-        _rule(rule, datetime(2000, 1, 1))
-    except (ValueError, TypeError) as exc:
+        first = first_on_or_after(rule, now)
+    except (ValueError, TypeError, OverflowError) as exc:
         raise ValueError(f"not an RRULE python-dateutil reads: {exc}") from exc
+    if first is None and parts.get("UNTIL", "99999999") > now.strftime("%Y%m%dT%H%M%S"):
+        raise ValueError(f"it has no occurrence in the next {HORIZON_DAYS // 365} years")
     return rule
-
-
-def _rule(rule: str, start: datetime) -> rrule:
-    found = rrulestr(rule, dtstart=start)
-    assert isinstance(found, rrule)  # one RRULE, never a set: no RDATE/EXDATE lines reach here
-    return found
 
 
 def local_due(due_at: datetime, zone: tzinfo) -> datetime:
@@ -78,6 +79,14 @@ def past_due(args: Any, clock: Clock) -> str | None:
     return None
 
 
+def anchored(rule: str, due: date | None) -> str:
+    """A monthly rule with no day of its own, on a task due past the 28th, keeps that day: "every month"
+    from 31 March falls on 30 April, then 31 May (the day of the month is not lost in a short month)."""
+    parts = dict(part.partition("=")[::2] for part in rule.split(";"))
+    free = parts.get("FREQ") == "MONTHLY" and not {"BYMONTHDAY", "BYDAY", "BYSETPOS", "BYYEARDAY"} & parts.keys()
+    return f"{rule};BYMONTHDAY={due.day}" if free and due is not None and due.day > 28 else rule
+
+
 def new_timing(
     *, due_date: date | None, due_at: datetime | None, recurrence: str | None, zone: tzinfo, today: date
 ) -> dict[str, Any]:
@@ -92,6 +101,7 @@ def new_timing(
         if fields["due_date"] is None:
             first = first_on_or_after(recurrence, datetime.combine(today, time()))
             fields["due_date"] = first.date() if first is not None else today
+        fields["recurrence"] = anchored(recurrence, fields["due_date"])
     return fields
 
 
@@ -116,6 +126,7 @@ def edited_timing(changes: dict[str, Any], task: Any, *, zone: tzinfo, today: da
         if out.get("due_date", task.due_date) is None:
             first = first_on_or_after(rule, datetime.combine(today, time()))
             out["due_date"] = first.date() if first is not None else today
+        out["recurrence"] = rule = anchored(rule, out.get("due_date", task.due_date))
     if out.get("status") == "completed" and rule and task.status != "completed":
         merged = _Merged(out, task)
         found = next_occurrence(merged, today)
@@ -147,10 +158,15 @@ def next_occurrence(task: Any, today: date) -> tuple[date, datetime | None] | No
         start = datetime.combine(task.due_date, time())
     else:
         return None
-    rule = _rule(task.recurrence, start)
-    found: datetime | None = rule.after(start)
-    if found is not None and found.date() < today:
-        found = rule.after(datetime.combine(today, time()), inc=True)
+    try:
+        rule = occurrences(task.recurrence, start)
+        found: datetime | None = rule.after(start)
+        if found is not None and found.date() < today:
+            found = occurrences(task.recurrence, datetime.combine(today, time())).after(
+                datetime.combine(today, time()), inc=True
+            )
+    except (ValueError, OverflowError):  # a rule stored before it was checked, or past year 9999
+        return None
     if found is None:
         return None
     return found.date(), instant(found, zone) if task.due_at is not None else None

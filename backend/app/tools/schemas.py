@@ -16,10 +16,19 @@ Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_
 Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), _VISIBLE]
 TaskRef = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
 REF_HELP = "The task's title as the user said it (matched fuzzily) or its UUID."
+
+
+def _in_range(value: datetime) -> datetime:
+    if not 1900 <= value.year <= 9000:  # past year 9999 in any zone, the arithmetic would overflow
+        raise ValueError("a date and time between the years 1900 and 9000")
+    return value
+
+
+DueAt = Annotated[datetime, AfterValidator(_in_range)]
 # A repeat: an RFC 5545 RRULE, stored upper case without its "RRULE:" prefix (tools/repeats.py).
-Rule = Annotated[str, StringConstraints(max_length=300), AfterValidator(normalized_rule)]
-DUE_AT_HELP = "Date and time it is due, ISO 8601 (2026-12-05T15:00); without an offset, in the user's time zone."
-RULE_HELP = "How it repeats: an RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=TU or FREQ=MONTHLY;BYMONTHDAY=1."
+Rule = Annotated[str, AfterValidator(normalized_rule)]  # at most 255 characters, checked there
+DUE_AT_HELP = "Due time, e.g. 2026-12-05T15:00 (the user's clock)."
+RULE_HELP = "Repeat as an RRULE, e.g. FREQ=WEEKLY;BYDAY=TU."
 
 
 class _Args(BaseModel):
@@ -31,7 +40,7 @@ class AddTaskArgs(_Args):
     description: Annotated[str, StringConstraints(max_length=4000)] | None = None
     priority: Priority = "medium"
     due_date: date | None = Field(default=None, description="YYYY-MM-DD, today or later.")
-    due_at: datetime | None = Field(default=None, description=DUE_AT_HELP)
+    due_at: DueAt | None = Field(default=None, description=DUE_AT_HELP)
     recurrence: Rule | None = Field(default=None, description=RULE_HELP)
     tags: list[Tag] = Field(default_factory=list, max_length=20)
 
@@ -68,12 +77,10 @@ class TaskFields(_Args):
     due_date: date | None = Field(
         default=None, description="YYYY-MM-DD, today or later; null clears it.", json_schema_extra=_CLEARABLE
     )
-    due_at: datetime | None = Field(
-        default=None, description=DUE_AT_HELP + " null clears the time.", json_schema_extra=_CLEARABLE
+    due_at: DueAt | None = Field(
+        default=None, description=DUE_AT_HELP + " null: no time.", json_schema_extra=_CLEARABLE
     )
-    recurrence: Rule | None = Field(
-        default=None, description=RULE_HELP + " null stops it repeating.", json_schema_extra=_CLEARABLE
-    )
+    recurrence: Rule | None = Field(default=None, description=RULE_HELP + " null: stop.", json_schema_extra=_CLEARABLE)
     tags: list[Tag] | None = Field(default=None, max_length=20, description="Replaces the tags; [] clears them.")
     status: Literal["pending", "completed"] | None = None
 

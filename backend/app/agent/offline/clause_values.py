@@ -155,7 +155,7 @@ def _add_commands(body: str, today: dt.date) -> list[Command]:
     tags = _HASHTAG.findall(meta)
     meta = _HASHTAG.sub(" ", meta)
     priority, meta = _take_priority(meta)
-    rule, at, meta = take_when(meta)
+    rule, at, meta = take_when(meta, "en")
     due, meta = _take_date(meta, today)
     titles = [quoted[1].strip()] if quoted else _split_items(_clean_title(meta))
     extra |= {k: v for k, v in (("priority", priority), ("tags", tags)) if v}

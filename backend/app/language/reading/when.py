@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from itertools import accumulate
 from typing import Any
 
-from dateutil.rrule import rrulestr
+from dateutil.rrule import rrule, rrulestr
 
 from backend.app.language.lexicon import Lexicon, fold, lexicons
 
@@ -25,21 +26,38 @@ _PLAIN = {
     "monthly": "FREQ=MONTHLY",
     "yearly": "FREQ=YEARLY",
 }
+_EMPTY = re.compile(r"\(\s*\)|\[\s*\]")  # brackets a time was cut out of: "call bob (5pm)"
+_BARE = re.compile(r"\d{1,2}:\d{2}")
 _WORD = re.compile(r"[^\W\d_]+(?:\.)?")
 _EVERY_N = {"every_days": "DAILY", "every_weeks": "WEEKLY", "every_months": "MONTHLY"}
 
 
-def time_in(folded: str) -> tuple[Span, dt.time] | None:
-    """The first time of day the text says (the longest at one position), in any language."""
+def _lexicons(language: str | None) -> list[Lexicon]:
+    """The language's file, or every file when the language is not known."""
+    every = lexicons()
+    return [lex for lex in every if lex.code == language] or list(every) if language else list(every)
+
+
+def time_in(folded: str, language: str | None = None) -> tuple[Span, dt.time] | None:
+    """The first time of day the text says (the longest at one position), in `language` (else in
+    any). A bare "3:15" is a time only beside a day ("tomorrow 9:30"), not in "John 3:16"."""
     best: tuple[Span, dt.time] | None = None
-    for lex in lexicons():
+    for lex in _lexicons(language):
         for pattern in lex.dates.times:
             for m in pattern.finditer(folded):
                 found = _time(m)
-                if found is not None and (best is None or _before(m.span(), best[0])):
+                if found is None or (_BARE.fullmatch(m.group()) and not _dated(lex, folded)):
+                    continue
+                if best is None or _before(m.span(), best[0]):
                     best = (m.span(), found)
-                    break
+                break
     return best
+
+
+def _dated(lex: Lexicon, folded: str) -> bool:
+    """The text names a day in this language: today, tomorrow, a weekday, a repeat."""
+    patterns = [*lex.dates.words.values(), *lex.dates.weekdays, *lex.dates.repeats.values()]
+    return any(p is not None and p.search(folded) for p in patterns)
 
 
 def _time(m: re.Match[str]) -> dt.time | None:
@@ -54,10 +72,11 @@ def _time(m: re.Match[str]) -> dt.time | None:
     return dt.time(hour, minute) if hour <= 23 and minute <= 59 else None
 
 
-def repeat_in(folded: str) -> tuple[Span, str] | None:
-    """The first repeat the text says, as an RRULE (the longest at one position), in any language."""
+def repeat_in(folded: str, language: str | None = None) -> tuple[Span, str] | None:
+    """The first repeat the text says, as an RRULE (the longest at one position), in `language` (else
+    in any)."""
     best: tuple[Span, str] | None = None
-    for lex in lexicons():
+    for lex in _lexicons(language):
         for span, rule in _repeats(lex, folded):
             if best is None or _before(span, best[0]):
                 best = (span, rule)
@@ -76,13 +95,16 @@ def _repeats(lex: Lexicon, folded: str) -> list[tuple[Span, str]]:
             found.append((m.span(), f"FREQ=MONTHLY;BYMONTHDAY={day}"))
     for kind, freq in _EVERY_N.items():
         if (pattern := words.get(kind)) is not None and (m := pattern.search(folded)):
-            interval = _number(m) or 2  # "every other week", "alle zwei Wochen"
+            number = _number(m)
+            interval = 2 if number is None else number  # "every other week", "alle zwei Wochen"
             if 1 <= interval <= 366:
                 found.append((m.span(), f"FREQ={freq};INTERVAL={interval}" if interval > 1 else f"FREQ={freq}"))
     every = words.get("every")
     for m in every.finditer(folded) if every is not None else ():
         word = _WORD.match(folded, m.end() + 1) if folded[m.end() : m.end() + 1] == " " else None
-        day = _weekday(lex, word.group()) if word is not None else None
+        # A short form ("sun", "mon") only ends the phrase: "each sun lounger" is no Sunday.
+        short = word is not None and len(word.group()) < 4 and bool(folded[word.end() :].strip(" ,.!?;:"))
+        day = _weekday(lex, word.group()) if word is not None and not short else None
         if word is not None and day is not None:
             found.append(((m.start(), word.end()), f"FREQ=WEEKLY;BYDAY={BYDAY[day]}"))
     return found
@@ -107,6 +129,15 @@ def _before(span: Span, other: Span) -> bool:
     return span[0] < other[0] or (span[0] == other[0] and span[1] > other[1])
 
 
+def cut_chars(text: str, start: int, end: int) -> str:
+    """`text` without the characters of the span [start, end) of its folded form, spaces closed up:
+    "call bob (5pm) tomorrow" without "5pm" is "call bob () tomorrow", never a word kept twice."""
+    ends = list(accumulate(len(fold(c)) for c in text))  # where each character's folded form ends
+    first = next((i for i, e in enumerate(ends) if e > start), len(text))
+    last = next((i for i, e in enumerate(ends) if e >= end), len(text) - 1)
+    return " ".join(_EMPTY.sub(" ", text[:first] + " " + text[last + 1 :]).split())
+
+
 def cut(text: str, start: int, end: int) -> str:
     """`text` without the span [start, end) of its folded form (the same words, counted by word)."""
     folded = fold(text)
@@ -115,14 +146,14 @@ def cut(text: str, start: int, end: int) -> str:
     return " ".join(tokens[:before] + tokens[len(tokens) - after :] if after else tokens[:before])
 
 
-def take_when(text: str) -> tuple[str | None, dt.time | None, str]:
-    """The repeat (an RRULE) and the time of day `text` says, and `text` without them."""
-    rule = repeat_in(fold(text))
+def take_when(text: str, language: str | None) -> tuple[str | None, dt.time | None, str]:
+    """The repeat (an RRULE) and the time of day `text` says in `language`, and `text` without them."""
+    rule = repeat_in(fold(text), language)
     if rule is not None:
-        text = cut(text, *rule[0])
-    at = time_in(fold(text))
+        text = cut_chars(text, *rule[0])
+    at = time_in(fold(text), language)
     if at is not None:
-        text = cut(text, *at[0])
+        text = cut_chars(text, *at[0])
     return (rule[1] if rule else None), (at[1] if at else None), text
 
 
@@ -139,9 +170,30 @@ def due_fields(due: dt.date | None, at: dt.time | None, rule: str | None, today:
     return found
 
 
+# How far ahead a repeat is followed: a rule with no occurrence in this many days has none.
+HORIZON_DAYS = 3653
+
+
+def occurrences(rule: str, start: dt.datetime) -> rrule:
+    """A stored RRULE's occurrences from the wall-clock time `start`, up to its UNTIL and never past
+    the horizon (a rule that never occurs ends instead of being searched for ever). A monthly date past
+    the 28th falls on the month's last day where the month is shorter ("the 31st" is 30 April)."""
+    parts = dict(part.partition("=")[::2] for part in rule.split(";"))
+    found = rrulestr(rule, dtstart=start)
+    assert isinstance(found, rrule)  # one RRULE, never a set: no RDATE/EXDATE lines are stored
+    horizon = start + dt.timedelta(days=HORIZON_DAYS)
+    until = dt.datetime.strptime(parts["UNTIL"], "%Y%m%dT%H%M%S") if "UNTIL" in parts else horizon
+    found = found.replace(until=min(until, horizon))
+    day = int(parts["BYMONTHDAY"]) if parts.get("BYMONTHDAY", "").isdigit() else start.day
+    clamps = parts.get("FREQ") == "MONTHLY" and not {"BYDAY", "BYSETPOS", "BYYEARDAY"} & parts.keys()
+    if clamps and day > 28 and "," not in parts.get("BYMONTHDAY", ""):
+        found = found.replace(bymonthday=tuple(range(28, day + 1)), bysetpos=-1)
+    return found
+
+
 def first_on_or_after(rule: str, start: dt.datetime) -> dt.datetime | None:
     """An RRULE's first occurrence at or after the wall-clock time `start`."""
-    found: dt.datetime | None = rrulestr(rule, dtstart=start).after(start, inc=True)
+    found: dt.datetime | None = occurrences(rule, start).after(start, inc=True)
     return found
 
 

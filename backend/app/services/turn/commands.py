@@ -68,7 +68,7 @@ def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
         return _add(about, words, today, language)
     reference = _reference(about, words, language)
     if tool == Tool.UPDATE:
-        fields = _fields(about, today)
+        fields = _fields(about, today, language)
         return Asked(tool, {"task_id": reference, **fields}) if fields else None
     return Asked(tool, {"task_id": reference})
 
@@ -80,7 +80,7 @@ def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked |
     if quoted is not None:
         title = quoted.group(1) or quoted.group(2)
         text = about[: quoted.start()] + " " + about[quoted.end() :]
-    rule, at, text = take_when(text)
+    rule, at, text = take_when(text, language)
     due, text = _take_date(text, today)
     priority, text = _take_priority(text)
     args |= due_fields(due, at, rule, today)
@@ -108,8 +108,8 @@ def _reference(about: str, words: _Original, language: str) -> str:
     return words.spelled(trimmed) if trimmed else "it"
 
 
-def _fields(about: str, today: dt.date) -> dict[str, Any]:
-    rule, at, rest = take_when(about)
+def _fields(about: str, today: dt.date, language: str) -> dict[str, Any]:
+    rule, at, rest = take_when(about, language)
     due, rest = _take_date(rest, today)
     priority, _ = _take_priority(rest)
     # A time with no day changes only the time of day the task already has: not read here.
