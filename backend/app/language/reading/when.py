@@ -43,10 +43,17 @@ def time_in(folded: str, language: str | None = None) -> tuple[Span, dt.time] | 
     any). A bare "3:15" is a time only beside a day ("tomorrow 9:30"), not in "John 3:16"."""
     best: tuple[Span, dt.time] | None = None
     for lex in _lexicons(language):
+        dated: bool | None = None  # read once, when a bare time asks
         for pattern in lex.dates.times:
             for m in pattern.finditer(folded):
+                if best is not None and m.start() > best[0][0]:
+                    break  # a later match cannot come first
+                if _BARE.fullmatch(m.group()):
+                    dated = _dated(lex, folded) if dated is None else dated
+                    if not dated:
+                        break  # a pattern of bare times gives no other kind: none of its matches is a time
                 found = _time(m)
-                if found is None or (_BARE.fullmatch(m.group()) and not _dated(lex, folded)):
+                if found is None:
                     continue
                 if best is None or _before(m.span(), best[0]):
                     best = (m.span(), found)
