@@ -69,7 +69,7 @@ async def test_a_weekly_repeat_keeps_its_local_time_across_daylight_saving_and_u
     back on Tuesday the 10th at 09:30 PDT (16:30 UTC), then the 17th."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-03-03T18:00")))
     task = await create(client, due_at="2026-03-03T09:30", recurrence="rrule:freq=weekly;byday=tu")
-    assert task["recurrence"] == WEEKLY_TUESDAY
+    assert task["recurrence"] == f"{WEEKLY_TUESDAY};BYHOUR=9;BYMINUTE=30"  # the rule holds the due time's time
 
     first = await complete(client, task)
 
@@ -185,9 +185,12 @@ async def test_the_offline_model_reads_a_repeat_and_a_time_and_moves_the_task_wh
     """No key configured: the built-in model reads the time and the repeat in the user's language."""
     client = await make_client(offline=True, clock=FixedClock(at("2026-12-05T12:00")))
 
-    added = await client.post(f"/api/{USER}/chat", json={"message": message}, headers=in_zone(LA))
+    await client.post(f"/api/{USER}/chat", json={"message": message}, headers=in_zone(LA))
     task = (await tasks_of(client))[0]
-    assert (task["recurrence"], task["due_at"]) == (WEEKLY_TUESDAY, "2026-12-08T07:00:00-08:00"), added.json()
+    assert (task["recurrence"], task["due_at"]) == (
+        f"{WEEKLY_TUESDAY};BYHOUR=7;BYMINUTE=0",
+        "2026-12-08T07:00:00-08:00",
+    )
     completed = await client.post(f"/api/{USER}/chat", json={"message": done}, headers=in_zone(LA))
 
     assert reply in completed.json()["assistant_message"], completed.json()
@@ -229,7 +232,7 @@ async def test_rules_that_would_hang_loop_or_overflow_are_refused_not_run(make_c
         "FREQ=DAILY;INTERVAL=0",
         "FREQ=DAILY;INTERVAL=-1",
         "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30",
-        "FREQ=DAILY;BYHOUR=9",
+        "FREQ=DAILY;BYHOUR=9,17",
     ):
         refused = await client.post(TASKS, json={"title": "x", "recurrence": rule}, headers=auth())
         assert refused.status_code == 422, (rule, refused.text)
@@ -237,6 +240,21 @@ async def test_rules_that_would_hang_loop_or_overflow_are_refused_not_run(make_c
         refused = await client.post(TASKS, json={"title": "x", "due_at": when}, headers=in_zone("Asia/Tokyo"))
         assert refused.status_code == 422, (when, refused.text)
     assert await tasks_of(client) == []
+    dated = await create(client, due_date="2026-12-05", recurrence="FREQ=DAILY;BYHOUR=9")  # a day alone: no time
+    assert (dated["recurrence"], (await complete(client, dated)).json()["due_date"]) == ("FREQ=DAILY", "2026-12-06")
+
+
+async def test_a_time_the_clocks_skip_comes_back_at_its_own_time_the_next_day(make_client) -> None:  # type: ignore[no-untyped-def]
+    """Daily at 02:30 in New York, where on 14 March 2027 the clocks go from 02:00 to 03:00: that day it
+    is due at 03:30 (02:30 does not exist), and the next day at 02:30 again, not at 03:30 for ever."""
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2027-03-13T12:00")))
+    task = await create(client, zone="America/New_York", due_at="2027-03-13T02:30", recurrence="FREQ=DAILY")
+
+    gap_day = (await complete(client, task)).json()
+    after = (await complete(client, task)).json()
+
+    assert gap_day["due_at"] == "2027-03-14T03:30:00-04:00"
+    assert after["due_at"] == "2027-03-15T02:30:00-04:00"
 
 
 async def test_until_and_short_months_are_read_as_people_mean_them(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -247,7 +265,7 @@ async def test_until_and_short_months_are_read_as_people_mean_them(make_client) 
     assert (await complete(client, monthly)).json()["due_date"] == "2027-04-30"
     assert (await complete(client, monthly)).json()["due_date"] == "2027-05-31"
     daily = await create(client, due_at="2027-04-01T09:00", recurrence="FREQ=DAILY;UNTIL=20270402")
-    assert daily["recurrence"] == "FREQ=DAILY;UNTIL=20270402T235959"
+    assert daily["recurrence"] == "FREQ=DAILY;UNTIL=20270402T235959;BYHOUR=9;BYMINUTE=0"
     assert (await complete(client, daily)).json()["due_date"] == "2027-04-02"
     assert (await complete(client, daily)).json()["status"] == "completed"
     utc = await create(client, due_date="2027-04-01", recurrence="FREQ=WEEKLY;UNTIL=20271231T235959Z")

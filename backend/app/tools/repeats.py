@@ -35,8 +35,11 @@ def normalized_rule(text: str) -> str:
     parts = dict(part.partition("=")[::2] for part in rule.split(";"))
     if parts.get("FREQ") not in FREQUENCIES:
         raise ValueError(f"FREQ must be one of {', '.join(sorted(FREQUENCIES))}, e.g. FREQ=WEEKLY;BYDAY=TU")
-    if kept := sorted({"COUNT", "DTSTART", "BYHOUR", "BYMINUTE", "BYSECOND"} & parts.keys()):
+    if kept := sorted({"COUNT", "DTSTART", "BYSECOND"} & parts.keys()):
         raise ValueError(f"{kept[0]} is not kept: the due date and due_at say when it starts and at what time")
+    for key, top in (("BYHOUR", 23), ("BYMINUTE", 59)):  # the time of day of a task due at a time (`timed`)
+        if key in parts and not (parts[key].isdigit() and int(parts[key]) <= top):
+            raise ValueError(f"{key} must be one number from 0 to {top}: a task is due at one time of day")
     if not parts.get("INTERVAL", "1").isdigit() or not 1 <= int(parts.get("INTERVAL", "1")) <= MAX_INTERVAL:
         raise ValueError(f"INTERVAL must be a whole number from 1 to {MAX_INTERVAL}")
     if until := parts.get("UNTIL"):
@@ -87,6 +90,14 @@ def anchored(rule: str, due: date | None) -> str:
     return f"{rule};BYMONTHDAY={due.day}" if free and due is not None and due.day > 28 else rule
 
 
+def timed(rule: str, at: datetime | None) -> str:
+    """A repeat of a task due at a time holds that wall-clock time (BYHOUR, BYMINUTE), so every
+    occurrence comes at it, also after a day it did not exist on (02:30 on the day clocks skip that
+    hour is 03:30 that day, and 02:30 again the next); a task due on a day alone holds no time."""
+    parts = [part for part in rule.split(";") if not part.startswith(("BYHOUR=", "BYMINUTE="))]
+    return ";".join([*parts, f"BYHOUR={at.hour}", f"BYMINUTE={at.minute}"] if at is not None else parts)
+
+
 def new_timing(
     *, due_date: date | None, due_at: datetime | None, recurrence: str | None, zone: tzinfo, today: date
 ) -> dict[str, Any]:
@@ -101,7 +112,8 @@ def new_timing(
         if fields["due_date"] is None:
             first = first_on_or_after(recurrence, datetime.combine(today, time()))
             fields["due_date"] = first.date() if first is not None else today
-        fields["recurrence"] = anchored(recurrence, fields["due_date"])
+        local = local_due(fields["due_at"], zone) if fields["due_at"] is not None else None
+        fields["recurrence"] = timed(anchored(recurrence, fields["due_date"]), local)
     return fields
 
 
@@ -127,6 +139,10 @@ def edited_timing(changes: dict[str, Any], task: Any, *, zone: tzinfo, today: da
             first = first_on_or_after(rule, datetime.combine(today, time()))
             out["due_date"] = first.date() if first is not None else today
         out["recurrence"] = rule = anchored(rule, out.get("due_date", task.due_date))
+    if rule and ("recurrence" in changes or "due_at" in out):  # the repeat holds the time (or none)
+        at = out.get("due_at", task.due_at)
+        own = zone_named(out.get("time_zone", task.time_zone) or "UTC")
+        out["recurrence"] = rule = timed(rule, local_due(at, own) if at is not None else None)
     if out.get("status") == "completed" and rule and task.status != "completed":
         merged = _Merged(out, task)
         found = next_occurrence(merged, today)
@@ -160,7 +176,8 @@ def next_occurrence(task: Any, today: date) -> tuple[date, datetime | None] | No
         return None
     try:
         rule = occurrences(task.recurrence, start)
-        found: datetime | None = rule.after(start)
+        # A task due on a day alone comes next on a later day (whatever its rule's time of day).
+        found: datetime | None = rule.after(start if task.due_at is not None else datetime.combine(start, time.max))
         if found is not None and found.date() < today:
             found = occurrences(task.recurrence, datetime.combine(today, time())).after(
                 datetime.combine(today, time()), inc=True
