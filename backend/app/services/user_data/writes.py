@@ -92,22 +92,8 @@ class TaskWrites:
     async def create(
         self, user_id: str, fields: dict[str, Any], *, idempotency_key: str | None, clock: Clock | None = None
     ) -> Written:
-        turn_id = uuid.uuid4()
-        if idempotency_key is not None:
-            stored = await self._claim(user_id, idempotency_key, {"route": "POST /tasks", "body": fields}, turn_id)
-            if stored is not None:
-                version = stored.body.get("version") if stored.status == 201 else None
-                return Written(stored.status, stored.body, version if isinstance(version, int) else None, True)
-        try:
-            task = await self._task(user_id, await self._run(user_id, turn_id, Tool.ADD, fields, clock=clock))
-        except AppError:
-            if idempotency_key is not None:
-                await self._release(user_id, idempotency_key)
-            raise
-        body = task_body(task)
-        if idempotency_key is not None:
-            await self._complete(user_id, idempotency_key, 201, body)
-        return Written(201, body, task.version)
+        payload = {"route": "POST /tasks", "body": fields}
+        return await self._once(user_id, idempotency_key, payload, 201, Tool.ADD, fields, clock=clock)
 
     async def undo(self, user_id: str, *, idempotency_key: str | None, expected: uuid.UUID | None) -> Written:
         """Revert the newest change set, once per click: a retry with the same `Idempotency-Key` gets the
@@ -148,25 +134,43 @@ class TaskWrites:
     ) -> Written:
         """Change the task: once per `Idempotency-Key` (a retried completion of a repeating task moves
         it once; the retry gets the stored answer)."""
-        turn_id = uuid.uuid4()
-        if idempotency_key is not None:
-            payload = {"route": f"PATCH /tasks/{task_id}", "body": fields, "if_match": version}
-            stored = await self._claim(user_id, idempotency_key, payload, turn_id)
-            if stored is not None:
-                kept = stored.body.get("version") if stored.status == 200 else None
-                return Written(stored.status, stored.body, kept if isinstance(kept, int) else None, True)
+        payload = {"route": f"PATCH /tasks/{task_id}", "body": fields, "if_match": version}
         arguments = {**fields, "task_id": str(task_id)}
+        return await self._once(
+            user_id, idempotency_key, payload, 200, Tool.UPDATE, arguments, version=version, clock=clock
+        )
+
+    async def _once(
+        self,
+        user_id: str,
+        key: str | None,
+        payload: dict[str, Any],
+        status: int,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        version: int | None = None,
+        clock: Clock | None = None,
+    ) -> Written:
+        """A write of one task, once per `Idempotency-Key`: a retry gets the stored answer; a failure
+        releases the key (nothing changed: a retry may run)."""
+        turn_id = uuid.uuid4()
+        if key is not None:
+            stored = await self._claim(user_id, key, payload, turn_id)
+            if stored is not None:
+                kept = stored.body.get("version") if stored.status == status else None
+                return Written(stored.status, stored.body, kept if isinstance(kept, int) else None, True)
         try:
-            result = await self._run(user_id, turn_id, Tool.UPDATE, arguments, version=version, clock=clock)
+            result = await self._run(user_id, turn_id, tool, arguments, version=version, clock=clock)
             task = await self._task(user_id, result)
         except AppError:
-            if idempotency_key is not None:  # nothing changed: a retry may run
-                await self._release(user_id, idempotency_key)
+            if key is not None:
+                await self._release(user_id, key)
             raise
         body = task_body(task)
-        if idempotency_key is not None:
-            await self._complete(user_id, idempotency_key, 200, body)
-        return Written(200, body, task.version)
+        if key is not None:
+            await self._complete(user_id, key, status, body)
+        return Written(status, body, task.version)
 
     async def delete(self, user_id: str, task_id: uuid.UUID, *, version: int | None) -> None:
         await self._run(user_id, uuid.uuid4(), Tool.DELETE, {"task_id": str(task_id)}, version=version)
