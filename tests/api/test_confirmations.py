@@ -215,6 +215,9 @@ async def test_twins_are_told_apart_and_numbered(make_client) -> None:  # type: 
         ("a mais próxima", "2026-12-02"),
         ("den på onsdag", "2026-11-27"),
         ("12月2日の方", "2026-11-27"),
+        # Relative to today, as the commands' reader reads them (language/reading/when.py `day_in`).
+        ("the one in 5 days", "2026-12-02"),
+        ("la de dentro de 10 días", "2026-11-27"),
     ],
 )
 async def test_twins_answered_by_number_position_or_detail(make_client, answer: str, left_due: str) -> None:  # type: ignore[no-untyped-def]

@@ -213,3 +213,29 @@ def next_month(today: dt.date) -> dt.date:
             return dt.date(year, month, day)
         except ValueError:
             day -= 1
+
+
+def day_in(folded: str, today: dt.date) -> tuple[Span, dt.date] | None:
+    """The first day the text names relative to the user's `today`, in any covered language: "today",
+    "tomorrow", "the day after tomorrow", "in 3 days", "next week", "next month", a weekday (the next
+    one after today); at one position the longest."""
+    best: tuple[Span, dt.date] | None = None
+
+    def consider(m: re.Match[str] | None, day: dt.date | None) -> None:
+        nonlocal best
+        if m is not None and day is not None and (best is None or _before(m.span(), best[0])):
+            best = (m.span(), day)
+
+    for lex in lexicons():
+        for kind, days in (("after_tomorrow", 2), ("today", 0), ("tomorrow", 1), ("next_week", 7)):
+            if (pattern := lex.dates.word(kind)) is not None:
+                consider(pattern.search(folded), today + dt.timedelta(days=days))
+        if (pattern := lex.dates.word("in_days")) is not None and (m := pattern.search(folded)):
+            count = _number(m)
+            consider(m, today + dt.timedelta(days=count) if count is not None and count <= 3650 else None)
+        if (pattern := lex.dates.word("next_month")) is not None:
+            consider(pattern.search(folded), next_month(today))
+        for weekday, pattern in enumerate(lex.dates.weekdays):
+            if pattern is not None:
+                consider(pattern.search(folded), today + dt.timedelta(days=(weekday - today.weekday()) % 7 or 7))
+    return best

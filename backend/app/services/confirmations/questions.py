@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from typing import Any, Literal
 
 from backend.app.calls.codes import ResultCode
@@ -27,6 +27,7 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import day_names, fold, lexicons, month_names
+from backend.app.language.reading.when import day_in
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
 from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
@@ -217,12 +218,10 @@ def _named(name: str, said: str) -> bool:
 
 
 def _relative(said: str, today: date) -> date | None:
-    """The day a word like "today", "tomorrow", "pasado mañana" names, in any covered language."""
-    for lex in lexicons():
-        for kind, days in (("after_tomorrow", 2), ("tomorrow", 1), ("today", 0)):
-            if (pattern := lex.dates.word(kind)) is not None and pattern.search(said):
-                return today + timedelta(days=days)
-    return None
+    """The day a word like "today", "tomorrow", "pasado mañana", "in 3 days", "next week" names, in any
+    covered language (the reader of commands' own: language/reading/when.py)."""
+    found = day_in(said, today)
+    return found[1] if found is not None else None
 
 
 def _priority_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:

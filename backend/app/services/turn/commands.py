@@ -24,7 +24,7 @@ from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
 from backend.app.language.reading.intent import Action, Intent, classify
 from backend.app.language.reading.when import cut as _cut
-from backend.app.language.reading.when import due_fields, next_month, repeat_in, take_when, time_in
+from backend.app.language.reading.when import day_in, due_fields, repeat_in, take_when, time_in
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
@@ -155,31 +155,11 @@ def _take_date(text: str, today: dt.date) -> tuple[dt.date | None, str]:
             return dt.date.fromisoformat(m.group(1)), _cut(text, m.start(), m.end())
         except ValueError:
             pass
-    best: tuple[int, int, dt.date] | None = None
-    for lex in lexicons():
-        for kind, days in (("after_tomorrow", 2), ("today", 0), ("tomorrow", 1), ("next_week", 7), ("in_days", None)):
-            pattern = lex.dates.word(kind)
-            m = pattern.search(folded) if pattern is not None else None
-            if m is None:
-                continue
-            offset = days if days is not None else _count(m)
-            if offset is not None and (best is None or m.start() < best[0] or m.end() - m.start() > best[1] - best[0]):
-                best = (m.start(), m.end(), today + dt.timedelta(days=offset))
-        pattern = lex.dates.word("next_month")
-        if pattern is not None and (m := pattern.search(folded)) and (best is None or m.start() < best[0]):
-            best = (m.start(), m.end(), next_month(today))
-        for weekday, pattern in enumerate(lex.dates.weekdays):
-            m = pattern.search(folded) if pattern is not None else None
-            if m is not None and (best is None or m.start() < best[0]):
-                best = (m.start(), m.end(), today + dt.timedelta(days=(weekday - today.weekday()) % 7 or 7))
-    if best is None:
+    found = day_in(folded, today)
+    if found is None:
         return None, text
-    return best[2], _cut(text, best[0], best[1])
-
-
-def _count(m: re.Match[str]) -> int | None:
-    number = next((g for g in m.groups() if g and g.isdigit()), None)
-    return int(number) if number is not None and int(number) <= 3650 else None
+    (start, end), day = found
+    return day, _cut(text, start, end)
 
 
 def _take_priority(text: str) -> tuple[str | None, str]:
