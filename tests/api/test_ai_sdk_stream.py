@@ -298,3 +298,29 @@ async def test_the_body_can_name_a_stored_conversation_and_plain_clients_see_the
     assert found[0]["messageMetadata"]["conversationId"] == plain["conversation_id"]
     unknown = await ui_post(client, [said("add buy milk")], conversation_id=str(uuid.uuid4()))
     assert unknown.status_code == 404 and unknown.json()["error"] == "NOT_FOUND"
+
+
+async def test_a_due_time_and_a_repeat_reach_the_sdk_in_the_users_zone(make_client: Any) -> None:
+    """The body's `time_zone` (issue 50) is the turn's: the tool part carries the due time in it, the
+    repeat, and the reply says them; an unknown zone is the contract's 422 before any stream."""
+    from datetime import UTC, datetime
+
+    from backend.app.core.clock import FixedClock
+
+    add = {"title": "Bins", "due_at": "2026-12-08T07:00", "recurrence": "FREQ=WEEKLY;BYDAY=TU"}
+    client = await make_client(
+        ScriptedLLM(calls(("add_task", add))), clock=FixedClock(datetime(2026, 12, 5, 12, tzinfo=UTC))
+    )
+
+    found = chunks(await ui_post(client, [said("add bins every tuesday at 7am")], time_zone="Europe/Berlin"))
+
+    output = next(c for c in found if c["type"] == "tool-output-available")["output"]["data"]
+    assert (output["due_at"], output["due_date"], output["time_zone"]) == (
+        "2026-12-08T07:00:00+01:00",
+        "2026-12-08",
+        "Europe/Berlin",
+    )
+    assert output["recurrence"] == "FREQ=WEEKLY;BYDAY=TU;BYHOUR=7;BYMINUTE=0"
+    assert text_of(found) == "Added: “Bins” (due 2026-12-08 07:00, repeats)."
+    refused = await ui_post(client, [said("add milk")], chat_id="chat-2", time_zone="Mars/Base")
+    assert refused.status_code == 422 and refused.json()["error"] == "INVALID_TIME_ZONE"

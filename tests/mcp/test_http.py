@@ -136,6 +136,21 @@ async def test_dates_are_read_in_the_callers_time_zone(live: Live, mcp_session: 
     assert [t["due_date"] for t in await tasks_of(live.client)] == ["2026-11-22"]
 
 
+async def test_a_repeating_task_at_a_time_is_added_and_moved_through_mcp(live: Live, mcp_session: Any) -> None:
+    """Sunday 22 November, 12:00 UTC: "every Tuesday at 07:00" in Pago Pago is due Tuesday the 24th;
+    completing it moves it to 1 December, the same local time (the result says when: `next_due`)."""
+    async with mcp_session(live.url, time_zone="Pacific/Pago_Pago") as session:
+        added = payload(
+            await session.call_tool(
+                "add_task", {"title": "Bins", "due_at": "2026-11-24T07:00", "recurrence": "FREQ=WEEKLY;BYDAY=TU"}
+            )
+        )
+        done = payload(await session.call_tool("complete_task", {"task_id": "Bins"}))
+    assert added["data"]["due_at"] == "2026-11-24T07:00:00-11:00", added
+    assert done["success"] and done["data"]["next_due"] == "2026-12-01T07:00:00-11:00", done
+    assert done["data"]["status"] == "pending"
+
+
 async def test_missing_or_invalid_token_is_401_in_the_contract_shape(live: Live) -> None:
     for headers in ({}, {"Authorization": "Bearer not-a-jwt"}, {"Authorization": "Basic abc"}):
         response = await live.client.post("/mcp", json=INIT, headers={**MCP_HEADERS, **headers})
