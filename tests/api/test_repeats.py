@@ -270,3 +270,22 @@ async def test_until_and_short_months_are_read_as_people_mean_them(make_client) 
     assert (await complete(client, daily)).json()["status"] == "completed"
     utc = await create(client, due_date="2027-04-01", recurrence="FREQ=WEEKLY;UNTIL=20271231T235959Z")
     assert utc["recurrence"] == "FREQ=WEEKLY;UNTIL=20271231T235959"
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("stop repeating the bins", "Updated: “Bins” (repeat cleared)."),
+        ("the bins are a one-off from now on", "Updated: “Bins” (repeat cleared)."),
+        ("Bins ya no se repite, por favor", "Actualizada: “Bins” (sin repetición)."),
+    ],
+)
+async def test_a_model_stops_a_repeat_and_the_reply_says_so(make_client, message: str, reply: str) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedLLM(calls(("update_task", {"task_id": "Bins", "recurrence": None})), completion("Done."))
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T12:00")))
+    await create(client, title="Bins", due_date="2026-12-08", recurrence=WEEKLY_TUESDAY)
+
+    body = (await chat(client, message)).json()
+
+    assert reply in body["assistant_message"], body["assistant_message"]
+    assert (await tasks_of(client))[0]["recurrence"] is None

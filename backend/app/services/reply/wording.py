@@ -72,7 +72,8 @@ def done_line(t: Texts, e: ExecutedCall) -> str:
     elif name == Tool.COMPLETE and task.get("next_due"):  # a repeating task: moved to its next occurrence
         details = [t("next {date}", date=when(task["next_due"]))]
     elif name == Tool.UPDATE:
-        changed = [k for k in ("title", "description", "priority", "due_date", "tags", "status") if k in e.arguments]
+        fields = ("title", "description", "priority", "due_date", "due_at", "recurrence", "tags", "status")
+        changed = [k for k in fields if k in e.arguments]
         details = [_change(t, k, task.get(k)) for k in changed]
     done: dict[str, str] = {
         Tool.ADD: t("Added: “{title}”", title=title),
@@ -104,6 +105,8 @@ def field_name(t: Texts, field: str) -> str:
         "description": t("description"),
         "priority": t("priority"),
         "due_date": t("due date"),
+        "due_at": t("due time"),
+        "recurrence": t("repeat"),
         "tags": t("tags"),
         "status": t("status"),
     }.get(field, field)
@@ -114,6 +117,10 @@ def value_text(t: Texts, field: str, value: Any) -> str:
         return status_text(t, str(value))
     if field == "priority":
         return {"high": t("high"), "medium": t("medium"), "low": t("low")}.get(str(value), str(value))
+    if field == "due_at":
+        return when(value)
+    if field == "recurrence":  # a rule is not words: that it is set is what the user reads
+        return t("set")
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return str(value)
