@@ -42,6 +42,9 @@ def test_token_prints_a_jwt_that_validates(tmp_path: Path) -> None:
     token = result.stdout.strip()
     claims = decode_token(token, settings=Settings(_env_file=None, jwt_secret=SECRET))  # type: ignore[call-arg]
     assert claims["sub"] == "alice" and claims["exp"] - claims["iat"] == 300
+    assert "zoneinfo" not in claims
+    zoned = run("token", "alice", "--zoneinfo", "Europe/Paris", cwd=tmp_path, JWT_SECRET=SECRET).stdout.strip()
+    assert decode_token(zoned, settings=Settings(_env_file=None, jwt_secret=SECRET))["zoneinfo"] == "Europe/Paris"  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(

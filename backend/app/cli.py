@@ -53,7 +53,7 @@ def _cmd_token(args: argparse.Namespace) -> int:
             f"--minutes may be at most JWT_MAX_LIFETIME_MINUTES ({settings.jwt_max_lifetime_minutes})", file=sys.stderr
         )
         return 2
-    print(create_token(settings=settings, user_id=args.user_id, minutes=args.minutes))
+    print(create_token(settings=settings, user_id=args.user_id, minutes=args.minutes, zoneinfo=args.zoneinfo))
     return 0
 
 
@@ -97,6 +97,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     token = sub.add_parser("token", help="print a signed development JWT for USER_ID")
     token.add_argument("user_id")
     token.add_argument("--minutes", type=int, default=60)
+    token.add_argument("--zoneinfo", help="the user's IANA time zone as the token's OpenID Connect `zoneinfo` claim")
     token.set_defaults(func=_cmd_token)
 
     prune = sub.add_parser("prune", help="remove what is past retention (deleted tasks) and print what was removed")
