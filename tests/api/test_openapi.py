@@ -136,7 +136,13 @@ def test_the_chat_headers_are_documented_as_the_routes_checks_read_them() -> Non
     `openapi_extra`: the document says what `_checked` checks (the key's 1-255 characters)."""
     chat = openapi("production")["paths"]["/api/{user_id}/chat"]["post"]
     parameters = {(p["in"], p["name"]): p for p in chat["parameters"]}
-    assert list(parameters) == [("path", "user_id"), ("header", "Idempotency-Key"), ("header", "accept")]
+    assert list(parameters) == [
+        ("path", "user_id"),
+        ("header", "Idempotency-Key"),
+        ("header", "X-Time-Zone"),
+        ("header", "accept"),
+    ]
+    assert "IANA time zone" in parameters["header", "X-Time-Zone"]["description"]
     key = parameters["header", "Idempotency-Key"]
     assert key["required"] is False
     assert {"type": "string", "minLength": 1, "maxLength": 255} in key["schema"]["anyOf"]

@@ -14,6 +14,7 @@ from backend.app.api.deps import BEARER, MAX_ID_CHARS, USER_ID_SAYS, owner, zone
 from backend.app.api.responses import FastJSONResponse
 from backend.app.api.streaming import replayed, stream_chat, wants_stream
 from backend.app.api.ui_stream import stream_ui_chat
+from backend.app.core.clock import TIME_ZONE_HEADER
 from backend.app.core.exceptions import PayloadTooLarge
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.common import BODY_FORM, error_responses
@@ -41,6 +42,10 @@ IDEMPOTENCY_KEY = "Idempotency-Key"
 _BOUNDED = TypeAdapter(Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_CHARS)])
 _KEY_SAYS = "A retry with the same key and body returns the stored response and changes nothing."
 _ACCEPT_SAYS = "`text/event-stream` streams the turn (see above)."
+_ZONE_SAYS = (
+    "The user's IANA time zone, when the body's `time_zone` names none (else the token's `zoneinfo` claim, "
+    "the stored zone, DEFAULT_TIME_ZONE)."
+)
 _PARAMETERS = [
     {
         "name": "user_id",
@@ -65,6 +70,13 @@ _PARAMETERS = [
             "title": IDEMPOTENCY_KEY,
         },
         "description": _KEY_SAYS,
+    },
+    {
+        "name": TIME_ZONE_HEADER,
+        "in": "header",
+        "required": False,
+        "schema": {"anyOf": [{"type": "string", "maxLength": 64}, {"type": "null"}], "title": TIME_ZONE_HEADER},
+        "description": _ZONE_SAYS,
     },
     {
         "name": "accept",
