@@ -58,6 +58,7 @@ async def test_today_is_the_users_date_in_their_zone(make_client, zone: str, mom
 
     assert f"Today's date: {local.isoformat()} ({local:%A}), in the user's time zone {zone}." in system_text(llm)
     assert body["action_metadata"]["success"] is True, body["assistant_message"]
+    assert body["execution_metadata"]["time_zone"] == zone
     assert [(t["title"], t["due_date"]) for t in await tasks_of(client)] == [("Pay rent", local.isoformat())]
 
 

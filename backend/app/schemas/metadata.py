@@ -279,5 +279,6 @@ class ExecutionMetadata(_Record):
     trace: list[TraceStep | TraceCheck]
     routing: RoutingInfo | None = absent()
     language: LanguageInfo
+    time_zone: str | None = absent("the IANA zone the turn's dates were read in (docs/clock.md)")
     provider_error: ProviderError | None = absent()
     confirmation_answer: ConfirmationAnswer | None = absent()

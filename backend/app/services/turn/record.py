@@ -155,8 +155,9 @@ def _turn_metadata(
     settings: Settings,
     model: ModelInfo,
 ) -> ExecutionMetadata:
-    """`execution_metadata` of a finished turn, from its context and its step."""
-    return execution_metadata(
+    """`execution_metadata` of a finished turn, from its context and its step (and the zone its dates
+    were read in)."""
+    metadata = execution_metadata(
         run=run,
         intent=step.intent,
         guard_outcome=step.guard_outcome(run.guard_events),
@@ -177,6 +178,8 @@ def _turn_metadata(
         ),
         routing=turn.routing.info() if turn.routing is not None else None,
     )
+    metadata.time_zone = turn.clock.zone_name
+    return metadata
 
 
 def _confirmation(proposal: Proposal, *, expires_at: datetime) -> Confirmation:
