@@ -289,3 +289,37 @@ async def test_a_model_stops_a_repeat_and_the_reply_says_so(make_client, message
 
     assert reply in body["assistant_message"], body["assistant_message"]
     assert (await tasks_of(client))[0]["recurrence"] is None
+
+
+async def test_a_repeat_set_in_the_skipped_hour_holds_the_time_the_user_gave(make_client) -> None:  # type: ignore[no-untyped-def]
+    """Daily from 02:30 on the very day New York skips 02:00-03:00 (14 March 2027): the rule holds 02:30,
+    the hour the user said, not the 03:30 the stored instant reads as that day."""
+    client = await make_client(ScriptedLLM(), clock=FixedClock(at("2027-03-14T05:00")))
+    task = await create(client, zone="America/New_York", due_at="2027-03-14T02:30", recurrence="FREQ=DAILY")
+
+    assert task["recurrence"] == "FREQ=DAILY;BYHOUR=2;BYMINUTE=30"
+    assert (await complete(client, task)).json()["due_at"] == "2027-03-15T02:30:00-04:00"
+    evening = await create(client, zone="America/New_York", due_at="2027-03-15T20:00")  # 01:00 UTC the next day
+    far = await client.patch(f"{TASKS}/{evening['id']}", json={"due_date": "9999-12-31"}, headers=auth())
+    assert far.status_code == 200 and (far.json()["due_date"], far.json()["due_at"]) == ("9999-12-31", None)
+
+
+async def test_an_edit_names_only_what_it_stored_and_a_moved_repeat_says_when_next(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A due time and a repeat the user's words do not give are dropped, and the reply does not call
+    them cleared; update_task completing a repeating task says when it comes next."""
+    invented = {"task_id": "Gym", "title": "Gym class", "due_at": "2026-12-07T19:00", "recurrence": "FREQ=WEEKLY"}
+    llm = ScriptedLLM(
+        calls(("update_task", invented)),
+        completion("Done."),
+        calls(("update_task", {"task_id": "Bins", "status": "completed"})),
+        completion("Done."),
+    )
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T12:00")))
+    await create(client, title="Gym")
+    await create(client, title="Bins", due_date="2026-12-08", recurrence=WEEKLY_TUESDAY)
+
+    renamed = (await chat(client, "rename gym to gym class")).json()["assistant_message"]
+    moved = (await chat(client, "mark bins as done")).json()["assistant_message"]
+
+    assert renamed == "Updated: “Gym class” (title Gym class).", renamed
+    assert "next 2026-12-15" in moved, moved

@@ -127,3 +127,10 @@ def test_a_short_weekday_ends_a_repeat_only_at_the_end() -> None:
 def test_a_time_cut_from_inside_brackets_leaves_no_word_twice() -> None:
     [asked] = commands_in("add call bob (5pm) tomorrow", today=SATURDAY)
     assert (asked.args["title"], asked.args["due_at"]) == ("call bob", "2026-12-06T17:00")
+
+
+def test_a_later_longer_day_word_wins_as_before_and_combining_marks_go_with_their_letter() -> None:
+    [asked] = commands_in("add record the tonight show tomorrow", today=SATURDAY)
+    assert (asked.args["title"], asked.args["due_date"]) == ("record the tonight show", "2026-12-06")
+    [decomposed] = commands_in("aggiungi chiama mamma ogni lunedi\u0300 alle 9", today=SATURDAY)
+    assert decomposed.args["title"] == "chiama mamma" and decomposed.args["recurrence"] == "FREQ=WEEKLY;BYDAY=MO"

@@ -14,6 +14,7 @@ week, not three times overdue.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, time, tzinfo
 from typing import Any
 
@@ -24,6 +25,7 @@ from backend.app.language.reading.when import HORIZON_DAYS, first_on_or_after, o
 FREQUENCIES = frozenset({"DAILY", "WEEKLY", "MONTHLY", "YEARLY"})
 MAX_RULE_CHARS = 255
 MAX_INTERVAL = 1000
+_NUMBER = re.compile(r"[0-9]{1,4}")  # ASCII digits only: "²" and "٣" are no hour
 
 
 def normalized_rule(text: str) -> str:
@@ -38,9 +40,9 @@ def normalized_rule(text: str) -> str:
     if kept := sorted({"COUNT", "DTSTART", "BYSECOND"} & parts.keys()):
         raise ValueError(f"{kept[0]} is not kept: the due date and due_at say when it starts and at what time")
     for key, top in (("BYHOUR", 23), ("BYMINUTE", 59)):  # the time of day of a task due at a time (`timed`)
-        if key in parts and not (parts[key].isdigit() and int(parts[key]) <= top):
+        if key in parts and not (_NUMBER.fullmatch(parts[key]) and int(parts[key]) <= top):
             raise ValueError(f"{key} must be one number from 0 to {top}: a task is due at one time of day")
-    if not parts.get("INTERVAL", "1").isdigit() or not 1 <= int(parts.get("INTERVAL", "1")) <= MAX_INTERVAL:
+    if not _NUMBER.fullmatch(parts.get("INTERVAL", "1")) or not 1 <= int(parts.get("INTERVAL", "1")) <= MAX_INTERVAL:
         raise ValueError(f"INTERVAL must be a whole number from 1 to {MAX_INTERVAL}")
     if until := parts.get("UNTIL"):
         parts["UNTIL"] = until[:-1] if until.endswith("Z") else f"{until}T235959" if len(until) == 8 else until
@@ -64,6 +66,14 @@ def local_due(due_at: datetime, zone: tzinfo) -> datetime:
 def instant(local: datetime, zone: tzinfo) -> datetime:
     """The UTC instant of a wall-clock time in `zone` (in a gap of daylight saving, the time after it)."""
     return local.replace(tzinfo=zone).astimezone(UTC)
+
+
+def _instant_or_none(local: datetime, zone: tzinfo) -> datetime | None:
+    """`instant`, or None for a day so far ahead (9999-12-31) that its time has no UTC instant: the day stays."""
+    try:
+        return instant(local, zone)
+    except OverflowError:
+        return None
 
 
 def said_at(due_at: datetime, zone: tzinfo) -> datetime:
@@ -90,12 +100,26 @@ def anchored(rule: str, due: date | None) -> str:
     return f"{rule};BYMONTHDAY={due.day}" if free and due is not None and due.day > 28 else rule
 
 
-def timed(rule: str, at: datetime | None) -> str:
+def timed(rule: str, at: time | None) -> str:
     """A repeat of a task due at a time holds that wall-clock time (BYHOUR, BYMINUTE), so every
     occurrence comes at it, also after a day it did not exist on (02:30 on the day clocks skip that
-    hour is 03:30 that day, and 02:30 again the next); a task due on a day alone holds no time."""
+    hour is 03:30 that day, and 02:30 again the next); a task due on a day alone holds none."""
     parts = [part for part in rule.split(";") if not part.startswith(("BYHOUR=", "BYMINUTE="))]
     return ";".join([*parts, f"BYHOUR={at.hour}", f"BYMINUTE={at.minute}"] if at is not None else parts)
+
+
+def held_time(rule: str | None) -> time | None:
+    """The wall-clock time a repeat holds (`timed`), if it holds one."""
+    parts = dict(part.partition("=")[::2] for part in (rule or "").split(";"))
+    if _NUMBER.fullmatch(parts.get("BYHOUR", "")) and _NUMBER.fullmatch(parts.get("BYMINUTE", "0")):
+        return time(int(parts["BYHOUR"]), int(parts.get("BYMINUTE", "0")))
+    return None
+
+
+def wall_time(given: datetime, zone: tzinfo) -> time:
+    """The time of day a due time was given as: one without an offset as written (even in the hour a
+    spring change skips), one with an offset as the user's clock shows it."""
+    return given.time() if given.tzinfo is None else local_due(given, zone).time()
 
 
 def new_timing(
@@ -112,8 +136,8 @@ def new_timing(
         if fields["due_date"] is None:
             first = first_on_or_after(recurrence, datetime.combine(today, time()))
             fields["due_date"] = first.date() if first is not None else today
-        local = local_due(fields["due_at"], zone) if fields["due_at"] is not None else None
-        fields["recurrence"] = timed(anchored(recurrence, fields["due_date"]), local)
+        wall = wall_time(due_at, zone) if due_at is not None else None
+        fields["recurrence"] = timed(anchored(recurrence, fields["due_date"]), wall)
     return fields
 
 
@@ -123,15 +147,17 @@ def edited_timing(changes: dict[str, Any], task: Any, *, zone: tzinfo, today: da
     repeat on an undated task starts at its first occurrence; and a completion of a repeating task
     moves it to its next occurrence instead (`next_due` says when), or completes it when there is none."""
     out = dict(changes)
+    own = zone_named(task.time_zone or "UTC")
+    wall: time | None = None  # the time of day the task is due at after the edit, as the user gave it
     if changes.get("due_at") is not None:
-        at = said_at(changes["due_at"], zone)
+        at, wall = said_at(changes["due_at"], zone), wall_time(changes["due_at"], zone)
         out |= {"due_at": at, "time_zone": zone_key(zone), "due_date": local_due(at, zone).date()}
-    elif "due_date" in changes and "due_at" not in changes and task.due_at is not None:
-        if changes["due_date"] is None:
-            out["due_at"] = None
-        else:
-            own = zone_named(task.time_zone or "UTC")
-            out["due_at"] = instant(datetime.combine(changes["due_date"], local_due(task.due_at, own).time()), own)
+    elif task.due_at is not None and "due_at" not in changes:  # the task keeps its time of day
+        wall = held_time(task.recurrence) or local_due(task.due_at, own).time()
+        if "due_date" in changes:
+            day = changes["due_date"]
+            out["due_at"] = _instant_or_none(datetime.combine(day, wall), own) if day is not None else None
+            wall = wall if out["due_at"] is not None else None
     rule = out.get("recurrence", task.recurrence)
     if changes.get("recurrence") is not None:
         out.setdefault("time_zone", task.time_zone or zone_key(zone))
@@ -139,10 +165,8 @@ def edited_timing(changes: dict[str, Any], task: Any, *, zone: tzinfo, today: da
             first = first_on_or_after(rule, datetime.combine(today, time()))
             out["due_date"] = first.date() if first is not None else today
         out["recurrence"] = rule = anchored(rule, out.get("due_date", task.due_date))
-    if rule and ("recurrence" in changes or "due_at" in out):  # the repeat holds the time (or none)
-        at = out.get("due_at", task.due_at)
-        own = zone_named(out.get("time_zone", task.time_zone) or "UTC")
-        out["recurrence"] = rule = timed(rule, local_due(at, own) if at is not None else None)
+    if rule and ("recurrence" in changes or "due_at" in changes or ("due_at" in out and out["due_at"] is None)):
+        out["recurrence"] = rule = timed(rule, wall)  # the repeat holds the task's time (or none)
     if out.get("status") == "completed" and rule and task.status != "completed":
         merged = _Merged(out, task)
         found = next_occurrence(merged, today)

@@ -142,6 +142,8 @@ def cut_chars(text: str, start: int, end: int) -> str:
     ends = list(accumulate(len(fold(c)) for c in text))  # where each character's folded form ends
     first = next((i for i, e in enumerate(ends) if e > start), len(text))
     last = next((i for i, e in enumerate(ends) if e >= end), len(text) - 1)
+    while last + 1 < len(text) and ends[last + 1] == ends[last]:  # a combining mark typed after it
+        last += 1
     return " ".join(_EMPTY.sub(" ", text[:first] + " " + text[last + 1 :]).split())
 
 
@@ -191,9 +193,10 @@ def occurrences(rule: str, start: dt.datetime) -> rrule:
     horizon = start + dt.timedelta(days=HORIZON_DAYS)
     until = dt.datetime.strptime(parts["UNTIL"], "%Y%m%dT%H%M%S") if "UNTIL" in parts else horizon
     found = found.replace(until=min(until, horizon))
-    day = int(parts["BYMONTHDAY"]) if parts.get("BYMONTHDAY", "").isdigit() else start.day
+    own_day = parts.get("BYMONTHDAY")
+    day = int(own_day) if own_day is not None and own_day.isascii() and own_day.isdigit() else start.day
     clamps = parts.get("FREQ") == "MONTHLY" and not {"BYDAY", "BYSETPOS", "BYYEARDAY"} & parts.keys()
-    if clamps and day > 28 and "," not in parts.get("BYMONTHDAY", ""):
+    if clamps and day > 28 and (own_day is None or own_day.isdigit()):  # not "-1" (the last) nor "30,31"
         found = found.replace(bymonthday=tuple(range(28, day + 1)), bysetpos=-1)
     return found
 
@@ -218,21 +221,25 @@ def next_month(today: dt.date) -> dt.date:
 def day_in(folded: str, today: dt.date) -> tuple[Span, dt.date] | None:
     """The first day the text names relative to the user's `today`, in any covered language: "today",
     "tomorrow", "the day after tomorrow", "in 3 days", "next week", "next month", a weekday (the next
-    one after today); at one position the longest."""
+    one after today). The first wins, but a longer word for a day relative to today wins wherever it
+    stands ("record the tonight show tomorrow" is due tomorrow)."""
     best: tuple[Span, dt.date] | None = None
 
-    def consider(m: re.Match[str] | None, day: dt.date | None) -> None:
+    def consider(m: re.Match[str] | None, day: dt.date | None, *, longer_wins: bool = False) -> None:
         nonlocal best
-        if m is not None and day is not None and (best is None or _before(m.span(), best[0])):
+        if m is None or day is None:
+            return
+        longer = best is not None and longer_wins and m.end() - m.start() > best[0][1] - best[0][0]
+        if best is None or m.start() < best[0][0] or longer:
             best = (m.span(), day)
 
     for lex in lexicons():
-        for kind, days in (("after_tomorrow", 2), ("today", 0), ("tomorrow", 1), ("next_week", 7)):
-            if (pattern := lex.dates.word(kind)) is not None:
-                consider(pattern.search(folded), today + dt.timedelta(days=days))
-        if (pattern := lex.dates.word("in_days")) is not None and (m := pattern.search(folded)):
-            count = _number(m)
-            consider(m, today + dt.timedelta(days=count) if count is not None and count <= 3650 else None)
+        for kind, days in (("after_tomorrow", 2), ("today", 0), ("tomorrow", 1), ("next_week", 7), ("in_days", None)):
+            if (pattern := lex.dates.word(kind)) is None or (m := pattern.search(folded)) is None:
+                continue
+            count = days if days is not None else _number(m)
+            offset = count if count is not None and count <= 3650 else None
+            consider(m, today + dt.timedelta(days=offset) if offset is not None else None, longer_wins=True)
         if (pattern := lex.dates.word("next_month")) is not None:
             consider(pattern.search(folded), next_month(today))
         for weekday, pattern in enumerate(lex.dates.weekdays):

@@ -69,11 +69,12 @@ def done_line(t: Texts, e: ExecutedCall) -> str:
     task: Mapping[str, Any] = data or {}
     if name == Tool.ADD:
         details = task_details(t, task, ("due_date", "repeats", "priority", "tags"))
-    elif name == Tool.COMPLETE and task.get("next_due"):  # a repeating task: moved to its next occurrence
+    elif name in (Tool.COMPLETE, Tool.UPDATE) and task.get("next_due"):  # a repeating task moved on
         details = [t("next {date}", date=when(task["next_due"]))]
     elif name == Tool.UPDATE:
         fields = ("title", "description", "priority", "due_date", "due_at", "recurrence", "tags", "status")
-        changed = [k for k in fields if k in e.arguments]
+        dropped = {d.get("argument") for d in e.result.dropped}  # not stored: nothing to say of them
+        changed = [k for k in fields if k in e.arguments and k not in dropped]
         details = [_change(t, k, task.get(k)) for k in changed]
     done: dict[str, str] = {
         Tool.ADD: t("Added: “{title}”", title=title),
