@@ -146,10 +146,17 @@ async def test_an_unknown_zone_is_a_422_wherever_it_is_given(make_client) -> Non
             assert response.json()["error"] in ("INVALID_TIME_ZONE", "VALIDATION_ERROR"), response.text
     assert llm.requests == []  # no turn ran on a zone it could not read
     assert await tasks_of(client) == []
-    # A token's claim the client cannot change is passed over: the default (or the stored zone) is used.
+    # A token's claim that names no zone is a 422 too (the contract: "an unknown name is 422"), unless the
+    # request names its zone ahead of it; storing a zone is not refused for it.
     bad_claim = {"Authorization": f"Bearer {token_for(zoneinfo='GMT+2')}"}
-    assert (await client.post(url, json={"message": "hi"}, headers=bad_claim)).status_code == 200
-    assert "in the user's time zone UTC." in str(llm.requests[-1]["messages"][0]["content"])
+    claimed = await client.post(url, json={"message": "hi"}, headers=bad_claim)
+    assert claimed.status_code == 422 and "zoneinfo" in claimed.json()["detail"]
+    named = await client.post(url, json={"message": "hi", "time_zone": "Europe/Oslo"}, headers=bad_claim)
+    assert named.status_code == 200 and "in the user's time zone Europe/Oslo." in str(
+        llm.requests[-1]["messages"][0]["content"]
+    )
+    stored = await client.put(f"/api/{USER}/preferences", json={"time_zone": "Asia/Tokyo"}, headers=bad_claim)
+    assert stored.status_code == 200 and stored.json()["time_zone"] == "Asia/Tokyo"
     for local_file in ("localtime", "posixrules", "right/UTC"):  # files ZoneInfo reads, no IANA names
         assert (
             await client.post(url, json={"message": "hi", "time_zone": local_file}, headers=auth())

@@ -131,8 +131,8 @@ async def test_dates_are_read_in_the_callers_time_zone(live: Live, mcp_session: 
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
         bad = await http.post("/mcp", json=INIT, headers={**MCP_HEADERS, **auth(), "X-Time-Zone": "Mars/Base"})
         assert bad.status_code == 422 and bad.json()["error"] == "INVALID_TIME_ZONE"
-        claimed = {"Authorization": f"Bearer {token_for(zoneinfo='Mars/Base')}"}  # passed over: not the client's
-        assert (await http.post("/mcp", json=INIT, headers={**MCP_HEADERS, **claimed})).status_code == 200
+        claimed = {"Authorization": f"Bearer {token_for(zoneinfo='Mars/Base')}"}
+        assert (await http.post("/mcp", json=INIT, headers={**MCP_HEADERS, **claimed})).status_code == 422
     assert [t["due_date"] for t in await tasks_of(live.client)] == ["2026-11-22"]
 
 

@@ -131,15 +131,12 @@ class ZoneNames:
         return ZoneNames(((where, name), *self.given))
 
     def first(self) -> ZoneInfo | None:
-        """The zone of the first name given; None when none is. A name the request gives (its body, its
-        header) and no zone has is a 422 that says where it came from; a token's claim that names no
-        zone is passed over (the client cannot change it; the stored zone or the default is used)."""
+        """The zone of the first name given; None when none is. A name given that no zone has is a 422
+        that says where it came from (CONTRACT.md: "an unknown name is 422"), a token's claim too: the
+        client names the zone ahead of it (the body's `time_zone`, `X-Time-Zone`) to be served anyway."""
         for where, name in self.given:
-            if name is None:
-                continue
-            if where == ZONEINFO_CLAIM and (found := _zone(name)) is None:
-                continue
-            return found if where == ZONEINFO_CLAIM else zone_named(name, where=where)
+            if name is not None:
+                return zone_named(name, where=where)
         return None
 
 

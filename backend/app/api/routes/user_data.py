@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from backend.app.api.deps import CurrentUser, UserClock, zone_names
 from backend.app.api.responses import FastJSONResponse
+from backend.app.core.clock import UnknownTimeZone
 from backend.app.db.repositories import preferences as user_preferences
 from backend.app.db.session import unit_of_work
 from backend.app.schemas.common import error_responses
@@ -118,8 +119,13 @@ async def store_preferences(user_id: CurrentUser, request: Request, body: Prefer
     state = request.app.state
     async with unit_of_work(state.sessionmaker) as session:
         stored = await user_preferences.store_zone(session, user_id, body.time_zone)
-    # What the next request without a zone of its own will read (the token's claim still comes first).
-    clock = await user_preferences.user_clock(
-        state.sessionmaker, state.clock, user_id, zone_names(request), default=state.settings.default_time_zone
-    )
-    return FastJSONResponse({"time_zone": stored, "effective_time_zone": clock.zone_name})
+    # What the next request without a zone of its own will read: the token's claim still comes first
+    # (when it names no zone, that request is a 422 unless it names its own; the zone is stored anyway).
+    try:
+        clock = await user_preferences.user_clock(
+            state.sessionmaker, state.clock, user_id, zone_names(request), default=state.settings.default_time_zone
+        )
+        effective = clock.zone_name
+    except UnknownTimeZone:
+        effective = stored or state.settings.default_time_zone
+    return FastJSONResponse({"time_zone": stored, "effective_time_zone": effective})
