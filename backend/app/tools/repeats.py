@@ -19,7 +19,7 @@ from datetime import UTC, date, datetime, time, tzinfo
 from typing import Any
 
 from backend.app.core.clock import Clock, zone_key, zone_named
-from backend.app.language.reading.when import HORIZON_DAYS, first_on_or_after, occurrences
+from backend.app.language.reading.when import HORIZON_DAYS, first_day, first_on_or_after, occurrences, rule_parts
 
 # How often a to-do may repeat: not by the hour, minute or second.
 FREQUENCIES = frozenset({"DAILY", "WEEKLY", "MONTHLY", "YEARLY"})
@@ -34,7 +34,7 @@ def normalized_rule(text: str) -> str:
     rule = text.strip().upper().removeprefix("RRULE:").strip(";")
     if not rule or len(rule) > MAX_RULE_CHARS:
         raise ValueError(f"an RFC 5545 RRULE of at most {MAX_RULE_CHARS} characters, e.g. FREQ=WEEKLY;BYDAY=TU")
-    parts = dict(part.partition("=")[::2] for part in rule.split(";"))
+    parts = rule_parts(rule)
     if parts.get("FREQ") not in FREQUENCIES:
         raise ValueError(f"FREQ must be one of {', '.join(sorted(FREQUENCIES))}, e.g. FREQ=WEEKLY;BYDAY=TU")
     if kept := sorted({"COUNT", "DTSTART", "BYSECOND"} & parts.keys()):
@@ -95,7 +95,7 @@ def past_due(args: Any, clock: Clock) -> str | None:
 def anchored(rule: str, due: date | None) -> str:
     """A monthly rule with no day of its own, on a task due past the 28th, keeps that day: "every month"
     from 31 March falls on 30 April, then 31 May (the day of the month is not lost in a short month)."""
-    parts = dict(part.partition("=")[::2] for part in rule.split(";"))
+    parts = rule_parts(rule)
     free = parts.get("FREQ") == "MONTHLY" and not {"BYMONTHDAY", "BYDAY", "BYSETPOS", "BYYEARDAY"} & parts.keys()
     return f"{rule};BYMONTHDAY={due.day}" if free and due is not None and due.day > 28 else rule
 
@@ -110,7 +110,7 @@ def timed(rule: str, at: time | None) -> str:
 
 def held_time(rule: str | None) -> time | None:
     """The wall-clock time a repeat holds (`timed`), if it holds one."""
-    parts = dict(part.partition("=")[::2] for part in (rule or "").split(";"))
+    parts = rule_parts(rule)
     if _NUMBER.fullmatch(parts.get("BYHOUR", "")) and _NUMBER.fullmatch(parts.get("BYMINUTE", "0")):
         return time(int(parts["BYHOUR"]), int(parts.get("BYMINUTE", "0")))
     return None
@@ -134,8 +134,7 @@ def new_timing(
     if recurrence is not None:
         fields["time_zone"] = zone_key(zone)
         if fields["due_date"] is None:
-            first = first_on_or_after(recurrence, datetime.combine(today, time()))
-            fields["due_date"] = first.date() if first is not None else today
+            fields["due_date"] = first_day(recurrence, today)
         wall = wall_time(due_at, zone) if due_at is not None else None
         fields["recurrence"] = timed(anchored(recurrence, fields["due_date"]), wall)
     return fields
@@ -162,8 +161,7 @@ def edited_timing(changes: dict[str, Any], task: Any, *, zone: tzinfo, today: da
     if changes.get("recurrence") is not None:
         out.setdefault("time_zone", task.time_zone or zone_key(zone))
         if out.get("due_date", task.due_date) is None:
-            first = first_on_or_after(rule, datetime.combine(today, time()))
-            out["due_date"] = first.date() if first is not None else today
+            out["due_date"] = first_day(rule, today)
         out["recurrence"] = rule = anchored(rule, out.get("due_date", task.due_date))
     if rule and ("recurrence" in changes or "due_at" in changes or ("due_at" in out and out["due_at"] is None)):
         out["recurrence"] = rule = timed(rule, wall)  # the repeat holds the task's time (or none)

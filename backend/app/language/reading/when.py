@@ -171,8 +171,7 @@ def due_fields(due: dt.date | None, at: dt.time | None, rule: str | None, today:
     first day, else today (`due_at`, a wall-clock time in the user's zone); a day alone is a `due_date`."""
     found: dict[str, Any] = {"recurrence": rule} if rule is not None else {}
     if at is not None:
-        first = first_on_or_after(rule, dt.datetime.combine(today, dt.time())) if rule and due is None else None
-        day = due or (first.date() if first is not None else today)
+        day = due or (first_day(rule, today) if rule else today)
         found["due_at"] = dt.datetime.combine(day, at).isoformat(timespec="minutes")
     elif due is not None:
         found["due_date"] = due.isoformat()
@@ -187,7 +186,7 @@ def occurrences(rule: str, start: dt.datetime) -> rrule:
     """A stored RRULE's occurrences from the wall-clock time `start`, up to its UNTIL and never past
     the horizon (a rule that never occurs ends instead of being searched for ever). A monthly date past
     the 28th falls on the month's last day where the month is shorter ("the 31st" is 30 April)."""
-    parts = dict(part.partition("=")[::2] for part in rule.split(";"))
+    parts = rule_parts(rule)
     found = rrulestr(rule, dtstart=start)
     assert isinstance(found, rrule)  # one RRULE, never a set: no RDATE/EXDATE lines are stored
     horizon = start + dt.timedelta(days=HORIZON_DAYS)
@@ -199,6 +198,17 @@ def occurrences(rule: str, start: dt.datetime) -> rrule:
     if clamps and day > 28 and (own_day is None or own_day.isdigit()):  # not "-1" (the last) nor "30,31"
         found = found.replace(bymonthday=tuple(range(28, day + 1)), bysetpos=-1)
     return found
+
+
+def rule_parts(rule: str | None) -> dict[str, str]:
+    """An RRULE's parts by name ("FREQ=WEEKLY;BYDAY=TU" -> {"FREQ": "WEEKLY", "BYDAY": "TU"})."""
+    return dict(part.partition("=")[::2] for part in (rule or "").split(";") if part)
+
+
+def first_day(rule: str, today: dt.date) -> dt.date:
+    """The day a repeat with no due date starts: its first occurrence from `today`, else today."""
+    first = first_on_or_after(rule, dt.datetime.combine(today, dt.time()))
+    return first.date() if first is not None else today
 
 
 def first_on_or_after(rule: str, start: dt.datetime) -> dt.datetime | None:
