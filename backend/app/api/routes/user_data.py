@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from backend.app.api.deps import CurrentUser, UserClock, zone_names
+from backend.app.api.deps import CurrentUser, ZoneHeader, zone_names
 from backend.app.api.responses import FastJSONResponse
 from backend.app.core.clock import UnknownTimeZone
 from backend.app.db.repositories import preferences as user_preferences
@@ -102,10 +102,13 @@ _PREFERENCES = (
     description=_PREFERENCES,
     responses=error_responses(401, 403, 422, 500, own=_OUTAGE),
 )
-async def preferences(user_id: CurrentUser, request: Request, clock: UserClock) -> FastJSONResponse:
-    async with unit_of_work(request.app.state.sessionmaker, single_statement=True) as session:
+async def preferences(user_id: CurrentUser, request: Request, time_zone: ZoneHeader = None) -> FastJSONResponse:
+    state = request.app.state
+    async with unit_of_work(state.sessionmaker, single_statement=True) as session:
         stored = await user_preferences.stored_zone(session, user_id)
-    return FastJSONResponse({"time_zone": stored, "effective_time_zone": clock.zone_name})
+    names = zone_names(request, time_zone)
+    effective = names.first() or user_preferences.fallback_zone(stored, default=state.settings.default_time_zone)
+    return FastJSONResponse({"time_zone": stored, "effective_time_zone": effective.key})
 
 
 @router.put(
@@ -121,11 +124,9 @@ async def store_preferences(user_id: CurrentUser, request: Request, body: Prefer
         stored = await user_preferences.store_zone(session, user_id, body.time_zone)
     # What the next request without a zone of its own will read: the token's claim still comes first
     # (when it names no zone, that request is a 422 unless it names its own; the zone is stored anyway).
+    fallback = user_preferences.fallback_zone(stored, default=state.settings.default_time_zone)
     try:
-        clock = await user_preferences.user_clock(
-            state.sessionmaker, state.clock, user_id, zone_names(request), default=state.settings.default_time_zone
-        )
-        effective = clock.zone_name
+        effective = zone_names(request).first() or fallback
     except UnknownTimeZone:
-        effective = stored or state.settings.default_time_zone
-    return FastJSONResponse({"time_zone": stored, "effective_time_zone": effective})
+        effective = fallback
+    return FastJSONResponse({"time_zone": stored, "effective_time_zone": effective.key})

@@ -9,6 +9,8 @@ names one.
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -25,13 +27,17 @@ _STORED = sa.select(_PREFERENCES.c.time_zone).where(_PREFERENCES.c.user_id == sa
 async def user_clock(
     sessionmaker: async_sessionmaker[AsyncSession], clock: Clock, user_id: str, names: ZoneNames, *, default: str
 ) -> LocalClock:
-    """`clock` read in the user's zone for this request."""
+    """`clock` read in the user's zone for this request (the stored zone read only when it is needed)."""
     zone = names.first()
     if zone is None:
         async with unit_of_work(sessionmaker, single_statement=True) as session:
-            stored = await stored_zone(session, user_id)
-        zone = zone_named(stored or default, where="the stored time zone" if stored else "DEFAULT_TIME_ZONE")
+            zone = fallback_zone(await stored_zone(session, user_id), default=default)
     return LocalClock(clock, zone)
+
+
+def fallback_zone(stored: str | None, *, default: str) -> ZoneInfo:
+    """The zone of a request that names none: the user's stored zone, else DEFAULT_TIME_ZONE."""
+    return zone_named(stored or default, where="the stored time zone" if stored else "DEFAULT_TIME_ZONE")
 
 
 async def stored_zone(session: AsyncSession, user_id: str) -> str | None:
