@@ -34,8 +34,9 @@ _EVERY_N = {"every_days": "DAILY", "every_weeks": "WEEKLY", "every_months": "MON
 
 def _lexicons(language: str | None) -> list[Lexicon]:
     """The language's file, or every file when the language is not known."""
-    every = lexicons()
-    return [lex for lex in every if lex.code == language] or list(every) if language else list(every)
+    every = list(lexicons())
+    own = [lex for lex in every if lex.code == language]
+    return own or every
 
 
 def time_in(folded: str, language: str | None = None) -> tuple[Span, dt.time] | None:
@@ -137,8 +138,9 @@ def _before(span: Span, other: Span) -> bool:
 
 
 def cut_chars(text: str, start: int, end: int) -> str:
-    """`text` without the characters of the span [start, end) of its folded form, spaces closed up:
-    "call bob (5pm) tomorrow" without "5pm" is "call bob () tomorrow", never a word kept twice."""
+    """`text` without the characters of the span [start, end) of its folded form, spaces closed up and
+    brackets left empty dropped: "call bob (5pm) tomorrow" without "5pm" is "call bob tomorrow", never a
+    word kept twice (as `cut`, which counts whole words, would keep "(5pm)")."""
     ends = list(accumulate(len(fold(c)) for c in text))  # where each character's folded form ends
     first = next((i for i, e in enumerate(ends) if e > start), len(text))
     last = next((i for i, e in enumerate(ends) if e >= end), len(text) - 1)
