@@ -9,7 +9,7 @@ from fastapi import Depends, Header, Path, Request, Security
 from fastapi.security import HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from backend.app.core.clock import TIME_ZONE_HEADER, ZONEINFO_CLAIM, LocalClock, ZoneNames
+from backend.app.core.clock import TIME_ZONE_HEADER, LocalClock, ZoneNames
 from backend.app.core.config import Settings
 from backend.app.core.security import ensure_owner, identify
 from backend.app.db.repositories.preferences import user_clock
@@ -80,12 +80,8 @@ async def owner(request: Request, user_id: str) -> str:
 def zone_names(request: Request, header: str | None = None) -> ZoneNames:
     """The zone names the request brings besides its body: the `X-Time-Zone` header (`header` when a
     route read it), then the token's `zoneinfo` claim (read by `owner`)."""
-    return ZoneNames(
-        (
-            (TIME_ZONE_HEADER, header if header is not None else request.headers.get(TIME_ZONE_HEADER)),
-            (ZONEINFO_CLAIM, getattr(request.state, "zoneinfo", None)),
-        )
-    )
+    given = header if header is not None else request.headers.get(TIME_ZONE_HEADER)
+    return ZoneNames.of_request(given, getattr(request.state, "zoneinfo", None))
 
 
 CurrentUser = Annotated[

@@ -27,7 +27,7 @@ import orjson
 from starlette.datastructures import Headers
 from starlette.types import Message, Receive, Scope, Send
 
-from backend.app.core.clock import TIME_ZONE_HEADER, ZONEINFO_CLAIM, LocalClock, ZoneNames
+from backend.app.core.clock import TIME_ZONE_HEADER, LocalClock, ZoneNames
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.core.logging import request_id_var
@@ -138,7 +138,7 @@ class McpHttpEndpoint:
         who = await identify(headers.get("authorization"), settings=self.settings, keys=getattr(state, "keys", None))
         if state is None:
             return who.user_id, None
-        names = ZoneNames(((TIME_ZONE_HEADER, headers.get(TIME_ZONE_HEADER)), (ZONEINFO_CLAIM, who.zoneinfo)))
+        names = ZoneNames.of_request(headers.get(TIME_ZONE_HEADER), who.zoneinfo)
         try:
             clock = await user_clock(
                 state.sessionmaker, state.clock, who.user_id, names, default=self.settings.default_time_zone
