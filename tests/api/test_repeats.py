@@ -323,3 +323,31 @@ async def test_an_edit_names_only_what_it_stored_and_a_moved_repeat_says_when_ne
 
     assert renamed == "Updated: “Gym class” (title Gym class).", renamed
     assert "next 2026-12-15" in moved, moved
+
+
+@pytest.mark.parametrize(
+    ("message", "given", "repaired"),
+    [
+        ("add dentist tomorrow at 2pm", {"due_date": "2026-12-05"}, True),  # the model's day, no time
+        ("add dentist tomorrow at 2pm", {"due_at": "2026-12-05T14:00"}, True),  # the time on the wrong day
+        ("añade dentista mañana a las 14:00", {"due_at": "2026-12-06T12:00"}, True),  # the wrong time
+        ("füge Zahnarzt morgen um 14 Uhr hinzu", {"due_at": "2026-12-06T14:00"}, False),
+        ("füge Zahnarzt morgen um 14 Uhr hinzu", {"due_at": "2026-12-06T22:00:00Z"}, False),  # 14:00 in LA, as UTC
+    ],
+)
+async def test_an_add_is_due_when_the_user_said_whatever_day_or_time_the_model_gave(  # type: ignore[no-untyped-def]
+    make_client, message: str, given: dict[str, str], repaired: bool
+) -> None:
+    """A day and time the user said are what the task is due at (row V2 of the decision table, as for
+    a due date alone): a model's other day or time is repaired and the record says so; the same time
+    written with an offset is the user's and is kept as it came."""
+    title = message.split()[1]
+    llm = ScriptedLLM(calls(("add_task", {"title": title, **given})), completion("Done."))
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T18:00")))  # 10:00 on the 5th in LA
+
+    body = (await chat(client, message, time_zone=LA)).json()
+
+    task = (await tasks_of(client))[0]
+    assert (task["due_at"], task["due_date"]) == ("2026-12-06T14:00:00-08:00", "2026-12-06"), body
+    notes = body["tool_calls"][0]["result"]["data"].get("repaired") or []
+    assert bool(notes) is repaired and all(n.startswith("due_at") for n in notes), notes

@@ -18,7 +18,7 @@ import html
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
@@ -33,7 +33,7 @@ from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.tools.references import Found, TaskFinder, needs_confirmation_to_add
-from backend.app.tools.repeats import edited_timing, new_timing
+from backend.app.tools.repeats import edited_timing, local_due, new_timing
 from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
 from backend.app.tools.undo import undo_last_change
@@ -159,7 +159,7 @@ class ToolHandlers:
                 values, title.refusal(f"The user's message does not mention '{args.title}'; nothing was done.")
             )
         args = args.model_copy(update={"title": title})
-        args = values.fields(args, said.fields if said is not None else {}, WHEN_AND_HOW)
+        args = values.fields(args, self._users_fields(said, args.due_at), WHEN_AND_HOW)
         if grounding is not None and grounding.hold is Hold.ASK:  # nothing added: the user is asked first
             return Done.valued(values, needs_confirmation_to_add(verdict_of(grounding.rule), args.title))
         self.titles_added.add(args.title.casefold())
@@ -177,6 +177,18 @@ class ToolHandlers:
         return Done.valued(
             values, ToolResult(success=True, data=task_to_dict(task)), Change(task.id, None, snapshot(task))
         )
+
+    def _users_fields(self, said: SaidAdd | None, due_at: datetime | None) -> dict[str, Any]:
+        """The fields the user gave the task the add is, where a model's due time written with an
+        offset is the same wall-clock time in the user's zone as the one they said: that one is theirs."""
+        users = dict(said.fields) if said is not None else {}
+        if (
+            due_at is not None
+            and due_at.tzinfo is not None
+            and users.get("due_at") == local_due(due_at, self.clock.zone)
+        ):
+            users["due_at"] = due_at
+        return users
 
     def _title(self, title: str, values: Values, step: StepScope) -> tuple[str | Verdict, SaidAdd | None]:
         """The add's title as the table has it (or the verdict that refuses or asks), and the task the

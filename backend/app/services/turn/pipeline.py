@@ -20,7 +20,7 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -100,10 +100,13 @@ def _commands(message: str, intent: Intent, today: date) -> Commands:
 
 
 def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
-    """A task the message asks to add, with the priority and due date the user gave."""
+    """A task the message asks to add, with the priority, due date and due time the user gave (a due
+    time as a wall-clock time in the user's zone, as the tools take one without an offset)."""
     fields: dict[str, Any] = {k: args[k] for k in ("priority",) if args.get(k)}
     if args.get("due_date"):
         fields["due_date"] = date.fromisoformat(str(args["due_date"]))
+    if args.get("due_at"):
+        fields["due_at"] = datetime.fromisoformat(str(args["due_at"]))
     return SaidAdd(str(args.get("title", "")), quoted=quoted, fields=fields)
 
 
