@@ -35,9 +35,10 @@ from backend.app.api.responses import FastJSONResponse
 from backend.app.calls.types import ExecutedCall
 from backend.app.core.clock import ZoneNames
 from backend.app.core.exceptions import AppError, DatabaseUnavailable
+from backend.app.core.jsontypes import JsonObject
 from backend.app.db.outage import unreachable
-from backend.app.schemas.chat import ChatRequest, ToolCallRecord
-from backend.app.services.turn.pipeline import ChatService, TurnResponse
+from backend.app.schemas.chat import ChatRequest, ChatResponse, ToolCallRecord
+from backend.app.services.turn.pipeline import Answer, ChatService, Replayed
 from backend.app.services.turn.record import tool_call_records
 
 log = logging.getLogger(__name__)
@@ -58,9 +59,31 @@ class Reset:
     """The words streamed so far are not the reply: withdraw them."""
 
 
+@dataclass(frozen=True, slots=True)
+class Finale:
+    """What a stream says after the calls it streamed, read from the turn's answer as the plain route
+    sends it (a replay's as it was stored): its calls, its question, its words, and the whole `body`."""
+
+    body: JsonObject
+    tool_calls: list[JsonObject]
+    confirmation: JsonObject | None
+    text: str
+
+    @classmethod
+    def of(cls, answer: Answer) -> Finale:
+        body = answer.body if isinstance(answer, Replayed) else answer.model_dump(mode="json")
+        calls, confirmation = body.get("tool_calls"), body.get("confirmation")
+        return cls(
+            body,
+            [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else [],
+            confirmation if isinstance(confirmation, dict) else None,
+            str(body.get("assistant_message") or ""),
+        )
+
+
 # What the turn's task queues for a stream: a call as soon as its step ran, the model's checked words
-# (`Delta`, `Reset`), then the turn's response or its error, which ends it.
-Item = ToolCallRecord | Delta | Reset | TurnResponse | AppError
+# (`Delta`, `Reset`), then the turn's answer or its error, which ends it.
+Item = ToolCallRecord | Delta | Reset | ChatResponse | Replayed | AppError
 
 
 def wants_stream(accept: str | None) -> bool:
@@ -132,7 +155,7 @@ async def start_turn(
     first = await queue.get()
     if isinstance(first, AppError):
         return _error_response(first)
-    if isinstance(first, TurnResponse) and first.status != 200:  # a replayed failure keeps its status
+    if isinstance(first, Replayed) and first.status != 200:  # a replayed failure keeps its status
         return FastJSONResponse(first.body, status_code=first.status, headers=replayed(first))
     return first, queue
 
@@ -167,8 +190,8 @@ async def _events(first: Item, queue: asyncio.Queue[Item]) -> AsyncIterator[byte
             case AppError():
                 yield event("error", item.body)
                 return
-            case TurnResponse():
-                for chunk in _finale(item.body, replay_tools=streamed_tools == 0, shown=shown):
+            case ChatResponse() | Replayed():
+                for chunk in _finale(Finale.of(item), replay_tools=streamed_tools == 0, shown=shown):
                     yield chunk
                 return
             case _:
@@ -176,20 +199,19 @@ async def _events(first: Item, queue: asyncio.Queue[Item]) -> AsyncIterator[byte
         item = await queue.get()
 
 
-def _finale(body: dict[str, Any], *, replay_tools: bool, shown: str = "") -> list[bytes]:
-    """What follows the tool events, read from `body`, the response's JSON (a replay's as it was
-    stored): (a replay's tool events,) the question, the rest of the reply (all of it, after a
-    `reset`, when what was shown is not how it begins), then `done` with the body."""
-    chunks = [event("tool", record) for record in body.get("tool_calls") or []] if replay_tools else []
-    if (confirmation := body.get("confirmation")) is not None:
-        chunks.append(event("confirmation", confirmation))
-    text = str(body.get("assistant_message") or "")
+def _finale(finale: Finale, *, replay_tools: bool, shown: str = "") -> list[bytes]:
+    """What follows the tool events: (a replay's tool events,) the question, the rest of the reply
+    (all of it, after a `reset`, when what was shown is not how it begins), then `done` with the body."""
+    chunks = [event("tool", record) for record in finale.tool_calls] if replay_tools else []
+    if finale.confirmation is not None:
+        chunks.append(event("confirmation", finale.confirmation))
+    text = finale.text
     if text.startswith(shown):
         text = text[len(shown) :]
     else:
         chunks.append(event("reset", {}))
     chunks += [event("delta", {"text": piece}) for piece in text.splitlines(keepends=True)]
-    chunks.append(event("done", body))
+    chunks.append(event("done", finale.body))
     return chunks
 
 
@@ -199,4 +221,4 @@ def _error_response(error: AppError) -> Response:
 
 def replayed(first: Item) -> dict[str, str]:
     """The header of a response whose turn is a replay (the stored response of an Idempotency-Key)."""
-    return {"Idempotency-Replayed": "true"} if isinstance(first, TurnResponse) and first.replayed else {}
+    return {"Idempotency-Replayed": "true"} if isinstance(first, Replayed) else {}

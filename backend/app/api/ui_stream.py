@@ -25,18 +25,18 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 import orjson
 from fastapi.responses import StreamingResponse
 from starlette.responses import Response
 
-from backend.app.api.streaming import Item, replayed, start_turn
+from backend.app.api.streaming import Finale, Item, replayed, start_turn
 from backend.app.core.clock import ZoneNames
 from backend.app.core.exceptions import AppError
-from backend.app.schemas.chat import ToolCallRecord
+from backend.app.core.jsontypes import JsonObject
+from backend.app.schemas.chat import ChatResponse, ToolCallRecord
 from backend.app.schemas.ui_chat import UIChatRequest
-from backend.app.services.turn.pipeline import ChatService, TurnResponse
+from backend.app.services.turn.pipeline import ChatService, Replayed
 
 HEADERS = {
     "Cache-Control": "no-cache",
@@ -66,7 +66,7 @@ async def stream_ui_chat(
     return StreamingResponse(chunks, media_type="text/event-stream", headers=HEADERS | replayed(first))
 
 
-def chunk(data: dict[str, Any]) -> bytes:
+def chunk(data: JsonObject) -> bytes:
     return b"data: " + orjson.dumps(data, default=str) + b"\n\n"
 
 
@@ -81,8 +81,8 @@ async def _chunks(first: Item, queue: asyncio.Queue[Item], *, conversation_id: u
         elif isinstance(item, AppError):
             yield chunk({"type": "error", "errorText": orjson.dumps(item.body).decode()})
             break
-        elif isinstance(item, TurnResponse):
-            for part in _finale(item.body, parts):
+        elif isinstance(item, ChatResponse | Replayed):
+            for part in _finale(Finale.of(item), parts):
                 yield part
             break
         item = await queue.get()  # (no `Delta` or `Reset` comes: the turn runs without live words)
@@ -99,12 +99,13 @@ class _Parts:
     def __init__(self) -> None:
         self.prefix, self.count = uuid.uuid4().hex[:12], 0
 
-    def tool(self, call: dict[str, Any]) -> Iterator[bytes]:
+    def tool(self, call: JsonObject) -> Iterator[bytes]:
         """One call's parts from its JSON (as the plain stream's `tool` event and the body have it)."""
         if self.count == 0:
             yield chunk({"type": "start-step"})
         self.count += 1
-        call_id, result = f"call-{self.prefix}-{self.count}", call.get("result") or {}
+        call_id, result = f"call-{self.prefix}-{self.count}", call.get("result")
+        result = result if isinstance(result, dict) else {}
         yield chunk(
             {
                 "type": "tool-input-available",
@@ -120,23 +121,23 @@ class _Parts:
             yield chunk({"type": "tool-output-error", "toolCallId": call_id, "errorText": str(error)})
 
 
-def _finale(body: dict[str, Any], parts: _Parts) -> Iterator[bytes]:
-    """What follows the streamed tool calls, read from `body`, the response's JSON (a replay's as it
-    was stored): a replay's calls (a replay streamed none), then the reply, the question and finish,
-    in a step of their own."""
+def _finale(finale: Finale, parts: _Parts) -> Iterator[bytes]:
+    """What follows the streamed tool calls: a replay's calls (a replay streamed none), then the
+    reply, the question and finish, in a step of their own."""
     if parts.count == 0:
-        for call in body.get("tool_calls") or []:
+        for call in finale.tool_calls:
             yield from parts.tool(call)
     if parts.count:
         yield chunk({"type": "finish-step"})
     yield chunk({"type": "start-step"})
-    if text := body.get("assistant_message"):
+    if text := finale.text:
         yield chunk({"type": "text-start", "id": "reply"})
-        for piece in str(text).splitlines(keepends=True):
+        for piece in text.splitlines(keepends=True):
             yield chunk({"type": "text-delta", "id": "reply", "delta": piece})
         yield chunk({"type": "text-end", "id": "reply"})
-    if (confirmation := body.get("confirmation")) is not None:
+    if (confirmation := finale.confirmation) is not None:
         yield chunk({"type": "data-confirmation", "id": confirmation.get("id"), "data": confirmation})
     yield chunk({"type": "finish-step"})
+    body = finale.body
     metadata = {"conversationId": str(body["conversation_id"]), "action_metadata": body.get("action_metadata")}
     yield chunk({"type": "finish", "finishReason": "stop", "messageMetadata": metadata})

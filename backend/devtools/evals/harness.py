@@ -33,7 +33,7 @@ from backend.app.core.metrics import Metrics
 from backend.app.db.migrate import migrate
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
-from backend.app.schemas.chat import ChatRequest
+from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
 from backend.app.services.turn.commands import offline_reading
 from backend.app.services.turn.pipeline import ChatService
@@ -263,7 +263,9 @@ async def _trial(
             return _failed(result, f"APP_ERROR:{exc.code}", exc.detail, started)
         result.latency_ms = round((time.perf_counter() - started) * 1000, 1)
         after = await _tasks(sessionmaker)
-        _judge(result, scenario, Observation(body=outcome.body, before=before, after=after, today=clock.today()))
+        assert isinstance(outcome, ChatResponse)  # a turn without an Idempotency-Key is never a replay
+        body = outcome.model_dump(mode="json")
+        _judge(result, scenario, Observation(body=body, before=before, after=after, today=clock.today()))
     except Exception as exc:  # a harness or product bug: recorded, and the run goes on
         result.reason = f"ERROR:{type(exc).__name__}"
         result.reasons = [result.reason]

@@ -46,7 +46,7 @@ from backend.app.core.exceptions import AppError, LLMUnavailable
 from backend.app.core.metrics import Metrics
 from backend.app.db.migrate import migrate
 from backend.app.db.session import create_engine, create_sessionmaker
-from backend.app.schemas.chat import ChatRequest
+from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.services.turn.pipeline import ChatService
 from backend.app.services.turn.routing import Price, Router, Strategy, Tuning
 
@@ -209,11 +209,13 @@ async def _turn(service: ChatService, run: Run, k: int) -> None:
         run.latencies.append((time.perf_counter() - started) * 1000)
         run.chosen.append(run.order[0])
         return
-    meta = outcome.body["execution_metadata"]
+    assert isinstance(outcome, ChatResponse)  # a turn without an Idempotency-Key is never a replay
+    body = outcome.model_dump(mode="json")
+    meta = body["execution_metadata"]
     routing = meta.get("routing") or {}
     run.chosen.append(routing.get("chosen", run.order[0]))
     run.explored += routing.get("how") == "explore"
-    added = [c for c in outcome.body["tool_calls"] if c["name"] == Tool.ADD and c["result"]["success"]]
+    added = [c for c in body["tool_calls"] if c["name"] == Tool.ADD and c["result"]["success"]]
     retried = meta["guard"]["outcome"] == "retried"
     run.successes.append(int(len(added) == 1 and not retried))
     cost = 0.0

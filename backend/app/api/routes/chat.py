@@ -20,7 +20,7 @@ from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.common import BODY_FORM, error_responses
 from backend.app.schemas.ui_chat import EXAMPLE as UI_EXAMPLE
 from backend.app.schemas.ui_chat import UIChatRequest
-from backend.app.services.turn.pipeline import ChatService
+from backend.app.services.turn.pipeline import ChatService, Replayed
 
 router = APIRouter(tags=["chat"])
 # The route's path as BodyLimit matches it: its cap is MAX_CHAT_BODY_BYTES, for the AI SDK's request
@@ -209,4 +209,6 @@ async def chat(
             service, user_id=user_id, request=request, idempotency_key=idempotency_key, zones=zones
         )
     outcome = await service.chat(user_id=user_id, request=request, idempotency_key=idempotency_key, zones=zones)
-    return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(outcome))
+    if isinstance(outcome, Replayed):  # served as it was stored
+        return FastJSONResponse(outcome.body, status_code=outcome.status, headers=replayed(outcome))
+    return FastJSONResponse(outcome.model_dump(mode="json"))

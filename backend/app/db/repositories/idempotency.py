@@ -10,15 +10,17 @@ caller takes it over (`take_over`) unless the turn that held it had already chan
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 import sqlalchemy as sa
+from pydantic import JsonValue
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.core.exceptions import IdempotencyInFlight, IdempotencyKeyReused
+from backend.app.core.jsontypes import JsonObject
 from backend.app.db.models import IdempotencyRecord, as_utc
 
 _I = IdempotencyRecord.__table__  # type: ignore[attr-defined]
@@ -30,7 +32,7 @@ class StoredResponse:
     response, a task, or an error's body; the caller knows which)."""
 
     status: int
-    body: dict[str, Any]
+    body: JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,7 @@ class IdempotencyRepository:
             )
         )
 
-    async def complete(self, key: str, *, status: int, body: dict[str, Any]) -> None:
+    async def complete(self, key: str, *, status: int, body: Mapping[str, JsonValue]) -> None:
         await self.session.execute(
             sa.update(_I)
             .where(_I.c.user_id == self.user_id, _I.c.key == key)

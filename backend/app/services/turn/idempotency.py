@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import uuid
 from datetime import timedelta
-from typing import Any
 
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,11 +20,12 @@ from backend.app.calls.tools import CHANGING
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError
+from backend.app.core.jsontypes import JsonObject
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.idempotency import Abandoned, IdempotencyRepository, StoredResponse
 
 
-def request_hash(payload: dict[str, Any]) -> str:
+def request_hash(payload: JsonObject) -> str:
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -34,7 +34,7 @@ async def claim(
     *,
     user_id: str,
     key: str,
-    payload: dict[str, Any],
+    payload: JsonObject,
     turn_id: uuid.UUID,
     settings: Settings,
     clock: Clock,
@@ -59,7 +59,7 @@ async def claim(
     if not changed:
         await keys.take_over(key, request_hash=hashed, now=now, ttl=ttl, turn_id=turn_id)
         return None
-    body = {
+    body: JsonObject = {
         "error": AppError.code,
         "detail": "An earlier request with this Idempotency-Key changed tasks but did not finish; "
         "it is not run again (the conversation shows what was done).",

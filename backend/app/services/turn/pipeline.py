@@ -35,9 +35,9 @@ from backend.app.calls.tools import Tool
 from backend.app.core.clock import NO_ZONE_NAMES, Clock, ZoneNames
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, InvalidRequest
+from backend.app.core.jsontypes import JsonObject
 from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
-from backend.app.db.repositories.idempotency import StoredResponse
 from backend.app.db.repositories.preferences import user_clock
 from backend.app.db.repositories.routing import Observed
 from backend.app.language.reading.intent import Intent
@@ -67,24 +67,17 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
-class TurnResponse:
-    """A turn's HTTP answer as JSON. A fresh turn's response is serialised once, where it leaves the
-    service: the wire, the stored rows and the streams all read this `body`. A replay's is the
-    response stored under its Idempotency-Key, served exactly as it was stored: it may be an error's
-    body, or a response an earlier version wrote, with fields the model now has no more or requires,
-    so it is not read into `ChatResponse` again."""
+class Replayed:
+    """A replay's answer: the response stored under its Idempotency-Key, served exactly as it was
+    stored. It may be an error's body, or a response an earlier version wrote, with fields the model
+    now has no more or requires, so it is not read into `ChatResponse` again."""
 
-    body: dict[str, Any]
-    status: int = 200
-    replayed: bool = False
+    status: int
+    body: JsonObject
 
-    @classmethod
-    def fresh(cls, response: ChatResponse) -> TurnResponse:
-        return cls(response.model_dump(mode="json"))
 
-    @classmethod
-    def replay(cls, stored: StoredResponse) -> TurnResponse:
-        return cls(stored.body, stored.status, replayed=True)
+# A turn's answer: the response of a turn that ran, or the stored one of a turn that is replayed.
+Answer = ChatResponse | Replayed
 
 
 def _commands(message: str, intent: Intent, today: date) -> Commands:
@@ -150,7 +143,7 @@ class ChatService:
         listener: ReplyListener | None = None,
         start_if_new: bool = False,
         zones: ZoneNames = NO_ZONE_NAMES,
-    ) -> TurnResponse:
+    ) -> Answer:
         """One turn. A streamed turn's `on_calls` hears of each step's calls as soon as they ran; its
         `listener`, in model mode, the model's words as they come, once checked (live_reply.py).
         `start_if_new`: the request's `conversation_id` is created when this user has none by that id
@@ -179,11 +172,11 @@ class ChatService:
         finally:
             turn_id_var.reset(token)
 
-    async def _chat(self, turn: TurnContext) -> TurnResponse:
+    async def _chat(self, turn: TurnContext) -> Answer:
         """The pipeline: prepare, run, reply, persist (then count)."""
         stored = await self.store.prepare(turn)
         if stored is not None:  # a replay runs nothing
-            return TurnResponse.replay(stored)
+            return Replayed(stored.status, stored.body)
         try:
             await self.store.read_answer(turn)
             run, step = await self._run(turn)
@@ -191,8 +184,7 @@ class ChatService:
                 run = await self._claims_checked(turn, run, step.guard)
             finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
             learned = self._learned(turn, run, finished) if isinstance(run, RunResult) else []
-            answer = TurnResponse.fresh(finished.response)
-            await self.store.persist(turn, finished, learned, answer.body)
+            await self.store.persist(turn, finished, learned)
             self._observe(turn, run, finished)
         except Exception as exc:
             # The user's message stays; the error is recorded beside it; nothing else was written
@@ -202,7 +194,7 @@ class ChatService:
             await self.store.record_failure(turn, error, self._failed(turn))
             log.warning("chat_turn_failed", extra={"turn_id": str(turn.turn_id), "error": error.code})
             raise
-        return answer
+        return finished.response
 
     async def _run(self, turn: TurnContext) -> tuple[RunResult | AnswerRun, Step]:
         """The turn's work: an answer to the pending question (the calls a yes stands for, nothing

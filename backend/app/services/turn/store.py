@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -113,12 +112,11 @@ class TurnStore:
             limit = self.settings.rate_limit_per_minute
             raise RateLimited(f"More than {limit} chat requests per minute", retry_after_s=verdict.retry_after_s)
 
-    async def persist(
-        self, turn: TurnContext, finished: Finished, learned: list[Observed], body: dict[str, Any]
-    ) -> None:
+    async def persist(self, turn: TurnContext, finished: Finished, learned: list[Observed]) -> None:
         """One short transaction: the question asked (if any), the assistant's message with its
         calls and metadata, and the idempotency key's response. Without a key to complete or a
-        question to keep, it is one statement (Postgres). `body`: the response's JSON, the rows'."""
+        question to keep, it is one statement (Postgres)."""
+        body = finished.response.model_dump(mode="json")  # the rows' JSON, as the wire's
         confirmation, proposal = finished.confirmation, finished.proposal
         account = TurnAccount.of(finished.calls, language=finished.language)
         if confirmation is not None:
