@@ -10,7 +10,7 @@ asks them instead of reading the dict by key.
 # No `from __future__ import annotations` here: Python 3.11 reads a TypedDict's NotRequired keys only
 # from evaluated annotations (with string ones, every key is required at run time).
 from collections.abc import Mapping
-from typing import Literal, NotRequired, TypedDict, final
+from typing import Any, Literal, NotRequired, TypedDict, final
 
 
 @final
@@ -102,6 +102,30 @@ class Choices(TypedDict):
     reference: str
     candidates: list[str]
     choices: list[Choice]
+
+
+class AskedFacts(TypedDict, total=False):
+    """What tells a choice of a pending question from its twins: its task's title, and the facts a
+    `Choice` carried (None where the task has none)."""
+
+    title: str
+    status: str | None
+    due_date: str | None
+    priority: str | None
+    tags: list[str] | None
+    created: str | None
+
+
+@final
+class AskedAction(TypedDict):
+    """One call a pending question's answer runs, as services/confirmations/questions.py keeps it (in
+    `pending_confirmations.actions`): the tool, its arguments, the label it is asked with and, for a
+    choice among twins, the facts of its task."""
+
+    name: str
+    arguments: dict[str, Any]
+    label: str
+    facts: NotRequired[AskedFacts]
 
 
 @final

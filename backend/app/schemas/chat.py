@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from backend.app.core.config import ToolPolicyName
+from backend.app.core.jsontypes import JsonObject
 from backend.app.schemas.metadata import ExecutionMetadata, absent
 
 # Any larger value is capped by the server's limit anyway; the bound keeps integers JSON-encodable
@@ -83,7 +84,7 @@ class ToolResultOut(BaseModel):
 
 class ToolCallRecord(BaseModel):
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     result: ToolResultOut
     retried: bool = False
     retry_reason: str | None = None
@@ -117,7 +118,7 @@ class ActionMetadata(BaseModel):
 
 class ConfirmationAction(BaseModel):
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
 
 
 class ConfirmationAnswer(BaseModel):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -47,7 +46,7 @@ _EXAMPLES = {
 
 def error_responses(
     *codes: int, own: Mapping[int, tuple[str, str, str]] | None = None
-) -> dict[int | str, dict[str, Any]]:
+) -> dict[int | str, dict[str, object]]:
     """OpenAPI `responses` for these statuses: the error model, a description and an example body;
     `own` gives a route's own meaning of a status: (description, error code, detail)."""
     described = {code: (_DESCRIPTIONS[code], *_EXAMPLES[code]) for code in codes if code in _DESCRIPTIONS}

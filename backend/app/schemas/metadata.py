@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from backend.app.core.jsontypes import JsonObject
+
 
 class _Record(BaseModel):
     """A metadata record. Its fields declared `absent` are left out when they have no value (as a
@@ -119,6 +121,16 @@ class FindingRecord(BaseModel):
     kind: str
 
 
+class BudgetLimits(_Record):
+    """A turn's budgets, after a request's own lower ones (agent/limits.py `Budget`)."""
+
+    max_llm_calls: int
+    max_tool_calls: int
+    max_latency_ms: int
+    max_tokens: int
+    max_cost_usd: float
+
+
 class BudgetInfo(_Record):
     llm_calls: int
     tool_calls: int
@@ -126,7 +138,7 @@ class BudgetInfo(_Record):
     completion_tokens: int
     cost_usd: float
     latency_ms: int
-    limits: dict[str, Any] = Field(description="the turn's budgets (None: unlimited)")
+    limits: BudgetLimits = Field(description="the turn's budgets")
 
 
 class AppliedCall(_Record):
@@ -148,12 +160,39 @@ class CallWarning(_Record):
     warning: str
 
 
+class PresetInfo(_Record):
+    """The provider preset a turn ran with (agent/presets.py `Preset.describe`)."""
+
+    name: str
+    provider: str
+    workarounds: list[str]
+    request_overrides: JsonObject
+    required_choice: str | JsonObject | None
+    content_tag_fallback: bool
+    tool_use_mode: str
+    policy_downgrades: dict[str, str]
+    assistant_tool_call_content: str
+    schema_max_repeat: int | None
+
+
+class OptionsInfo(_Record):
+    """The loop's options a turn ran with (agent/run_io.py `RunOptions`)."""
+
+    max_steps: int
+    tool_use_mode: str
+    max_tool_calls_per_step: int | None
+    max_tool_args_bytes: int
+    max_tool_output_bytes: int
+    fix_empty_final: bool
+    max_tokens: int | None
+
+
 class ModelInfo(_Record):
     name: str
     client: str
     offline: bool
-    preset: dict[str, Any]
-    options: dict[str, Any]
+    preset: PresetInfo
+    options: OptionsInfo
     fallbacks: list[str] | None = absent("LLM_FALLBACKS: the models tried after `name`")
 
 

@@ -9,8 +9,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from backend.app.core.clock import shown_at
+from backend.app.core.jsontypes import JsonObject
 
-_TASK_EXAMPLE: dict[str, Any] = {
+_TASK_EXAMPLE: JsonObject = {
     "id": "5f0c1c2e-8a4b-4f7e-9a8e-0d4c2b1a9e11",
     "title": "Buy milk",
     "description": None,
@@ -131,7 +132,7 @@ class StoredToolCall(_Stored):
     """A call of the turn, as `ChatResponse.tool_calls` had it (`ToolCallRecord`)."""
 
     name: str
-    arguments: dict[str, Any] | None = None
+    arguments: JsonObject | None = None
     result: StoredToolResult
 
 
@@ -143,7 +144,7 @@ class StoredActionMetadata(_Stored):
     task_id: str | None = None
     task_title: str | None = None
     message: str | None = None
-    actions: list[dict[str, Any]] | None = None
+    actions: list[JsonObject] | None = None
 
 
 class StoredExecutionMetadata(_Stored):
@@ -186,8 +187,8 @@ class MessageOut(_Timestamped):
     content: str
     # Typed as every version wrote them; a record that does not fit its type (none is known) is still
     # served, as the object it is, rather than failing the history.
-    tool_calls: list[Annotated[StoredToolCall | dict[str, Any], _FIRST_FIT]] | None = None
-    action_metadata: Annotated[StoredActionMetadata | dict[str, Any] | None, _FIRST_FIT] = None
-    execution_metadata: Annotated[StoredExecutionMetadata | StoredTurnError | dict[str, Any] | None, _FIRST_FIT] = None
+    tool_calls: list[Annotated[StoredToolCall | JsonObject, _FIRST_FIT]] | None = None
+    action_metadata: Annotated[StoredActionMetadata | JsonObject | None, _FIRST_FIT] = None
+    execution_metadata: Annotated[StoredExecutionMetadata | StoredTurnError | JsonObject | None, _FIRST_FIT] = None
     is_error: bool = False
     created_at: datetime

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from backend.app.core.config import ToolPolicyName
 from backend.app.core.exceptions import InvalidRequest
+from backend.app.core.jsontypes import JsonObject
 from backend.app.schemas.chat import TIME_ZONE_FIELD, BudgetOverride, ChatRequest
 
 # An AI SDK chat id names a conversation of the user's: the same id, the same conversation.
 _CHATS = uuid.UUID("5d6f1c9e-0b3a-4f47-9c1e-7a2b8d4e6f10")
 
 
-EXAMPLE: dict[str, Any] = {
+EXAMPLE: JsonObject = {
     "id": "k3V9xQ2mLr8TzP1a",
     "messages": [{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "add buy milk"}]}],
     "trigger": "submit-message",

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
+from fastapi.openapi.models import Example
 
 from backend.app.api.deps import (
     MAX_ID_CHARS,
@@ -23,6 +24,7 @@ from backend.app.api.deps import (
 )
 from backend.app.api.responses import FastJSONResponse
 from backend.app.core.exceptions import NotFound
+from backend.app.core.jsontypes import JsonObject
 from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.paging import DEFAULT_LIMIT, MAX_LIMIT
 from backend.app.db.repositories.task_filter import TaskFilter
@@ -42,7 +44,7 @@ _NEXT = {
 _ETAG = {
     "ETag": {"description": 'The task\'s version in quotes (`"3"`): send it as If-Match.', "schema": {"type": "string"}}
 }
-PAGED: dict[int | str, dict[str, Any]] = {200: {"headers": _NEXT}}
+PAGED: dict[int | str, dict[str, object]] = {200: {"headers": _NEXT}}
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Page size.")]
 Cursor = Annotated[str | None, Query(max_length=500, description="`X-Next-Cursor` of the previous page.")]
 
@@ -110,10 +112,10 @@ _WRITE_ERRORS: dict[int, tuple[str, str, str]] = {
 }
 
 
-CREATE_EXAMPLES: dict[str, Any] = {
+CREATE_EXAMPLES: dict[str, Example] = {
     "task": {"value": {"title": "Buy milk", "due_date": "2026-11-30", "priority": "high", "tags": ["shopping"]}}
 }
-PATCH_EXAMPLES: dict[str, Any] = {
+PATCH_EXAMPLES: dict[str, Example] = {
     "complete": {"value": {"status": "completed"}},
     "reopen": {"value": {"status": "pending"}},
     "clear": {"summary": "null clears a date or description, [] the tags", "value": {"due_date": None, "tags": []}},
@@ -188,7 +190,7 @@ async def update_task(
     if_match: IfMatch = None,
     idempotency_key: IdempotencyKey = None,
 ) -> FastJSONResponse:
-    fields: dict[str, Any] = body.model_dump(mode="json", exclude_unset=True)
+    fields: JsonObject = body.model_dump(mode="json", exclude_unset=True)
     version = parse_if_match(if_match)
     written = await writes.update(
         user_id, task_id, fields, version=version, clock=clock, idempotency_key=idempotency_key

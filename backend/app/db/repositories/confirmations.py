@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from backend.app.calls.payloads import AskedAction
 from backend.app.db.models import PendingConfirmation
 
 _P = PendingConfirmation.__table__  # type: ignore[attr-defined]
@@ -33,7 +34,7 @@ class ConfirmationRepository:
         turn_id: uuid.UUID,
         kind: str,
         question: str,
-        actions: list[dict[str, Any]],
+        actions: Sequence[AskedAction],
         now: datetime,
         expires_at: datetime,
         confirmation_id: uuid.UUID | None = None,
@@ -46,7 +47,7 @@ class ConfirmationRepository:
             conversation_id=conversation_id,
             kind=kind,
             question=question,
-            actions=actions,
+            actions=[dict(a) for a in actions],
             turn_id=turn_id,
             created_at=now,
             expires_at=expires_at,

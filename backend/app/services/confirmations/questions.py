@@ -18,10 +18,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.payloads import Choice, choices_of, task_id_of, title_of
+from backend.app.calls.payloads import AskedAction, AskedFacts, Choice, choices_of, task_id_of, title_of
 from backend.app.calls.tools import BULK, Tool, having
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation
@@ -43,7 +43,7 @@ class Proposal:
 
     kind: Literal["confirm", "choose"]
     question: str
-    actions: list[dict[str, Any]]
+    actions: list[AskedAction]
     covers: frozenset[int] = field(default_factory=frozenset)  # id() of the calls it asks about
     answers: list[tuple[str, str]] = field(default_factory=list)
 
@@ -74,12 +74,7 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
 
 def _choose(e: ExecutedCall, choices: list[Choice], reference: str, t: Texts) -> Proposal:
     actions = [
-        {
-            "name": e.call.name,
-            "arguments": {**e.arguments, "task_id": c["id"]},
-            "label": label(t, c),
-            "facts": {"title": c["title"], **{k: c.get(k) for k in FACTS}},
-        }
+        AskedAction(name=e.call.name, arguments={**e.arguments, "task_id": c["id"]}, label=label(t, c), facts=_facts(c))
         for c in choices
     ]
     asks: dict[str, str] = {
@@ -93,6 +88,18 @@ def _choose(e: ExecutedCall, choices: list[Choice], reference: str, t: Texts) ->
     lines.append(t("Answer with its number."))
     answers = [(str(i), str(i)) for i in range(1, len(actions) + 1)] + [(t("None of them"), t("no"))]
     return Proposal("choose", "\n".join(lines), actions, frozenset({id(e)}), answers)
+
+
+def _facts(c: Choice) -> AskedFacts:
+    """The title and the facts (`referents.FACTS`) that tell a candidate from its twins."""
+    return AskedFacts(
+        title=c["title"],
+        status=c.get("status"),
+        due_date=c.get("due_date"),
+        priority=c.get("priority"),
+        tags=c.get("tags"),
+        created=c.get("created"),
+    )
 
 
 def label(t: Texts, choice: Mapping[str, Any]) -> str:
@@ -110,7 +117,7 @@ def _needs_yes(e: ExecutedCall) -> bool:
     return False
 
 
-def _action(e: ExecutedCall) -> dict[str, Any]:
+def _action(e: ExecutedCall) -> AskedAction:
     task_id, title = task_id_of(e.result.data), title_of(e.result.data)
     arguments = dict(e.arguments)
     if task_id:
@@ -118,7 +125,7 @@ def _action(e: ExecutedCall) -> dict[str, Any]:
     elif e.call.name == Tool.ADD and title:
         arguments["title"] = title  # the title asked about (repaired from the user's words), not the model's
     label = str(title or e.arguments.get("task_id") or e.arguments.get("title") or "")
-    return {"name": e.call.name, "arguments": arguments, "label": label}
+    return AskedAction(name=e.call.name, arguments=arguments, label=label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,26 +134,27 @@ class Answer:
     (then it is cancelled and the message is a new one)."""
 
     verdict: Literal["run", "cancel", "new"]
-    actions: tuple[dict[str, Any], ...] = ()
+    actions: tuple[AskedAction, ...] = ()
     how: str = ""
 
 
 def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, today: date | None = None) -> Answer:
+    actions = cast(list[AskedAction], pending.actions)  # as `propose` kept them
     by_id = confirm is not None and confirm == str(pending.id)
-    if by_id and (pending.kind == "confirm" or len(pending.actions) == 1):
-        return Answer("run", tuple(pending.actions), "confirmed by id")
+    if by_id and (pending.kind == "confirm" or len(actions) == 1):
+        return Answer("run", tuple(actions), "confirmed by id")
     said = Referents().answer(message)
     if pending.kind == "confirm":
         if said is True:
-            return Answer("run", tuple(pending.actions), "yes")
+            return Answer("run", tuple(actions), "yes")
         return Answer("cancel" if said is False else "new", how="no" if said is False else "")
-    picked = _pick(pending.actions, message, today=today)
+    picked = _pick(actions, message, today=today)
     if picked is not None:
         return Answer("run", (picked,), "chosen")
     return Answer("cancel" if said is False else "new", how="no" if said is False else "")
 
 
-def _pick(actions: Sequence[dict[str, Any]], message: str, *, today: date | None = None) -> dict[str, Any] | None:
+def _pick(actions: Sequence[AskedAction], message: str, *, today: date | None = None) -> AskedAction | None:
     """The action the user picked: by number or position ("2", "the second one", "pehla wala"), or by
     what tells it apart ("the one due Friday", "the 12th", "el 12 de marzo", "die von morgen", "the
     urgent one", "the work one") when exactly one fits."""
@@ -157,11 +165,11 @@ def _pick(actions: Sequence[dict[str, Any]], message: str, *, today: date | None
     said = fold(message)
     if (extreme := _extreme(actions, said)) is not None:
         return extreme
-    fitting = [a for a in actions if _due_fits(a.get("facts") or {}, said, today)]
+    fitting = [a for a in actions if _due_fits(a.get("facts") or AskedFacts(), said, today)]
     if len(fitting) == 1:
         return fitting[0]
     for fits in (_priority_fits, _word_fits):
-        fitting = [a for a in actions if fits(a.get("facts") or {}, said, actions)]
+        fitting = [a for a in actions if fits(a.get("facts") or AskedFacts(), said, actions)]
         if len(fitting) == 1:
             return fitting[0]
     return None
@@ -173,9 +181,9 @@ _MONTH = re.compile(r"(\d{1,2})月")  # "8月1日"
 _LETTERS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
-def _extreme(actions: Sequence[dict[str, Any]], said: str) -> dict[str, Any] | None:
+def _extreme(actions: Sequence[AskedAction], said: str) -> AskedAction | None:
     """ "the earliest", "la más próxima", "die späteste": the choice due first, or last."""
-    dated = [a for a in actions if (a.get("facts") or {}).get("due_date")]
+    dated = [a for a in actions if (a.get("facts") or AskedFacts()).get("due_date")]
     if len(dated) < 2:
         return None
     answer = " ".join(_LETTERS.findall(said))  # the whole answer is the phrase: not "la de la semana próxima"
@@ -185,7 +193,7 @@ def _extreme(actions: Sequence[dict[str, Any]], said: str) -> dict[str, Any] | N
     return None
 
 
-def _due_fits(facts: Mapping[str, Any], said: str, today: date | None) -> bool:
+def _due_fits(facts: AskedFacts, said: str, today: date | None) -> bool:
     """ "the one due Friday", "la del viernes", "the 12th", "el 12", "am 12.", "March 12", "12 mars",
     "la de mañana", or the date itself: what the answer says of a date is all true of the due date."""
     due = facts.get("due_date")
@@ -224,7 +232,7 @@ def _relative(said: str, today: date) -> date | None:
     return found[1] if found is not None else None
 
 
-def _priority_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:
+def _priority_fits(facts: AskedFacts, said: str, actions: Sequence[AskedAction]) -> bool:
     """ "the urgent one", "la de prioridad alta", "die wichtige"."""
     priority = facts.get("priority")
     if not priority:
@@ -232,14 +240,14 @@ def _priority_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[s
     return any((p := lex.priorities.get(str(priority))) is not None and p.search(said) for lex in lexicons())
 
 
-def _word_fits(facts: Mapping[str, Any], said: str, actions: Sequence[dict[str, Any]]) -> bool:
+def _word_fits(facts: AskedFacts, said: str, actions: Sequence[AskedAction]) -> bool:
     """ "the work one": a tag, or a word of its title, that the user says and no other candidate has."""
     words = set(_WORD.findall(said))
     own = _words_of(facts)
-    others = set().union(*(_words_of(a.get("facts") or {}) for a in actions if a.get("facts") is not facts))
+    others = set().union(*(_words_of(a.get("facts") or AskedFacts()) for a in actions if a.get("facts") is not facts))
     return bool(words & (own - others))
 
 
-def _words_of(facts: Mapping[str, Any]) -> set[str]:
+def _words_of(facts: AskedFacts) -> set[str]:
     text = " ".join([str(facts.get("title") or ""), *[str(t) for t in facts.get("tags") or []]])
     return set(_WORD.findall(fold(text)))

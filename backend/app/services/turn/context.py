@@ -9,7 +9,6 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import Any
 
 from backend.app.agent.limits import Budget
 from backend.app.agent.policy import ToolPolicy
@@ -25,7 +24,7 @@ from backend.app.language.detect import Language, detect
 from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Intent, Question, classify, read_question
 from backend.app.schemas.chat import ChatRequest
-from backend.app.schemas.metadata import PolicyInfo
+from backend.app.schemas.metadata import OptionsInfo, PolicyInfo
 from backend.app.services.confirmations.questions import Answer
 from backend.app.services.guard.call_review import Answered
 from backend.app.services.guard.execution import ExecutionGuard
@@ -212,15 +211,15 @@ def run_options(settings: Settings, preset: Preset) -> RunOptions:
     )
 
 
-def options_summary(options: RunOptions) -> dict[str, Any]:
+def options_summary(options: RunOptions) -> OptionsInfo:
     """The options a turn ran under, as its execution metadata shows them."""
     o = options
-    return {
-        "max_steps": o.max_steps,
-        "tool_use_mode": o.tool_use_mode,
-        "max_tool_calls_per_step": o.max_tool_calls_per_step,
-        "max_tool_args_bytes": o.max_tool_args_bytes,
-        "max_tool_output_bytes": o.max_tool_output_bytes,
-        "fix_empty_final": o.fix_empty_final,
-        "max_tokens": o.max_tokens,
-    }
+    return OptionsInfo(
+        max_steps=o.max_steps,
+        tool_use_mode=o.tool_use_mode,
+        max_tool_calls_per_step=o.max_tool_calls_per_step,
+        max_tool_args_bytes=o.max_tool_args_bytes,
+        max_tool_output_bytes=o.max_tool_output_bytes,
+        fix_empty_final=o.fix_empty_final,
+        max_tokens=o.max_tokens,
+    )

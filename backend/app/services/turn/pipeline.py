@@ -42,7 +42,7 @@ from backend.app.db.repositories.preferences import user_clock
 from backend.app.db.repositories.routing import Observed
 from backend.app.language.reading.intent import Intent
 from backend.app.schemas.chat import ChatRequest, ChatResponse
-from backend.app.schemas.metadata import ModelInfo
+from backend.app.schemas.metadata import ModelInfo, PresetInfo
 from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.reply.live import LiveReply, ReplyListener
 from backend.app.services.turn import prompt
@@ -281,7 +281,7 @@ class ChatService:
             name=self.model,
             client=self.client.label,
             offline=self.client.label == "offline",
-            preset=self.preset.describe(),
+            preset=PresetInfo.model_validate(self.preset.describe()),
             options=options_summary(self.options),
             fallbacks=self.router.models[1:] if self.router is not None else None,
         )

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.payloads import task_id_of, undo_of
+from backend.app.calls.payloads import UndoData, task_id_of, undo_of
 from backend.app.calls.tools import Tool
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import Clock
@@ -29,11 +28,13 @@ from backend.app.core.exceptions import (
     PreconditionFailed,
     UndoConflict,
 )
+from backend.app.core.jsontypes import JsonObject
 from backend.app.core.metrics import Metrics
 from backend.app.db.models import Task
 from backend.app.db.repositories.idempotency import IdempotencyRepository, StoredResponse
 from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
+from backend.app.schemas.tasks import TaskOut, UndoOut
 from backend.app.services.turn import idempotency
 from backend.app.tools.factory import ToolsFor
 
@@ -53,7 +54,7 @@ class Written:
     """A create's answer: the status and body to send (a replay's are the stored ones)."""
 
     status: int
-    body: dict[str, Any]
+    body: JsonObject
     version: int | None
     replayed: bool = False
 
@@ -90,9 +91,9 @@ class TaskWrites:
         self.metrics = metrics
 
     async def create(
-        self, user_id: str, fields: dict[str, Any], *, idempotency_key: str | None, clock: Clock | None = None
+        self, user_id: str, fields: JsonObject, *, idempotency_key: str | None, clock: Clock | None = None
     ) -> Written:
-        payload = {"route": "POST /tasks", "body": fields}
+        payload: JsonObject = {"route": "POST /tasks", "body": fields}
         return await self._once(user_id, idempotency_key, payload, 201, Tool.ADD, fields, clock=clock)
 
     async def undo(self, user_id: str, *, idempotency_key: str | None, expected: uuid.UUID | None) -> Written:
@@ -101,7 +102,7 @@ class TaskWrites:
         neither, a request within `UNDO_REPEAT_WINDOW_S` of the last undo answers that undo again."""
         turn_id = uuid.uuid4()
         if idempotency_key is not None:
-            payload = {"route": "POST /undo", "body": {"turn_id": str(expected) if expected else None}}
+            payload: JsonObject = {"route": "POST /undo", "body": {"turn_id": str(expected) if expected else None}}
             stored = await self._claim(user_id, idempotency_key, payload, turn_id)
             if stored is not None:
                 return Written(stored.status, stored.body, None, True)
@@ -115,7 +116,7 @@ class TaskWrites:
             raise
         undone = undo_of(result.data)
         assert undone is not None  # an undo that succeeds says what it undid
-        body: dict[str, Any] = {key: value for key, value in undone.items() if key != "replayed"}
+        body = undo_body(undone)
         if undone.get("replayed", False):
             return Written(200, body, None, True)
         if idempotency_key is not None:
@@ -126,7 +127,7 @@ class TaskWrites:
         self,
         user_id: str,
         task_id: uuid.UUID,
-        fields: dict[str, Any],
+        fields: JsonObject,
         *,
         version: int | None,
         clock: Clock | None = None,
@@ -134,7 +135,7 @@ class TaskWrites:
     ) -> Written:
         """Change the task: once per `Idempotency-Key` (a retried completion of a repeating task moves
         it once; the retry gets the stored answer)."""
-        payload = {"route": f"PATCH /tasks/{task_id}", "body": fields, "if_match": version}
+        payload: JsonObject = {"route": f"PATCH /tasks/{task_id}", "body": fields, "if_match": version}
         arguments = {**fields, "task_id": str(task_id)}
         return await self._once(
             user_id, idempotency_key, payload, 200, Tool.UPDATE, arguments, version=version, clock=clock
@@ -144,10 +145,10 @@ class TaskWrites:
         self,
         user_id: str,
         key: str | None,
-        payload: dict[str, Any],
+        payload: JsonObject,
         status: int,
         tool: str,
-        arguments: dict[str, Any],
+        arguments: JsonObject,
         *,
         version: int | None = None,
         clock: Clock | None = None,
@@ -183,9 +184,7 @@ class TaskWrites:
         return task
 
     # -- helpers -------------------------------------------------------------------------------
-    async def _claim(
-        self, user_id: str, key: str, payload: dict[str, Any], turn_id: uuid.UUID
-    ) -> StoredResponse | None:
+    async def _claim(self, user_id: str, key: str, payload: JsonObject, turn_id: uuid.UUID) -> StoredResponse | None:
         """Claim the request's `Idempotency-Key` (services/turn/idempotency.py): the stored answer of a replay."""
         async with unit_of_work(self.sessionmaker) as session:
             return await idempotency.claim(
@@ -198,7 +197,7 @@ class TaskWrites:
                 clock=self.clock,
             )
 
-    async def _complete(self, user_id: str, key: str, status: int, body: dict[str, Any]) -> None:
+    async def _complete(self, user_id: str, key: str, status: int, body: JsonObject) -> None:
         async with unit_of_work(self.sessionmaker) as session:
             await IdempotencyRepository(session, user_id).complete(key, status=status, body=body)
 
@@ -207,7 +206,7 @@ class TaskWrites:
         user_id: str,
         turn_id: uuid.UUID,
         tool: str,
-        arguments: dict[str, Any],
+        arguments: JsonObject,
         *,
         version: int | None = None,
         expected_change: uuid.UUID | None = None,
@@ -241,10 +240,13 @@ class TaskWrites:
             await IdempotencyRepository(session, user_id).release(key)
 
 
-def task_body(task: Task) -> dict[str, Any]:
-    from backend.app.schemas.tasks import TaskOut
-
+def task_body(task: Task) -> JsonObject:
     return TaskOut.model_validate(task, from_attributes=True).model_dump(mode="json")
+
+
+def undo_body(undone: UndoData) -> JsonObject:
+    """What an undo answers: what it reverted, and which change set (not whether it was a repeat)."""
+    return UndoOut.model_validate(undone).model_dump(mode="json")
 
 
 def _error(tool: str, result: ToolResult, *, if_match: bool) -> AppError:
