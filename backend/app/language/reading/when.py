@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from itertools import accumulate
-from typing import Any
 
 from dateutil.rrule import rrule, rrulestr
 
@@ -168,10 +167,10 @@ def take_when(text: str, language: str | None) -> tuple[str | None, dt.time | No
     return (rule[1] if rule else None), (at[1] if at else None), text
 
 
-def due_fields(due: dt.date | None, at: dt.time | None, rule: str | None, today: dt.date) -> dict[str, Any]:
+def due_fields(due: dt.date | None, at: dt.time | None, rule: str | None, today: dt.date) -> dict[str, str]:
     """A task's due fields as the words say them: a time is due on the day said, else the repeat's
     first day, else today (`due_at`, a wall-clock time in the user's zone); a day alone is a `due_date`."""
-    found: dict[str, Any] = {"recurrence": rule} if rule is not None else {}
+    found: dict[str, str] = {"recurrence": rule} if rule is not None else {}
     if at is not None:
         day = due or (first_day(rule, today) if rule else today)
         found["due_at"] = dt.datetime.combine(day, at).isoformat(timespec="minutes")

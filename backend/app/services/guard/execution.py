@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from backend.app.agent.guard_protocol import (
     Accept,
@@ -33,6 +33,7 @@ from backend.app.calls.facts import AnswerFacts, Reading, ResultsFacts, Say
 from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.calls.verdicts import decide
+from backend.app.core.jsontypes import JsonObject
 from backend.app.language.reading.intent import Intent
 from backend.app.services.guard.call_review import Answered, reading_of, review_changes
 from backend.app.services.guard.claims import readable
@@ -120,7 +121,7 @@ class ExecutionGuard(WordsReview):
     def review_checked(
         self,
         text: str,
-        arguments: dict[str, Any] | None,
+        arguments: JsonObject | None,
         executed: Sequence[ExecutedCall],
         *,
         step: int,
@@ -197,7 +198,7 @@ class ExecutionGuard(WordsReview):
         self,
         notes: list[GuardEvent],
         text: str,  # what was checked: the words as far as the lists read them
-        arguments: dict[str, Any] | None,
+        arguments: JsonObject | None,
         executed: Sequence[ExecutedCall],
         *,
         step: int,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -22,6 +22,7 @@ from backend.app.agent.guard_protocol import CheckWords
 from backend.app.calls.payloads import choices_of, listing_of, title_of, undo_of
 from backend.app.calls.tools import Tool, of_action, stated_by
 from backend.app.calls.types import ExecutedCall, ToolSpec
+from backend.app.core.jsontypes import JsonObject
 from backend.app.tools.resolver import named_in
 
 Action = Literal["add", "delete", "complete", "update", "undo"]
@@ -101,7 +102,7 @@ def check_request(message: str, text: str) -> CheckWords:
     )
 
 
-def read_declaration(arguments: dict[str, Any] | None) -> Declaration | None:
+def read_declaration(arguments: JsonObject | None) -> Declaration | None:
     """The declaration in a `check_reply` call's arguments; None when there is none to read."""
     if arguments is None:
         return None

@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from backend.app.agent.offline import parse_message
 from backend.app.agent.offline.common import Command, Reading
@@ -38,7 +37,7 @@ class Asked:
     """One call the message asks for: the tool, its arguments, and whether the user quoted the title."""
 
     name: str
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, str] = field(default_factory=dict)
     quoted: bool = False
 
 
@@ -75,7 +74,7 @@ def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
 
 def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked | None:
     quoted = _QUOTED.search(about.translate(QUOTES))
-    args: dict[str, Any] = {}
+    args: dict[str, str] = {}
     text = about
     if quoted is not None:
         title = quoted.group(1) or quoted.group(2)
@@ -108,12 +107,12 @@ def _reference(about: str, words: _Original, language: str) -> str:
     return words.spelled(trimmed) if trimmed else "it"
 
 
-def _fields(about: str, today: dt.date, language: str) -> dict[str, Any]:
+def _fields(about: str, today: dt.date, language: str) -> dict[str, str]:
     rule, at, rest = take_when(about, language)
     due, rest = _take_date(rest, today)
     priority, _ = _take_priority(rest)
     # A time with no day changes only the time of day the task already has: not read here.
-    found: dict[str, Any] = due_fields(due, at if due is not None else None, rule, today)
+    found: dict[str, str] = due_fields(due, at if due is not None else None, rule, today)
     if priority is not None:
         found["priority"] = priority
     return found

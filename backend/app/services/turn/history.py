@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from backend.app.db.repositories.conversations import HistoryRow
 
@@ -17,11 +16,11 @@ def estimate_tokens(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS
 
 
-def fit_history(rows: Sequence[HistoryRow], *, token_budget: int) -> list[dict[str, Any]]:
+def fit_history(rows: Sequence[HistoryRow], *, token_budget: int) -> list[dict[str, str]]:
     """Keep the newest messages whose estimated tokens fit the budget (oldest dropped first). An
     assistant turn carries one compact line of its tool results (what it did to which task, by id,
     and the tasks it showed, numbered), so a model can resolve "it" and "the second one" itself."""
-    kept: list[dict[str, Any]] = []
+    kept: list[dict[str, str]] = []
     used = 0
     for row in reversed(rows):
         role, content = row.role, row.content

@@ -21,7 +21,6 @@ import time
 import uuid
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -92,10 +91,10 @@ def _commands(message: str, intent: Intent, today: date) -> Commands:
     return Commands(adds, references)
 
 
-def _said_add(args: dict[str, Any], *, quoted: bool) -> SaidAdd:
+def _said_add(args: dict[str, str], *, quoted: bool) -> SaidAdd:
     """A task the message asks to add, with the priority, due date and due time the user gave (a due
     time as a wall-clock time in the user's zone, as the tools take one without an offset)."""
-    fields: dict[str, Any] = {k: args[k] for k in ("priority",) if args.get(k)}
+    fields: dict[str, str | date] = {k: args[k] for k in ("priority",) if args.get(k)}
     if args.get("due_date"):
         fields["due_date"] = date.fromisoformat(str(args["due_date"]))
     if args.get("due_at"):
@@ -208,7 +207,7 @@ class ChatService:
     async def _loop(self, turn: TurnContext, step: Step, guard: ExecutionGuard) -> RunResult:
         """A turn through the model: the reader's step, the guard, the loop."""
         settings, request = self.settings, turn.request
-        messages: list[dict[str, Any]] = [
+        messages: list[dict[str, str]] = [
             {"role": "system", "content": prompt.system_prompt(turn.clock.today(), turn.clock.zone_name)},
             *fit_history(turn.history, token_budget=settings.history_token_budget),
             {"role": "user", "content": request.message},

@@ -39,9 +39,10 @@ def _table(model: Any) -> sa.Table:
     return model.__table__  # type: ignore[no-any-return]
 
 
-async def export(session: AsyncSession, user_id: str) -> dict[str, Any]:
-    """Every row of the user's own data, table by table, oldest first."""
-    data: dict[str, Any] = {"user_id": user_id}
+async def export(session: AsyncSession, user_id: str) -> dict[str, object]:
+    """Every row of the user's own data, table by table, oldest first (as the rows hold them: the
+    route's JSON writes their times and ids as strings)."""
+    data: dict[str, object] = {"user_id": user_id}
     for key, model in _EXPORTED:
         table = _table(model)
         order = [table.c.created_at] if "created_at" in table.c else []
