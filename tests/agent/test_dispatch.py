@@ -5,6 +5,7 @@ Each test reads three things: what the executor ran, what the model was sent bac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -24,7 +25,7 @@ from backend.app.agent.dispatch import Dispatcher
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunResult
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.types import ToolCall, ToolError, ToolResult
+from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolError, ToolResult
 
 # -- unknown tools and masking --------------------------------------------------------------------
 
@@ -357,9 +358,9 @@ async def test_dispatcher_without_runnable_calls_does_not_call_the_executor() ->
 
 async def test_dispatcher_records_the_executors_arguments() -> None:
     class Coercing(FakeTools):
-        async def execute_batch(self, calls, *, step=None):  # type: ignore[no-untyped-def]
+        async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
             outcome = await super().execute_batch(calls, step=step)
-            return type(outcome)(outcome.results, [{**a, "priority": "medium"} for a in outcome.executed_arguments])
+            return BatchResult(outcome.results, [{**a, "priority": "medium"} for a in outcome.executed_arguments])
 
     outcome = await _dispatcher(Coercing()).run_step(
         [ToolCall(id="1", name="add_task", arguments={"title": "t"})], step=0, retried=False, retry_reason=None

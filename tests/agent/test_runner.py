@@ -441,7 +441,7 @@ async def test_llm_error_after_a_tool_ran_keeps_the_results(error: Exception) ->
 
     assert tools.ran == [("add_task", {"title": "milk"})]
     assert result.stop_reason == "llm_error" and result.ok is False
-    assert result.error is error and result.error_code == error.code  # type: ignore[attr-defined]
+    assert result.error is error and result.error_code == error.code
     assert [e.result.success for e in result.executed] == [True]
     assert result.text == ""
 

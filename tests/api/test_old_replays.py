@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
-from support.api import auth
+from support.api import MakeClient, auth
 from support.fake_llm import ScriptedLLM, calls
 from support.sse import STREAM, parse
 
@@ -60,7 +60,9 @@ def _ui_chunks(response: httpx.Response) -> list[dict[str, Any]]:
     return [json.loads(block.removeprefix("data: ")) for block in blocks[:-2]]
 
 
-async def test_a_stored_body_an_earlier_version_wrote_replays_as_stored_in_all_three_forms(make_client: Any) -> None:
+async def test_a_stored_body_an_earlier_version_wrote_replays_as_stored_in_all_three_forms(
+    make_client: MakeClient,
+) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Milk"})))
     client = await make_client(llm)
     plain_key, ui_key = {"Idempotency-Key": "plain-1"}, {"Idempotency-Key": "ui-1"}

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from support.api import NOW, auth, chat, tasks_of
+from support.api import NOW, MakeClient, auth, chat, tasks_of
 
 pytestmark = pytest.mark.through_pgbouncer
 
@@ -47,8 +47,8 @@ async def audit(client: httpx.AsyncClient, database: str) -> list[dict[str, Any]
 
 
 @pytest.fixture
-async def client(make_client: Any) -> httpx.AsyncClient:
-    return await make_client(offline=True)  # type: ignore[no-any-return]
+async def client(make_client: MakeClient) -> httpx.AsyncClient:
+    return await make_client(offline=True)
 
 
 async def test_create_returns_201_with_the_task_its_etag_and_location(client: httpx.AsyncClient, database: str) -> None:
@@ -228,7 +228,7 @@ async def test_another_users_task_is_404_and_untouched(client: httpx.AsyncClient
     assert (kept["title"], kept["version"]) == ("Alice's secret", 1)
 
 
-async def test_a_tool_this_deployment_denies_is_403_over_rest_too(make_client: Any) -> None:
+async def test_a_tool_this_deployment_denies_is_403_over_rest_too(make_client: MakeClient) -> None:
     client = await make_client(offline=True, tools_deny=["delete_task"])
     task = (await create(client, title="Keep me")).json()
 

@@ -37,7 +37,7 @@ def test_a_cached_token_past_its_expiry_goes_back_to_the_full_check(monkeypatch:
 def test_a_token_verified_under_one_secret_is_not_accepted_under_another() -> None:
     token = create_token(settings=_settings(), user_id="alice")
     assert decode_token(token, settings=_settings())["sub"] == "alice"
-    other = Settings(_env_file=None, jwt_secret="another-secret-0123456789-abcdefghijklmnop")  # type: ignore[call-arg]
+    other = Settings(_env_file=None, jwt_secret="another-secret-0123456789-abcdefghijklmnop")
     with pytest.raises(Unauthorized):
         decode_token(token, settings=other)
 

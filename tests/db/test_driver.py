@@ -8,11 +8,12 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from support.api import make_settings
 
 from backend.app.db.driver import ALONE, fetch
@@ -54,7 +55,7 @@ async def engine(database: str) -> AsyncIterator[AsyncEngine]:
         await made.dispose()
 
 
-async def _conversation(sessionmaker, conversation_id: uuid.UUID) -> None:  # type: ignore[no-untyped-def]
+async def _conversation(sessionmaker: async_sessionmaker[AsyncSession], conversation_id: uuid.UUID) -> None:
     now = datetime.now(UTC)
     async with unit_of_work(sessionmaker) as session:
         await session.execute(
@@ -80,7 +81,7 @@ async def test_a_statement_sent_alone_writes_and_reads_what_the_session_does(eng
     async with unit_of_work(sessionmaker) as session:
         read_through = await fetch(session, MESSAGES, {"conversation_id": conversation_id})
 
-    def values(rows):  # type: ignore[no-untyped-def]
+    def values(rows: list[Any]) -> list[tuple[Any, ...]]:
         return sorted((tuple(r) for r in rows), key=lambda r: r[1])
 
     assert values(read_alone) == values(read_through)
@@ -168,7 +169,7 @@ XACT = sa.select(sa.func.pg_backend_pid().label("pid"), sa.func.txid_current().l
 CONTENTS = sa.select(_M.c.content).where(_M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.id.type))
 
 
-async def _contents(sessionmaker, conversation_id: uuid.UUID) -> set[str]:  # type: ignore[no-untyped-def]
+async def _contents(sessionmaker: async_sessionmaker[AsyncSession], conversation_id: uuid.UUID) -> set[str]:
     async with unit_of_work(sessionmaker) as session:
         return {r.content for r in await session.execute(CONTENTS, {"conversation_id": conversation_id})}
 

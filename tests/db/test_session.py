@@ -30,7 +30,7 @@ async def test_a_pooled_connection_killed_by_the_server_is_replaced_at_checkout(
 ) -> None:
     engine, admin = create_engine(make_settings(database)), create_async_engine(database)
     try:
-        assert not engine.pool._pre_ping  # type: ignore[attr-defined]
+        assert not engine.pool._pre_ping
         async with unit_of_work(create_sessionmaker(engine)) as session:
             killed = await session.scalar(PID)  # the pool's only connection from now on
         async with admin.connect() as conn:

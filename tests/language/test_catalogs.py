@@ -42,7 +42,7 @@ def test_every_language_translates_every_text_with_its_placeholders(code: str) -
     assert set(catalog) == set(template)
     for message_id, translation in catalog.items():
         ids = [message_id] if isinstance(message_id, str) else list(message_id)
-        strings = [translation] if isinstance(translation, str) else list(translation)  # type: ignore[arg-type]
+        strings = [translation] if isinstance(translation, str) else list(translation)
         assert all(strings), (code, message_id)
         wanted = set(_PLACEHOLDER.findall(ids[-1])) - {"count"}
         for string in strings:

@@ -348,14 +348,14 @@ async def test_a_manager_that_starts_as_the_lifespan_ends_is_stopped_not_kept(
 
     monkeypatch.setattr(sdk_side, "session_manager", lambda tools_for_user, metrics: SlowManager())
     endpoint = McpHttpEndpoint(settings=make_settings(database, llm_api_key=None))
-    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type, return-value]
+    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type]
         starting = asyncio.create_task(endpoint._started())
         await entered.wait()
     release.set()
 
     assert await starting is None
     assert len(stopped) == 1
-    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type, return-value]
+    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type]
         fresh = await endpoint._started()
         assert isinstance(fresh, SlowManager) and fresh is not stopped[0]
     assert len(stopped) == 2

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from support.api import auth
+from support.api import MakeClient, auth
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.logging import JsonFormatter, configure_logging
@@ -33,7 +33,7 @@ def json_lines(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
             logging.getLogger(name).setLevel(level)
 
 
-async def test_every_line_of_a_turn_has_request_and_turn_ids(make_client, json_lines: io.StringIO) -> None:  # type: ignore[no-untyped-def]
+async def test_every_line_of_a_turn_has_request_and_turn_ids(make_client: MakeClient, json_lines: io.StringIO) -> None:
     # A turn that logs from several layers: the LLM request lines, the guard's retry, the turn summary.
     llm = ScriptedLLM(completion("I've added it."), calls(("add_task", {"title": "Buy milk"})))
     client = await make_client(llm)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support.api import chat
+from support.api import MakeClient, chat
 from support.fake_llm import ScriptedLLM, completion
 
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UpdateTaskArgs
@@ -16,7 +16,7 @@ EXPECTED = {
 }
 
 
-async def test_every_argument_field_is_in_the_schema_sent(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_every_argument_field_is_in_the_schema_sent(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("Hello!"))
     client = await make_client(llm)
 
