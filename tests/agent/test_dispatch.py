@@ -20,6 +20,7 @@ from agent.fakes import (
     step_trace,
 )
 from support.fake_llm import calls, completion, tool_call
+from support.payloads import output_size
 
 from backend.app.agent.dispatch import Dispatcher
 from backend.app.agent.presets import Preset
@@ -206,7 +207,8 @@ async def test_oversized_tool_output_is_replaced() -> None:
     assert tools.ran_names == ["list_tasks"]  # it ran; only its output was dropped
     (executed,) = result.executed
     assert executed.result.code == ResultCode.TOOL_OUTPUT_TOO_LARGE
-    assert executed.result.data["limit"] == 500 and executed.result.data["bytes"] > 5_000
+    size = output_size(executed.result)
+    assert size["limit"] == 500 and size["bytes"] > 5_000
     (sent,) = client.tool_messages(1)
     assert sent["content"]["code"] == ResultCode.TOOL_OUTPUT_TOO_LARGE
     assert "xxxx" not in str(sent["content"])

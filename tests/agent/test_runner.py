@@ -392,7 +392,7 @@ async def test_latency_budget_with_a_slow_model() -> None:
 
     assert tools.ran == []  # the deadline passed while the model was thinking: nothing runs after it
     assert client.deadlines[0] == pytest.approx(use.started + 0.04)
-    assert result.findings[0].kind == "BudgetExceeded" and result.findings[0].detail["budget"] == "latency_ms"
+    assert result.findings[0].kind == "BudgetExceeded" and result.findings[0].budget == "latency_ms"
     assert result.stop_reason == "budget_exceeded" and result.ok is False
 
 
@@ -404,7 +404,7 @@ async def test_latency_budget_checked_before_a_request() -> None:
     result = await run(make_runner(client), FakeTools(), use=use)
 
     assert client.bodies == []
-    assert result.stop_reason == "budget_exceeded" and result.findings[0].detail["budget"] == "latency_ms"
+    assert result.stop_reason == "budget_exceeded" and result.findings[0].budget == "latency_ms"
 
 
 # -- binding and errors ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from reliability.rel_support import Figures
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from support.api import NOW, MakeClient, chat
 from support.fake_llm import ScriptedLLM, calls, completion
+from support.payloads import task_id
 
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
@@ -86,7 +87,7 @@ async def _seed(sessionmaker: async_sessionmaker[AsyncSession], title: str) -> u
     tools = _tools(sessionmaker)
     outcome = await tools.execute_batch([ToolCall(id="seed", name="add_task", arguments={"title": title})])
     assert outcome.results[0].success, outcome.results[0]
-    return uuid.UUID(outcome.results[0].data["id"])
+    return uuid.UUID(task_id(outcome.results[0]))
 
 
 def _tools(sessionmaker: async_sessionmaker[AsyncSession]) -> TaskTools:
