@@ -20,7 +20,7 @@ from agent.fakes import (
     step_trace,
 )
 from support.fake_llm import calls, completion, tool_call
-from support.payloads import output_size
+from support.payloads import output_size, unshaped
 
 from backend.app.agent.dispatch import Dispatcher
 from backend.app.agent.presets import Preset
@@ -80,7 +80,7 @@ async def test_invalid_arguments_go_back_and_the_model_retries() -> None:
     result = await run(make_runner(client), tools)
 
     (sent,) = client.tool_messages(1)
-    assert sent["content"]["code"] == "VALIDATION_ERROR"
+    assert sent["content"]["code"] == ResultCode.INVALID_ARGUMENTS
     assert "'title' is required" in sent["content"]["error"]
     assert [e.result.success for e in result.executed] == [False, True]
     assert (result.stop_reason, result.ok) == ("final", True)
@@ -199,7 +199,7 @@ async def test_without_a_limit_all_calls_run_in_one_batch() -> None:
 
 
 async def test_oversized_tool_output_is_replaced() -> None:
-    tools = FakeTools(handlers={"list_tasks": lambda _: ToolResult(success=True, data={"blob": "x" * 5_000})})
+    tools = FakeTools(handlers={"list_tasks": lambda _: ToolResult(success=True, data=unshaped({"blob": "x" * 5_000}))})
     client = ScriptedClient(calls(("list_tasks", {})), completion("Too many tasks to show."))
 
     result = await run(make_runner(client, max_tool_output_bytes=500), tools)
@@ -215,7 +215,9 @@ async def test_oversized_tool_output_is_replaced() -> None:
 
 
 async def test_tool_data_that_is_not_json_native_is_sent_as_text() -> None:
-    tools = FakeTools(handlers={"list_tasks": lambda _: ToolResult(success=True, data={"cost": Decimal("1.50")})})
+    tools = FakeTools(
+        handlers={"list_tasks": lambda _: ToolResult(success=True, data=unshaped({"cost": Decimal("1.50")}))}
+    )
     client = ScriptedClient(calls(("list_tasks", {})), completion("ok"))
 
     result = await run(make_runner(client), tools)

@@ -40,6 +40,7 @@ from backend.app.agent.loop_types import (
 )
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
+from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import GuardDecision, GuardEvent, GuardReason
 from backend.app.calls.facts import Grounding, Hold
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
@@ -48,7 +49,7 @@ from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailab
 
 
 def not_found(_: object) -> ToolResult:
-    return ToolResult(success=False, code="NOT_FOUND", error="No task matching 'x' found")
+    return ToolResult(success=False, code=ResultCode.NOT_FOUND, error="No task matching 'x' found")
 
 
 # -- a plain run ----------------------------------------------------------------------------------
@@ -600,7 +601,9 @@ async def test_guard_give_up_stops_with_tool_not_triggered() -> None:
 
 async def test_refused_calls_are_recorded_never_run_and_the_model_is_told_why() -> None:
     client = ScriptedClient(calls(("delete_task", {"task_id": "a"}), ("add_task", {"title": "a"})), completion("ok"))
-    refusal = ToolResult(success=False, code="NOT_REQUESTED", error="Not run: the user's message asks for no change.")
+    refusal = ToolResult(
+        success=False, code=ResultCode.NOT_REQUESTED, error="Not run: the user's message asks for no change."
+    )
     guard = ScriptedGuard(calls_verdicts=[CallsVerdict(refused={0: refusal})])
     tools = FakeTools()
 

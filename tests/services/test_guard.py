@@ -10,6 +10,7 @@ from support.runs import Reviews
 from backend.app.agent.guard_protocol import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.facts import Grounding, Hold
+from backend.app.calls.payloads import TitleNamed
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.calls.verdicts import verdict_of
 from backend.app.language.reading.intent import classify
@@ -45,7 +46,8 @@ def call(name: str, **arguments: Any) -> ToolCall:
 def ran(
     name: str, *, success: bool = True, code: str | None = None, step: int = 0, title: str = "x", **arguments: Any
 ) -> ExecutedCall:
-    result = ToolResult(success=success, code=code, data={"title": title} if success else None)
+    data: TitleNamed = {"title": title}
+    result = ToolResult(success=success, code=ResultCode(code) if code else None, data=data if success else None)
     return ExecutedCall(call=call(name, **arguments), arguments=arguments, result=result, step=step, duration_ms=0)
 
 

@@ -178,7 +178,7 @@ def test_model_mode_replaces_a_reply_that_claims_denies_or_hides() -> None:
         (
             run(
                 done("add_task", "Milk"),
-                failed("add_task", "Eggs", "INVALID"),
+                failed("add_task", "Eggs", "INVALID_ARGUMENTS"),
                 text="Done! All good.",
                 stop=StopReason.FINAL,
             ),
