@@ -449,7 +449,7 @@ def test_env_example_secret_is_a_placeholder_production_refuses(tmp_path: Path) 
 
 
 def pins(name: str) -> dict[str, str]:
-    found = {}
+    found: dict[str, str] = {}
     for line in (ROOT / name).read_text().splitlines():
         if "==" in line and not line.startswith((" ", "#", "-")):
             package, version = line.split("==", 1)

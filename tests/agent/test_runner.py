@@ -81,11 +81,13 @@ async def test_tool_then_answer_sends_results_and_records_the_trace() -> None:
         "error": None,
     }
     assert [t.step for t in result.trace] == [0, 1]
-    first, second = result.trace
-    assert isinstance(first, StepTrace) and isinstance(second, StepTrace)
-    assert first.request == StepRequest(tools=("add_task", "list_tasks", "delete_task"), tool_choice="auto", messages=2)
-    assert first.calls == ("add_task",) and first.finish_reason == "tool_calls"
-    assert second.usage == Usage(prompt_tokens=7, completion_tokens=3)
+    step_one, step_two = result.trace
+    assert isinstance(step_one, StepTrace) and isinstance(step_two, StepTrace)
+    assert step_one.request == StepRequest(
+        tools=("add_task", "list_tasks", "delete_task"), tool_choice="auto", messages=2
+    )
+    assert step_one.calls == ("add_task",) and step_one.finish_reason == "tool_calls"
+    assert step_two.usage == Usage(prompt_tokens=7, completion_tokens=3)
     assert (result.use.llm_calls, result.use.tool_calls, result.use.tokens) == (2, 1, 130)
 
 

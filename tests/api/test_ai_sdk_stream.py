@@ -260,7 +260,7 @@ async def test_a_malformed_sdk_request_is_a_422_in_the_contracts_shape(
 
 async def test_an_unusual_message_earlier_in_the_chat_does_not_block_it(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(default=completion("Hello!")))
-    odd = [
+    odd: list[dict[str, Any]] = [
         {"id": "x" * 1_000, "role": "tool", "parts": [{"type": "custom-" + "y" * 500, "whatever": [1, 2]}]},
         {"id": "a", "role": "assistant", "parts": [], "metadata": {"anything": True}},
     ]

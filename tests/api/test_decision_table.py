@@ -19,6 +19,8 @@ from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, calls, completion, declares, tool_call
 
 from backend.app.calls import verdicts
+from backend.app.calls.decisions import Verdict
+from backend.app.calls.facts import Facts
 
 
 @dataclass(frozen=True)
@@ -430,7 +432,7 @@ def heard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     seen: list[str] = []
     real = verdicts.decide
 
-    def spy(facts: verdicts.Facts) -> verdicts.Verdict:
+    def spy(facts: Facts) -> Verdict:
         verdict = real(facts)
         seen.append(verdict.rule)
         return verdict

@@ -69,7 +69,13 @@ async def test_a_completion_and_an_update_get_their_fields_back(make_client: Mak
     client = await make_client(llm, clock=clock)
     await seed_tasks(client, "Gym", due_date=date(2026, 12, 1), tags=["health"])
     before = await tasks_of(client)
-    change = {"task_id": "Gym", "title": "Gym session", "priority": "high", "due_date": None, "tags": []}
+    change: dict[str, Any] = {
+        "task_id": "Gym",
+        "title": "Gym session",
+        "priority": "high",
+        "due_date": None,
+        "tags": [],
+    }
     llm.push(calls(("complete_task", {"task_id": "Gym"})), calls(("update_task", change)))
 
     await chat(client, "mark gym done")

@@ -10,6 +10,7 @@ import pytest
 from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
+from backend.app.services.turn import commands
 from backend.app.services.turn import pipeline as chat_service
 
 
@@ -250,7 +251,7 @@ async def test_the_message_is_read_as_calls_only_when_a_tool_needs_it(
     read when a tool first needs them to check or repair a call, once however often it asks: an add
     always asks (the user's priority and due date hold), a complete by the user's own title never does."""
     read: list[str] = []
-    original = chat_service.asked_in
+    original = commands.asked_in  # what the pipeline imported: it reads the message through this name
 
     def counted(message: str, **kwargs: Any) -> Any:
         read.append(message)

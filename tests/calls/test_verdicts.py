@@ -39,7 +39,7 @@ DOCS = ROOT / "docs" / "guard.md"
 TABLE_MODULES = {APP / "calls" / name for name in ("verdicts.py", "decisions.py", "facts.py")}
 _ROW = re.compile(r"^\| (?P<id>[LCTVAR]\d+) \| (?P<when>.*?) \| (?P<verdict>.*?) \|(?P<record>.*?)\|$")
 # The first words of a verdict as the docs write it.
-_SAID = {
+_SAID: dict[Do, str | tuple[str, ...]] = {
     Do.RUN: "run",
     Do.ASK: "ask",
     Do.ASK_NAMED: "ask about that task",

@@ -29,7 +29,7 @@ def test_a_cached_token_past_its_expiry_goes_back_to_the_full_check(monkeypatch:
 
     monkeypatch.setattr(security, "_decode_and_verify", full_check)
     assert decode_token(token, settings=settings)["sub"] == "alice"  # still valid: served from the cache
-    monkeypatch.setattr(security.time, "time", lambda: now + 60 + settings.jwt_leeway_s + 5)
+    monkeypatch.setattr(time, "time", lambda: now + 60 + settings.jwt_leeway_s + 5)
     with pytest.raises(Unauthorized):
         decode_token(token, settings=settings)
 

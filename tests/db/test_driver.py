@@ -147,7 +147,7 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
             (before,) = await fetch(session, PID, {})
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             await fetch(session, INSERT_MESSAGE, row)
-        errors = []
+        errors: list[sa.exc.IntegrityError] = []
         for mark in (True, False):
             with pytest.raises(sa.exc.IntegrityError) as raised:
                 async with unit_of_work(sessionmaker, single_statement=mark) as session:
@@ -155,7 +155,7 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
             errors.append(raised.value)
         alone, through = errors
         assert type(alone.orig) is type(through.orig)  # the adapter's IntegrityError, the driver's as its cause
-        assert type(alone.orig.__cause__).__name__ == "UniqueViolationError"
+        assert alone.orig is not None and type(alone.orig.__cause__).__name__ == "UniqueViolationError"
         assert not alone.connection_invalidated
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             (after,) = await fetch(session, PID, {})
@@ -208,7 +208,8 @@ async def test_a_statement_refused_inside_a_savepoint_is_undone_to_it_and_the_re
                 await fetch(session, INSERT_MESSAGE, _message(conversation_id, "in the savepoint"))
                 await fetch(session, INSERT_MESSAGE, twice)  # the same id again
         assert not raised.value.connection_invalidated
-        assert type(raised.value.orig.__cause__).__name__ == "UniqueViolationError"
+        orig = raised.value.orig
+        assert orig is not None and type(orig.__cause__).__name__ == "UniqueViolationError"
         await fetch(session, INSERT_MESSAGE, _message(conversation_id, "after the savepoint"))
     assert await _contents(sessionmaker, conversation_id) == {"once", "after the savepoint"}
 

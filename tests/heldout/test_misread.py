@@ -122,7 +122,7 @@ def renamed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[s
 
 async def play(
     make_client: MakeClient, case: dict[str, Any], model: str, mode: str, transport: str, checker: str
-) -> dict:
+) -> dict[str, Any]:
     played = as_played(case, model)
     scripted = TrackedModel(played)
     check = CHECKERS["nonsense" if checker == "nonsense" else "honest"](played)

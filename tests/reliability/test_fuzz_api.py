@@ -26,6 +26,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 from schemathesis.core.failures import FailureGroup
+from schemathesis.core.result import Ok
 from schemathesis.python import asgi as schemathesis_asgi
 from support.api import TEST_SECRET, MakeClient, auth, chat, make_settings, tasks_of
 from support.fake_llm import ScriptedLLM, calls
@@ -39,7 +40,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 _TOKENS = Settings(_env_file=None, jwt_secret=TEST_SECRET)
 
 
-def _authorization(case: schemathesis.Case) -> dict[str, str]:
+def _authorization(case: schemathesis.Case[Any]) -> dict[str, str]:
     user = (case.path_parameters or {}).get("user_id")
     if not isinstance(user, str) or not user:
         return {}
@@ -49,7 +50,10 @@ def _authorization(case: schemathesis.Case) -> dict[str, str]:
 def test_schemathesis_finds_no_server_error_and_no_schema_drift(database: str, figures: Figures) -> None:
     app = create_app(make_settings(database, llm_api_key=None), configure_logs=False)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-    operations = [result.ok() for result in schema.get_all_operations()]
+    operations = []
+    for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
+        operations.append(result.ok())
     assert {op.path for op in operations} >= {
         "/api/{user_id}/chat",
         "/api/{user_id}/tasks",
@@ -73,7 +77,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_drift(database: str, f
             suppress_health_check=list(HealthCheck),
         )
         @hypothesis.given(case=strategy)
-        def fuzz(case: schemathesis.Case) -> None:
+        def fuzz(case: schemathesis.Case[Any]) -> None:
             response = case.call(headers=_authorization(case))
             statuses[response.status_code] += 1
             figures["schemathesis"][f"cases_{mode.value}"] += 1

@@ -24,7 +24,8 @@ Answer = str | list[tuple[str, dict[str, Any]]] | list[list[tuple[str, dict[str,
 
 
 def _user_text(body: dict[str, Any]) -> str:
-    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    text: str = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    return text
 
 
 def _acted_on(body: dict[str, Any]) -> str:

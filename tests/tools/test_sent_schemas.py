@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel
 from support.api import MakeClient, chat
 from support.fake_llm import ScriptedLLM, completion
 
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UpdateTaskArgs
 
-EXPECTED = {
+EXPECTED: dict[str, type[BaseModel]] = {
     "add_task": AddTaskArgs,
     "list_tasks": ListTasksArgs,
     "complete_task": TaskRefArgs,
