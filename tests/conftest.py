@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from support.api import NOW, AppClient, MakeClient, make_settings
 from support.db import POSTGRES_URL, clean, migrate_sqlite, reset_postgres
 from support.fake_llm import ScriptedLLM
+from support.logs import LogSink
 from support.pgbouncer import pgbouncer
 
 from backend.app.core.clock import Clock, FixedClock
@@ -132,22 +133,7 @@ async def make_client(database: str) -> AsyncIterator[MakeClient]:
 
 
 # -- no secret in any log line -------------------------------------------------------------------
-class _LogSink(logging.Handler):
-    """Every record logged during the run, as text with its extra fields (what a JSON log would show)."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            fields = " ".join(f"{k}={v}" for k, v in record.__dict__.items() if k not in ("msg", "args"))
-            self.lines.append(f"{record.getMessage()} {fields}")
-        except Exception:  # a record that cannot be formatted is a bug elsewhere, not here
-            self.lines.append(str(record.msg))
-
-
-_SINK = _LogSink()
+_SINK = LogSink()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -43,7 +43,7 @@ from backend.app.agent.presets import Preset, select_preset
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import GuardDecision, GuardEvent, GuardReason
 from backend.app.calls.facts import Grounding, Hold
-from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.types import BatchResult, ExecutedCall, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.calls.verdicts import verdict_of
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
@@ -624,7 +624,7 @@ async def test_grounded_calls_carry_the_users_words_to_the_executor() -> None:
     seen: list[Grounding | None] = []
 
     class Recording(FakeTools):
-        async def execute_batch(self, calls: Sequence[ToolCall], *, step: object = None) -> object:  # type: ignore[override]
+        async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
             seen.extend(c.grounding for c in calls)
             return await super().execute_batch(calls)
 

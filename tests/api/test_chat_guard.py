@@ -259,5 +259,6 @@ async def test_every_request_is_logged_with_its_tools_and_tool_choice(
     with caplog.at_level("INFO", logger="backend.app.agent.runner"):
         await chat(client, "add milk")
 
-    logged = [(r.tools, r.tool_choice) for r in caplog.records if r.getMessage() == "llm_request"]  # type: ignore[attr-defined]
+    extra = [vars(r) for r in caplog.records if r.getMessage() == "llm_request"]  # a record's `extra` fields
+    logged = [(e["tools"], e["tool_choice"]) for e in extra]
     assert logged == [(6, "auto"), (6, "function:add_task")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -14,8 +15,8 @@ from backend.app.core.security import create_token, decode_token
 SECRET = "unit-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
 
 
-def _settings(**overrides: object) -> Settings:
-    return Settings(_env_file=None, jwt_secret=SECRET, **overrides)  # type: ignore[arg-type]
+def _settings(**overrides: Any) -> Settings:
+    return Settings(_env_file=None, jwt_secret=SECRET, **overrides)
 
 
 def test_a_cached_token_past_its_expiry_goes_back_to_the_full_check(monkeypatch: pytest.MonkeyPatch) -> None:

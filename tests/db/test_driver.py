@@ -15,12 +15,13 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from support.api import make_settings
+from support.db import checked_out
 
 from backend.app.db.driver import ALONE, fetch
-from backend.app.db.models import Conversation, Message
+from backend.app.db.repositories.conversation_statements import CONVERSATIONS, MESSAGES
 from backend.app.db.session import create_engine, create_sessionmaker, only_statement_next, unit_of_work
 
-_C, _M = Conversation.__table__, Message.__table__  # type: ignore[attr-defined]
+_C, _M = CONVERSATIONS, MESSAGES
 PID = sa.select(sa.func.pg_backend_pid().label("pid"))
 INSERT_MESSAGE = sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
 MESSAGES = sa.select(_M.c.id, _M.c.content, _M.c.execution_metadata, _M.c.created_at, _M.c.is_error).where(
@@ -160,7 +161,7 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             (after,) = await fetch(session, PID, {})
         assert after.pid == before.pid  # the connection was sound, and went back to the pool
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert checked_out(engine) == 0
     finally:
         await engine.dispose()
 
@@ -193,7 +194,7 @@ async def test_in_a_transaction_statements_are_the_sessions_own_kept_by_its_comm
             await fetch(session, INSERT_MESSAGE, _message(conversation_id, "undone, sent last"))
             raise RuntimeError("the block fails after its statements")
     assert await _contents(sessionmaker, conversation_id) == {"kept"}
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert checked_out(engine) == 0
 
 
 async def test_a_statement_refused_inside_a_savepoint_is_undone_to_it_and_the_rest_commits(engine: AsyncEngine) -> None:
@@ -228,7 +229,7 @@ async def test_a_refused_statement_in_a_transaction_fails_the_block_and_nothing_
     async with unit_of_work(sessionmaker) as session:  # the connection went back sound, out of any transaction
         await fetch(session, INSERT_MESSAGE, row)
     assert await _contents(sessionmaker, conversation_id) == {"once"}
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert checked_out(engine) == 0
 
 
 async def test_a_statement_holding_its_own_values_sends_them(engine: AsyncEngine) -> None:
@@ -277,7 +278,7 @@ async def test_a_connection_killed_mid_statement_is_invalidated_and_the_error_sa
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             (after,) = await fetch(session, PID, {})
         assert after.pid != killed.pid
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert checked_out(engine) == 0
     finally:
         await engine.dispose()
         await admin.dispose()
@@ -305,7 +306,7 @@ async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(
     async with unit_of_work(sessionmaker, single_statement=True) as session:
         (after,) = await fetch(session, PID, {})
     assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert checked_out(engine) == 0
 
 
 async def test_each_transaction_of_a_session_is_its_own(engine: AsyncEngine) -> None:

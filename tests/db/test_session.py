@@ -14,6 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlmodel import col
 from support.api import make_settings
+from support.db import checked_out
 from support.pgbouncer import POOLED
 
 from backend.app.db import session as session_module
@@ -74,7 +75,7 @@ async def test_a_unit_of_work_commits_what_its_session_holds_even_unsent(databas
             session.add(conversation)
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             pass
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert checked_out(engine) == 0
         begun: list[object] = []
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             event.listen(session.sync_session, "after_transaction_create", lambda *args: begun.append(args))

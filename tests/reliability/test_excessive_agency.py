@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 from reliability.rel_support import Figures
-from support.api import MakeClient, chat, tasks_of
+from support.api import AppClient, MakeClient, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion, tool_call
 
 from backend.app.db.repositories.tasks import TaskRepository
@@ -23,9 +23,9 @@ async def _add(client: httpx.AsyncClient, llm: ScriptedLLM, title: str, *, user:
     return dict(response.json()["tool_calls"][0]["result"]["data"])
 
 
-async def _seed(client: httpx.AsyncClient, *titles: str, user: str = "alice", description: str | None = None) -> None:
+async def _seed(client: AppClient, *titles: str, user: str = "alice", description: str | None = None) -> None:
     """Tasks written straight through the repository (the turn under test is the only chat)."""
-    async with unit_of_work(client.app.state.sessionmaker) as session:  # type: ignore[attr-defined]
+    async with unit_of_work(client.app.state.sessionmaker) as session:
         for title in titles:
             await TaskRepository(session, user).add(
                 title=title, description=description, priority="medium", due_date=None, tags=[]

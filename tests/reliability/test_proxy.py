@@ -40,6 +40,8 @@ class Resolver(asyncio.DatagramProtocol):
         self.transport: asyncio.DatagramTransport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # The loop hands a datagram protocol its datagram transport, but typeshed types the parameter as
+        # any transport, and CPython's is no DatagramTransport at run time (isinstance would fail).
         self.transport = transport  # type: ignore[assignment]
 
     def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:

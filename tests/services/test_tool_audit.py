@@ -6,17 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 import sqlalchemy as sa
-from support.api import MakeClient, auth, chat, tasks_of
+from support.api import AppClient, MakeClient, auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.db.repositories.conversations import ConversationRepository
 
 
-async def executions(client: httpx.AsyncClient) -> list[dict[str, Any]]:
-    async with client.app.state.engine.connect() as conn:  # type: ignore[attr-defined]
+async def executions(client: AppClient) -> list[dict[str, Any]]:
+    async with client.app.state.engine.connect() as conn:
         rows = await conn.execute(sa.text("SELECT * FROM tool_executions ORDER BY created_at, tool_call_id"))
         return [dict(r._mapping) for r in rows]
 

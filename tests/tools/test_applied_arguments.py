@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import sqlalchemy as sa
-from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.api import AppClient, MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
-async def recorded(client: httpx.AsyncClient) -> list[dict[str, Any]]:
+async def recorded(client: AppClient) -> list[dict[str, Any]]:
     """The arguments of every stored tool execution, oldest first."""
-    async with client.app.state.engine.connect() as conn:  # type: ignore[attr-defined]
+    async with client.app.state.engine.connect() as conn:
         rows = await conn.execute(sa.text("SELECT arguments FROM tool_executions ORDER BY created_at, tool_call_id"))
         return [r.arguments for r in rows]
 
