@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from support.api import NOW, make_settings
+from support.api import NOW, AppClient, MakeClient, make_settings
 from support.db import POSTGRES_URL, clean, migrate_sqlite, reset_postgres
 from support.fake_llm import ScriptedLLM
+from support.logs import LogSink
 from support.pgbouncer import pgbouncer
 
-from backend.app.core.clock import FixedClock
+from backend.app.core.clock import Clock, FixedClock
 from backend.app.main import create_app
 
 
@@ -109,57 +109,31 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("database", kinds, indirect=True)
 
 
-ClientFactory = Callable[..., Awaitable[httpx.AsyncClient]]
-
-
 @pytest.fixture
-async def make_client(database: str) -> AsyncIterator[ClientFactory]:
-    """`await make_client(llm)`: the app on the test database with `llm` as its model.
-
-    `llm=None` with `offline=True` uses the built-in offline model (no key configured);
-    `database_url=` reaches the test database another way (through a proxy).
-    """
+async def make_client(database: str) -> AsyncIterator[MakeClient]:
+    """`await make_client(llm)`: the app on the test database with `llm` as its model (support.api.MakeClient)."""
     stack = AsyncExitStack()
 
     async def factory(
-        llm: ScriptedLLM | None = None, *, offline: bool = False, clock: Any = None, **overrides: Any
-    ) -> httpx.AsyncClient:
+        llm: ScriptedLLM | None = None, *, offline: bool = False, clock: Clock | None = None, **settings: Any
+    ) -> AppClient:
         if offline:
-            overrides.setdefault("llm_api_key", None)
-        settings = make_settings(overrides.pop("database_url", database), **overrides)
+            settings.setdefault("llm_api_key", None)
         app = create_app(
-            settings,
+            make_settings(settings.pop("database_url", database), **settings),
             llm_transport=None if offline or llm is None else llm.transport,
             clock=clock or FixedClock(NOW),
             configure_logs=False,
         )
         await stack.enter_async_context(app.router.lifespan_context(app))
-        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://taskchat.test")
-        await stack.enter_async_context(client)
-        client.app = app  # type: ignore[attr-defined]
-        return client
+        return await stack.enter_async_context(AppClient(app))
 
     yield factory
     await stack.aclose()
 
 
 # -- no secret in any log line -------------------------------------------------------------------
-class _LogSink(logging.Handler):
-    """Every record logged during the run, as text with its extra fields (what a JSON log would show)."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            fields = " ".join(f"{k}={v}" for k, v in record.__dict__.items() if k not in ("msg", "args"))
-            self.lines.append(f"{record.getMessage()} {fields}")
-        except Exception:  # a record that cannot be formatted is a bug elsewhere, not here
-            self.lines.append(str(record.msg))
-
-
-_SINK = _LogSink()
+_SINK = LogSink()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -40,11 +40,11 @@ def test_token_prints_a_jwt_that_validates(tmp_path: Path) -> None:
     result = run("token", "alice", "--minutes", "5", cwd=tmp_path, JWT_SECRET=SECRET)
     assert result.returncode == 0, result.stderr
     token = result.stdout.strip()
-    claims = decode_token(token, settings=Settings(_env_file=None, jwt_secret=SECRET))  # type: ignore[call-arg]
+    claims = decode_token(token, settings=Settings(_env_file=None, jwt_secret=SECRET))
     assert claims["sub"] == "alice" and claims["exp"] - claims["iat"] == 300
     assert "zoneinfo" not in claims
     zoned = run("token", "alice", "--zoneinfo", "Europe/Paris", cwd=tmp_path, JWT_SECRET=SECRET).stdout.strip()
-    assert decode_token(zoned, settings=Settings(_env_file=None, jwt_secret=SECRET))["zoneinfo"] == "Europe/Paris"  # type: ignore[call-arg]
+    assert decode_token(zoned, settings=Settings(_env_file=None, jwt_secret=SECRET))["zoneinfo"] == "Europe/Paris"
 
 
 @pytest.mark.parametrize(

@@ -449,7 +449,7 @@ def test_env_example_secret_is_a_placeholder_production_refuses(tmp_path: Path) 
 
 
 def pins(name: str) -> dict[str, str]:
-    found = {}
+    found: dict[str, str] = {}
     for line in (ROOT / name).read_text().splitlines():
         if "==" in line and not line.startswith((" ", "#", "-")):
             package, version = line.split("==", 1)
@@ -502,7 +502,7 @@ def test_make_test_runs_postgres_lint_types_then_pytest() -> None:
     steps = [
         "bash scripts/ensure-postgres.sh",
         ".venv/bin/ruff check backend tests",
-        ".venv/bin/mypy backend",
+        ".venv/bin/mypy\n",  # backend and tests (pyproject.toml [tool.mypy] files)
         ".venv/bin/python -m pytest -q -n 2 -k smoke",  # the whole suite on two xdist workers
     ]
     positions = [result.stdout.find(step) for step in steps]

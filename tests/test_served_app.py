@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from support.api import USER, auth, make_settings
+from support.api import USER, MakeClient, auth, make_settings
 
 from backend.app import cli, main
 from backend.app.core import config
@@ -45,7 +45,7 @@ async def test_a_served_worker_keeps_its_start_up_out_of_the_collector_while_it_
     assert gc.get_threshold() == thresholds
 
 
-async def test_an_app_from_create_app_freezes_nothing(make_client: Any) -> None:
+async def test_an_app_from_create_app_freezes_nothing(make_client: MakeClient) -> None:
     """Tests build thousands of apps in one process: none of them is frozen."""
     client = await make_client(offline=True)
     assert (await client.get("/health")).status_code == 200
@@ -81,7 +81,9 @@ async def _in_a_fresh_process(script: str) -> tuple[int, str, str]:
     return process.returncode, out.decode(), err.decode()
 
 
-async def test_a_fresh_workers_first_request_reads_changes_or_adds_tasks(make_client: Any, database: str) -> None:
+async def test_a_fresh_workers_first_request_reads_changes_or_adds_tasks(
+    make_client: MakeClient, database: str
+) -> None:
     """A task a turn reads, changes or adds is built without the ORM and read through the mapped class,
     whose mappers the lifespan configures: a worker's very first request may be any of these (each is
     run in a process that has done nothing before; this one long has)."""

@@ -2,7 +2,7 @@
 
 Imported by the tests in this folder as `agent.fakes` (the `tests` folder is on the path). The
 executor knows three small tools (one mutating, one read-only, one destructive), validates
-arguments against their schemas the way real tools do (a model-fixable VALIDATION_ERROR) and
+arguments against their schemas the way real tools do (a model-fixable INVALID_ARGUMENTS) and
 records every call it actually ran, so a test can tell "refused before the tools" from "ran".
 """
 
@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from support.fake_llm import Item, Script
+from support.payloads import unshaped
 
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.loop_types import Attempt, StepTrace, TextSink
@@ -20,7 +21,9 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunOptions, RunResult
 from backend.app.agent.runner import AgentRunner
+from backend.app.calls.codes import ResultCode
 from backend.app.calls.facts import Hold
+from backend.app.calls.payloads import TaskNamed
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 
 ADD_TASK = ToolSpec(
@@ -69,8 +72,8 @@ class FakeTools:
         for call in calls:
             arguments = dict(call.arguments or {})
             if call.grounding is not None and call.grounding.hold is Hold.ASK:
-                looked_up = {"id": str(arguments.get("task_id")), "title": str(arguments.get("task_id"))}
-                results.append(ToolResult(success=False, code="NEEDS_CONFIRMATION", data=looked_up))
+                looked_up: TaskNamed = {"id": str(arguments.get("task_id")), "title": str(arguments.get("task_id"))}
+                results.append(ToolResult(success=False, code=ResultCode.NEEDS_CONFIRMATION, data=looked_up))
                 continue
             self.ran.append((call.name, arguments))
             results.append(self._one(call.name, arguments))
@@ -79,10 +82,10 @@ class FakeTools:
     def _one(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         spec = next((s for s in SPECS if s.name == name), None)
         if spec is not None and (problem := _validate(spec, arguments)) is not None:
-            return ToolResult.fixable("VALIDATION_ERROR", problem)
+            return ToolResult.fixable(ResultCode.INVALID_ARGUMENTS, problem)
         if name in self.handlers:
             return self.handlers[name](arguments)
-        return ToolResult(success=True, data={"tool": name, **arguments})
+        return ToolResult(success=True, data=unshaped({"tool": name, **arguments}))  # what ran, as the model sees it
 
     @property
     def ran_names(self) -> list[str]:

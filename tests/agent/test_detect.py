@@ -85,11 +85,11 @@ async def test_a_server_that_does_not_say_is_named_by_its_default_port(url: str,
     ],
     ids=["refused", "timeout", "html", "unknown owner", "odd json"],
 )
-async def test_a_server_nothing_names_gets_the_safe_local_preset(answer: Any) -> None:
+async def test_a_server_nothing_names_gets_the_safe_local_preset(answer: Exception | httpx.Response) -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         if isinstance(answer, Exception):
             raise answer
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     async with http(handler) as client:
         assert await detect(client, "http://models.internal:7000/v1", api_key=None) == Detected("local", "none")

@@ -5,6 +5,7 @@ Each test reads three things: what the executor ran, what the model was sent bac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -19,12 +20,13 @@ from agent.fakes import (
     step_trace,
 )
 from support.fake_llm import calls, completion, tool_call
+from support.payloads import output_size, unshaped
 
 from backend.app.agent.dispatch import Dispatcher
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import RunResult
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.types import ToolCall, ToolError, ToolResult
+from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolError, ToolResult
 
 # -- unknown tools and masking --------------------------------------------------------------------
 
@@ -78,7 +80,7 @@ async def test_invalid_arguments_go_back_and_the_model_retries() -> None:
     result = await run(make_runner(client), tools)
 
     (sent,) = client.tool_messages(1)
-    assert sent["content"]["code"] == "VALIDATION_ERROR"
+    assert sent["content"]["code"] == ResultCode.INVALID_ARGUMENTS
     assert "'title' is required" in sent["content"]["error"]
     assert [e.result.success for e in result.executed] == [False, True]
     assert (result.stop_reason, result.ok) == ("final", True)
@@ -197,7 +199,7 @@ async def test_without_a_limit_all_calls_run_in_one_batch() -> None:
 
 
 async def test_oversized_tool_output_is_replaced() -> None:
-    tools = FakeTools(handlers={"list_tasks": lambda _: ToolResult(success=True, data={"blob": "x" * 5_000})})
+    tools = FakeTools(handlers={"list_tasks": lambda _: ToolResult(success=True, data=unshaped({"blob": "x" * 5_000}))})
     client = ScriptedClient(calls(("list_tasks", {})), completion("Too many tasks to show."))
 
     result = await run(make_runner(client, max_tool_output_bytes=500), tools)
@@ -205,14 +207,17 @@ async def test_oversized_tool_output_is_replaced() -> None:
     assert tools.ran_names == ["list_tasks"]  # it ran; only its output was dropped
     (executed,) = result.executed
     assert executed.result.code == ResultCode.TOOL_OUTPUT_TOO_LARGE
-    assert executed.result.data["limit"] == 500 and executed.result.data["bytes"] > 5_000
+    size = output_size(executed.result)
+    assert size["limit"] == 500 and size["bytes"] > 5_000
     (sent,) = client.tool_messages(1)
     assert sent["content"]["code"] == ResultCode.TOOL_OUTPUT_TOO_LARGE
     assert "xxxx" not in str(sent["content"])
 
 
 async def test_tool_data_that_is_not_json_native_is_sent_as_text() -> None:
-    tools = FakeTools(handlers={"list_tasks": lambda _: ToolResult(success=True, data={"cost": Decimal("1.50")})})
+    tools = FakeTools(
+        handlers={"list_tasks": lambda _: ToolResult(success=True, data=unshaped({"cost": Decimal("1.50")}))}
+    )
     client = ScriptedClient(calls(("list_tasks", {})), completion("ok"))
 
     result = await run(make_runner(client), tools)
@@ -357,9 +362,9 @@ async def test_dispatcher_without_runnable_calls_does_not_call_the_executor() ->
 
 async def test_dispatcher_records_the_executors_arguments() -> None:
     class Coercing(FakeTools):
-        async def execute_batch(self, calls, *, step=None):  # type: ignore[no-untyped-def]
+        async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
             outcome = await super().execute_batch(calls, step=step)
-            return type(outcome)(outcome.results, [{**a, "priority": "medium"} for a in outcome.executed_arguments])
+            return BatchResult(outcome.results, [{**a, "priority": "medium"} for a in outcome.executed_arguments])
 
     outcome = await _dispatcher(Coercing()).run_step(
         [ToolCall(id="1", name="add_task", arguments={"title": "t"})], step=0, retried=False, retry_reason=None

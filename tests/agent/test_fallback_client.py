@@ -49,13 +49,13 @@ async def test_words_already_heard_are_never_asked_of_another_model() -> None:
 
 async def test_nothing_is_tried_past_the_turns_deadline() -> None:
     clock = [100.0]
-    first, second = Fake(fails=LLMTimeout("slow")), Fake()
 
-    async def slow_fail(body: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        clock[0] = 200.0  # the first model used up the turn
-        raise LLMTimeout("slow")
+    class SlowFail(Fake):
+        async def create(self, body: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            clock[0] = 200.0  # the first model used up the turn
+            raise LLMTimeout("slow")
 
-    first.create = slow_fail  # type: ignore[method-assign]
+    first, second = SlowFail(), Fake()
     client = FallbackClient([Arm("a", first), Arm("b", second)], cooldown_s=60, clock=lambda: clock[0])
 
     with pytest.raises(LLMTimeout):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -19,9 +20,9 @@ def test_capped_by_only_lowers() -> None:
     )
 
 
-def _exceeded(check: object) -> BudgetExceeded:
+def _exceeded(check: Callable[[], object]) -> BudgetExceeded:
     with pytest.raises(BudgetExceeded) as caught:
-        check()  # type: ignore[operator]
+        check()
     return caught.value
 
 

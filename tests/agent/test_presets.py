@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from backend.app.agent.presets import (
@@ -157,7 +159,7 @@ def test_llamacpp_preset_carries_the_server_workarounds_the_eval_found() -> None
 
     assert preset.assistant_tool_call_content == "empty_string"
     assert preset.schema_max_repeat == 200
-    schema = {
+    schema: dict[str, Any] = {
         "type": "object",
         "properties": {
             "description": {"type": "string", "maxLength": 4000},

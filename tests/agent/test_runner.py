@@ -40,15 +40,16 @@ from backend.app.agent.loop_types import (
 )
 from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset, select_preset
+from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import GuardDecision, GuardEvent, GuardReason
 from backend.app.calls.facts import Grounding, Hold
-from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult, ToolSpec
+from backend.app.calls.types import BatchResult, ExecutedCall, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.calls.verdicts import verdict_of
 from backend.app.core.exceptions import LLMBadResponse, LLMTimeout, LLMUnavailable, ToolBindingError
 
 
 def not_found(_: object) -> ToolResult:
-    return ToolResult(success=False, code="NOT_FOUND", error="No task matching 'x' found")
+    return ToolResult(success=False, code=ResultCode.NOT_FOUND, error="No task matching 'x' found")
 
 
 # -- a plain run ----------------------------------------------------------------------------------
@@ -80,11 +81,13 @@ async def test_tool_then_answer_sends_results_and_records_the_trace() -> None:
         "error": None,
     }
     assert [t.step for t in result.trace] == [0, 1]
-    first, second = result.trace
-    assert isinstance(first, StepTrace) and isinstance(second, StepTrace)
-    assert first.request == StepRequest(tools=("add_task", "list_tasks", "delete_task"), tool_choice="auto", messages=2)
-    assert first.calls == ("add_task",) and first.finish_reason == "tool_calls"
-    assert second.usage == Usage(prompt_tokens=7, completion_tokens=3)
+    step_one, step_two = result.trace
+    assert isinstance(step_one, StepTrace) and isinstance(step_two, StepTrace)
+    assert step_one.request == StepRequest(
+        tools=("add_task", "list_tasks", "delete_task"), tool_choice="auto", messages=2
+    )
+    assert step_one.calls == ("add_task",) and step_one.finish_reason == "tool_calls"
+    assert step_two.usage == Usage(prompt_tokens=7, completion_tokens=3)
     assert (result.use.llm_calls, result.use.tool_calls, result.use.tokens) == (2, 1, 130)
 
 
@@ -392,7 +395,7 @@ async def test_latency_budget_with_a_slow_model() -> None:
 
     assert tools.ran == []  # the deadline passed while the model was thinking: nothing runs after it
     assert client.deadlines[0] == pytest.approx(use.started + 0.04)
-    assert result.findings[0].kind == "BudgetExceeded" and result.findings[0].detail["budget"] == "latency_ms"
+    assert result.findings[0].kind == "BudgetExceeded" and result.findings[0].budget == "latency_ms"
     assert result.stop_reason == "budget_exceeded" and result.ok is False
 
 
@@ -404,7 +407,7 @@ async def test_latency_budget_checked_before_a_request() -> None:
     result = await run(make_runner(client), FakeTools(), use=use)
 
     assert client.bodies == []
-    assert result.stop_reason == "budget_exceeded" and result.findings[0].detail["budget"] == "latency_ms"
+    assert result.stop_reason == "budget_exceeded" and result.findings[0].budget == "latency_ms"
 
 
 # -- binding and errors ---------------------------------------------------------------------------
@@ -441,7 +444,7 @@ async def test_llm_error_after_a_tool_ran_keeps_the_results(error: Exception) ->
 
     assert tools.ran == [("add_task", {"title": "milk"})]
     assert result.stop_reason == "llm_error" and result.ok is False
-    assert result.error is error and result.error_code == error.code  # type: ignore[attr-defined]
+    assert result.error is error and result.error_code == error.code
     assert [e.result.success for e in result.executed] == [True]
     assert result.text == ""
 
@@ -600,7 +603,9 @@ async def test_guard_give_up_stops_with_tool_not_triggered() -> None:
 
 async def test_refused_calls_are_recorded_never_run_and_the_model_is_told_why() -> None:
     client = ScriptedClient(calls(("delete_task", {"task_id": "a"}), ("add_task", {"title": "a"})), completion("ok"))
-    refusal = ToolResult(success=False, code="NOT_REQUESTED", error="Not run: the user's message asks for no change.")
+    refusal = ToolResult(
+        success=False, code=ResultCode.NOT_REQUESTED, error="Not run: the user's message asks for no change."
+    )
     guard = ScriptedGuard(calls_verdicts=[CallsVerdict(refused={0: refusal})])
     tools = FakeTools()
 
@@ -619,7 +624,7 @@ async def test_grounded_calls_carry_the_users_words_to_the_executor() -> None:
     seen: list[Grounding | None] = []
 
     class Recording(FakeTools):
-        async def execute_batch(self, calls: Sequence[ToolCall], *, step: object = None) -> object:  # type: ignore[override]
+        async def execute_batch(self, calls: Sequence[ToolCall], *, step: StepInfo | None = None) -> BatchResult:
             seen.extend(c.grounding for c in calls)
             return await super().execute_batch(calls)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.api import USER, auth, chat, seed_tasks, tasks_of
+from support.api import USER, MakeClient, auth, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
@@ -59,7 +59,7 @@ def kinds(found: list[dict[str, Any]]) -> list[str]:
     return [c["type"] for c in found]
 
 
-async def test_a_turn_streams_start_its_tool_parts_the_reply_and_finish(make_client: Any) -> None:
+async def test_a_turn_streams_start_its_tool_parts_the_reply_and_finish(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(calls(("add_task", {"title": "Buy milk"}))))
 
     found = chunks(await ui_post(client, [said("add buy milk")]))
@@ -90,7 +90,7 @@ async def test_a_turn_streams_start_its_tool_parts_the_reply_and_finish(make_cli
     assert [t["title"] for t in await tasks_of(client)] == ["Buy milk"]
 
 
-async def test_a_failed_tool_is_an_output_error_part_and_the_reply_says_so(make_client: Any) -> None:
+async def test_a_failed_tool_is_an_output_error_part_and_the_reply_says_so(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(calls(("complete_task", {"task_id": "Walk the dog"}))))
     await seed_tasks(client, "Buy milk")
 
@@ -102,7 +102,7 @@ async def test_a_failed_tool_is_an_output_error_part_and_the_reply_says_so(make_
     assert "Walk the dog" in text_of(found) and not text_of(found).startswith("Completed")
 
 
-async def test_the_chat_id_is_one_conversation_and_only_the_last_user_message_is_read(make_client: Any) -> None:
+async def test_the_chat_id_is_one_conversation_and_only_the_last_user_message_is_read(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Buy milk"})),
         calls(("delete_task", {"task_id": "Buy milk"})),
@@ -130,7 +130,7 @@ async def test_the_chat_id_is_one_conversation_and_only_the_last_user_message_is
     assert chunks(bobs)[0]["messageMetadata"]["conversationId"] != conversation
 
 
-async def test_a_regenerate_or_a_retry_of_the_same_message_replays_and_acts_once(make_client: Any) -> None:
+async def test_a_regenerate_or_a_retry_of_the_same_message_replays_and_acts_once(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Buy milk"})))
     client = await make_client(llm)
     message = said("add buy milk", "user-msg-1")
@@ -153,7 +153,7 @@ async def test_a_regenerate_or_a_retry_of_the_same_message_replays_and_acts_once
     assert sorted(t["title"] for t in await tasks_of(client)) == ["Buy eggs", "Buy milk", "Buy milk"]
 
 
-async def test_an_idempotency_key_header_wins_over_the_message_id(make_client: Any) -> None:
+async def test_an_idempotency_key_header_wins_over_the_message_id(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Buy milk"})), calls(("add_task", {"title": "Eggs"})))
     client = await make_client(llm)
     key = {"Idempotency-Key": "k-1"}
@@ -165,7 +165,7 @@ async def test_an_idempotency_key_header_wins_over_the_message_id(make_client: A
     assert len(llm.requests) == 1
 
 
-async def test_a_confirmation_is_a_data_part_and_its_answer_runs_the_actions(make_client: Any) -> None:
+async def test_a_confirmation_is_a_data_part_and_its_answer_runs_the_actions(make_client: MakeClient) -> None:
     four = ("Taxes", "Bread", "Gym", "Laundry")
     llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in four]))
     client = await make_client(llm, max_destructive_calls_per_turn=2)
@@ -198,7 +198,7 @@ async def test_a_confirmation_is_a_data_part_and_its_answer_runs_the_actions(mak
     assert again.status_code == 200 and not [c for c in chunks(again) if c["type"].startswith("tool-")]
 
 
-async def test_an_error_before_the_stream_keeps_its_status_and_json(make_client: Any) -> None:
+async def test_an_error_before_the_stream_keeps_its_status_and_json(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(default=httpx.Response(503, json={"error": "down"})))
 
     response = await ui_post(client, [said("add buy milk")])
@@ -209,10 +209,10 @@ async def test_an_error_before_the_stream_keeps_its_status_and_json(make_client:
 
 
 async def test_an_error_after_the_stream_began_is_an_error_part(
-    make_client: Any, monkeypatch: pytest.MonkeyPatch
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = await make_client(ScriptedLLM(calls(("add_task", {"title": "Buy milk"}))))
-    service = client.app.state.chat_service  # type: ignore[attr-defined]
+    service = client.app.state.chat_service
 
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the turn could not be recorded")
@@ -244,7 +244,7 @@ async def test_an_error_after_the_stream_began_is_an_error_part(
     ],
 )
 async def test_a_malformed_sdk_request_is_a_422_in_the_contracts_shape(
-    make_client: Any, messages: list[Any], extra: dict[str, Any], where: str
+    make_client: MakeClient, messages: list[Any], extra: dict[str, Any], where: str
 ) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
@@ -258,9 +258,9 @@ async def test_a_malformed_sdk_request_is_a_422_in_the_contracts_shape(
     assert llm.requests == []
 
 
-async def test_an_unusual_message_earlier_in_the_chat_does_not_block_it(make_client: Any) -> None:
+async def test_an_unusual_message_earlier_in_the_chat_does_not_block_it(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(default=completion("Hello!")))
-    odd = [
+    odd: list[dict[str, Any]] = [
         {"id": "x" * 1_000, "role": "tool", "parts": [{"type": "custom-" + "y" * 500, "whatever": [1, 2]}]},
         {"id": "a", "role": "assistant", "parts": [], "metadata": {"anything": True}},
     ]
@@ -271,7 +271,7 @@ async def test_an_unusual_message_earlier_in_the_chat_does_not_block_it(make_cli
 
 
 async def test_the_whole_chat_fits_under_max_chat_body_bytes_and_a_plain_body_keeps_its_cap(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     llm = ScriptedLLM(default=completion("Hello."))
     client = await make_client(llm, max_chat_body_bytes=200_000)
@@ -289,7 +289,9 @@ async def test_the_whole_chat_fits_under_max_chat_body_bytes_and_a_plain_body_ke
     assert (await chat(client, "hello")).status_code == 200
 
 
-async def test_the_body_can_name_a_stored_conversation_and_plain_clients_see_the_same_turns(make_client: Any) -> None:
+async def test_the_body_can_name_a_stored_conversation_and_plain_clients_see_the_same_turns(
+    make_client: MakeClient,
+) -> None:
     client = await make_client(ScriptedLLM(calls(("add_task", {"title": "Buy milk"})), default=completion("Sure.")))
     plain = (await chat(client, "hello")).json()
 
@@ -300,7 +302,7 @@ async def test_the_body_can_name_a_stored_conversation_and_plain_clients_see_the
     assert unknown.status_code == 404 and unknown.json()["error"] == "NOT_FOUND"
 
 
-async def test_a_due_time_and_a_repeat_reach_the_sdk_in_the_users_zone(make_client: Any) -> None:
+async def test_a_due_time_and_a_repeat_reach_the_sdk_in_the_users_zone(make_client: MakeClient) -> None:
     """The body's `time_zone` (issue 50) is the turn's: the tool part carries the due time in it, the
     repeat, and the reply says them; an unknown zone is the contract's 422 before any stream."""
     from datetime import UTC, datetime

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import uuid
 
-from support.api import auth, token_for
+import pytest
+from support.api import MakeClient, auth, token_for
 from support.fake_llm import ScriptedLLM
 
 
-async def test_missing_token_is_401(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_missing_token_is_401(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
     response = await client.post("/api/alice/chat", json={"message": "list"})
     assert response.status_code == 401
@@ -16,14 +17,14 @@ async def test_missing_token_is_401(make_client) -> None:  # type: ignore[no-unt
     assert response.json()["detail"]
 
 
-async def test_garbage_token_is_401(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_garbage_token_is_401(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
     response = await client.get("/api/alice/tasks", headers={"Authorization": "Bearer not.a.token"})
     assert response.status_code == 401
     assert response.json()["error"] == "UNAUTHORIZED"
 
 
-async def test_other_users_token_is_403(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_other_users_token_is_403(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     response = await client.post("/api/alice/chat", json={"message": "list my tasks"}, headers=auth("bob"))
@@ -33,7 +34,7 @@ async def test_other_users_token_is_403(make_client) -> None:  # type: ignore[no
     assert (await client.get("/api/alice/tasks", headers=auth("bob"))).status_code == 403
 
 
-async def test_expired_token_is_401(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_expired_token_is_401(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
     from datetime import UTC, datetime
 
@@ -42,20 +43,22 @@ async def test_expired_token_is_401(make_client) -> None:  # type: ignore[no-unt
     from backend.app.core.config import Settings
     from backend.app.core.security import create_token
 
-    settings = Settings(_env_file=None, jwt_secret=TEST_SECRET)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, jwt_secret=TEST_SECRET)
     old = create_token(settings=settings, user_id="alice", minutes=5, now=datetime.now(UTC).timestamp() - 3600)
     response = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {old}"})
     assert response.status_code == 401
 
 
-async def test_valid_token_reads_own_tasks(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_valid_token_reads_own_tasks(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
     response = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {token_for('alice')}"})
     assert response.status_code == 200
     assert response.json() == []
 
 
-async def test_empty_audience_and_issuer_variables_mean_unset(make_client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_empty_audience_and_issuer_variables_mean_unset(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A .env copied with `JWT_AUDIENCE=` must not start requiring an empty `aud` claim.
     monkeypatch.setenv("JWT_AUDIENCE", "")
     monkeypatch.setenv("JWT_ISSUER", "")
@@ -65,7 +68,7 @@ async def test_empty_audience_and_issuer_variables_mean_unset(make_client, monke
     assert response.json() == []
 
 
-async def test_two_authorization_headers_are_a_400_on_every_route_and_on_mcp(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_two_authorization_headers_are_a_400_on_every_route_and_on_mcp(make_client: MakeClient) -> None:
     # One request, one identity: the same token twice, or two users' tokens, whichever a route would
     # have read. Every route of the schema, every method, and the MCP endpoint.
     client = await make_client(ScriptedLLM())
@@ -88,7 +91,7 @@ async def test_two_authorization_headers_are_a_400_on_every_route_and_on_mcp(mak
     assert one.status_code == 200
 
 
-async def test_the_chat_routes_own_checks_answer_as_the_other_routes_dependency_does(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_chat_routes_own_checks_answer_as_the_other_routes_dependency_does(make_client: MakeClient) -> None:
     """The chat route checks its path's user and the token itself (api/routes/chat.py `_checked`, not
     deps.BearerUser): the same answers as a route that declares them, before the body is read as a
     request, and before any model is asked."""

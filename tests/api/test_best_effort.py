@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from support.api import chat, tasks_of
+from support.api import MakeClient, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
 
-async def test_all_valid_is_applied(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_all_valid_is_applied(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "milk"}), ("add_task", {"title": "eggs"}), ("add_task", {"title": "bread"}))
     )
@@ -25,7 +27,7 @@ async def test_all_valid_is_applied(make_client) -> None:  # type: ignore[no-unt
     assert len(body["action_metadata"]["actions"]) == 3
 
 
-async def test_mixed_batch_is_partial_and_only_valid_calls_run(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_mixed_batch_is_partial_and_only_valid_calls_run(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "milk"}), ("add_task", {"title": 42}), ("add_task", {"title": "bread"})),
         calls(("add_task", {"title": 42})),  # the model keeps the bad call: stopped as a repeat
@@ -47,7 +49,7 @@ async def test_mixed_batch_is_partial_and_only_valid_calls_run(make_client) -> N
     assert "milk" in body["assistant_message"] and "bread" in body["assistant_message"]
 
 
-async def test_all_invalid_is_rejected_and_nothing_changes(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_all_invalid_is_rejected_and_nothing_changes(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": ["a"]}), ("add_task", {})), calls(("add_task", {"title": ["a"]})))
     client = await make_client(llm)
 
@@ -59,7 +61,7 @@ async def test_all_invalid_is_rejected_and_nothing_changes(make_client) -> None:
     assert await tasks_of(client) == []
 
 
-async def test_coercions_apply_with_warnings_visible_to_the_model(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_coercions_apply_with_warnings_visible_to_the_model(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(
             (
@@ -88,7 +90,7 @@ async def test_coercions_apply_with_warnings_visible_to_the_model(make_client) -
     assert "enum_case" in seen_by_model and '"priority":"high"' in seen_by_model
 
 
-async def test_completed_true_becomes_status(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_completed_true_becomes_status(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Laundry"})), calls(("update_task", {"task_id": "laundry", "completed": True}))
     )
@@ -110,7 +112,9 @@ async def test_completed_true_becomes_status(make_client) -> None:  # type: igno
         ({"title": "x", "due_date": "tomorrow"}, "due_date"),
     ],
 )
-async def test_refused_coercions_are_rejected_clearly(make_client, arguments: dict, field: str) -> None:  # type: ignore[no-untyped-def,type-arg]
+async def test_refused_coercions_are_rejected_clearly(
+    make_client: MakeClient, arguments: dict[str, Any], field: str
+) -> None:
     llm = ScriptedLLM(calls(("add_task", arguments)), default=calls(("add_task", arguments)))
     client = await make_client(llm)
 
@@ -123,7 +127,7 @@ async def test_refused_coercions_are_rejected_clearly(make_client, arguments: di
     assert await tasks_of(client) == []
 
 
-async def test_strict_mode_is_all_or_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_strict_mode_is_all_or_nothing(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "milk"}), ("add_task", {"title": 7}), ("add_task", {"title": "bread"})),
         default=calls(("list_tasks", {})),
@@ -138,7 +142,7 @@ async def test_strict_mode_is_all_or_nothing(make_client) -> None:  # type: igno
     assert body["execution_metadata"]["apply_mode"] == "strict"
 
 
-async def test_strict_mode_rolls_back_when_one_call_fails_at_runtime(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_strict_mode_rolls_back_when_one_call_fails_at_runtime(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "milk"}), ("delete_task", {"task_id": "no such task"})))
     client = await make_client(llm, apply_mode="strict")
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
-from support.api import chat, tasks_of
+from support.api import MakeClient, chat, tasks_of
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion
 
 from backend.app.calls.tools import BULK
@@ -12,7 +13,7 @@ from backend.app.services.reply.compose import TOOL_NOT_TRIGGERED
 BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
 
 
-async def seed(client, llm: ScriptedLLM, *titles: str) -> None:  # type: ignore[no-untyped-def]
+async def seed(client: httpx.AsyncClient, llm: ScriptedLLM, *titles: str) -> None:
     llm.push(calls(*[("add_task", {"title": t}) for t in titles]))
     if len(titles) > BULK:  # a model adding a long list is asked whether it has more: it answers in words
         llm.push(completion("Added."))
@@ -22,7 +23,7 @@ async def seed(client, llm: ScriptedLLM, *titles: str) -> None:  # type: ignore[
 
 
 @BOTH
-async def test_ac001_delete_by_title_runs_delete_task(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_ac001_delete_by_title_runs_delete_task(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book", "Call mom")
@@ -56,7 +57,7 @@ async def test_ac001_delete_by_title_runs_delete_task(make_client) -> None:  # t
 
 
 @BOTH
-async def test_ac002_ac003_list_shows_all_seven_tasks(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_ac002_ac003_list_shows_all_seven_tasks(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     titles = [f"Task number {i}" for i in range(1, 8)]
@@ -74,7 +75,7 @@ async def test_ac002_ac003_list_shows_all_seven_tasks(make_client) -> None:  # t
 
 
 @BOTH
-async def test_ac004_ac005_no_ghost_success(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_ac004_ac005_no_ghost_success(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book")
@@ -98,7 +99,7 @@ async def test_ac004_ac005_no_ghost_success(make_client) -> None:  # type: ignor
     assert [t["title"] for t in await tasks_of(client)] == ["Read book"]  # nothing changed
 
 
-async def test_guard_retry_succeeds_and_is_recorded(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_guard_retry_succeeds_and_is_recorded(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book")
@@ -114,7 +115,9 @@ async def test_guard_retry_succeeds_and_is_recorded(make_client) -> None:  # typ
     assert await tasks_of(client) == []
 
 
-async def test_another_destructive_tool_is_not_run_nor_replaced_and_the_model_makes_the_asked_one(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_another_destructive_tool_is_not_run_nor_replaced_and_the_model_makes_the_asked_one(
+    make_client: MakeClient,
+) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book")
@@ -135,7 +138,7 @@ async def test_another_destructive_tool_is_not_run_nor_replaced_and_the_model_ma
     assert await tasks_of(client) == []  # deleted, never completed
 
 
-async def test_question_is_not_forced(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_question_is_not_forced(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("Say 'delete' and the task's title, for example: delete Read book."))
     client = await make_client(llm)
 
@@ -149,7 +152,7 @@ async def test_question_is_not_forced(make_client) -> None:  # type: ignore[no-u
     assert body["execution_metadata"]["intent"]["kind"] == "question"
 
 
-async def test_negation_is_not_forced(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_negation_is_not_forced(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("OK, I won't."))
     client = await make_client(llm)
 
@@ -159,7 +162,7 @@ async def test_negation_is_not_forced(make_client) -> None:  # type: ignore[no-u
     assert body["assistant_message"] == "OK, I won't."
 
 
-async def test_failed_tool_is_reported_even_when_the_model_says_done(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_failed_tool_is_reported_even_when_the_model_says_done(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, response_mode="model")
     llm.push(calls(("delete_task", {"task_id": "Gym"})), completion("Done! I deleted Gym."))
@@ -172,7 +175,7 @@ async def test_failed_tool_is_reported_even_when_the_model_says_done(make_client
     assert body["tool_calls"][0]["result"]["error"] == "No task matching 'Gym' found"
 
 
-async def test_a_reply_claiming_more_than_the_tools_did_is_replaced_by_the_results(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_reply_claiming_more_than_the_tools_did_is_replaced_by_the_results(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, response_mode="model")
     llm.push(calls(("add_task", {"title": "Gym"})), completion("I've added Gym."))
@@ -187,7 +190,7 @@ async def test_a_reply_claiming_more_than_the_tools_did_is_replaced_by_the_resul
     assert sorted(t["title"] for t in await tasks_of(client)) == ["Buy milk", "Gym"]
 
 
-async def test_a_reply_the_tools_back_is_the_models_own(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_reply_the_tools_back_is_the_models_own(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Buy milk"})), completion("I've added Buy milk to your list."))
     client = await make_client(llm, response_mode="model")
 
@@ -197,7 +200,7 @@ async def test_a_reply_the_tools_back_is_the_models_own(make_client) -> None:  #
     assert not [f for f in body["execution_metadata"]["findings"] if f["kind"] == "UnbackedClaim"]
 
 
-async def test_ambiguous_title_asks_instead_of_guessing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_ambiguous_title_asks_instead_of_guessing(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book", "Return book to library", "Book list")
@@ -211,7 +214,7 @@ async def test_ambiguous_title_asks_instead_of_guessing(make_client) -> None:  #
     assert len(await tasks_of(client)) == 3
 
 
-async def test_small_talk_is_answered_without_tools(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_small_talk_is_answered_without_tools(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("Hello! What can I do for you?"))
     client = await make_client(llm)
 
@@ -224,7 +227,7 @@ async def test_small_talk_is_answered_without_tools(make_client) -> None:  # typ
     assert body["execution_metadata"]["reply"]["words"] == "verified"
 
 
-async def test_small_talk_whose_check_cannot_be_read_is_not_shown(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_small_talk_whose_check_cannot_be_read_is_not_shown(make_client: MakeClient) -> None:
     """A model that answers the check with anything but a readable `check_reply` verifies nothing."""
     llm = ScriptedLLM(completion("Hello! What can I do for you?"), checker=NONSENSE_CHECK)
     client = await make_client(llm)
@@ -236,7 +239,7 @@ async def test_small_talk_whose_check_cannot_be_read_is_not_shown(make_client) -
     assert body["execution_metadata"]["reply"]["replaced"][0]["reason"] == "unverified"
 
 
-async def test_with_reply_check_lists_small_talk_costs_one_call(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_with_reply_check_lists_small_talk_costs_one_call(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("Hello! What can I do for you?"))
     client = await make_client(llm, reply_check="lists")
 
@@ -247,12 +250,15 @@ async def test_with_reply_check_lists_small_talk_costs_one_call(make_client) -> 
     assert body["execution_metadata"]["reply"]["words"] == "shown"
 
 
-async def test_every_request_is_logged_with_its_tools_and_tool_choice(make_client, caplog) -> None:  # type: ignore[no-untyped-def]
+async def test_every_request_is_logged_with_its_tools_and_tool_choice(
+    make_client: MakeClient, caplog: pytest.LogCaptureFixture
+) -> None:
     llm = ScriptedLLM(completion("Added!"), calls(("add_task", {"title": "milk"})))
     client = await make_client(llm)
 
     with caplog.at_level("INFO", logger="backend.app.agent.runner"):
         await chat(client, "add milk")
 
-    logged = [(r.tools, r.tool_choice) for r in caplog.records if r.getMessage() == "llm_request"]  # type: ignore[attr-defined]
+    extra = [vars(r) for r in caplog.records if r.getMessage() == "llm_request"]  # a record's `extra` fields
+    logged = [(e["tools"], e["tool_choice"]) for e in extra]
     assert logged == [(6, "auto"), (6, "function:add_task")]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
-async def test_null_and_empty_clear_the_fields_and_the_reply_says_so(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_null_and_empty_clear_the_fields_and_the_reply_says_so(make_client: MakeClient) -> None:
     from datetime import date
 
     llm = ScriptedLLM()
@@ -22,7 +22,7 @@ async def test_null_and_empty_clear_the_fields_and_the_reply_says_so(make_client
     assert body["assistant_message"] == "Updated: “Gym” (description cleared, due date cleared, tags cleared)."
 
 
-async def test_a_null_where_clearing_means_nothing_is_no_change(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_null_where_clearing_means_nothing_is_no_change(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed_tasks(client, "Gym")
@@ -34,7 +34,7 @@ async def test_a_null_where_clearing_means_nothing_is_no_change(make_client) -> 
     assert [t["title"] for t in await tasks_of(client)] == ["Gym"]
 
 
-async def test_the_schema_the_model_sees_says_null_clears(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_schema_the_model_sees_says_null_clears(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed_tasks(client, "Gym")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from support.api import NOW, USER, auth, chat, seed_tasks, tasks_of
+from support.api import NOW, USER, MakeClient, auth, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer i
 FOUR = ("Taxes", "Bread", "Gym", "Laundry")
 
 
-async def over_the_cap(make_client: Any, **settings: Any) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
+async def over_the_cap(make_client: MakeClient, **settings: Any) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
     llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in FOUR]))
     client = await make_client(llm, max_destructive_calls_per_turn=2, **settings)
     await seed_tasks(client, *FOUR)
@@ -53,7 +53,9 @@ async def titles(client: Any) -> list[str]:
         ("haan", "Delete ho gaya: “Gym”.\nDelete ho gaya: “Laundry”."),
     ],
 )
-async def test_a_yes_runs_exactly_the_stored_calls_without_the_model(make_client, yes: str, reply: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_yes_runs_exactly_the_stored_calls_without_the_model(
+    make_client: MakeClient, yes: str, reply: str
+) -> None:
     client, llm, asked = await over_the_cap(make_client)
     requests = len(llm.requests)
 
@@ -67,7 +69,7 @@ async def test_a_yes_runs_exactly_the_stored_calls_without_the_model(make_client
     assert body["confirmation"] is None
 
 
-async def test_confirm_by_id_and_a_retry_with_the_same_key_runs_once(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_confirm_by_id_and_a_retry_with_the_same_key_runs_once(make_client: MakeClient) -> None:
     client, _, asked = await over_the_cap(make_client)
     conversation, confirmation = asked["conversation_id"], asked["confirmation"]["id"]
 
@@ -93,7 +95,7 @@ async def test_confirm_by_id_and_a_retry_with_the_same_key_runs_once(make_client
         ("nahi", "Theek hai, nahin karta: kuch bhi tabdeel nahin hua."),
     ],
 )
-async def test_a_no_cancels_and_changes_nothing(make_client, no: str, reply: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_no_cancels_and_changes_nothing(make_client: MakeClient, no: str, reply: str) -> None:
     client, llm, asked = await over_the_cap(make_client)
     requests = len(llm.requests)
 
@@ -106,7 +108,7 @@ async def test_a_no_cancels_and_changes_nothing(make_client, no: str, reply: str
     assert yes.status_code == 409
 
 
-async def test_anything_else_cancels_it_and_is_a_new_message(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_anything_else_cancels_it_and_is_a_new_message(make_client: MakeClient) -> None:
     client, llm, asked = await over_the_cap(make_client)
     llm.push(calls(("add_task", {"title": "Milk"})))
 
@@ -119,7 +121,7 @@ async def test_anything_else_cancels_it_and_is_a_new_message(make_client) -> Non
     assert after["assistant_message"] == "Yes to what?" and await titles(client) == ["Gym", "Laundry", "Milk"]
 
 
-async def test_an_expired_question_is_not_answered(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_expired_question_is_not_answered(make_client: MakeClient) -> None:
     clock = FixedClock(NOW)
     client, llm, asked = await over_the_cap(make_client, clock=clock, confirmation_ttl_minutes=5)
     clock.moment = NOW + timedelta(minutes=6)
@@ -133,7 +135,7 @@ async def test_an_expired_question_is_not_answered(make_client) -> None:  # type
     assert by_id.status_code == 409
 
 
-async def test_a_yes_after_the_question_expired_never_runs_what_it_asked(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_yes_after_the_question_expired_never_runs_what_it_asked(make_client: MakeClient) -> None:
     """The backend's own question is answered only while it is pending: once expired, the model's
     deletes after a yes are not grounded by its words (they are no question the model asked)."""
     clock = FixedClock(NOW)
@@ -147,7 +149,7 @@ async def test_a_yes_after_the_question_expired_never_runs_what_it_asked(make_cl
     assert await titles(client) == ["Gym", "Laundry"]
 
 
-async def test_confirmed_calls_are_audited_and_undoable(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_confirmed_calls_are_audited_and_undoable(make_client: MakeClient) -> None:
     client, _, asked = await over_the_cap(make_client)
     await chat(client, "yes", conversation_id=asked["conversation_id"])
 
@@ -160,7 +162,7 @@ async def test_confirmed_calls_are_audited_and_undoable(make_client) -> None:  #
 # -- twins --------------------------------------------------------------------------------------------
 
 
-async def twins(make_client: Any) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
+async def twins(make_client: MakeClient) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
     llm = ScriptedLLM(calls(("delete_task", {"task_id": "finish report"})))
     client = await make_client(llm)
     await seed_tasks(client, "Finish report", due_date=date(2026, 11, 27), priority="high")
@@ -169,7 +171,7 @@ async def twins(make_client: Any) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
     return client, llm, body
 
 
-async def test_twins_are_told_apart_and_numbered(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_twins_are_told_apart_and_numbered(make_client: MakeClient) -> None:
     client, _, body = await twins(make_client)
 
     error = body["tool_calls"][0]["result"]["error"]
@@ -220,7 +222,7 @@ async def test_twins_are_told_apart_and_numbered(make_client) -> None:  # type: 
         ("la de dentro de 10 días", "2026-11-27"),
     ],
 )
-async def test_twins_answered_by_number_position_or_detail(make_client, answer: str, left_due: str) -> None:  # type: ignore[no-untyped-def]
+async def test_twins_answered_by_number_position_or_detail(make_client: MakeClient, answer: str, left_due: str) -> None:
     client, llm, asked = await twins(make_client)
     requests = len(llm.requests)
 
@@ -234,7 +236,7 @@ async def test_twins_answered_by_number_position_or_detail(make_client, answer: 
 
 
 @pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-async def test_a_question_is_answered_on_sqlite_too(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_question_is_answered_on_sqlite_too(make_client: MakeClient) -> None:
     """SQLite hands timestamps back without a zone; the question's expiry must still compare (was a 500)."""
     client, _, asked = await over_the_cap(make_client)
 
@@ -245,7 +247,7 @@ async def test_a_question_is_answered_on_sqlite_too(make_client) -> None:  # typ
 
 
 async def test_a_failure_reading_the_answer_is_recorded_beside_the_stored_message(
-    make_client: Any, monkeypatch: pytest.MonkeyPatch
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The message that answers the question is stored by the turn's start; when reading the pending
     question then fails, the error is recorded beside it, as any failure of a turn is: never a

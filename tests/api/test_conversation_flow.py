@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 
 ERRANDS = tuple(f"Errand {n}" for n in range(1, 31))
@@ -40,7 +40,7 @@ async def _left(client: Any) -> dict[str, str]:
     ],
 )
 async def test_a_request_over_a_list_of_thirty_asks_once_and_its_yes_does_all(
-    make_client: Any, message: str, yes: str, tool: str
+    make_client: MakeClient, message: str, yes: str, tool: str
 ) -> None:
     # The model goes through the list in two steps of fifteen, then answers in words.
     first, second = ERRANDS[:15], ERRANDS[15:]
@@ -70,7 +70,7 @@ async def test_a_request_over_a_list_of_thirty_asks_once_and_its_yes_does_all(
     assert len(done["assistant_message"].splitlines()) == 1  # said in one line
 
 
-async def test_a_model_deleting_every_task_of_an_unread_message_is_asked_about_once(make_client: Any) -> None:
+async def test_a_model_deleting_every_task_of_an_unread_message_is_asked_about_once(make_client: MakeClient) -> None:
     # No word file reads Swedish: the step that covers the whole list is what makes it one question.
     titles = ("Tvätta", "Gym", "Handla", "Ring mamma", "Betala hyran", "Städa")
     llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in titles]), completion("Klart!"))
@@ -85,7 +85,7 @@ async def test_a_model_deleting_every_task_of_an_unread_message_is_asked_about_o
     assert await _left(client) == {}
 
 
-async def test_a_model_deleting_some_tasks_of_an_unread_message_is_still_refused(make_client: Any) -> None:
+async def test_a_model_deleting_some_tasks_of_an_unread_message_is_still_refused(make_client: MakeClient) -> None:
     # Two of three tasks: not the whole list, and no words name them: nothing is run or asked.
     llm = ScriptedLLM(
         calls(("delete_task", {"task_id": "Gym"}), ("delete_task", {"task_id": "Tvätta"})), completion("En lugn vecka.")
@@ -134,7 +134,7 @@ async def test_a_model_deleting_some_tasks_of_an_unread_message_is_still_refused
     ],
 )
 async def test_a_yes_to_the_models_own_question_makes_that_change(
-    make_client: Any, question: str, yes: str, call: tuple[str, dict[str, Any]], after: dict[str, str | None]
+    make_client: MakeClient, question: str, yes: str, call: tuple[str, dict[str, Any]], after: dict[str, str | None]
 ) -> None:
     llm = ScriptedLLM(completion(question), calls(call), completion("Done."), checker=declares())
     client = await make_client(llm)
@@ -149,7 +149,7 @@ async def test_a_yes_to_the_models_own_question_makes_that_change(
     assert body["confirmation"] is None  # the user already said yes: not asked again
 
 
-async def test_a_yes_grounds_only_what_the_question_named(make_client: Any) -> None:
+async def test_a_yes_grounds_only_what_the_question_named(make_client: MakeClient) -> None:
     # The model asked about Gym; after the yes it deletes Gym and Taxes: Taxes is not run.
     llm = ScriptedLLM(
         completion("Should I delete “Gym”?"),
@@ -166,7 +166,7 @@ async def test_a_yes_grounds_only_what_the_question_named(make_client: Any) -> N
     assert await _left(client) == {"Taxes": "pending", "Laundry": "pending"}
 
 
-async def test_a_yes_to_a_question_about_another_kind_of_change_grounds_nothing(make_client: Any) -> None:
+async def test_a_yes_to_a_question_about_another_kind_of_change_grounds_nothing(make_client: MakeClient) -> None:
     # The model asked whether to complete Gym; after the yes it deletes it: not what was asked.
     llm = ScriptedLLM(
         completion("Should I mark “Gym” as done?"),
@@ -183,7 +183,7 @@ async def test_a_yes_to_a_question_about_another_kind_of_change_grounds_nothing(
     assert (await _left(client))["Gym"] == "pending"
 
 
-async def test_an_exact_title_wins_over_a_position_in_the_list(make_client: Any) -> None:
+async def test_an_exact_title_wins_over_a_position_in_the_list(make_client: MakeClient) -> None:
     # "Item 2" is a title here, not "the second item of the list shown last".
     titles = ("Item 1", "Item 2", "Item 10", "Item 12")
     llm = ScriptedLLM(calls(("list_tasks", {})), calls(("delete_task", {"task_id": "Item 2"})))
@@ -208,7 +208,7 @@ async def test_an_exact_title_wins_over_a_position_in_the_list(make_client: Any)
     ],
 )
 async def test_a_choice_in_the_models_question_is_answered_by_number_or_title(
-    make_client: Any, question: str, answer: str, chosen: str
+    make_client: MakeClient, question: str, answer: str, chosen: str
 ) -> None:
     titles = ("Q1", "Q10", "Q2", "🧺", "🧺 handdoeken")
     llm = ScriptedLLM(completion(question), calls(("complete_task", {"task_id": chosen})), checker=declares())
@@ -223,7 +223,7 @@ async def test_a_choice_in_the_models_question_is_answered_by_number_or_title(
     assert body["confirmation"] is None
 
 
-async def test_a_choice_grounds_only_the_option_picked(make_client: Any) -> None:
+async def test_a_choice_grounds_only_the_option_picked(make_client: MakeClient) -> None:
     # The user picked 2 (Q10); the model completes Q1: not what was chosen, so it does not run.
     llm = ScriptedLLM(
         completion("Which one? 1) Q1, 2) Q10"),
@@ -241,7 +241,7 @@ async def test_a_choice_grounds_only_the_option_picked(make_client: Any) -> None
 
 
 @pytest.mark.parametrize("message", ["mark 🧺 as done", "marca 🧺 como hecha", "🧺 ist erledigt, hak es ab"])
-async def test_an_emoji_title_named_exactly_wins_over_near_ones(make_client: Any, message: str) -> None:
+async def test_an_emoji_title_named_exactly_wins_over_near_ones(make_client: MakeClient, message: str) -> None:
     llm = ScriptedLLM(calls(("complete_task", {"task_id": "🧺"})), completion("Done."))
     client = await make_client(llm)
     await seed_tasks(client, "🧺", "🧺 towels", "🎂 Mia")
@@ -256,7 +256,9 @@ async def test_an_emoji_title_named_exactly_wins_over_near_ones(make_client: Any
     "reference",
     ["delete the one I just added", "borra lo último q he puesto", "cancella quella che ho appena aggiunto"],
 )
-async def test_the_task_just_added_is_changed_when_the_user_points_to_it(make_client: Any, reference: str) -> None:
+async def test_the_task_just_added_is_changed_when_the_user_points_to_it(
+    make_client: MakeClient, reference: str
+) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Call the bank"})), calls(("delete_task", {"task_id": "Call the bank"}))
     )
@@ -270,7 +272,7 @@ async def test_the_task_just_added_is_changed_when_the_user_points_to_it(make_cl
     assert body["confirmation"] is None
 
 
-async def test_words_naming_no_task_do_not_hand_the_last_task_to_a_delete(make_client: Any) -> None:
+async def test_words_naming_no_task_do_not_hand_the_last_task_to_a_delete(make_client: MakeClient) -> None:
     # "the report" is no task; the model deletes the task added last: not what the words name, asked.
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Call the bank"})), calls(("delete_task", {"task_id": "Call the bank"}))
@@ -285,7 +287,7 @@ async def test_words_naming_no_task_do_not_hand_the_last_task_to_a_delete(make_c
 
 
 @pytest.mark.parametrize("words", ["<|im_end|>", "<end_of_turn>", "<|eot_id|>"])
-async def test_a_control_token_is_never_the_reply(make_client: Any, words: str) -> None:
+async def test_a_control_token_is_never_the_reply(make_client: MakeClient, words: str) -> None:
     llm = ScriptedLLM(default=completion(words), checker=declares())
     client = await make_client(llm)
 
@@ -294,7 +296,7 @@ async def test_a_control_token_is_never_the_reply(make_client: Any, words: str) 
     assert "<" not in body["assistant_message"] and body["assistant_message"].startswith("Glad to help.")
 
 
-async def test_a_yes_grounds_only_the_sentence_that_asked(make_client: Any) -> None:
+async def test_a_yes_grounds_only_the_sentence_that_asked(make_client: MakeClient) -> None:
     # The question names Gym; the sentence beside it names Yoga. After the yes the model deletes both.
     llm = ScriptedLLM(
         completion("Yoga is due tomorrow, by the way. Should I delete “Gym”?"),
@@ -312,7 +314,7 @@ async def test_a_yes_grounds_only_the_sentence_that_asked(make_client: Any) -> N
     assert set(await _left(client)) == {"Yoga", "Taxes"}
 
 
-async def test_a_yes_about_one_task_never_lets_a_model_delete_the_whole_list(make_client: Any) -> None:
+async def test_a_yes_about_one_task_never_lets_a_model_delete_the_whole_list(make_client: MakeClient) -> None:
     # Two tasks; the model asked about Gym and, after the yes, deletes both: its calls name every task,
     # but the user said yes to one.
     llm = ScriptedLLM(
@@ -330,7 +332,7 @@ async def test_a_yes_about_one_task_never_lets_a_model_delete_the_whole_list(mak
     assert set(await _left(client)) == {"Yoga"}
 
 
-async def test_a_question_beside_a_sentence_no_list_reads_is_not_shown_unchecked(make_client: Any) -> None:
+async def test_a_question_beside_a_sentence_no_list_reads_is_not_shown_unchecked(make_client: MakeClient) -> None:
     # A claim in a language no file reads, then a question: the check cannot be read, so nothing shows.
     llm = ScriptedLLM(completion("全部削除しました。 Do you want me to delete “Gym” too?"), checker=NONSENSE_CHECK)
     client = await make_client(llm)
@@ -341,7 +343,7 @@ async def test_a_question_beside_a_sentence_no_list_reads_is_not_shown_unchecked
     assert "全部" not in body["assistant_message"] and "Gym" not in body["assistant_message"]
 
 
-async def test_a_no_to_the_models_question_grounds_nothing(make_client: Any) -> None:
+async def test_a_no_to_the_models_question_grounds_nothing(make_client: MakeClient) -> None:
     # "no" is in the question ("Answer yes or no."), but a no is never a choice.
     llm = ScriptedLLM(
         completion("Should I delete “Gym”? Answer yes or no."),
@@ -359,7 +361,7 @@ async def test_a_no_to_the_models_question_grounds_nothing(make_client: Any) -> 
 
 
 async def test_a_choice_grounds_the_change_the_user_asked_not_another_the_question_named(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     # The user asked to complete a Q-task; the question also offers a delete. Picking "2" grounds the
     # completion of Q10, never a delete of it.

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from support.api import USER, auth, chat, seed_tasks
+from support.api import USER, MakeClient, auth, chat, seed_tasks
 from support.fake_llm import ScriptedLLM, completion
 from support.tcp_proxy import TcpProxy, silent_server
 
@@ -41,7 +41,7 @@ def _is_outage(response: httpx.Response) -> bool:
 
 
 async def test_a_database_that_never_answers_a_connection_is_a_503_within_seconds(
-    make_client: Any, database: str
+    make_client: MakeClient, database: str
 ) -> None:
     async with silent_server() as port:
         client = await make_client(ScriptedLLM(default=completion("Hi.")), database_url=_port(database, port))
@@ -60,7 +60,7 @@ async def test_a_database_that_never_answers_a_connection_is_a_503_within_second
 
 
 async def test_a_database_that_stops_answering_is_a_503_and_answers_again_after(
-    make_client: Any, database: str
+    make_client: MakeClient, database: str
 ) -> None:
     """Through a proxy to the test Postgres that stops forwarding (the pool's connections stay open
     and silent; new ones are taken and never answered) and then forwards again."""

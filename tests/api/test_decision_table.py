@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, calls, completion, declares, tool_call
 
 from backend.app.calls import verdicts
+from backend.app.calls.decisions import Verdict
+from backend.app.calls.facts import Facts
 
 
 @dataclass(frozen=True)
@@ -430,7 +432,7 @@ def heard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     seen: list[str] = []
     real = verdicts.decide
 
-    def spy(facts: verdicts.Facts) -> verdicts.Verdict:
+    def spy(facts: Facts) -> Verdict:
         verdict = real(facts)
         seen.append(verdict.rule)
         return verdict
@@ -458,7 +460,7 @@ def _model(case: Case, claim: str, back: str, tasks: tuple[str, ...]) -> tuple[S
     return ScriptedLLM(*case.model, default=completion(back)), None
 
 
-async def _play(make_client: Any, case: Case, claim: str, back: str = "?") -> dict[str, Any]:
+async def _play(make_client: MakeClient, case: Case, claim: str, back: str = "?") -> dict[str, Any]:
     llm, checker = _model(case, claim, back, case.tasks)
     llm.checker = case.checker or checker or llm.checker
     client = await make_client(llm, **case.settings)
@@ -479,7 +481,9 @@ async def _play(make_client: Any, case: Case, claim: str, back: str = "?") -> di
 
 @pytest.mark.parametrize("lang", WITH_FILES)
 @pytest.mark.parametrize("row", list(ROWS))
-async def test_a_row_of_the_table_in_each_language(make_client: Any, heard: list[str], row: str, lang: str) -> None:
+async def test_a_row_of_the_table_in_each_language(
+    make_client: MakeClient, heard: list[str], row: str, lang: str
+) -> None:
     phrases = PHRASES[lang]
     body = await _play(make_client, ROWS[row](phrases), phrases.claimed.format(t="Gym"), phrases.back)
     assert row in heard, (heard, body["assistant_message"], body["execution_metadata"]["guard"])
@@ -488,7 +492,7 @@ async def test_a_row_of_the_table_in_each_language(make_client: Any, heard: list
 @pytest.mark.parametrize("lang", list(UNREAD))
 @pytest.mark.parametrize("row", list(UNREAD_ROWS))
 async def test_a_row_about_an_unread_message_in_languages_no_file_reads(
-    make_client: Any, heard: list[str], row: str, lang: str
+    make_client: MakeClient, heard: list[str], row: str, lang: str
 ) -> None:
     claim = {
         "A8": "I deleted Gym.",  # a claim the lists read, of one kind

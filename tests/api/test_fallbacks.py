@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import AppClient, MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 PRIMARY, FALLBACK = "model-a", "model-b"
@@ -40,9 +40,9 @@ def _llm(models: Models) -> ScriptedLLM:
     return ScriptedLLM(default=models)
 
 
-async def _client(make_client: Any, llm: ScriptedLLM, **settings: Any) -> httpx.AsyncClient:
+async def _client(make_client: MakeClient, llm: ScriptedLLM, **settings: Any) -> AppClient:
     settings = {"llm_model": PRIMARY, "llm_fallbacks": FALLBACKS, "llm_max_retries": 0, **settings}
-    return await make_client(llm, **settings)  # type: ignore[no-any-return]
+    return await make_client(llm, **settings)
 
 
 FAILURES = [
@@ -62,8 +62,8 @@ FAILURES = [
 
 
 @pytest.mark.parametrize(("failure", "code"), FAILURES)
-async def test_each_kind_of_failure_moves_the_request_to_the_next_model(  # type: ignore[no-untyped-def]
-    make_client, failure: Any, code: str
+async def test_each_kind_of_failure_moves_the_request_to_the_next_model(
+    make_client: MakeClient, failure: Any, code: str
 ) -> None:
     models = Models(model_a=[failure], model_b=[calls(("add_task", {"title": "Buy milk"})), completion("Added.")])
     client = await _client(make_client, _llm(models))
@@ -82,7 +82,7 @@ async def test_each_kind_of_failure_moves_the_request_to_the_next_model(  # type
     assert f'taskchat_llm_model_answers_total{{model="{FALLBACK}",outcome="ok"}}' in metrics
 
 
-async def test_a_tool_that_ran_is_not_run_again_when_the_next_request_falls_back(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_tool_that_ran_is_not_run_again_when_the_next_request_falls_back(make_client: MakeClient) -> None:
     # model-a makes the call, then fails on the request that carries its result; model-b answers that one.
     models = Models(
         model_a=[calls(("add_task", {"title": "Buy milk"})), httpx.Response(502)],
@@ -112,7 +112,7 @@ async def _firsts(client: httpx.AsyncClient, models: Models, turns: int) -> list
     return firsts
 
 
-async def test_a_failing_model_cools_down_and_is_tried_again_after(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_failing_model_cools_down_and_is_tried_again_after(make_client: MakeClient) -> None:
     answer = completion("Fine, thanks!")
     models = Models(model_a=[httpx.Response(503), answer], model_b=[answer])
     client = await _client(make_client, _llm(models), llm_cooldown_s=3600)
@@ -121,7 +121,7 @@ async def test_a_failing_model_cools_down_and_is_tried_again_after(make_client) 
     assert Counter(models.asked)[PRIMARY] == 1  # cooling: tried last, and model-b answers first
 
 
-async def test_with_no_cooldown_the_first_model_is_asked_first_again(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_with_no_cooldown_the_first_model_is_asked_first_again(make_client: MakeClient) -> None:
     answer = completion("Fine, thanks!")
     models = Models(model_a=[httpx.Response(503), answer], model_b=[answer])
     client = await _client(make_client, _llm(models), llm_cooldown_s=0)
@@ -130,7 +130,7 @@ async def test_with_no_cooldown_the_first_model_is_asked_first_again(make_client
     assert models.asked == [PRIMARY, FALLBACK, PRIMARY]
 
 
-async def test_when_every_model_fails_the_turn_fails_naming_each_and_changes_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_when_every_model_fails_the_turn_fails_naming_each_and_changes_nothing(make_client: MakeClient) -> None:
     models = Models(model_a=[httpx.Response(503)], model_b=[httpx.Response(500)])
     client = await _client(make_client, _llm(models))
     await seed_tasks(client, "Gym")
@@ -144,7 +144,7 @@ async def test_when_every_model_fails_the_turn_fails_naming_each_and_changes_not
     assert [t["title"] for t in await tasks_of(client)] == ["Gym"]
 
 
-async def test_a_fallback_may_have_its_own_server_and_key(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_fallback_may_have_its_own_server_and_key(make_client: MakeClient) -> None:
     models = Models(model_a=[httpx.Response(503)], model_b=[completion("Fine, thanks!")])
     llm = _llm(models)
     own = [{"model": FALLBACK, "base_url": "http://local-model.test/v1", "api_key": "sk-local-key"}]
@@ -161,7 +161,7 @@ async def test_a_fallback_may_have_its_own_server_and_key(make_client) -> None: 
     ]
 
 
-async def test_one_model_keeps_its_metadata_unchanged(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_one_model_keeps_its_metadata_unchanged(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("You have no tasks."))
     client = await make_client(llm)
 
@@ -177,7 +177,7 @@ def test_llm_fallbacks_is_read_as_json_from_the_environment(monkeypatch: pytest.
 
     monkeypatch.setenv("LLM_FALLBACKS", '[{"model": "b"}, {"model": "c", "base_url": "http://c.test/v1"}]')
     monkeypatch.setenv("LLM_COOLDOWN_S", "5")
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
     assert [(f.model, f.base_url, f.api_key) for f in settings.llm_fallbacks] == [
         ("b", None, None),
         ("c", "http://c.test/v1", None),
@@ -188,7 +188,7 @@ def test_llm_fallbacks_is_read_as_json_from_the_environment(monkeypatch: pytest.
 # -- the choice by measured success (issue 26 part 3) ---------------------------------------------
 
 
-async def test_every_instance_learns_from_every_turn(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_every_instance_learns_from_every_turn(make_client: MakeClient) -> None:
     """Instance one sees model-a fail and model-b answer; instance two, on the same database, asks
     model-b first (greedy: the better mean) without having seen a turn itself."""
     learning = {"routing_strategy": "greedy", "routing_refresh_s": 0, "llm_cooldown_s": 0}
@@ -209,7 +209,7 @@ async def test_every_instance_learns_from_every_turn(make_client) -> None:  # ty
     assert second.asked[0] == FALLBACK
 
 
-async def test_the_default_strategy_is_the_configured_order_and_says_so(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_default_strategy_is_the_configured_order_and_says_so(make_client: MakeClient) -> None:
     models = Models(model_a=[completion("Fine, thanks!")], model_b=[completion("Fine, thanks!")])
     client = await _client(make_client, _llm(models))
 
@@ -222,20 +222,20 @@ async def test_the_default_strategy_is_the_configured_order_and_says_so(make_cli
     assert f'taskchat_routing_choices_total{{how="fixed",model="{PRIMARY}",policy="guarded"}} 1.0' in metrics
 
 
-async def test_a_turn_that_fails_on_every_model_counts_against_the_one_chosen(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_turn_that_fails_on_every_model_counts_against_the_one_chosen(make_client: MakeClient) -> None:
     import sqlalchemy as sa
 
     models = Models(model_a=[httpx.Response(503)], model_b=[httpx.Response(503)])
     client = await _client(make_client, _llm(models))
     assert (await chat(client, "hi there, how are you?")).status_code == 503
 
-    async with client.app.state.engine.connect() as conn:  # type: ignore[attr-defined]
+    async with client.app.state.engine.connect() as conn:
         rows = (await conn.execute(sa.text("SELECT model, reward FROM routing_outcomes"))).all()
     assert [(m, r) for m, r in rows] == [(PRIMARY, 0.0)]
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "epsilon_greedy", "ucb1", "thompson"])
-async def test_each_strategy_converges_on_the_model_that_answers(make_client, strategy: str) -> None:  # type: ignore[no-untyped-def]
+async def test_each_strategy_converges_on_the_model_that_answers(make_client: MakeClient, strategy: str) -> None:
     """model-a fails every request (model-b then answers it); within 30 turns each strategy asks model-b first."""
     models = Models(model_a=[httpx.Response(503)], model_b=[completion("Fine, thanks!")])
     client = await _client(
@@ -253,7 +253,7 @@ async def test_each_strategy_converges_on_the_model_that_answers(make_client, st
     assert firsts[-10:].count(FALLBACK) >= 8, firsts
 
 
-async def test_a_fallback_of_another_provider_gets_the_request_in_its_own_shape(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_fallback_of_another_provider_gets_the_request_in_its_own_shape(make_client: MakeClient) -> None:
     # model-a (OpenRouter) makes the call, then fails; model-b (llama.cpp) gets the tool-call turn with
     # `content: ""` (llama.cpp refuses null) and schemas capped for its grammar compiler.
     models = Models(
@@ -277,7 +277,7 @@ async def test_a_fallback_of_another_provider_gets_the_request_in_its_own_shape(
     assert [t["title"] for t in await tasks_of(client)] == ["Buy milk"]
 
 
-async def test_outcomes_older_than_the_max_age_are_forgotten(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_outcomes_older_than_the_max_age_are_forgotten(make_client: MakeClient) -> None:
     from datetime import timedelta
 
     from support.api import NOW

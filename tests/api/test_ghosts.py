@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, completion, declares
 
@@ -73,8 +73,8 @@ def honest(tool: str, title: str | None) -> Any:
 
 
 @pytest.mark.parametrize(("message", "ghost", "tool", "title"), GHOSTS, ids=[g[0] for g in GHOSTS])
-async def test_a_ghosted_command_gets_its_forced_retry(  # type: ignore[no-untyped-def]
-    make_client, message: str, ghost: str, tool: str, title: str | None
+async def test_a_ghosted_command_gets_its_forced_retry(
+    make_client: MakeClient, message: str, ghost: str, tool: str, title: str | None
 ) -> None:
     llm, model = compliant([], TITLES, ghost=ghost)
     llm.checker = honest(tool, title)
@@ -112,8 +112,8 @@ async def test_a_ghosted_command_gets_its_forced_retry(  # type: ignore[no-untyp
 
 
 @pytest.mark.parametrize(("message", "ghost", "tool", "title"), GHOSTS, ids=[g[0] for g in GHOSTS])
-async def test_a_ghost_that_survives_the_retry_is_never_shown(  # type: ignore[no-untyped-def]
-    make_client, message: str, ghost: str, tool: str, title: str | None
+async def test_a_ghost_that_survives_the_retry_is_never_shown(
+    make_client: MakeClient, message: str, ghost: str, tool: str, title: str | None
 ) -> None:
     # This model claims twice and never calls a tool, even when one is forced on it.
     llm = ScriptedLLM(default=completion(ghost), checker=honest(tool, title))
@@ -150,8 +150,8 @@ UNREAD = [
 
 
 @pytest.mark.parametrize(("message", "ghost", "named"), UNREAD, ids=[u[0] for u in UNREAD])
-async def test_a_claim_on_an_unread_message_is_asked_about_never_run_and_never_shown(  # type: ignore[no-untyped-def]
-    make_client, message: str, ghost: str, named: str
+async def test_a_claim_on_an_unread_message_is_asked_about_never_run_and_never_shown(
+    make_client: MakeClient, message: str, ghost: str, named: str
 ) -> None:
     """The claim says which change the model meant, the user's words on which task; the message may
     still be a question no file reads, so the forced call is only looked up and the user is asked."""
@@ -173,7 +173,7 @@ async def test_a_claim_on_an_unread_message_is_asked_about_never_run_and_never_s
     assert yes["tool_calls"][0]["result"]["success"] is True
 
 
-async def test_a_claim_of_several_kinds_gets_the_way_out_and_is_never_shown(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_claim_of_several_kinds_gets_the_way_out_and_is_never_shown(make_client: MakeClient) -> None:
     llm, _ = compliant([], TITLES, ghost="Hotovo! Všechno je vyřízeno.", takes_way_out=True)
     client = await make_client(llm, reply_check="model")
     llm.checker = declares(("delete", "Taxes"), ("complete", "Gym"))  # its check: two kinds of change
@@ -190,8 +190,8 @@ async def test_a_claim_of_several_kinds_gets_the_way_out_and_is_never_shown(make
 
 
 async def test_on_an_unread_message_a_model_that_acts_after_its_claim_is_asked_about_what_the_user_named(
-    make_client,
-) -> None:  # type: ignore[no-untyped-def]
+    make_client: MakeClient,
+) -> None:
     # After a claim of two kinds, asked again with the tools required, the model deletes: its claim,
     # not the user, asked for a change, so nothing runs. The task the user's words name ("taxes") is
     # asked about, and a yes deletes it; the task they do not name is neither done nor asked about.
@@ -222,7 +222,7 @@ async def test_on_an_unread_message_a_model_that_acts_after_its_claim_is_asked_a
     assert "Taxes" not in titles and "Gym" in titles
 
 
-async def test_a_question_answered_with_a_first_person_claim_is_not_shown(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_question_answered_with_a_first_person_claim_is_not_shown(make_client: MakeClient) -> None:
     llm, model = compliant("Yes, and I've deleted it for you too.", TITLES)
     client = await make_client(llm)
     await seed(client, llm)
@@ -236,7 +236,7 @@ async def test_a_question_answered_with_a_first_person_claim_is_not_shown(make_c
     assert body["execution_metadata"]["findings"][-1]["kind"] == "GhostClaim"
 
 
-async def test_a_question_answered_with_the_tasks_state_is_shown(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_question_answered_with_the_tasks_state_is_shown(make_client: MakeClient) -> None:
     llm, _ = compliant("Yes, Taxes has been completed since Monday.", TITLES)
     client = await make_client(llm)
     await seed(client, llm)

@@ -8,11 +8,11 @@ import uuid
 import httpx
 import pytest
 import sqlalchemy as sa
-from support.api import auth, chat
+from support.api import MakeClient, auth, chat
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
-async def test_turns_are_persisted_and_replayed_as_history(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_turns_are_persisted_and_replayed_as_history(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Buy milk"})), completion("You're welcome!"))
     client = await make_client(llm)
 
@@ -46,7 +46,7 @@ async def test_turns_are_persisted_and_replayed_as_history(make_client) -> None:
 
 
 @pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
-async def test_unknown_or_foreign_conversation_is_404(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_unknown_or_foreign_conversation_is_404(make_client: MakeClient) -> None:
     """Nothing of the refused turn is stored: the history is read and the message stored in one
     statement on Postgres (ConversationRepository.continue_with), which must not add it to Bob's."""
     llm = ScriptedLLM(completion("Hi Bob!"))
@@ -65,7 +65,7 @@ async def test_unknown_or_foreign_conversation_is_404(make_client) -> None:  # t
     assert (await client.get("/api/alice/conversations", headers=auth())).json() == []
 
 
-async def test_history_is_bounded_by_tokens(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_history_is_bounded_by_tokens(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("ok " * 50))
     client = await make_client(llm, history_token_budget=300)
     conversation_id = None
@@ -78,7 +78,7 @@ async def test_history_is_bounded_by_tokens(make_client) -> None:  # type: ignor
     assert all(len(r["messages"]) < 8 for r in llm.requests)
 
 
-async def test_stored_records_are_served_typed_and_exactly_as_stored(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_stored_records_are_served_typed_and_exactly_as_stored(make_client: MakeClient) -> None:
     """A turn's records read back as the response had them; a row an earlier version wrote (keys since
     dropped, keys not yet added) and a failed turn's error record are served as stored, not reshaped."""
     llm = ScriptedLLM(
@@ -117,7 +117,7 @@ async def test_stored_records_are_served_typed_and_exactly_as_stored(make_client
         assert replies[1][key] == older[key], key
 
 
-async def test_a_failed_turn_is_served_with_its_error_record(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_failed_turn_is_served_with_its_error_record(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(httpx.Response(503)), llm_max_retries=0)
     failed = await chat(client, "add buy milk")
     assert failed.status_code == 503
@@ -135,7 +135,7 @@ async def test_a_failed_turn_is_served_with_its_error_record(make_client) -> Non
 
 
 @pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
-async def test_history_is_the_newest_messages_up_to_history_max_messages(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_history_is_the_newest_messages_up_to_history_max_messages(make_client: MakeClient) -> None:
     """HISTORY_MAX_MESSAGES: the model is sent the newest messages before this one, oldest first (on
     Postgres read in the same statement that stores the message: it is not among them)."""
     llm = ScriptedLLM(default=completion("Noted."))

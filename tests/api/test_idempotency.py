@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.api import NOW, auth, tasks_of
+from support.api import NOW, MakeClient, auth, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
 from backend.app.core.clock import FixedClock
@@ -24,7 +24,7 @@ async def post(client: httpx.AsyncClient, message: str, key: str) -> httpx.Respo
     return await client.post("/api/alice/chat", json={"message": message}, headers=headers)
 
 
-async def test_retry_with_same_key_returns_stored_response(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_retry_with_same_key_returns_stored_response(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Pay rent"})))
     client = await make_client(llm)
 
@@ -38,7 +38,7 @@ async def test_retry_with_same_key_returns_stored_response(make_client) -> None:
     assert [t["title"] for t in await tasks_of(client)] == ["Pay rent"]
 
 
-async def test_same_key_other_body_is_422(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_same_key_other_body_is_422(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(calls(("add_task", {"title": "Pay rent"}))))
     assert (await post(client, "add Pay rent", "key-2")).status_code == 200
     response = await post(client, "add Pay the rent", "key-2")
@@ -46,7 +46,7 @@ async def test_same_key_other_body_is_422(make_client) -> None:  # type: ignore[
     assert response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
 
 
-async def test_same_key_while_in_flight_is_409(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_same_key_while_in_flight_is_409(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Slow one"})), delay_s=0.5)
     client = await make_client(llm)
 
@@ -60,7 +60,7 @@ async def test_same_key_while_in_flight_is_409(make_client) -> None:  # type: ig
     assert len(await tasks_of(client)) == 1
 
 
-async def test_concurrent_retries_create_one_task(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_concurrent_retries_create_one_task(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=calls(("add_task", {"title": "Exactly once"})), delay_s=0.05)
     client = await make_client(llm)
 
@@ -73,7 +73,7 @@ async def test_concurrent_retries_create_one_task(make_client) -> None:  # type:
     assert len(llm.requests) == 1
 
 
-async def test_failed_turn_releases_the_key(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_failed_turn_releases_the_key(make_client: MakeClient) -> None:
     llm = ScriptedLLM(httpx.Response(400, json={"error": "bad"}), calls(("add_task", {"title": "Second try"})))
     client = await make_client(llm)
 
@@ -84,8 +84,8 @@ async def test_failed_turn_releases_the_key(make_client) -> None:  # type: ignor
     assert [t["title"] for t in await tasks_of(client)] == ["Second try"]
 
 
-async def test_a_turn_that_failed_after_its_change_is_not_run_again(  # type: ignore[no-untyped-def]
-    make_client, monkeypatch: pytest.MonkeyPatch
+async def test_a_turn_that_failed_after_its_change_is_not_run_again(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The task was added (and its call recorded) before the turn failed: releasing the key would let
     the retry add it again, so the retry gets the failure back instead."""
@@ -121,8 +121,8 @@ async def crash_mid_turn(client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPa
             await post(client, message, key)
 
 
-async def test_an_abandoned_claim_whose_turn_changed_nothing_is_taken_over(  # type: ignore[no-untyped-def]
-    make_client, monkeypatch: pytest.MonkeyPatch
+async def test_an_abandoned_claim_whose_turn_changed_nothing_is_taken_over(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FixedClock(NOW)
     llm = ScriptedLLM(httpx.ConnectError("the model never answered"), calls(("add_task", {"title": "Call mom"})))
@@ -138,8 +138,8 @@ async def test_an_abandoned_claim_whose_turn_changed_nothing_is_taken_over(  # t
     assert [t["title"] for t in await tasks_of(client)] == ["Call mom"]
 
 
-async def test_an_abandoned_claim_whose_turn_changed_a_task_is_not_run_again(  # type: ignore[no-untyped-def]
-    make_client, monkeypatch: pytest.MonkeyPatch
+async def test_an_abandoned_claim_whose_turn_changed_a_task_is_not_run_again(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FixedClock(NOW)
     llm = ScriptedLLM(calls(("add_task", {"title": "Pay rent"})), default=calls(("add_task", {"title": "Pay rent"})))
@@ -156,7 +156,7 @@ async def test_an_abandoned_claim_whose_turn_changed_a_task_is_not_run_again(  #
     assert [t["title"] for t in await tasks_of(client)] == ["Pay rent"]
 
 
-async def test_keys_expire(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_keys_expire(make_client: MakeClient) -> None:
     clock = FixedClock(NOW)
     llm = ScriptedLLM(calls(("add_task", {"title": "Water plants"})), calls(("add_task", {"title": "Water plants"})))
     client = await make_client(llm, clock=clock, idempotency_ttl_hours=24)
@@ -170,14 +170,14 @@ async def test_keys_expire(make_client) -> None:  # type: ignore[no-untyped-def]
     assert len(llm.requests) == 2
 
 
-async def test_overlong_key_is_422(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_overlong_key_is_422(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
     response = await post(client, "add x", "k" * 256)
     assert response.status_code == 422
     assert response.json()["error"] == "VALIDATION_ERROR"
 
 
-async def test_a_key_is_checked_as_a_declared_header_before_the_body(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_key_is_checked_as_a_declared_header_before_the_body(make_client: MakeClient) -> None:
     """The key is read from the request (not a declared FastAPI parameter: api/routes/chat.py), so its
     checks are the route's own: empty or over 255 characters is a 422 naming the header, after the
     token and before the body is read (a bad body beside it is not what the answer names); 255

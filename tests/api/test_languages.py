@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 
 from backend.app.language.catalog import Texts, texts
 
@@ -151,7 +151,7 @@ def answered_in(body: dict[str, Any], code: str) -> Texts:
 
 
 @pytest.mark.parametrize("code", list(WORDS))
-async def test_a_conversation_in_each_language(make_client: Any, code: str) -> None:
+async def test_a_conversation_in_each_language(make_client: MakeClient, code: str) -> None:
     w = WORDS[code]
     client = await make_client(offline=True, max_destructive_calls_per_turn=1)
     await seed_tasks(client, "Gym", "Taxes", "Bread")
@@ -216,7 +216,7 @@ async def test_a_conversation_in_each_language(make_client: Any, code: str) -> N
 
 @pytest.mark.parametrize(("first", "shared", "code"), [("aggiungi pane", "sì", "it"), ("añade pan", "sí", "es")])
 async def test_a_word_two_languages_share_is_answered_in_the_conversations_language(
-    make_client: Any, first: str, shared: str, code: str
+    make_client: MakeClient, first: str, shared: str, code: str
 ) -> None:
     """ "sì" and "sí" fold to the same word in Italian and Spanish: with no question pending, the
     offline model answers it in the language the user has been writing in."""

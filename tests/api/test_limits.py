@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 
 import orjson
 import pytest
-from support.api import auth, chat
+from support.api import MakeClient, auth, chat
 from support.fake_llm import ScriptedLLM, completion
+from support.live import LiveWith
 
 pytestmark = pytest.mark.through_pgbouncer  # the same tests through PgBouncer in transaction mode
 
 
-async def test_oversized_body_is_413(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_oversized_body_is_413(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     response = await client.post(
@@ -26,10 +28,10 @@ async def test_oversized_body_is_413(make_client) -> None:  # type: ignore[no-un
     assert llm.requests == []
 
 
-async def test_oversized_chunked_body_is_413(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_oversized_chunked_body_is_413(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
 
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks() -> AsyncIterator[bytes]:
         yield b'{"message": "'
         for _ in range(70):
             yield b"y" * 1000
@@ -41,7 +43,7 @@ async def test_oversized_chunked_body_is_413(make_client) -> None:  # type: igno
     assert response.status_code == 413
 
 
-async def test_message_length_limits_are_422(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_message_length_limits_are_422(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     for message in ("", "x" * 4001):
@@ -51,7 +53,7 @@ async def test_message_length_limits_are_422(make_client) -> None:  # type: igno
     assert llm.requests == []
 
 
-async def test_malformed_json_and_unknown_fields_are_422(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_malformed_json_and_unknown_fields_are_422(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
     bad = await client.post(
         "/api/alice/chat", content=b"{not json", headers={**auth(), "Content-Type": "application/json"}
@@ -61,7 +63,7 @@ async def test_malformed_json_and_unknown_fields_are_422(make_client) -> None:  
     assert extra.status_code == 422
 
 
-async def test_rate_limit_is_shared_across_workers(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_rate_limit_is_shared_across_workers(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("hello"))
     worker_a = await make_client(llm, rate_limit_per_minute=3)
     worker_b = await make_client(llm, rate_limit_per_minute=3)
@@ -79,7 +81,7 @@ async def test_rate_limit_is_shared_across_workers(make_client) -> None:  # type
 
 
 @pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
-async def test_a_refused_turn_in_a_conversation_stores_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_refused_turn_in_a_conversation_stores_nothing(make_client: MakeClient) -> None:
     """In a conversation the rate limit, the history and the user's message are one statement on
     Postgres: a refused turn stores no message, and a conversation that is not the user's is a 404
     that neither stores nor counts anything."""
@@ -107,7 +109,7 @@ async def test_a_refused_turn_in_a_conversation_stores_nothing(make_client) -> N
     assert len(llm.requests) == 3
 
 
-async def test_the_window_slides_so_a_minute_boundary_does_not_double_the_limit(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_window_slides_so_a_minute_boundary_does_not_double_the_limit(make_client: MakeClient) -> None:
     from datetime import timedelta
 
     from support.api import NOW
@@ -128,7 +130,7 @@ async def test_the_window_slides_so_a_minute_boundary_does_not_double_the_limit(
     assert again.status_code == 200
 
 
-async def test_replays_of_a_stored_response_do_not_count(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_replays_of_a_stored_response_do_not_count(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("hello"))
     client = await make_client(llm, rate_limit_per_minute=2)
     headers = {**auth(), "Idempotency-Key": "k-1"}
@@ -143,7 +145,7 @@ async def test_replays_of_a_stored_response_do_not_count(make_client) -> None:  
     assert len(llm.requests) == 2
 
 
-async def test_many_concurrent_turns_of_one_user_get_200_or_429_never_5xx(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_many_concurrent_turns_of_one_user_get_200_or_429_never_5xx(make_client: MakeClient) -> None:
     import asyncio
 
     client = await make_client(ScriptedLLM(default=completion("hello"), delay_s=0.01), rate_limit_per_minute=10)
@@ -162,7 +164,7 @@ def _escaped_chat(message: str) -> bytes:
     return json.dumps({"message": message, "conversation_id": None}).encode()
 
 
-async def test_a_message_within_max_message_chars_fits_however_it_is_escaped(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_message_within_max_message_chars_fits_however_it_is_escaped(make_client: MakeClient) -> None:
     """The chat route's byte cap follows MAX_MESSAGE_CHARS: a full message fits even with every character
     written as a 12-byte surrogate-pair escape; its length is then checked in characters (422), and only
     a body past that room is a 413."""
@@ -217,7 +219,7 @@ def _head(path: str, *lines: bytes) -> bytes:
 
 
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
-async def test_a_client_that_writes_a_5_mb_body_whole_reads_the_413(live_with, chunked: bool) -> None:  # type: ignore[no-untyped-def]
+async def test_a_client_that_writes_a_5_mb_body_whole_reads_the_413(live_with: LiveWith, chunked: bool) -> None:
     """Without `Expect: 100-continue` a client writes its whole body before it reads. Asking
     `Connection: close` (as Python's urllib does), it used to be reset while writing: the server
     answered at once and closed on unread bytes. Now the rest of an oversized body is read and
@@ -235,7 +237,7 @@ async def test_a_client_that_writes_a_5_mb_body_whole_reads_the_413(live_with, c
         assert headers["connection"] == "close", path
 
 
-async def test_a_client_that_waits_for_100_continue_gets_the_413_without_sending_its_body(live_with) -> None:  # type: ignore[no-untyped-def]
+async def test_a_client_that_waits_for_100_continue_gets_the_413_without_sending_its_body(live_with: LiveWith) -> None:
     live = await live_with(ScriptedLLM())
     reader, writer = await asyncio.open_connection(*live.url.removeprefix("http://").split(":"))
     try:

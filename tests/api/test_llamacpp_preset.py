@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from support.api import chat, tasks_of
+from support.api import MakeClient, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
-async def test_llamacpp_requests_fit_the_server_and_validation_keeps_the_real_limit(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_llamacpp_requests_fit_the_server_and_validation_keeps_the_real_limit(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, llm_provider="llamacpp", response_mode="model")
     llm.push(

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.api import auth
+from support.api import MakeClient, auth
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
@@ -41,17 +41,18 @@ def max_repeat(node: Any) -> int:
     return 0
 
 
-async def add_turn(make_client: Any, llm: LocalServer, **settings: Any) -> dict[str, Any]:
+async def add_turn(make_client: MakeClient, llm: LocalServer, **settings: Any) -> dict[str, Any]:
     llm.push(calls(("add_task", {"title": "Water plants"})), completion("Added Water plants."))
     client = await make_client(llm, response_mode="model", **settings)
     response = await client.post("/api/alice/chat", json={"message": "add water plants"}, headers=auth())
     assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+    body: dict[str, Any] = response.json()
+    return body
 
 
 @pytest.mark.parametrize(("owned_by", "port"), [("llamacpp", 9999), (None, 8080), (None, 7777)])
 async def test_an_unnamed_local_server_gets_bounded_schemas_and_no_null_content(
-    make_client: Any, owned_by: str | None, port: int
+    make_client: MakeClient, owned_by: str | None, port: int
 ) -> None:
     """llama.cpp named by its model list, by its port, or a server nothing names: the same safe wire."""
     llm = LocalServer(owned_by=owned_by)
@@ -66,7 +67,7 @@ async def test_an_unnamed_local_server_gets_bounded_schemas_and_no_null_content(
     assert assistant["content"] == ""  # llama.cpp answers 500 to `content: null` here
 
 
-async def test_a_hosted_provider_keeps_its_schemas_and_is_not_probed(make_client: Any) -> None:
+async def test_a_hosted_provider_keeps_its_schemas_and_is_not_probed(make_client: MakeClient) -> None:
     llm = LocalServer(owned_by="llamacpp")
 
     await add_turn(make_client, llm, llm_provider="auto", llm_base_url="https://openrouter.ai/api/v1")
@@ -75,7 +76,7 @@ async def test_a_hosted_provider_keeps_its_schemas_and_is_not_probed(make_client
     assert max_repeat(llm.requests[0]["tools"]) > 200
 
 
-async def test_llm_provider_still_overrides_detection(make_client: Any) -> None:
+async def test_llm_provider_still_overrides_detection(make_client: MakeClient) -> None:
     llm = LocalServer(owned_by="llamacpp")
 
     await add_turn(make_client, llm, llm_provider="openai", llm_base_url="http://127.0.0.1:8080/v1")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import compliant
 
 from backend.app.services.guard.claims import READABLE
@@ -50,8 +50,8 @@ async def _titles(client: Any) -> list[str]:
         ),
     ],
 )
-async def test_a_command_in_a_long_message_is_done(  # type: ignore[no-untyped-def]
-    make_client, language: str, command: str, call: tuple[str, dict[str, Any]], after: list[str]
+async def test_a_command_in_a_long_message_is_done(
+    make_client: MakeClient, language: str, command: str, call: tuple[str, dict[str, Any]], after: list[str]
 ) -> None:
     llm, _ = compliant([call], TITLES)
     client = await make_client(llm)
@@ -76,8 +76,8 @@ async def test_a_command_in_a_long_message_is_done(  # type: ignore[no-untyped-d
     ],
     ids=["never mind", "wait", "vergiss es", "question"],
 )
-async def test_a_retraction_or_question_at_the_end_of_a_long_message_changes_nothing(  # type: ignore[no-untyped-def]
-    make_client, message: str
+async def test_a_retraction_or_question_at_the_end_of_a_long_message_changes_nothing(
+    make_client: MakeClient, message: str
 ) -> None:
     # The model misses the end of the message and deletes; the reader read it all.
     llm, _ = compliant([("delete_task", {"task_id": "Gym"})], TITLES)
@@ -100,7 +100,7 @@ PASTES = {
 
 
 @pytest.mark.parametrize("shape", sorted(PASTES))
-async def test_a_pasted_list_of_25_is_added_whole_and_said_in_a_few_lines(make_client, shape: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_pasted_list_of_25_is_added_whole_and_said_in_a_few_lines(make_client: MakeClient, shape: str) -> None:
     titles = [f"errand number {i}" for i in range(1, 26)]
     llm, _ = compliant([[("add_task", {"title": t}) for t in titles]], (), after_tools="All 25 are on your list.")
     client = await make_client(llm)
@@ -115,7 +115,7 @@ async def test_a_pasted_list_of_25_is_added_whole_and_said_in_a_few_lines(make_c
     assert reply.startswith("Added 25 tasks: “errand number 1”") and "“errand number 25”" in reply
 
 
-async def test_a_message_of_the_longest_allowed_length_is_accepted_and_read(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_message_of_the_longest_allowed_length_is_accepted_and_read(make_client: MakeClient) -> None:
     llm, _ = compliant([("delete_task", {"task_id": "Gym"})], TITLES)
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
@@ -127,7 +127,7 @@ async def test_a_message_of_the_longest_allowed_length_is_accepted_and_read(make
     assert await _titles(client) == ["Bread", "Taxes"]
 
 
-async def test_a_long_answer_is_shown_only_as_far_as_its_claims_were_read(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_long_answer_is_shown_only_as_far_as_its_claims_were_read(make_client: MakeClient) -> None:
     sentence = "Here is one more thing worth knowing about how lists work. "
     answer = sentence * (READABLE // len(sentence) + 20) + "I deleted Gym for you."
     llm, _ = compliant(answer, TITLES)
@@ -145,7 +145,7 @@ async def test_a_long_answer_is_shown_only_as_far_as_its_claims_were_read(make_c
     assert await _titles(client) == sorted(TITLES)
 
 
-async def test_a_claim_in_the_part_read_is_caught_as_always(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_claim_in_the_part_read_is_caught_as_always(make_client: MakeClient) -> None:
     sentence = "Here is one more thing worth knowing about how lists work. "
     answer = "I deleted Gym for you. " + sentence * (READABLE // len(sentence) + 20)
     llm, _ = compliant(answer, TITLES)

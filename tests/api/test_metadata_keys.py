@@ -3,13 +3,13 @@ has no `retry`) and keep every other key, null included, in the response and in 
 
 from __future__ import annotations
 
-from support.api import auth, chat
+from support.api import MakeClient, auth, chat
 from support.fake_llm import ScriptedLLM, calls, completion
 
 ABSENT_FROM_A_STEP = {"ignored_override_keys", "normalizations", "ignored_tool_calls", "errors", "respond", "model"}
 
 
-async def test_keys_without_a_value_are_left_out_and_the_others_kept(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_keys_without_a_value_are_left_out_and_the_others_kept(make_client: MakeClient) -> None:
     # A ghost answer first: the guard forces the tool, so the first step has a retry and the second none.
     llm = ScriptedLLM(completion("Done, added it!"), calls(("add_task", {"title": "Buy milk"})))
     client = await make_client(llm)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import NO_CLAIMS, ScriptedLLM, calls, completion, declares
 
 from backend.app.language.catalog import texts
@@ -55,7 +55,7 @@ WORDS_ONLY = [
 
 @pytest.mark.parametrize(("lang", "message"), WORDS_ONLY, ids=[m for _, m in WORDS_ONLY])
 async def test_a_model_that_answers_in_words_is_never_forced_into_a_change(
-    make_client: Any, lang: str, message: str
+    make_client: MakeClient, lang: str, message: str
 ) -> None:
     llm = ScriptedLLM(default=completion("I hear you. Anything I should do on your list?"), checker=NO_CLAIMS)
     client = await make_client(llm)
@@ -96,7 +96,7 @@ async def test_a_model_that_answers_in_words_is_never_forced_into_a_change(
     ],
 )
 async def test_a_right_edit_is_never_overruled_into_another_change(
-    make_client: Any, message: str, call: dict[str, Any], after: str
+    make_client: MakeClient, message: str, call: dict[str, Any], after: str
 ) -> None:
     llm = ScriptedLLM(calls(("update_task", call)), default=completion("Updated."), checker=NO_CLAIMS)
     client = await make_client(llm)
@@ -123,7 +123,7 @@ PASTED = [
 
 
 @pytest.mark.parametrize("message", PASTED)
-async def test_a_pasted_list_adds_every_item_as_the_model_titled_it(make_client: Any, message: str) -> None:
+async def test_a_pasted_list_adds_every_item_as_the_model_titled_it(make_client: MakeClient, message: str) -> None:
     items = [line.strip(" -*1234.").strip() for line in message.replace(",", "\n").splitlines()[1:] if line.strip()]
     if len(items) < 4:  # one line: the items after the colon
         items = [i.strip() for i in message.split(":", 1)[1].split(",")]
@@ -148,7 +148,7 @@ async def test_a_pasted_list_adds_every_item_as_the_model_titled_it(make_client:
 )
 @pytest.mark.parametrize("reply_check", ["model", "lists"])
 async def test_a_change_that_ran_is_said_whatever_the_words(
-    make_client: Any, message: str, words: str, reply_check: str
+    make_client: MakeClient, message: str, words: str, reply_check: str
 ) -> None:
     llm = ScriptedLLM(calls(("delete_task", {"task_id": "Gym"})), completion(words), checker=NO_CLAIMS)
     client = await make_client(llm, response_mode="model", reply_check=reply_check)
@@ -173,7 +173,7 @@ async def test_a_change_that_ran_is_said_whatever_the_words(
     ],
 )
 async def test_a_filter_nobody_asked_for_is_not_applied_and_the_list_is_shown(
-    make_client: Any, message: str, filters: dict[str, Any]
+    make_client: MakeClient, message: str, filters: dict[str, Any]
 ) -> None:
     llm = ScriptedLLM(calls(("list_tasks", filters)), default=completion("You have no tasks."))
     client = await make_client(llm)
@@ -187,7 +187,7 @@ async def test_a_filter_nobody_asked_for_is_not_applied_and_the_list_is_shown(
     assert [d["argument"] for d in result["dropped"]] == list(filters)
 
 
-async def test_a_filter_the_user_asked_for_is_applied_and_said(make_client: Any) -> None:
+async def test_a_filter_the_user_asked_for_is_applied_and_said(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("list_tasks", {"priority": "high"})), default=completion("?"))
     client = await make_client(llm)
     await seed_tasks(client, "Gym", "Taxes")
@@ -214,7 +214,7 @@ async def test_a_filter_the_user_asked_for_is_applied_and_said(make_client: Any)
     ],
 )
 async def test_a_value_nobody_gave_is_not_stored_and_the_result_says_so(
-    make_client: Any, message: str, noise: dict[str, Any], kept: dict[str, Any]
+    make_client: MakeClient, message: str, noise: dict[str, Any], kept: dict[str, Any]
 ) -> None:
     title = "buy milk" if "buy" in message else "comprar leche"
     llm = ScriptedLLM(calls(("add_task", {"title": title, **noise})), default=completion("Added."))
@@ -244,7 +244,7 @@ CLAIMS_ELSEWHERE = [
 @pytest.mark.parametrize(("message", "claim"), CLAIMS_ELSEWHERE)
 @pytest.mark.parametrize("reply_check", ["lists", "model"])
 async def test_words_claiming_a_change_on_a_task_no_call_touched_are_not_shown(
-    make_client: Any, message: str, claim: str, reply_check: str
+    make_client: MakeClient, message: str, claim: str, reply_check: str
 ) -> None:
     llm = ScriptedLLM(calls(("delete_task", {"task_id": "Taxes"})), completion(claim), checker=declares(("delete", "")))
     client = await make_client(llm, response_mode="model", reply_check=reply_check)

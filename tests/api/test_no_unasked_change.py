@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM
 
@@ -112,7 +112,9 @@ async def state(client: Any) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("message", "answer"), NOTHING_TO_CHANGE, ids=[c[0] for c in NOTHING_TO_CHANGE])
-async def test_a_message_that_asks_for_no_change_changes_nothing(make_client, message: str, answer: Any) -> None:  # type: ignore[no-untyped-def]
+async def test_a_message_that_asks_for_no_change_changes_nothing(
+    make_client: MakeClient, message: str, answer: Any
+) -> None:
     llm, model = compliant(answer, TITLES)
     client = await make_client(llm)
     before = await seed(client, llm)
@@ -152,8 +154,8 @@ EDITS = [
 
 
 @pytest.mark.parametrize(("message", "arguments", "field", "value"), EDITS, ids=[e[0] for e in EDITS])
-async def test_an_edit_the_model_chose_is_never_overridden_by_a_delete(  # type: ignore[no-untyped-def]
-    make_client, message: str, arguments: dict[str, Any], field: str, value: Any
+async def test_an_edit_the_model_chose_is_never_overridden_by_a_delete(
+    make_client: MakeClient, message: str, arguments: dict[str, Any], field: str, value: Any
 ) -> None:
     llm, model = compliant([("update_task", arguments)], TITLES)
     client = await make_client(llm)
@@ -170,7 +172,7 @@ async def test_an_edit_the_model_chose_is_never_overridden_by_a_delete(  # type:
     assert body["action_metadata"]["action"] == "update_task" and body["action_metadata"]["success"] is True
 
 
-async def test_a_read_the_model_chose_is_never_overridden_by_a_delete(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_read_the_model_chose_is_never_overridden_by_a_delete(make_client: MakeClient) -> None:
     # The message reads as "delete"; the model looked at the list and asked which one instead.
     llm, model = compliant(LIST, TITLES, after_tools="Which one: Old invoices or Taxes?")
     client = await make_client(llm)
@@ -213,8 +215,8 @@ async def test_a_read_the_model_chose_is_never_overridden_by_a_delete(make_clien
         ),
     ],
 )
-async def test_what_a_clause_says_no_to_is_neither_changed_nor_asked_about(  # type: ignore[no-untyped-def]
-    make_client, message: str, tasks: tuple[str, ...], calls: list[tuple[str, dict[str, Any]]], kept: str
+async def test_what_a_clause_says_no_to_is_neither_changed_nor_asked_about(
+    make_client: MakeClient, message: str, tasks: tuple[str, ...], calls: list[tuple[str, dict[str, Any]]], kept: str
 ) -> None:
     llm, _ = compliant([calls], tasks)
     client = await make_client(llm)

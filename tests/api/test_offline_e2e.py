@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from support.api import chat, tasks_of
+from support.api import MakeClient, chat, tasks_of
 
 # Postgres, SQLite, and Postgres through PgBouncer in transaction mode.
 EVERY_DATABASE = pytest.mark.parametrize("database", ["postgres", "sqlite", "pgbouncer"], indirect=True)
 
 
 @EVERY_DATABASE
-async def test_offline_model_full_flow(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_offline_model_full_flow(make_client: MakeClient) -> None:
     client = await make_client(offline=True)
 
     added = (await chat(client, "add buy milk tomorrow high priority #shopping")).json()
@@ -41,7 +41,7 @@ async def test_offline_model_full_flow(make_client) -> None:  # type: ignore[no-
     assert "offline" in hello["assistant_message"].lower()
 
 
-async def test_offline_model_retries_shorter_after_arguments_too_large(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_offline_model_retries_shorter_after_arguments_too_large(make_client: MakeClient) -> None:
     client = await make_client(offline=True, max_tool_args_bytes=1000)
     long_text = "the quarterly numbers " * 100  # ~2.2 kB: over the limit
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
-from support.api import auth
+from support.api import AppClient, MakeClient, auth
 from support.fake_llm import ScriptedLLM, calls
 from support.sse import STREAM, parse
 
@@ -46,9 +46,9 @@ def old_body(conversation_id: str) -> dict[str, Any]:
     }
 
 
-async def _store_as_before(client: httpx.AsyncClient, key: str, body: dict[str, Any]) -> None:
+async def _store_as_before(client: AppClient, key: str, body: dict[str, Any]) -> None:
     """What an earlier version wrote under `key` (the row's other columns stay this turn's)."""
-    async with client.app.state.engine.begin() as conn:  # type: ignore[attr-defined]
+    async with client.app.state.engine.begin() as conn:
         update = sa.text("UPDATE idempotency_keys SET response_body = CAST(:body AS JSON) WHERE key = :key")
         result = await conn.execute(update, {"body": json.dumps(body), "key": key})
         assert result.rowcount == 1
@@ -60,7 +60,9 @@ def _ui_chunks(response: httpx.Response) -> list[dict[str, Any]]:
     return [json.loads(block.removeprefix("data: ")) for block in blocks[:-2]]
 
 
-async def test_a_stored_body_an_earlier_version_wrote_replays_as_stored_in_all_three_forms(make_client: Any) -> None:
+async def test_a_stored_body_an_earlier_version_wrote_replays_as_stored_in_all_three_forms(
+    make_client: MakeClient,
+) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Milk"})))
     client = await make_client(llm)
     plain_key, ui_key = {"Idempotency-Key": "plain-1"}, {"Idempotency-Key": "ui-1"}

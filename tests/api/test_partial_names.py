@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, completion, declares, tool_call
 
 TITLES = ("Dentist appointment", "Car insurance", "Pay rent", "Laundry")
 
 
-async def _client(make_client: Any, llm: Any) -> Any:
+async def _client(make_client: MakeClient, llm: Any) -> Any:
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
     return client
@@ -26,7 +26,7 @@ def _codes(body: dict[str, Any]) -> list[tuple[str, str | None]]:
 
 
 async def test_a_command_naming_part_of_a_title_acts_on_the_task_the_users_reference_resolves_to(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     llm, _ = compliant([("update_task", {"task_id": "Dentist appointment", "due_date": "2026-11-27"})], TITLES)
     client = await _client(make_client, llm)
@@ -38,7 +38,7 @@ async def test_a_command_naming_part_of_a_title_acts_on_the_task_the_users_refer
     assert dates["Dentist appointment"] == "2026-11-27"
 
 
-async def test_a_commanded_edit_of_a_task_the_words_do_not_name_is_asked_about_not_run(make_client: Any) -> None:
+async def test_a_commanded_edit_of_a_task_the_words_do_not_name_is_asked_about_not_run(make_client: MakeClient) -> None:
     # "the car insurance thing" is the user's; the model moved the dentist instead. The question is
     # about the task the user's words name (docs/guard.md, row T12), never the model's pick.
     llm, _ = compliant([("update_task", {"task_id": "Dentist appointment", "due_date": "2026-12-01"})], TITLES)
@@ -52,7 +52,7 @@ async def test_a_commanded_edit_of_a_task_the_words_do_not_name_is_asked_about_n
     assert body["confirmation"]["question"] == "Do you want me to update “Car insurance”? Answer yes or no."
 
 
-async def test_an_edit_on_an_unread_message_asking_something_is_asked_about_not_run(make_client: Any) -> None:
+async def test_an_edit_on_an_unread_message_asking_something_is_asked_about_not_run(make_client: MakeClient) -> None:
     llm, _ = compliant([("update_task", {"task_id": "Car insurance", "priority": "high"})], TITLES)
     client = await _client(make_client, llm)
     before = await tasks_of(client)
@@ -68,7 +68,7 @@ async def test_an_edit_on_an_unread_message_asking_something_is_asked_about_not_
 
 
 async def test_a_change_the_guard_does_not_run_on_a_task_named_in_part_is_asked_about_never_dropped(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     # The reader reads the delete, not the second clause; the model does both. The edit's task is
     # named in part ("the insurance"): it is asked about, where it used to vanish from the reply.
@@ -86,7 +86,7 @@ async def test_a_change_the_guard_does_not_run_on_a_task_named_in_part_is_asked_
     assert "update “Car insurance”" in body["confirmation"]["question"]
 
 
-async def test_an_edit_of_another_task_does_not_stand_in_for_a_delete(make_client: Any) -> None:
+async def test_an_edit_of_another_task_does_not_stand_in_for_a_delete(make_client: MakeClient) -> None:
     # The model edits the insurance instead of deleting the rent: the delete is forced, not trusted away.
     llm, model = compliant([("update_task", {"task_id": "Car insurance", "priority": "high"})], TITLES)
     client = await _client(make_client, llm)
@@ -98,7 +98,7 @@ async def test_an_edit_of_another_task_does_not_stand_in_for_a_delete(make_clien
 
 
 async def test_a_claim_the_lists_read_without_its_kind_is_checked_and_that_change_asked_about(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     # Read as nothing; the model only claims. Its check says the claim is a delete of Laundry: that tool
     # is forced, and the task it names asked about, not deleted on the model's word.
@@ -122,7 +122,7 @@ async def test_a_claim_the_lists_read_without_its_kind_is_checked_and_that_chang
 
 
 async def test_a_forced_change_whose_reference_names_nothing_asks_about_the_task_the_message_names_in_part(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     # A language no file reads: the message is read as nothing, the model only claims, and forced to
     # act it passes the whole message as the reference. The one task the message names in part
@@ -147,7 +147,9 @@ async def test_a_forced_change_whose_reference_names_nothing_asks_about_the_task
     assert "Паспорт продлить" in body["confirmation"]["question"]
 
 
-async def test_a_change_naming_nothing_beside_another_asks_about_the_task_only_it_can_mean(make_client: Any) -> None:
+async def test_a_change_naming_nothing_beside_another_asks_about_the_task_only_it_can_mean(
+    make_client: MakeClient,
+) -> None:
     # Read as nothing (Russian): the delete names no task, the edit names "Страховка". The delete is
     # asked about the other task the message names, never about the edit's. (No word file reads the
     # message: the edit's values are not ones the lists can check, and it stands whole, row V6.)
@@ -173,7 +175,7 @@ async def test_a_change_naming_nothing_beside_another_asks_about_the_task_only_i
 
 
 async def test_a_wrong_target_on_a_message_only_asked_about_becomes_a_question_about_the_task_the_words_name(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     # Czech, which no word file reads: the message is only asked about. The model adds the quoted
     # title (a title of the user's own) and completes the wrong task; the task the words name in part
@@ -202,7 +204,7 @@ async def test_a_wrong_target_on_a_message_only_asked_about_becomes_a_question_a
     assert "Dárek pro Evu" not in body["assistant_message"]
 
 
-async def test_a_wrong_target_is_not_replaced_by_a_task_another_call_of_the_turn_names(make_client: Any) -> None:
+async def test_a_wrong_target_is_not_replaced_by_a_task_another_call_of_the_turn_names(make_client: MakeClient) -> None:
     # The only task the words name is the one the edit acts on: the wrong delete asks about nothing.
     titles = ("Vyprat prádlo", "Dárek pro Evu")
     llm = ScriptedLLM(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from support.api import auth, chat, tasks_of
+from support.api import MakeClient, auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion, tool_call
 
 ALL_TOOLS = ["add_task", "list_tasks", "complete_task", "delete_task", "update_task", "undo_last_change"]
 
 
-async def test_none_sends_no_tools(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_none_sends_no_tools(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("I can only talk right now."))
     client = await make_client(llm, tool_policy="none")
 
@@ -19,7 +19,7 @@ async def test_none_sends_no_tools(make_client) -> None:  # type: ignore[no-unty
     assert await tasks_of(client) == []
 
 
-async def test_auto_has_no_guard(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_auto_has_no_guard(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("Sure."))
     client = await make_client(llm)
 
@@ -31,7 +31,7 @@ async def test_auto_has_no_guard(make_client) -> None:  # type: ignore[no-untype
     assert body["execution_metadata"]["findings"][0]["kind"] == "PlanDeviation"
 
 
-async def test_required_offers_respond_and_terminates(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_required_offers_respond_and_terminates(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "milk"})),
         completion(tool_calls=[tool_call("respond", {"message": "Added milk to your list."})]),
@@ -48,7 +48,7 @@ async def test_required_offers_respond_and_terminates(make_client) -> None:  # t
     assert [c["name"] for c in body["tool_calls"]] == ["add_task"]
 
 
-async def test_required_chat_ends_through_respond(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_required_chat_ends_through_respond(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion(tool_calls=[tool_call("respond", {"message": "Hello!"})]))
     client = await make_client(llm, tool_policy="required")
 
@@ -58,7 +58,7 @@ async def test_required_chat_ends_through_respond(make_client) -> None:  # type:
     assert len(llm.requests) == 1
 
 
-async def test_forced_intent_forces_step_one(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_forced_intent_forces_step_one(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "milk"})))
     client = await make_client(llm, tool_policy="forced_intent")
 
@@ -69,7 +69,7 @@ async def test_forced_intent_forces_step_one(make_client) -> None:  # type: igno
     assert [t["title"] for t in await tasks_of(client)] == ["milk"]
 
 
-async def test_two_phase_reads_then_writes(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_two_phase_reads_then_writes(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Read book"})))
     client = await make_client(llm)
     await chat(client, "add Read book")
@@ -84,7 +84,7 @@ async def test_two_phase_reads_then_writes(make_client) -> None:  # type: ignore
     assert await tasks_of(client) == []
 
 
-async def test_preset_downgrade_is_recorded(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_preset_downgrade_is_recorded(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "milk"})))
     client = await make_client(llm, llm_model="deepseek/deepseek-chat", tool_policy="required")
 
@@ -97,7 +97,7 @@ async def test_preset_downgrade_is_recorded(make_client) -> None:  # type: ignor
     assert "respond" not in llm.tool_names(0)
 
 
-async def test_list_forever_is_stopped_by_repeated_call(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_list_forever_is_stopped_by_repeated_call(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=calls(("list_tasks", {"status": "all"})))
     client = await make_client(llm, response_mode="model")
 
@@ -114,7 +114,7 @@ async def test_list_forever_is_stopped_by_repeated_call(make_client) -> None:  #
     assert len(llm.requests) == 2
 
 
-async def test_slow_model_is_stopped_by_the_deadline(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_slow_model_is_stopped_by_the_deadline(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("late"), delay_s=0.4)
     client = await make_client(llm, budget_max_latency_ms=250, llm_max_retries=0)
 
@@ -124,7 +124,7 @@ async def test_slow_model_is_stopped_by_the_deadline(make_client) -> None:  # ty
     assert response.json()["error"] == "LLM_TIMEOUT"
 
 
-async def test_token_hungry_model_is_stopped_by_the_token_budget(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_token_hungry_model_is_stopped_by_the_token_budget(make_client: MakeClient) -> None:
     hungry = completion(
         tool_calls=[tool_call("list_tasks", {"status": "pending"})], prompt_tokens=3000, completion_tokens=2000
     )
@@ -142,7 +142,7 @@ async def test_token_hungry_model_is_stopped_by_the_token_budget(make_client) ->
     assert len(llm.requests) == 1
 
 
-async def test_request_can_lower_but_not_raise_budgets(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_request_can_lower_but_not_raise_budgets(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("hi"))
     client = await make_client(llm, budget_max_llm_calls=3)
 
@@ -153,7 +153,7 @@ async def test_request_can_lower_but_not_raise_budgets(make_client) -> None:  # 
     assert limits["max_tokens"] == 10
 
 
-async def test_plan_deviation_when_model_calls_another_tool(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_plan_deviation_when_model_calls_another_tool(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Gym"})))
     client = await make_client(llm)
     await chat(client, "add Gym")
@@ -169,7 +169,7 @@ async def test_plan_deviation_when_model_calls_another_tool(make_client) -> None
     assert messages[-1]["execution_metadata"]["findings"] == meta["findings"]
 
 
-async def test_accounting_is_reported_for_every_policy(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_accounting_is_reported_for_every_policy(make_client: MakeClient) -> None:
     for policy in ("none", "auto", "guarded", "required", "forced_intent", "two_phase"):
         llm = ScriptedLLM(
             default=completion(
@@ -191,7 +191,7 @@ async def test_accounting_is_reported_for_every_policy(make_client) -> None:  # 
         assert "tool_calls_executed" in meta
 
 
-async def test_two_phase_never_runs_a_mutation_in_the_read_phase(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_two_phase_never_runs_a_mutation_in_the_read_phase(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Read book"})))
     client = await make_client(llm)
     await chat(client, "add Read book")

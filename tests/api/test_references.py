@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
 
@@ -19,7 +19,7 @@ async def turn(client: Any, message: str, conversation: str | None) -> dict[str,
 
 
 @pytest.mark.parametrize("reference", ["it", "that one", "this task", "the same one", "eso", "ça", "das", "isay"])
-async def test_it_is_the_task_the_previous_turn_acted_on(make_client, reference: str) -> None:  # type: ignore[no-untyped-def]
+async def test_it_is_the_task_the_previous_turn_acted_on(make_client: MakeClient, reference: str) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Water plants"})), calls(("delete_task", {"task_id": reference})))
     client = await make_client(llm)
     await seed_tasks(client, "Water the garden")
@@ -49,7 +49,7 @@ async def test_it_is_the_task_the_previous_turn_acted_on(make_client, reference:
         ("1", "Gym"),
     ],
 )
-async def test_positions_are_in_the_list_shown_last(make_client, reference: str, title: str) -> None:  # type: ignore[no-untyped-def]
+async def test_positions_are_in_the_list_shown_last(make_client: MakeClient, reference: str, title: str) -> None:
     llm = ScriptedLLM(calls(("list_tasks", {"status": "all"})), calls(("complete_task", {"task_id": reference})))
     client = await make_client(llm)
     await seed_tasks(client, "Taxes")
@@ -67,7 +67,7 @@ async def test_positions_are_in_the_list_shown_last(make_client, reference: str,
     assert done == [title]
 
 
-async def test_across_turns_and_with_the_offline_model(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_across_turns_and_with_the_offline_model(make_client: MakeClient) -> None:
     client = await make_client(offline=True)
 
     first = await turn(client, "add water plants", None)
@@ -80,7 +80,7 @@ async def test_across_turns_and_with_the_offline_model(make_client) -> None:  # 
     assert (task["title"], task["status"]) == ("water plants", "completed")
 
 
-async def test_an_unclear_reference_is_asked_about_never_guessed(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_unclear_reference_is_asked_about_never_guessed(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Milk"}), ("add_task", {"title": "Eggs"})),
         calls(("delete_task", {"task_id": "it"})),
@@ -102,7 +102,7 @@ async def test_an_unclear_reference_is_asked_about_never_guessed(make_client) ->
     assert nowhere["tool_calls"][0]["result"]["code"] == "AMBIGUOUS"
 
 
-async def test_a_reference_to_a_task_since_deleted_says_so(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_reference_to_a_task_since_deleted_says_so(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Milk"})),
         calls(("delete_task", {"task_id": "Milk"})),
@@ -119,7 +119,7 @@ async def test_a_reference_to_a_task_since_deleted_says_so(make_client) -> None:
     assert result["error"] == "'it' was “Milk” (the task deleted in the previous turn), which no longer exists"
 
 
-async def test_a_title_is_still_a_title(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_title_is_still_a_title(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Milk"})), calls(("delete_task", {"task_id": "Gym"})))
     client = await make_client(llm)
     await seed_tasks(client, "Gym")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from support.api import USER, auth, chat, tasks_of
+from support.api import USER, MakeClient, auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
@@ -44,7 +44,7 @@ async def complete(client: Any, task: dict[str, Any], **headers: str) -> Any:
     return await client.patch(f"{TASKS}/{task['id']}", json={"status": "completed"}, headers={**auth(), **headers})
 
 
-async def test_a_due_time_is_stored_as_an_instant_and_shown_in_its_zone(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_due_time_is_stored_as_an_instant_and_shown_in_its_zone(make_client: MakeClient) -> None:
     """18:00 on 4 December in Los Angeles (02:00 UTC on the 5th): "tomorrow 15:00" is the 5th there."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-05T02:00")))
 
@@ -64,7 +64,9 @@ async def test_a_due_time_is_stored_as_an_instant_and_shown_in_its_zone(make_cli
 
 
 @BOTH
-async def test_a_weekly_repeat_keeps_its_local_time_across_daylight_saving_and_undo_puts_it_back(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_weekly_repeat_keeps_its_local_time_across_daylight_saving_and_undo_puts_it_back(
+    make_client: MakeClient,
+) -> None:
     """Tuesday 3 March 2026, 09:30 PST (17:30 UTC); clocks go forward on Sunday the 8th; done, it comes
     back on Tuesday the 10th at 09:30 PDT (16:30 UTC), then the 17th."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-03-03T18:00")))
@@ -87,7 +89,7 @@ async def test_a_weekly_repeat_keeps_its_local_time_across_daylight_saving_and_u
 
 
 @BOTH
-async def test_a_retried_completion_moves_the_task_once(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_retried_completion_moves_the_task_once(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-01T12:00")))
     task = await create(client, due_date="2026-12-01", recurrence=WEEKLY_TUESDAY)
     etag = (await client.get(f"{TASKS}/{task['id']}", headers=auth())).headers["ETag"]
@@ -107,7 +109,7 @@ async def test_a_retried_completion_moves_the_task_once(make_client) -> None:  #
     assert other.status_code == 422  # the same key with another body
 
 
-async def test_repeats_start_at_their_first_occurrence_and_end_with_until(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_repeats_start_at_their_first_occurrence_and_end_with_until(make_client: MakeClient) -> None:
     """On Saturday 5 December: "on the 1st of each month" starts on 1 January; a rule past its UNTIL
     completes the task instead of moving it; a chore done three weeks late comes back next week, not
     three times overdue."""
@@ -127,7 +129,7 @@ async def test_repeats_start_at_their_first_occurrence_and_end_with_until(make_c
         assert refused.status_code == 422, (bad, refused.text)
 
 
-async def test_stopping_a_repeat_is_an_undoable_change(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_stopping_a_repeat_is_an_undoable_change(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-01T12:00")))
     task = await create(client, due_date="2026-12-01", recurrence=WEEKLY_TUESDAY)
 
@@ -143,7 +145,7 @@ async def test_stopping_a_repeat_is_an_undoable_change(make_client) -> None:  # 
 
 
 @BOTH
-async def test_a_chat_completion_moves_the_task_once_and_says_when_it_comes_next(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_chat_completion_moves_the_task_once_and_says_when_it_comes_next(make_client: MakeClient) -> None:
     """The model adds a weekly task at a time and completes it; the replies say the time, the repeat and
     the next occurrence, in the user's language; the same turn replayed moves it no further."""
     llm = ScriptedLLM(
@@ -180,8 +182,8 @@ async def test_a_chat_completion_moves_the_task_once_and_says_when_it_comes_next
     ],
 )
 async def test_the_offline_model_reads_a_repeat_and_a_time_and_moves_the_task_when_done(
-    make_client, message: str, done: str, reply: str
-) -> None:  # type: ignore[no-untyped-def]
+    make_client: MakeClient, message: str, done: str, reply: str
+) -> None:
     """No key configured: the built-in model reads the time and the repeat in the user's language."""
     client = await make_client(offline=True, clock=FixedClock(at("2026-12-05T12:00")))
 
@@ -208,7 +210,9 @@ async def test_the_offline_model_reads_a_repeat_and_a_time_and_moves_the_task_wh
         ("añade gimnasio", set()),
     ],
 )
-async def test_a_repeat_or_a_time_nobody_said_is_not_stored(make_client, message: str, kept: set[str]) -> None:  # type: ignore[no-untyped-def]
+async def test_a_repeat_or_a_time_nobody_said_is_not_stored(
+    make_client: MakeClient, message: str, kept: set[str]
+) -> None:
     """A model that fills in a repeat or a due time the user's words do not give (rows V1-V6 of the
     decision table, as for a priority or a due date): the task is added without it, and the record says so."""
     invented = {"due_at": "2026-12-07T19:00", "recurrence": "FREQ=DAILY"}
@@ -224,7 +228,7 @@ async def test_a_repeat_or_a_time_nobody_said_is_not_stored(make_client, message
     assert dropped == set(invented) - kept
 
 
-async def test_rules_that_would_hang_loop_or_overflow_are_refused_not_run(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_rules_that_would_hang_loop_or_overflow_are_refused_not_run(make_client: MakeClient) -> None:
     """A repeat that never moves or never occurs, and a due time past what any zone can hold, are a 422
     with what to fix; never a hung worker or a 500."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-05T12:00")))
@@ -244,7 +248,7 @@ async def test_rules_that_would_hang_loop_or_overflow_are_refused_not_run(make_c
     assert (dated["recurrence"], (await complete(client, dated)).json()["due_date"]) == ("FREQ=DAILY", "2026-12-06")
 
 
-async def test_a_time_the_clocks_skip_comes_back_at_its_own_time_the_next_day(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_time_the_clocks_skip_comes_back_at_its_own_time_the_next_day(make_client: MakeClient) -> None:
     """Daily at 02:30 in New York, where on 14 March 2027 the clocks go from 02:00 to 03:00: that day it
     is due at 03:30 (02:30 does not exist), and the next day at 02:30 again, not at 03:30 for ever."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2027-03-13T12:00")))
@@ -257,7 +261,7 @@ async def test_a_time_the_clocks_skip_comes_back_at_its_own_time_the_next_day(ma
     assert after["due_at"] == "2027-03-15T02:30:00-04:00"
 
 
-async def test_until_and_short_months_are_read_as_people_mean_them(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_until_and_short_months_are_read_as_people_mean_them(make_client: MakeClient) -> None:
     """ "The 31st of every month" falls on 30 April; an UNTIL given in UTC (RFC 5545's form) or as a date
     alone (the end of that day) is accepted, and the last occurrence still comes."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2027-03-31T12:00")))
@@ -280,7 +284,7 @@ async def test_until_and_short_months_are_read_as_people_mean_them(make_client) 
         ("Bins ya no se repite, por favor", "Actualizada: “Bins” (sin repetición)."),
     ],
 )
-async def test_a_model_stops_a_repeat_and_the_reply_says_so(make_client, message: str, reply: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_model_stops_a_repeat_and_the_reply_says_so(make_client: MakeClient, message: str, reply: str) -> None:
     llm = ScriptedLLM(calls(("update_task", {"task_id": "Bins", "recurrence": None})), completion("Done."))
     client = await make_client(llm, clock=FixedClock(at("2026-12-05T12:00")))
     await create(client, title="Bins", due_date="2026-12-08", recurrence=WEEKLY_TUESDAY)
@@ -291,7 +295,7 @@ async def test_a_model_stops_a_repeat_and_the_reply_says_so(make_client, message
     assert (await tasks_of(client))[0]["recurrence"] is None
 
 
-async def test_a_repeat_set_in_the_skipped_hour_holds_the_time_the_user_gave(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_repeat_set_in_the_skipped_hour_holds_the_time_the_user_gave(make_client: MakeClient) -> None:
     """Daily from 02:30 on the very day New York skips 02:00-03:00 (14 March 2027): the rule holds 02:30,
     the hour the user said, not the 03:30 the stored instant reads as that day."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2027-03-14T05:00")))
@@ -304,7 +308,7 @@ async def test_a_repeat_set_in_the_skipped_hour_holds_the_time_the_user_gave(mak
     assert far.status_code == 200 and (far.json()["due_date"], far.json()["due_at"]) == ("9999-12-31", None)
 
 
-async def test_an_edit_names_only_what_it_stored_and_a_moved_repeat_says_when_next(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_edit_names_only_what_it_stored_and_a_moved_repeat_says_when_next(make_client: MakeClient) -> None:
     """A due time and a repeat the user's words do not give are dropped, and the reply does not call
     them cleared; update_task completing a repeating task says when it comes next."""
     invented = {"task_id": "Gym", "title": "Gym class", "due_at": "2026-12-07T19:00", "recurrence": "FREQ=WEEKLY"}
@@ -335,8 +339,8 @@ async def test_an_edit_names_only_what_it_stored_and_a_moved_repeat_says_when_ne
         ("füge Zahnarzt morgen um 14 Uhr hinzu", {"due_at": "2026-12-06T22:00:00Z"}, False),  # 14:00 in LA, as UTC
     ],
 )
-async def test_an_add_is_due_when_the_user_said_whatever_day_or_time_the_model_gave(  # type: ignore[no-untyped-def]
-    make_client, message: str, given: dict[str, str], repaired: bool
+async def test_an_add_is_due_when_the_user_said_whatever_day_or_time_the_model_gave(
+    make_client: MakeClient, message: str, given: dict[str, str], repaired: bool
 ) -> None:
     """A day and time the user said are what the task is due at (row V2 of the decision table, as for
     a due date alone): a model's other day or time is repaired and the record says so; the same time

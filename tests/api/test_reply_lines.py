@@ -4,15 +4,13 @@ user's words without their accents, a no that hid the task the rest of the messa
 
 from __future__ import annotations
 
-from typing import Any
-
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import compliant
 
 from backend.app.language.catalog import texts
 
 
-async def test_one_change_said_twice_is_one_action_and_no_line_says_it_was_not_done(make_client: Any) -> None:
+async def test_one_change_said_twice_is_one_action_and_no_line_says_it_was_not_done(make_client: MakeClient) -> None:
     titles = ("Wäsche waschen", "Miete überweisen")
     llm, _ = compliant([("complete_task", {"task_id": "Wäsche waschen"})], titles)
     client = await make_client(llm)
@@ -25,7 +23,7 @@ async def test_one_change_said_twice_is_one_action_and_no_line_says_it_was_not_d
     assert body["execution_metadata"]["reply"]["not_done"] == []
 
 
-async def test_a_not_done_line_quotes_the_users_own_spelling(make_client: Any) -> None:
+async def test_a_not_done_line_quotes_the_users_own_spelling(make_client: MakeClient) -> None:
     # The model deletes and stops; the second action is never attempted.
     titles = ("Kühlschrank putzen", "Steuererklärung")
     llm, _ = compliant([("delete_task", {"task_id": "Kühlschrank putzen"})], titles, after_tools="Erledigt.")
@@ -39,7 +37,7 @@ async def test_a_not_done_line_quotes_the_users_own_spelling(make_client: Any) -
     assert not_done and "Steuererklärung auf den 15. Dezember" in not_done[0], body["assistant_message"]
 
 
-async def test_after_a_no_the_task_the_rest_of_the_message_names_is_asked_about(make_client: Any) -> None:
+async def test_after_a_no_the_task_the_rest_of_the_message_names_is_asked_about(make_client: MakeClient) -> None:
     titles = ("Yoga class", "Laundry", "Pay rent")
     llm, _ = compliant([("delete_task", {"task_id": "Laundry"})], titles)
     client = await make_client(llm)
@@ -52,7 +50,7 @@ async def test_after_a_no_the_task_the_rest_of_the_message_names_is_asked_about(
     assert body["confirmation"]["question"] == "Do you want me to delete “Laundry”? Answer yes or no."
 
 
-async def test_after_a_no_the_task_it_names_is_neither_changed_nor_asked_about(make_client: Any) -> None:
+async def test_after_a_no_the_task_it_names_is_neither_changed_nor_asked_about(make_client: MakeClient) -> None:
     titles = ("Yoga class", "Laundry")
     llm, _ = compliant([("delete_task", {"task_id": "Yoga class"})], titles)
     client = await make_client(llm)

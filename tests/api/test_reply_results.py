@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, calls, completion, declares, tool_call
 
@@ -72,8 +72,8 @@ MULTI = [
 
 @MODES
 @pytest.mark.parametrize(("message", "steps", "expected"), MULTI, ids=[m[0] for m in MULTI])
-async def test_every_action_of_a_message_is_attempted_one_call_per_step(  # type: ignore[no-untyped-def]
-    make_client, mode: str, message: str, steps: Any, expected: list[tuple[str, str]]
+async def test_every_action_of_a_message_is_attempted_one_call_per_step(
+    make_client: MakeClient, mode: str, message: str, steps: Any, expected: list[tuple[str, str]]
 ) -> None:
     llm, model = compliant(steps, TITLES, after_tools="All done!")
     client = await make_client(llm, response_mode=mode)
@@ -100,7 +100,9 @@ async def test_every_action_of_a_message_is_attempted_one_call_per_step(  # type
 
 
 @MODES
-async def test_a_model_that_stops_after_the_first_action_is_made_to_do_the_second(make_client, mode: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_model_that_stops_after_the_first_action_is_made_to_do_the_second(
+    make_client: MakeClient, mode: str
+) -> None:
     llm, model = compliant(
         [("delete_task", {"task_id": "Taxes"})], TITLES, after_tools="Deleted taxes and marked bread!"
     )
@@ -116,7 +118,7 @@ async def test_a_model_that_stops_after_the_first_action_is_made_to_do_the_secon
     assert statuses(body) == [("delete_task", "done"), ("complete_task", "done")]
 
 
-async def test_an_action_the_model_never_does_is_reported_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_action_the_model_never_does_is_reported_not_done(make_client: MakeClient) -> None:
     # It deletes, then claims the rest; forced to complete, it still only talks.
     both = declares(("delete", "Taxes"), ("complete", "Bread"))  # an honest check of "Both done!"
     llm = ScriptedLLM(calls(("delete_task", {"task_id": "Taxes"})), default=completion("Both done!"), checker=both)
@@ -135,7 +137,7 @@ async def test_an_action_the_model_never_does_is_reported_not_done(make_client) 
     assert body["execution_metadata"]["findings"][-1]["kind"] == "ActionNotDone"
 
 
-async def test_an_item_of_a_list_the_model_skipped_is_reported_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_item_of_a_list_the_model_skipped_is_reported_not_done(make_client: MakeClient) -> None:
     llm, _ = compliant([("add_task", {"title": "milk"})], TITLES, after_tools="Added milk and eggs!")
     client = await make_client(llm)
 
@@ -145,7 +147,7 @@ async def test_an_item_of_a_list_the_model_skipped_is_reported_not_done(make_cli
     assert body["assistant_message"] == "Added: “milk”.\nNot done: “eggs”. Please ask again."
 
 
-async def test_one_call_taking_several_items_covers_them(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_one_call_taking_several_items_covers_them(make_client: MakeClient) -> None:
     llm, _ = compliant([("add_task", {"title": "salt and pepper"})], TITLES, after_tools="Added.")
     client = await make_client(llm)
 
@@ -159,7 +161,7 @@ async def test_one_call_taking_several_items_covers_them(make_client) -> None:  
 
 
 @MODES
-async def test_done_over_a_failed_call_is_never_shown(make_client, mode: str) -> None:  # type: ignore[no-untyped-def]
+async def test_done_over_a_failed_call_is_never_shown(make_client: MakeClient, mode: str) -> None:
     step = [("add_task", {"title": "Milk", "priority": "whenever"}), ("add_task", {"title": "Eggs"})]
     llm, _ = compliant([step], TITLES, after_tools="Done! Everything worked.")
     client = await make_client(llm, response_mode=mode)
@@ -176,7 +178,7 @@ async def test_done_over_a_failed_call_is_never_shown(make_client, mode: str) ->
 
 
 @MODES
-async def test_a_denied_success_after_a_fixed_call_is_never_shown(make_client, mode: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_denied_success_after_a_fixed_call_is_never_shown(make_client: MakeClient, mode: str) -> None:
     broken = completion(tool_calls=[tool_call("add_task", '{"title": "Call mom"', call_id="a", raw=True)])
     llm = ScriptedLLM(broken, calls(("add_task", {"title": "Call mom"})), completion("Sorry, I couldn't add Call mom."))
     client = await make_client(llm, response_mode=mode)
@@ -191,7 +193,7 @@ async def test_a_denied_success_after_a_fixed_call_is_never_shown(make_client, m
         assert body["execution_metadata"]["findings"][-1]["kind"] == "DeniedSuccess"
 
 
-async def test_model_mode_keeps_a_consistent_reply_and_adds_what_it_left_out(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_model_mode_keeps_a_consistent_reply_and_adds_what_it_left_out(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Milk"}), ("add_task", {"title": "Eggs"})), completion("Added Milk for you!")
     )
@@ -203,7 +205,7 @@ async def test_model_mode_keeps_a_consistent_reply_and_adds_what_it_left_out(mak
     assert body["execution_metadata"]["reply"]["source"] == "model"
 
 
-async def test_model_mode_replaces_a_claim_of_more_than_ran(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_model_mode_replaces_a_claim_of_more_than_ran(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Milk"})), completion("I've added milk and deleted gym."))
     client = await make_client(llm, response_mode="model")
     await seed(client, llm, "Gym")
@@ -217,7 +219,7 @@ async def test_model_mode_replaces_a_claim_of_more_than_ran(make_client) -> None
 # -- calls that were not done -------------------------------------------------------------------------
 
 
-async def test_ten_completes_in_one_message_report_the_two_that_were_ignored(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_ten_completes_in_one_message_report_the_two_that_were_ignored(make_client: MakeClient) -> None:
     titles = [f"Errand {n}" for n in range(1, 11)]
     step = [("complete_task", {"task_id": t}) for t in titles]
     llm, _ = compliant([step], titles, after_tools="All ten done!")
@@ -238,7 +240,7 @@ async def test_ten_completes_in_one_message_report_the_two_that_were_ignored(mak
     assert body["execution_metadata"]["tool_calls_ignored"] == 2
 
 
-async def test_deletes_over_the_cap_are_asked_about(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_deletes_over_the_cap_are_asked_about(make_client: MakeClient) -> None:
     llm, _ = compliant([[("delete_task", {"task_id": t}) for t in TITLES]], TITLES)
     client = await make_client(llm, max_destructive_calls_per_turn=2)
     await seed(client, llm)
@@ -252,7 +254,7 @@ async def test_deletes_over_the_cap_are_asked_about(make_client) -> None:  # typ
     assert [a["arguments"]["task_id"] for a in body["confirmation"]["actions"]] == [ids["Gym"], ids["Laundry"]]
 
 
-async def test_a_turn_out_of_budget_says_what_was_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_turn_out_of_budget_says_what_was_not_done(make_client: MakeClient) -> None:
     steps = [[("add_task", {"title": "eggs"})], [("add_task", {"title": "flour"})], [("add_task", {"title": "jam"})]]
     llm, _ = compliant(steps, TITLES)
     client = await make_client(llm)

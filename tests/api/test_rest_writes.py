@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from support.api import NOW, auth, chat, tasks_of
+from support.api import NOW, AppClient, MakeClient, auth, chat, tasks_of
 
 pytestmark = pytest.mark.through_pgbouncer
 
@@ -39,19 +39,19 @@ async def delete(
     return await client.delete(f"/api/{user}/tasks/{task_id}", headers=headers)
 
 
-async def audit(client: httpx.AsyncClient, database: str) -> list[dict[str, Any]]:
-    engine = client.app.state.engine  # type: ignore[attr-defined]
+async def audit(client: AppClient, database: str) -> list[dict[str, Any]]:
+    engine = client.app.state.engine
     query = "SELECT tool_name, success, source, tool_call_id, conversation_id FROM tool_executions ORDER BY created_at"
     async with engine.connect() as conn:
         return [dict(r) for r in (await conn.execute(sa.text(query))).mappings()]
 
 
 @pytest.fixture
-async def client(make_client: Any) -> httpx.AsyncClient:
-    return await make_client(offline=True)  # type: ignore[no-any-return]
+async def client(make_client: MakeClient) -> AppClient:
+    return await make_client(offline=True)
 
 
-async def test_create_returns_201_with_the_task_its_etag_and_location(client: httpx.AsyncClient, database: str) -> None:
+async def test_create_returns_201_with_the_task_its_etag_and_location(client: AppClient, database: str) -> None:
     response = await create(client, title="Buy milk", due_date=NEXT_WEEK, priority="high", tags=["shopping"])
 
     assert response.status_code == 201, response.text
@@ -86,7 +86,7 @@ async def test_create_returns_201_with_the_task_its_etag_and_location(client: ht
     ],
 )
 async def test_create_refuses_what_the_tool_refuses_with_a_clear_422(
-    client: httpx.AsyncClient, body: dict[str, Any], says: str
+    client: AppClient, body: dict[str, Any], says: str
 ) -> None:
     response = await create(client, **body)
     assert response.status_code == 422, response.text
@@ -94,7 +94,7 @@ async def test_create_refuses_what_the_tool_refuses_with_a_clear_422(
     assert await tasks_of(client) == []
 
 
-async def test_a_retried_create_with_the_same_key_creates_one_task(client: httpx.AsyncClient) -> None:
+async def test_a_retried_create_with_the_same_key_creates_one_task(client: AppClient) -> None:
     first = await create(client, key="k-1", title="Renew passport")
     again = await create(client, key="k-1", title="Renew passport")
     other_body = await create(client, key="k-1", title="Something else")
@@ -108,13 +108,13 @@ async def test_a_retried_create_with_the_same_key_creates_one_task(client: httpx
     assert sorted(t["title"] for t in await tasks_of(client)) == ["Call the bank", "Renew passport"]
 
 
-async def test_a_refused_create_releases_its_key(client: httpx.AsyncClient) -> None:
+async def test_a_refused_create_releases_its_key(client: AppClient) -> None:
     refused = await create(client, key="k-3", title="Old", due_date="2020-01-01")
     fixed = await create(client, key="k-3", title="Old", due_date=NEXT_WEEK)  # another body: the key was released
     assert refused.status_code == 422 and fixed.status_code == 201
 
 
-async def test_patch_changes_only_what_it_sends_and_clears_with_null_and_empty(client: httpx.AsyncClient) -> None:
+async def test_patch_changes_only_what_it_sends_and_clears_with_null_and_empty(client: AppClient) -> None:
     task = (await create(client, title="Taxes", description="forms", due_date=NEXT_WEEK, tags=["money"])).json()
 
     renamed = await patch(client, task["id"], title="File taxes", priority="high")
@@ -147,14 +147,14 @@ async def test_patch_changes_only_what_it_sends_and_clears_with_null_and_empty(c
         ({"task_id": "someone else's", "title": "x"}, "VALIDATION_ERROR"),  # the path names the task
     ],
 )
-async def test_patch_refuses_bad_fields(client: httpx.AsyncClient, body: dict[str, Any], error: str) -> None:
+async def test_patch_refuses_bad_fields(client: AppClient, body: dict[str, Any], error: str) -> None:
     task = (await create(client, title="Gym")).json()
     response = await client.patch(f"/api/alice/tasks/{task['id']}", json=body, headers=auth())
     assert response.status_code == 422 and response.json()["error"] == error, response.text
     assert (await tasks_of(client))[0]["version"] == 1
 
 
-async def test_if_match_changes_only_the_version_read(client: httpx.AsyncClient) -> None:
+async def test_if_match_changes_only_the_version_read(client: AppClient) -> None:
     created = await create(client, title="Laundry")
     task_id, read = created.json()["id"], created.headers["ETag"]
 
@@ -174,7 +174,7 @@ async def test_if_match_changes_only_the_version_read(client: httpx.AsyncClient)
     assert (task["title"], task["priority"], task["version"]) == ("Any version", "low", 3)
 
 
-async def test_two_writers_with_the_same_etag_one_wins_the_other_gets_412(client: httpx.AsyncClient) -> None:
+async def test_two_writers_with_the_same_etag_one_wins_the_other_gets_412(client: AppClient) -> None:
     created = await create(client, title="Bread")
     task_id, read = created.json()["id"], created.headers["ETag"]
 
@@ -188,7 +188,7 @@ async def test_two_writers_with_the_same_etag_one_wins_the_other_gets_412(client
     assert (await tasks_of(client))[0]["title"] == winner
 
 
-async def test_delete_is_soft_and_undone_with_the_same_id(client: httpx.AsyncClient, database: str) -> None:
+async def test_delete_is_soft_and_undone_with_the_same_id(client: AppClient, database: str) -> None:
     task = (await create(client, title="Old invoices")).json()
 
     gone = await delete(client, task["id"])
@@ -203,7 +203,7 @@ async def test_delete_is_soft_and_undone_with_the_same_id(client: httpx.AsyncCli
     assert [r["source"] for r in await audit(client, database)] == ["rest", "rest", "rest", "rest"]
 
 
-async def test_a_rest_change_is_undone_from_chat(client: httpx.AsyncClient) -> None:
+async def test_a_rest_change_is_undone_from_chat(client: AppClient) -> None:
     task = (await create(client, title="Water plants")).json()
     await patch(client, task["id"], title="Water the plants", priority="high")
 
@@ -214,7 +214,7 @@ async def test_a_rest_change_is_undone_from_chat(client: httpx.AsyncClient) -> N
     assert (back["title"], back["priority"]) == ("Water plants", "medium")
 
 
-async def test_another_users_task_is_404_and_untouched(client: httpx.AsyncClient) -> None:
+async def test_another_users_task_is_404_and_untouched(client: AppClient) -> None:
     task = (await create(client, title="Alice's secret")).json()
 
     assert (await patch(client, task["id"], user="bob", title="pwned")).status_code == 404
@@ -228,7 +228,7 @@ async def test_another_users_task_is_404_and_untouched(client: httpx.AsyncClient
     assert (kept["title"], kept["version"]) == ("Alice's secret", 1)
 
 
-async def test_a_tool_this_deployment_denies_is_403_over_rest_too(make_client: Any) -> None:
+async def test_a_tool_this_deployment_denies_is_403_over_rest_too(make_client: MakeClient) -> None:
     client = await make_client(offline=True, tools_deny=["delete_task"])
     task = (await create(client, title="Keep me")).json()
 
@@ -238,7 +238,7 @@ async def test_a_tool_this_deployment_denies_is_403_over_rest_too(make_client: A
     assert [t["title"] for t in await tasks_of(client)] == ["Keep me"]
 
 
-async def test_every_refused_write_is_recorded_as_refused(client: httpx.AsyncClient, database: str) -> None:
+async def test_every_refused_write_is_recorded_as_refused(client: AppClient, database: str) -> None:
     """A write refused with a 4xx leaves an audit row that says so: not a success, the refusal's
     code, and no change (no task, no before or after) that undo or a reader could take for one."""
     task = (await create(client, title="Gym")).json()
@@ -254,7 +254,7 @@ async def test_every_refused_write_is_recorded_as_refused(client: httpx.AsyncCli
     nothing = await client.post("/api/bob/undo", headers=auth("bob"))  # bob has changed nothing
     assert nothing.status_code == 409
 
-    engine = client.app.state.engine  # type: ignore[attr-defined]
+    engine = client.app.state.engine
     query = "SELECT tool_name, success, result, task_id, before, after FROM tool_executions ORDER BY created_at"
     async with engine.connect() as conn:
         rows = [dict(r) for r in (await conn.execute(sa.text(query))).mappings()]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks
+from support.api import MakeClient, chat, seed_tasks
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.calls import payloads
@@ -27,7 +27,7 @@ async def results(client: Any, llm: ScriptedLLM, message: str, *steps: Any) -> l
     return [call["result"] for call in body["tool_calls"]]
 
 
-async def test_each_kind_of_result_carries_its_declared_payload(make_client: Any) -> None:
+async def test_each_kind_of_result_carries_its_declared_payload(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("Done."))
     client = await make_client(llm, response_mode="model", reply_check="lists")
     await seed_tasks(client, "Gym", "Gym", "Taxes")
@@ -85,7 +85,7 @@ async def test_each_kind_of_result_carries_its_declared_payload(make_client: Any
 
 
 @pytest.mark.parametrize("limit", [1])
-async def test_a_refusal_that_asks_names_its_task(make_client: Any, limit: int) -> None:
+async def test_a_refusal_that_asks_names_its_task(make_client: MakeClient, limit: int) -> None:
     llm = ScriptedLLM(default=completion("Done."))
     client = await make_client(llm, max_destructive_calls_per_turn=limit)
     await seed_tasks(client, "Taxes", "Bread")

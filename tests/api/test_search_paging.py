@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.api import NOW, auth, seed_tasks
+from support.api import NOW, AppClient, MakeClient, auth, seed_tasks
 from support.fake_llm import ScriptedLLM, calls, completion
 
 BOTH = pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
@@ -41,16 +41,17 @@ async def every_page(client: httpx.AsyncClient, **params: Any) -> list[list[str]
 async def add(client: httpx.AsyncClient, title: str, **fields: Any) -> dict[str, Any]:
     response = await client.post("/api/alice/tasks", json={"title": title, **fields}, headers=auth())
     assert response.status_code == 201, response.text
-    return response.json()  # type: ignore[no-any-return]
+    body: dict[str, Any] = response.json()
+    return body
 
 
 @pytest.fixture
-async def client(make_client: Any) -> httpx.AsyncClient:
-    return await make_client(offline=True)  # type: ignore[no-any-return]
+async def client(make_client: MakeClient) -> AppClient:
+    return await make_client(offline=True)
 
 
 @BOTH
-async def test_q_finds_words_in_title_or_description_any_case_any_accents_and_a_typo(client: httpx.AsyncClient) -> None:
+async def test_q_finds_words_in_title_or_description_any_case_any_accents_and_a_typo(client: AppClient) -> None:
     await add(client, "Buy groceries", description="milk, eggs")
     await add(client, "Crème brûlée for Sunday")
     await add(client, "Call the dentist")
@@ -68,7 +69,7 @@ async def test_q_finds_words_in_title_or_description_any_case_any_accents_and_a_
 
 
 @BOTH
-async def test_filters_narrow_and_combine(client: httpx.AsyncClient) -> None:
+async def test_filters_narrow_and_combine(client: AppClient) -> None:
     soon, later = (TODAY + timedelta(days=2)).isoformat(), (TODAY + timedelta(days=20)).isoformat()
     await add(client, "Pay rent", due_date=soon, priority="high", tags=["money"])
     await add(client, "Book flights", due_date=later, priority="low", tags=["travel", "money"])
@@ -87,7 +88,7 @@ async def test_filters_narrow_and_combine(client: httpx.AsyncClient) -> None:
 
 
 @BOTH
-async def test_sorts(client: httpx.AsyncClient) -> None:
+async def test_sorts(client: AppClient) -> None:
     await add(client, "No date", priority="low")
     await add(client, "Far", due_date=(TODAY + timedelta(days=30)).isoformat(), priority="medium")
     await add(client, "Near", due_date=(TODAY + timedelta(days=1)).isoformat(), priority="high")
@@ -102,7 +103,7 @@ async def test_sorts(client: httpx.AsyncClient) -> None:
 
 @BOTH
 @pytest.mark.parametrize("sort", ["created", "due", "priority"])
-async def test_pages_cover_every_task_once_and_the_last_has_no_cursor(client: httpx.AsyncClient, sort: str) -> None:
+async def test_pages_cover_every_task_once_and_the_last_has_no_cursor(client: AppClient, sort: str) -> None:
     await seed_tasks(client, *[f"Task {i:02}" for i in range(23)])
     for i, task in enumerate((await listed(client, limit=200)).json()):  # varied keys, with ties in each
         fields = {"priority": ("low", "medium", "high")[i % 3]}
@@ -121,7 +122,7 @@ async def test_pages_cover_every_task_once_and_the_last_has_no_cursor(client: ht
 
 
 @BOTH
-async def test_a_cursor_is_stable_while_tasks_are_added_and_deleted(client: httpx.AsyncClient) -> None:
+async def test_a_cursor_is_stable_while_tasks_are_added_and_deleted(client: AppClient) -> None:
     await seed_tasks(client, *[f"Old {i}" for i in range(6)])
     first = await listed(client, limit=3)
     cursor = first.headers["X-Next-Cursor"]
@@ -136,7 +137,7 @@ async def test_a_cursor_is_stable_while_tasks_are_added_and_deleted(client: http
     assert "X-Next-Cursor" not in rest.headers
 
 
-async def test_empty_and_bad_requests(client: httpx.AsyncClient) -> None:
+async def test_empty_and_bad_requests(client: AppClient) -> None:
     empty = await listed(client)
     assert empty.status_code == 200 and empty.json() == [] and "X-Next-Cursor" not in empty.headers
     await seed_tasks(client, "A", "B", "C")
@@ -156,7 +157,7 @@ async def test_empty_and_bad_requests(client: httpx.AsyncClient) -> None:
         assert response.json()["error"] == "VALIDATION_ERROR", params
 
 
-async def test_concurrent_inserts_while_paging_never_repeat_or_skip_an_older_task(client: httpx.AsyncClient) -> None:
+async def test_concurrent_inserts_while_paging_never_repeat_or_skip_an_older_task(client: AppClient) -> None:
     await seed_tasks(client, *[f"Before {i:02}" for i in range(20)])
 
     async def insert() -> None:
@@ -170,7 +171,7 @@ async def test_concurrent_inserts_while_paging_never_repeat_or_skip_an_older_tas
     assert sorted(before) == [f"Before {i:02}" for i in range(20)] and len(set(seen)) == len(seen)
 
 
-async def test_the_list_tool_filters_and_says_when_there_are_more(make_client: Any) -> None:
+async def test_the_list_tool_filters_and_says_when_there_are_more(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("list_tasks", {"query": "invoice", "status": "pending", "limit": 2})),
         completion("Here they are."),
@@ -186,7 +187,7 @@ async def test_the_list_tool_filters_and_says_when_there_are_more(make_client: A
     assert all("Invoice" in t["title"] for t in data["tasks"])
 
 
-async def test_conversations_and_messages_page_the_same_way(client: httpx.AsyncClient) -> None:
+async def test_conversations_and_messages_page_the_same_way(client: AppClient) -> None:
     conversation = None
     for i in range(5):
         body = {"message": f"add errand {i}", "conversation_id": conversation}
@@ -218,7 +219,7 @@ async def test_conversations_and_messages_page_the_same_way(client: httpx.AsyncC
 
 
 @BOTH
-async def test_a_misspelt_query_pages_on_in_its_tolerant_reading(client: httpx.AsyncClient) -> None:
+async def test_a_misspelt_query_pages_on_in_its_tolerant_reading(client: AppClient) -> None:
     """Words matched as written come first; only a query that matches nothing is read as misspelt,
     and its next pages keep that reading."""
     await seed_tasks(client, *[f"Buy groceries {i}" for i in range(7)], "Grocery store hours", "Walk the dog")
@@ -235,7 +236,7 @@ async def test_a_misspelt_query_pages_on_in_its_tolerant_reading(client: httpx.A
 
 @pytest.mark.parametrize("database", ["postgres"], indirect=True)
 async def test_a_misspelt_word_is_read_against_the_owners_own_words_kept_as_tasks_change(
-    client: httpx.AsyncClient,
+    client: AppClient,
 ) -> None:
     """Postgres reads a misspelt word against the owner's vocabulary (migration 0009), which follows
     new titles, edited titles and descriptions, and never another user's words."""

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from support.api import auth, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, call_delta, calls, chunk, completion, declares, slow_stream, words
+from support.live import LiveWith
 from support.sse import parse, reply_after_last_reset, streamed, timed
 
 MODEL = {"response_mode": "model", "llm_stream": True, "reply_check": "lists"}
@@ -29,7 +30,7 @@ def deltas(events: list[Any]) -> list[str]:
     return [e[1]["text"] for e in events if e[0] == "delta"]
 
 
-async def test_the_models_sentences_arrive_while_it_still_writes(live_with: Any) -> None:
+async def test_the_models_sentences_arrive_while_it_still_writes(live_with: LiveWith) -> None:
     text = "I added “buy milk” to your list. It is due tomorrow, so you have time. Anything else I can do for you?"
     live = await live_with(ScriptedLLM(calls(("add_task", {"title": "buy milk"})), writer(text, gap_s=0.1)), **MODEL)
 
@@ -45,7 +46,7 @@ async def test_the_models_sentences_arrive_while_it_still_writes(live_with: Any)
     assert [t["title"] for t in await tasks_of(live.client)] == ["buy milk"]
 
 
-async def test_a_claim_no_tool_backs_is_never_streamed_and_the_words_are_withdrawn(live_with: Any) -> None:
+async def test_a_claim_no_tool_backs_is_never_streamed_and_the_words_are_withdrawn(live_with: LiveWith) -> None:
     live = await live_with(
         ScriptedLLM(
             calls(("add_task", {"title": "buy milk"})),
@@ -65,7 +66,7 @@ async def test_a_claim_no_tool_backs_is_never_streamed_and_the_words_are_withdra
     assert sorted(t["title"] for t in await tasks_of(live.client)) == ["Read book", "buy milk"]
 
 
-async def test_words_before_a_tool_call_are_withdrawn_before_the_tool_runs(live_with: Any) -> None:
+async def test_words_before_a_tool_call_are_withdrawn_before_the_tool_runs(live_with: LiveWith) -> None:
     first = [
         chunk({"role": "assistant", "content": "Hello! "}),
         chunk({"content": "Let me check your list first. "}),
@@ -86,7 +87,7 @@ async def test_words_before_a_tool_call_are_withdrawn_before_the_tool_runs(live_
     assert events[-1][1]["assistant_message"].startswith("You have one task: “Gym”.")
 
 
-async def test_no_word_is_streamed_while_an_asked_action_is_missing(live_with: Any) -> None:
+async def test_no_word_is_streamed_while_an_asked_action_is_missing(live_with: LiveWith) -> None:
     """Add and delete asked; the model adds and says it is done: those words are never shown. Its
     "All done!" after a change it made is about that change, so nothing is forced (docs/guard.md,
     A5): the reply says the delete was not done."""
@@ -106,7 +107,7 @@ async def test_no_word_is_streamed_while_an_asked_action_is_missing(live_with: A
     assert sorted(t["title"] for t in await tasks_of(live.client)) == ["Read book", "buy milk"]
 
 
-async def test_after_a_failed_call_the_model_is_not_heard_and_the_reply_says_what_failed(live_with: Any) -> None:
+async def test_after_a_failed_call_the_model_is_not_heard_and_the_reply_says_what_failed(live_with: LiveWith) -> None:
     live = await live_with(
         ScriptedLLM(calls(("delete_task", {"task_id": "Read book"})), writer("Done, it is gone. Anything else?")),
         **MODEL,
@@ -120,7 +121,9 @@ async def test_after_a_failed_call_the_model_is_not_heard_and_the_reply_says_wha
     assert "".join(deltas(events)) == done["assistant_message"]
 
 
-async def test_an_answer_that_came_whole_is_heard_by_sentence_and_the_body_is_the_plain_one(live_with: Any) -> None:
+async def test_an_answer_that_came_whole_is_heard_by_sentence_and_the_body_is_the_plain_one(
+    live_with: LiveWith,
+) -> None:
     """Without LLM_STREAM the model's answer comes whole: its checked sentences still go out before
     the reply is recorded, and the plain route gives the same reply for the same script."""
     script = [calls(("add_task", {"title": "call mom"})), completion("Added “call mom”. Want a reminder?")]
@@ -134,7 +137,7 @@ async def test_an_answer_that_came_whole_is_heard_by_sentence_and_the_body_is_th
     assert events[-1][1]["assistant_message"] == plain["assistant_message"] == "Added “call mom”. Want a reminder?"
 
 
-async def test_direct_mode_streams_the_composed_reply_not_the_models_words(live_with: Any) -> None:
+async def test_direct_mode_streams_the_composed_reply_not_the_models_words(live_with: LiveWith) -> None:
     live = await live_with(
         ScriptedLLM(calls(("add_task", {"title": "buy milk"})), default=writer("Sure thing, all done!")),
         llm_stream=True,
@@ -145,7 +148,7 @@ async def test_direct_mode_streams_the_composed_reply_not_the_models_words(live_
     assert deltas(events) == ["Added: “buy milk”."] and "reset" not in kinds(events)
 
 
-async def test_with_the_reply_check_no_word_goes_out_before_it_and_a_rejected_one_never(live_with: Any) -> None:
+async def test_with_the_reply_check_no_word_goes_out_before_it_and_a_rejected_one_never(live_with: LiveWith) -> None:
     # The model's answer claims a second change; the word lists read no claim in it, its check does.
     llm = ScriptedLLM(
         calls(("add_task", {"title": "buy milk"})),
@@ -162,7 +165,7 @@ async def test_with_the_reply_check_no_word_goes_out_before_it_and_a_rejected_on
     assert len(llm.checks) == 1
 
 
-async def test_with_the_reply_check_the_verified_words_go_out_once(live_with: Any) -> None:
+async def test_with_the_reply_check_the_verified_words_go_out_once(live_with: LiveWith) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "buy milk"})), writer("Buy milk is on your list."))
     llm.checker = declares(("add", "buy milk"))  # an honest check: the words state the add, so no line is added
     live = await live_with(llm, response_mode="model", llm_stream=True)

@@ -12,12 +12,13 @@ import httpx
 import pytest
 from support.api import auth, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
+from support.live import LiveWith
 from support.sse import STREAM, parse, streamed
 
 from backend.app.schemas.chat import ChatResponse
 
 
-async def test_tool_events_then_the_reply_then_done_equal_to_the_plain_body(live_with: Any) -> None:
+async def test_tool_events_then_the_reply_then_done_equal_to_the_plain_body(live_with: LiveWith) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Buy milk"}), ("add_task", {"title": "Call mom"})))
     live = await live_with(llm)
 
@@ -35,7 +36,7 @@ async def test_tool_events_then_the_reply_then_done_equal_to_the_plain_body(live
     assert sorted(t["title"] for t in await tasks_of(live.client)) == ["Buy milk", "Call mom"]
 
 
-async def test_a_confirmation_is_an_event_before_the_reply(live_with: Any) -> None:
+async def test_a_confirmation_is_an_event_before_the_reply(live_with: LiveWith) -> None:
     four = ("Taxes", "Bread", "Gym", "Laundry")
     llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in four]))
     live = await live_with(llm, max_destructive_calls_per_turn=2)
@@ -49,7 +50,7 @@ async def test_a_confirmation_is_an_event_before_the_reply(live_with: Any) -> No
     assert confirmation == events[-1][1]["confirmation"] and "Answer yes or no" in confirmation["question"]
 
 
-async def test_tool_events_arrive_while_the_model_still_thinks(live_with: Any) -> None:
+async def test_tool_events_arrive_while_the_model_still_thinks(live_with: LiveWith) -> None:
     """The second model call takes 1.5 s; the first step's tool event is on the wire before it ends."""
 
     async def answer(body: dict[str, Any]) -> Any:
@@ -74,7 +75,7 @@ async def test_tool_events_arrive_while_the_model_still_thinks(live_with: Any) -
     assert done_at - tool_at >= 1.0, arrivals  # the tool event did not wait for the reply
 
 
-async def test_a_replay_streams_the_stored_response(live_with: Any) -> None:
+async def test_a_replay_streams_the_stored_response(live_with: LiveWith) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Renew passport"})))
     live = await live_with(llm)
 
@@ -87,7 +88,7 @@ async def test_a_replay_streams_the_stored_response(live_with: Any) -> None:
     assert len(llm.requests) == 1
 
 
-async def test_errors_before_the_first_event_keep_their_status(live_with: Any) -> None:
+async def test_errors_before_the_first_event_keep_their_status(live_with: LiveWith) -> None:
     live = await live_with(ScriptedLLM(httpx.Response(503)), llm_max_retries=0, rate_limit_per_minute=1)
 
     unavailable = await streamed(live, "add buy milk")
@@ -99,10 +100,10 @@ async def test_errors_before_the_first_event_keep_their_status(live_with: Any) -
 
 
 async def test_an_error_after_the_stream_began_is_an_error_event_and_is_recorded(
-    live_with: Any, monkeypatch: pytest.MonkeyPatch
+    live_with: LiveWith, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     live = await live_with(ScriptedLLM(calls(("add_task", {"title": "Buy milk"}))))
-    service = live.client.app.state.chat_service  # type: ignore[attr-defined]
+    service = live.client.app.state.chat_service
 
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the turn could not be recorded")
@@ -117,7 +118,7 @@ async def test_an_error_after_the_stream_began_is_an_error_event_and_is_recorded
     assert [m["role"] for m in messages] == ["user", "assistant"] and messages[1]["is_error"] is True
 
 
-async def test_a_client_that_disconnects_mid_turn_leaves_a_complete_record(live_with: Any) -> None:
+async def test_a_client_that_disconnects_mid_turn_leaves_a_complete_record(live_with: LiveWith) -> None:
     gate = asyncio.Event()
 
     async def answer(body: dict[str, Any]) -> Any:
@@ -153,7 +154,7 @@ async def test_a_client_that_disconnects_mid_turn_leaves_a_complete_record(live_
     assert [m["role"] for m in messages] == ["user", "assistant"] and messages[1]["content"] == reply
 
 
-async def test_accept_json_is_the_plain_route(live_with: Any) -> None:
+async def test_accept_json_is_the_plain_route(live_with: LiveWith) -> None:
     live = await live_with(ScriptedLLM(calls(("add_task", {"title": "Buy milk"}))))
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
         response = await http.post(

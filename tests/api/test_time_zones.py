@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
-from support.api import USER, auth, chat, tasks_of, token_for
+from support.api import USER, MakeClient, auth, chat, tasks_of, token_for
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
@@ -48,7 +48,9 @@ def system_text(llm: ScriptedLLM, index: int = 0) -> str:
 
 
 @pytest.mark.parametrize(("zone", "moment", "local"), MOMENTS, ids=IDS)
-async def test_today_is_the_users_date_in_their_zone(make_client, zone: str, moment: datetime, local: date) -> None:  # type: ignore[no-untyped-def]
+async def test_today_is_the_users_date_in_their_zone(
+    make_client: MakeClient, zone: str, moment: datetime, local: date
+) -> None:
     """The model is told the user's date and zone; the date it gives for "today" is kept (not taken
     for a past date, not dropped as a date nobody said), and stored as the user's today."""
     llm = ScriptedLLM(calls(("add_task", {"title": "Pay rent", "due_date": local.isoformat()})))
@@ -64,8 +66,8 @@ async def test_today_is_the_users_date_in_their_zone(make_client, zone: str, mom
 
 @pytest.mark.parametrize(("zone", "moment", "local"), MOMENTS, ids=IDS)
 async def test_the_offline_model_reads_tomorrow_from_the_users_today(
-    make_client, zone: str, moment: datetime, local: date
-) -> None:  # type: ignore[no-untyped-def]
+    make_client: MakeClient, zone: str, moment: datetime, local: date
+) -> None:
     client = await make_client(offline=True, clock=FixedClock(moment))
 
     response = await client.post(
@@ -77,7 +79,7 @@ async def test_the_offline_model_reads_tomorrow_from_the_users_today(
     assert [t["due_date"] for t in tasks] == [(local + timedelta(days=1)).isoformat()], tasks
 
 
-async def test_the_same_instant_is_a_different_day_for_each_user(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_same_instant_is_a_different_day_for_each_user(make_client: MakeClient) -> None:
     """03:00 UTC on 5 December: the 4th in Pago Pago and Los Angeles, the 5th in London and Kiritimati."""
     client = await make_client(offline=True, clock=FixedClock(at("2026-12-05T03:00")))
     expected = {
@@ -104,7 +106,9 @@ async def prompt_zone(client: Any, llm: ScriptedLLM, *, headers: dict[str, str],
     return system_text(llm, -1).split("in the user's time zone ")[1].split(".\n")[0]
 
 
-async def test_the_zone_comes_from_body_then_header_then_claim_then_stored_then_default(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_zone_comes_from_body_then_header_then_claim_then_stored_then_default(
+    make_client: MakeClient,
+) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, default_time_zone="Europe/Lisbon")
     claimed = {"Authorization": f"Bearer {token_for(zoneinfo='Asia/Tokyo')}"}
@@ -122,7 +126,7 @@ async def test_the_zone_comes_from_body_then_header_then_claim_then_stored_then_
     assert await prompt_zone(client, llm, headers=both, time_zone="Australia/Perth") == "Australia/Perth"
 
 
-async def test_an_unknown_zone_is_a_422_wherever_it_is_given(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_unknown_zone_is_a_422_wherever_it_is_given(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=completion("Hello!"))
     client = await make_client(llm)
     url = f"/api/{USER}/chat"
@@ -163,7 +167,7 @@ async def test_an_unknown_zone_is_a_422_wherever_it_is_given(make_client) -> Non
         ).status_code == 422
 
 
-async def test_a_request_with_a_zone_does_not_read_the_stored_one(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_request_with_a_zone_does_not_read_the_stored_one(make_client: MakeClient) -> None:
     """A stored zone that can no longer be read (a name tzdata dropped) does not fail requests that say theirs."""
     import sqlalchemy as sa
 
@@ -182,15 +186,15 @@ async def test_a_request_with_a_zone_does_not_read_the_stored_one(make_client) -
 
 
 def test_default_time_zone_must_be_an_iana_name() -> None:
-    assert Settings(_env_file=None, default_time_zone="Asia/Kolkata").default_time_zone == "Asia/Kolkata"  # type: ignore[call-arg]
+    assert Settings(_env_file=None, default_time_zone="Asia/Kolkata").default_time_zone == "Asia/Kolkata"
     with pytest.raises(ValueError, match="IANA"):
-        Settings(_env_file=None, default_time_zone="Mars/Base")  # type: ignore[call-arg]
+        Settings(_env_file=None, default_time_zone="Mars/Base")
 
 
 # -- REST ----------------------------------------------------------------------------------------------
 
 
-async def test_rest_due_dates_are_checked_against_the_users_today(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_rest_due_dates_are_checked_against_the_users_today(make_client: MakeClient) -> None:
     """02:00 UTC on 5 December is 18:00 on the 4th in Los Angeles: the 4th is today there (201) and
     yesterday in UTC (422); in Kiritimati it is 16:00 on the 5th, so the 4th is past there."""
     client = await make_client(ScriptedLLM(), clock=FixedClock(at("2026-12-05T02:00")))
@@ -211,7 +215,7 @@ async def test_rest_due_dates_are_checked_against_the_users_today(make_client) -
 
 
 @pytest.mark.parametrize("database", ["postgres", "sqlite"], indirect=True)
-async def test_the_stored_zone_is_read_returned_exported_and_erased(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_stored_zone_is_read_returned_exported_and_erased(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM())
     url = f"/api/{USER}/preferences"
 
@@ -235,7 +239,7 @@ async def test_the_stored_zone_is_read_returned_exported_and_erased(make_client)
     assert (await client.get(url, headers=auth())).json()["time_zone"] is None
 
 
-async def test_overdue_is_the_users_in_listings_and_the_rest_filter(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_overdue_is_the_users_in_listings_and_the_rest_filter(make_client: MakeClient) -> None:
     """02:00 UTC on 5 December: a task due on the 4th is overdue in UTC and Kiritimati, not yet in Los
     Angeles, where it is still the 4th (18:00)."""
     from support.api import seed_tasks

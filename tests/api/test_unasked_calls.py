@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
@@ -27,8 +27,8 @@ async def state(client: Any) -> list[tuple[str, str]]:
         ),
     ],
 )
-async def test_an_unasked_delete_or_complete_of_a_named_task_waits_for_a_yes(  # type: ignore[no-untyped-def]
-    make_client, message: str, call: Any, question: str | None
+async def test_an_unasked_delete_or_complete_of_a_named_task_waits_for_a_yes(
+    make_client: MakeClient, message: str, call: Any, question: str | None
 ) -> None:
     llm = ScriptedLLM(calls(call), completion("Sure."))
     client = await make_client(llm)
@@ -64,8 +64,8 @@ async def test_an_unasked_delete_or_complete_of_a_named_task_waits_for_a_yes(  #
         ("what did I add this morning?", ("add_task", {"title": "Awesome"})),  # a question: no add at all
     ],
 )
-async def test_a_change_nobody_asked_for_is_refused_and_the_message_still_gets_an_answer(  # type: ignore[no-untyped-def]
-    make_client, message: str, call: Any
+async def test_a_change_nobody_asked_for_is_refused_and_the_message_still_gets_an_answer(
+    make_client: MakeClient, message: str, call: Any
 ) -> None:
     llm = ScriptedLLM(calls(call), completion("Done! Anything else?"), completion("Happy to help."))
     client = await make_client(llm)
@@ -86,7 +86,7 @@ async def test_a_change_nobody_asked_for_is_refused_and_the_message_still_gets_a
     assert "Done" not in body["assistant_message"]
 
 
-async def test_the_answer_after_a_refused_change_is_checked_like_any_other(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_answer_after_a_refused_change_is_checked_like_any_other(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("update_task", {"task_id": "Taxes", "priority": "high"})), completion("Not yet: Taxes is still open.")
     )
@@ -100,7 +100,9 @@ async def test_the_answer_after_a_refused_change_is_checked_like_any_other(make_
     assert len(llm.checks) == 1 and "Not yet: Taxes is still open." in llm.checks[0]["messages"][-1]["content"]
 
 
-async def test_on_other_wording_an_add_needs_the_users_words_and_never_the_whole_message(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_on_other_wording_an_add_needs_the_users_words_and_never_the_whole_message(
+    make_client: MakeClient,
+) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Pottery class"})),
         completion("I can't add that."),
@@ -130,8 +132,8 @@ async def test_on_other_wording_an_add_needs_the_users_words_and_never_the_whole
         ("füge Eier hinzu", "Aufgabe", "Eier"),
     ],
 )
-async def test_an_asked_add_with_a_title_the_user_never_said_takes_theirs_in_any_language(  # type: ignore[no-untyped-def]
-    make_client, message: str, title: str, said: str
+async def test_an_asked_add_with_a_title_the_user_never_said_takes_theirs_in_any_language(
+    make_client: MakeClient, message: str, title: str, said: str
 ) -> None:
     """SmolLM2's habit: the right tool, a title from the tool's description or nowhere. The title the
     user said, read in their language, is added instead (tests/api/test_weak_model_repairs.py)."""
@@ -145,7 +147,9 @@ async def test_an_asked_add_with_a_title_the_user_never_said_takes_theirs_in_any
     assert "Done!" not in body["assistant_message"]
 
 
-async def test_an_asked_add_whose_title_the_user_never_said_and_no_reading_gives_is_not_done(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_asked_add_whose_title_the_user_never_said_and_no_reading_gives_is_not_done(
+    make_client: MakeClient,
+) -> None:
     client = await make_client(ScriptedLLM(calls(("add_task", {"title": "A list of tasks"})), completion("Done!")))
 
     body = (await chat(client, "add to my list")).json()
@@ -155,7 +159,7 @@ async def test_an_asked_add_whose_title_the_user_never_said_and_no_reading_gives
     assert "Done" not in body["assistant_message"] and "Added" not in body["assistant_message"]
 
 
-async def test_an_asked_add_may_take_its_title_from_the_conversation(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_asked_add_may_take_its_title_from_the_conversation(make_client: MakeClient) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Water the plants"})),  # one call each: the reply comes from the result
         completion("Added it again!"),  # a claim, no call: the add is forced, as a model would comply
@@ -171,7 +175,7 @@ async def test_an_asked_add_may_take_its_title_from_the_conversation(make_client
     assert [t["title"] for t in await tasks_of(client)] == ["Water the plants", "Water the plants"]
 
 
-async def test_a_forced_add_of_the_whole_message_asks_about_the_one_title_it_quotes(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_forced_add_of_the_whole_message_asks_about_the_one_title_it_quotes(make_client: MakeClient) -> None:
     # Czech, which no file reads: the model only claims an add; forced, it passes the whole message as
     # the title. The message quotes one title: that is what the user is asked about, not the message.
     from support.fake_llm import declares, tool_call
@@ -196,7 +200,7 @@ async def test_a_forced_add_of_the_whole_message_asks_about_the_one_title_it_quo
     assert [t["title"] for t in await tasks_of(client)] == ["zavolat mechanikovi"]
 
 
-async def test_a_forced_add_of_the_whole_message_with_no_quote_is_still_refused(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_forced_add_of_the_whole_message_with_no_quote_is_still_refused(make_client: MakeClient) -> None:
     from support.fake_llm import declares, tool_call
 
     message = "díky moc, to je super"

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
-from support.api import NOW, USER, auth, chat, make_settings, seed_tasks, tasks_of
+from support.api import NOW, USER, MakeClient, auth, chat, make_settings, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
 from backend.app.calls.types import ToolCall
@@ -33,7 +33,7 @@ def state(tasks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 @BOTH
-async def test_a_deleted_task_comes_back_with_its_id(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_deleted_task_comes_back_with_its_id(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed_tasks(client, "Gym", "Taxes", priority="high", tags=["x"])
@@ -49,7 +49,7 @@ async def test_a_deleted_task_comes_back_with_its_id(make_client) -> None:  # ty
     assert body["action_metadata"]["action"] == "undo_last_change" and body["action_metadata"]["success"] is True
 
 
-async def test_the_offline_model_undoes_in_any_covered_language(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_offline_model_undoes_in_any_covered_language(make_client: MakeClient) -> None:
     client = await make_client(offline=True)
 
     await chat(client, "add buy milk tomorrow")
@@ -64,12 +64,18 @@ async def test_the_offline_model_undoes_in_any_covered_language(make_client) -> 
     assert body["assistant_message"] == "Ich konnte nichts rückgängig machen: es gibt nichts rückgängig zu machen."
 
 
-async def test_a_completion_and_an_update_get_their_fields_back(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_completion_and_an_update_get_their_fields_back(make_client: MakeClient) -> None:
     llm, clock = ScriptedLLM(), FixedClock(NOW)
     client = await make_client(llm, clock=clock)
     await seed_tasks(client, "Gym", due_date=date(2026, 12, 1), tags=["health"])
     before = await tasks_of(client)
-    change = {"task_id": "Gym", "title": "Gym session", "priority": "high", "due_date": None, "tags": []}
+    change: dict[str, Any] = {
+        "task_id": "Gym",
+        "title": "Gym session",
+        "priority": "high",
+        "due_date": None,
+        "tags": [],
+    }
     llm.push(calls(("complete_task", {"task_id": "Gym"})), calls(("update_task", change)))
 
     await chat(client, "mark gym done")
@@ -97,7 +103,7 @@ async def test_a_completion_and_an_update_get_their_fields_back(make_client) -> 
     assert second["undone"][0]["fields"] == ["status"] and second["source"] == "chat"
 
 
-async def test_an_add_is_removed_and_a_multi_call_turn_is_undone_whole(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_add_is_removed_and_a_multi_call_turn_is_undone_whole(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed_tasks(client, "Gym", "Taxes")
@@ -114,7 +120,7 @@ async def test_an_add_is_removed_and_a_multi_call_turn_is_undone_whole(make_clie
     assert body["assistant_message"] == ("Undone: put back the status of “Taxes”; restored “Gym”; removed “Milk”.")
 
 
-async def test_rest_undo_walks_back_one_change_set_at_a_time_then_says_there_is_none(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_rest_undo_walks_back_one_change_set_at_a_time_then_says_there_is_none(make_client: MakeClient) -> None:
     llm, clock = ScriptedLLM(), FixedClock(NOW)
     client = await make_client(llm, clock=clock)
     llm.push(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Eggs"})))
@@ -136,10 +142,10 @@ async def test_rest_undo_walks_back_one_change_set_at_a_time_then_says_there_is_
     assert await tasks_of(client) == []
 
 
-async def test_an_mcp_change_is_undone_and_another_users_change_never_is(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_mcp_change_is_undone_and_another_users_change_never_is(make_client: MakeClient) -> None:
     clock = FixedClock(NOW)
     client = await make_client(ScriptedLLM(), clock=clock)
-    tools_for = client.app.state.tools_for  # type: ignore[attr-defined]
+    tools_for = client.app.state.tools_for
     await tools_for("bob", source="mcp").execute_batch([ToolCall("m1", "add_task", {"title": "Bob's task"})])
     await tools_for(USER, source="mcp").execute_batch([ToolCall("m2", "add_task", {"title": "Alice's task"})])
 
@@ -151,12 +157,12 @@ async def test_an_mcp_change_is_undone_and_another_users_change_never_is(make_cl
     assert (await undo(client, later=clock)).status_code == 409  # Bob's change is not Alice's to undo
 
 
-async def test_undo_refuses_when_a_later_change_touched_the_task_and_changes_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_undo_refuses_when_a_later_change_touched_the_task_and_changes_nothing(make_client: MakeClient) -> None:
     # Turn A changes Gym, an MCP call changes Gym after it, then turn A (still running) changes Taxes:
     # A is the newest change set, but undoing its Gym change would overwrite the later one.
     client = await make_client(ScriptedLLM())
     await seed_tasks(client, "Gym", "Taxes")
-    tools_for = client.app.state.tools_for  # type: ignore[attr-defined]
+    tools_for = client.app.state.tools_for
     turn_a = tools_for(USER, source="chat")
     await turn_a.execute_batch([ToolCall("a1", "update_task", {"task_id": "Gym", "priority": "high"})])
     await tools_for(USER, source="mcp").execute_batch(
@@ -172,7 +178,9 @@ async def test_undo_refuses_when_a_later_change_touched_the_task_and_changes_not
     assert await tasks_of(client) == before  # Taxes was not half-undone
 
 
-async def test_a_deleted_task_past_retention_is_purged_and_can_no_longer_come_back(make_client, database: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_deleted_task_past_retention_is_purged_and_can_no_longer_come_back(
+    make_client: MakeClient, database: str
+) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, undo_retention_days=30)
     await seed_tasks(client, "Gym")
@@ -187,7 +195,7 @@ async def test_a_deleted_task_past_retention_is_purged_and_can_no_longer_come_ba
     assert refused.status_code == 409 and "can no longer be restored" in refused.json()["detail"]
 
 
-async def test_deleted_tasks_are_invisible_to_lists_tools_and_the_resolver(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_deleted_tasks_are_invisible_to_lists_tools_and_the_resolver(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed_tasks(client, "Gym", "Taxes")
@@ -200,7 +208,7 @@ async def test_deleted_tasks_are_invisible_to_lists_tools_and_the_resolver(make_
 
     listed = (await chat(client, "list my tasks")).json()
     completed = (await chat(client, "complete gym")).json()
-    tools_for = client.app.state.tools_for  # type: ignore[attr-defined]
+    tools_for = client.app.state.tools_for
     via_mcp = await tools_for(USER).execute_batch([ToolCall("m", "list_tasks", {})])
 
     assert [t["title"] for t in await tasks_of(client)] == ["Taxes"]
@@ -209,7 +217,7 @@ async def test_deleted_tasks_are_invisible_to_lists_tools_and_the_resolver(make_
     assert [t["title"] for t in via_mcp.results[0].data["tasks"]] == ["Taxes"]
 
 
-async def _two_changes(make_client: Any, clock: FixedClock) -> Any:
+async def _two_changes(make_client: MakeClient, clock: FixedClock) -> Any:
     llm = ScriptedLLM()
     client = await make_client(llm, clock=clock)
     llm.push(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Eggs"})))
@@ -218,7 +226,7 @@ async def _two_changes(make_client: Any, clock: FixedClock) -> Any:
     return client
 
 
-async def test_a_double_clicked_undo_undoes_once(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_double_clicked_undo_undoes_once(make_client: MakeClient) -> None:
     clock = FixedClock(NOW)
     client = await _two_changes(make_client, clock)
 
@@ -231,7 +239,7 @@ async def test_a_double_clicked_undo_undoes_once(make_client) -> None:  # type: 
     assert [u["title"] for u in later.json()["undone"]] == ["Milk"] and await tasks_of(client) == []
 
 
-async def test_an_undo_with_an_idempotency_key_runs_once_whatever_the_timing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_undo_with_an_idempotency_key_runs_once_whatever_the_timing(make_client: MakeClient) -> None:
     clock = FixedClock(NOW)
     client = await _two_changes(make_client, clock)
     headers = {**auth(), "Idempotency-Key": "undo-1"}
@@ -247,7 +255,7 @@ async def test_an_undo_with_an_idempotency_key_runs_once_whatever_the_timing(mak
     assert other.status_code == 200 and await tasks_of(client) == []
 
 
-async def test_an_undo_naming_the_change_it_saw_reverts_only_that_one(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_undo_naming_the_change_it_saw_reverts_only_that_one(make_client: MakeClient) -> None:
     clock = FixedClock(NOW)
     client = await _two_changes(make_client, clock)
     first = await undo(client)
@@ -262,7 +270,7 @@ async def test_an_undo_naming_the_change_it_saw_reverts_only_that_one(make_clien
     assert [t["title"] for t in rows] == ["Milk"]
 
 
-async def test_concurrent_undo_clicks_revert_one_change_set(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_concurrent_undo_clicks_revert_one_change_set(make_client: MakeClient) -> None:
     clock = FixedClock(NOW)
     client = await _two_changes(make_client, clock)
 
@@ -272,7 +280,7 @@ async def test_concurrent_undo_clicks_revert_one_change_set(make_client) -> None
     assert [t["title"] for t in await tasks_of(client)] == ["Milk"]
 
 
-async def test_with_no_repeat_window_each_undo_reverts_one_more_change_set(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_with_no_repeat_window_each_undo_reverts_one_more_change_set(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, undo_repeat_window_s=0)
     llm.push(calls(("add_task", {"title": "Milk"})), calls(("add_task", {"title": "Eggs"})))

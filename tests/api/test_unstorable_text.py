@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from support.api import auth, chat, seed_tasks, tasks_of
+from support.api import MakeClient, auth, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
@@ -20,7 +20,7 @@ async def _post(client: Any, path: str, raw: str) -> Any:
     ("query", "field"),
     [("q=a%00b", "q"), ("tag=%00", "tag"), ("status=all&q=x%00", "q"), ("sort=due&cursor=%00", "cursor")],
 )
-async def test_a_nul_in_a_query_parameter_is_a_422_naming_it(make_client: Any, query: str, field: str) -> None:
+async def test_a_nul_in_a_query_parameter_is_a_422_naming_it(make_client: MakeClient, query: str, field: str) -> None:
     client = await make_client(ScriptedLLM())
     response = await client.get(f"/api/alice/tasks?{query}", headers=auth())
     assert response.status_code == 422, response.text
@@ -41,7 +41,7 @@ async def test_a_nul_in_a_query_parameter_is_a_422_naming_it(make_client: Any, q
     ],
 )
 async def test_unstorable_text_in_a_body_field_is_a_422_naming_it_and_nothing_is_written(
-    make_client: Any, path: str, raw: str, where: str
+    make_client: MakeClient, path: str, raw: str, where: str
 ) -> None:
     llm = ScriptedLLM(default=calls(("add_task", {"title": "milk"})))
     client = await make_client(llm)
@@ -57,7 +57,7 @@ async def test_unstorable_text_in_a_body_field_is_a_422_naming_it_and_nothing_is
     "title",
     ["\u200b", "\u200b\u200c\u200d", "\ufeff", "\u202e\u202d", "\u2066\u2069", " \u00ad ", "\u3164", "\u2800\u2800"],
 )
-async def test_a_title_that_shows_nothing_is_refused_like_a_blank_one(make_client: Any, title: str) -> None:
+async def test_a_title_that_shows_nothing_is_refused_like_a_blank_one(make_client: MakeClient, title: str) -> None:
     client = await make_client(ScriptedLLM())
     await seed_tasks(client, "Taxes")
     created = await _post(client, "/api/alice/tasks", json.dumps({"title": title}))
@@ -69,7 +69,7 @@ async def test_a_title_that_shows_nothing_is_refused_like_a_blank_one(make_clien
     assert [t["title"] for t in await tasks_of(client)] == ["Taxes"]
 
 
-async def test_a_model_adding_an_invisible_title_adds_nothing_and_says_so(make_client: Any) -> None:
+async def test_a_model_adding_an_invisible_title_adds_nothing_and_says_so(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "\u200b\u2060"})), completion("Added!"))
     client = await make_client(llm)
     body = (await chat(client, "add a task")).json()
@@ -88,7 +88,9 @@ async def test_a_model_adding_an_invisible_title_adds_nothing_and_says_so(make_c
         ("שלם \u200fחשבון", "שלם \u200fחשבון"),  # a right-to-left mark inside stays
     ],
 )
-async def test_bidi_controls_go_from_titles_and_visible_text_stays(make_client: Any, given: str, stored: str) -> None:
+async def test_bidi_controls_go_from_titles_and_visible_text_stays(
+    make_client: MakeClient, given: str, stored: str
+) -> None:
     client = await make_client(ScriptedLLM())
     created = await _post(client, "/api/alice/tasks", json.dumps({"title": given}))
     assert created.status_code == 201, created.text

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from sqlmodel import SQLModel
-from support.api import NOW, auth, chat, make_settings, seed_tasks, tasks_of
+from support.api import NOW, MakeClient, auth, chat, make_settings, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
@@ -37,7 +37,7 @@ async def _rows(client: Any, user: str) -> dict[str, int]:
     return found
 
 
-async def _both_users(make_client: Any, **settings: Any) -> Any:
+async def _both_users(make_client: MakeClient, **settings: Any) -> Any:
     client = await make_client(ScriptedLLM(default=_adding), **settings)
     for user in ("alice", "bob"):
         await seed_tasks(client, "Taxes", "Gym", user=user)
@@ -47,7 +47,7 @@ async def _both_users(make_client: Any, **settings: Any) -> Any:
     return client
 
 
-async def test_an_export_holds_every_row_of_the_users_own_data_and_nobody_elses(make_client: Any) -> None:
+async def test_an_export_holds_every_row_of_the_users_own_data_and_nobody_elses(make_client: MakeClient) -> None:
     client = await _both_users(make_client)
 
     response = await client.get("/api/alice/export", headers=auth("alice"))
@@ -66,7 +66,7 @@ async def test_an_export_holds_every_row_of_the_users_own_data_and_nobody_elses(
     assert (await client.get("/api/bob/export", headers=auth("alice"))).status_code == 403
 
 
-async def test_erase_deletes_every_row_of_the_user_in_every_table_and_says_how_many(make_client: Any) -> None:
+async def test_erase_deletes_every_row_of_the_user_in_every_table_and_says_how_many(make_client: MakeClient) -> None:
     client = await _both_users(make_client)
     before, bobs = await _rows(client, "alice"), await _rows(client, "bob")
 
@@ -82,7 +82,7 @@ async def test_erase_deletes_every_row_of_the_user_in_every_table_and_says_how_m
     assert (await client.delete("/api/bob/data", headers=auth("alice"))).status_code == 403
 
 
-async def test_erase_is_all_or_nothing(make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_erase_is_all_or_nothing(make_client: MakeClient, monkeypatch: pytest.MonkeyPatch) -> None:
     client = await _both_users(make_client)
     before = await _rows(client, "alice")
 
@@ -96,7 +96,9 @@ async def test_erase_is_all_or_nothing(make_client: Any, monkeypatch: pytest.Mon
     assert await _rows(client, "alice") == before
 
 
-async def test_conversations_past_retention_are_forgotten_and_tasks_kept(make_client: Any, database: str) -> None:
+async def test_conversations_past_retention_are_forgotten_and_tasks_kept(
+    make_client: MakeClient, database: str
+) -> None:
     client = await make_client(ScriptedLLM(default=_adding))
     old = (await chat(client, "add milk")).json()["conversation_id"]
     await chat(client, "add eggs")  # another conversation, touched just now

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
+from backend.app.services.turn import commands
 from backend.app.services.turn import pipeline as chat_service
 
 
@@ -48,8 +49,8 @@ async def state(client: Any) -> list[tuple[str, str]]:
         ),
     ],
 )
-async def test_a_delete_or_complete_whose_reference_names_no_task_runs_on_the_task_its_words_name_exactly(  # type: ignore[no-untyped-def]
-    make_client, message: str, call: Any, title: str, after: list[tuple[str, str]]
+async def test_a_delete_or_complete_whose_reference_names_no_task_runs_on_the_task_its_words_name_exactly(
+    make_client: MakeClient, message: str, call: Any, title: str, after: list[tuple[str, str]]
 ) -> None:
     """A destructive call whose reference names no task takes the task the words for that very action
     name exactly (docs/guard.md, rows T1 and T8): the user named it for that action, so it runs, and
@@ -74,8 +75,8 @@ async def test_a_delete_or_complete_whose_reference_names_no_task_runs_on_the_ta
         ("streich den zahnarzt", ("delete_task", {"task_id": "./tasks.json"})),
     ],
 )
-async def test_a_delete_or_complete_repaired_onto_a_task_named_in_part_is_asked_about_never_run(  # type: ignore[no-untyped-def]
-    make_client, message: str, call: Any
+async def test_a_delete_or_complete_repaired_onto_a_task_named_in_part_is_asked_about_never_run(
+    make_client: MakeClient, message: str, call: Any
 ) -> None:
     """Where the words name the task only in part, the backend's choice is asked about (row T9), and a
     yes runs exactly that."""
@@ -92,7 +93,7 @@ async def test_a_delete_or_complete_repaired_onto_a_task_named_in_part_is_asked_
     assert result["data"]["title"] in body["assistant_message"] and "Done" not in body["assistant_message"]
 
 
-async def test_an_edit_whose_reference_names_no_task_takes_the_one_its_words_name(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_an_edit_whose_reference_names_no_task_takes_the_one_its_words_name(make_client: MakeClient) -> None:
     call = ("update_task", {"task_id": "21648537900", "priority": "high"})
     client = await make_client(ScriptedLLM(calls(call), completion("Done.")))
     await seed_tasks(client, "Taxes", "Gym")
@@ -135,8 +136,8 @@ async def test_an_edit_whose_reference_names_no_task_takes_the_one_its_words_nam
         ("eggs wala task", [("complete_task", {"task_id": "1"})], ("Eggs", "Gym"), None),
     ],
 )
-async def test_a_repair_never_moves_a_call_onto_another_actions_task(  # type: ignore[no-untyped-def]
-    make_client, message: str, steps: Any, tasks: tuple[str, ...], after: list[tuple[str, str]] | None
+async def test_a_repair_never_moves_a_call_onto_another_actions_task(
+    make_client: MakeClient, message: str, steps: Any, tasks: tuple[str, ...], after: list[tuple[str, str]] | None
 ) -> None:
     client = await make_client(ScriptedLLM(calls(*steps), completion("Done."), default=completion("Okay.")))
     await seed_tasks(client, *tasks)
@@ -157,8 +158,8 @@ async def test_a_repair_never_moves_a_call_onto_another_actions_task(  # type: i
         ("add milk to my list", "Add task to the list", "milk"),  # a title from the tool's own description
     ],
 )
-async def test_a_junk_title_is_replaced_by_the_title_the_user_asked_for(  # type: ignore[no-untyped-def]
-    make_client, message: str, junk: str, said: str
+async def test_a_junk_title_is_replaced_by_the_title_the_user_asked_for(
+    make_client: MakeClient, message: str, junk: str, said: str
 ) -> None:
     client = await make_client(ScriptedLLM(calls(("add_task", {"title": junk})), completion("Added.")))
 
@@ -170,7 +171,7 @@ async def test_a_junk_title_is_replaced_by_the_title_the_user_asked_for(  # type
     ]
 
 
-async def test_junk_adds_take_the_titles_asked_for_only_when_they_pair_one_to_one(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_junk_adds_take_the_titles_asked_for_only_when_they_pair_one_to_one(make_client: MakeClient) -> None:
     junk = calls(("add_task", {"title": "milk"}), ("add_task", {"title": "Task"}), ("add_task", {"title": "x"}))
     client = await make_client(ScriptedLLM(junk, completion("Added."), junk, completion("Added.")))
 
@@ -185,7 +186,7 @@ async def test_junk_adds_take_the_titles_asked_for_only_when_they_pair_one_to_on
     assert {r["code"] for r in results[1:]} == {"NOT_GROUNDED"}
 
 
-async def test_a_reference_that_resolves_is_never_replaced(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_reference_that_resolves_is_never_replaced(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(calls(("complete_task", {"task_id": "taxes"})), completion("Done.")))
     await seed_tasks(client, "Taxes", "Gym")
 
@@ -204,7 +205,7 @@ async def test_a_reference_that_resolves_is_never_replaced(make_client) -> None:
         ("what's on my list?", "the message names no task at all"),
     ],
 )
-async def test_a_repair_never_invents_a_target(make_client, message: str, why: str) -> None:  # type: ignore[no-untyped-def]
+async def test_a_repair_never_invents_a_target(make_client: MakeClient, message: str, why: str) -> None:
     llm = ScriptedLLM(calls(("delete_task", {"task_id": "21648537900"})), default=completion("Done."))
     client = await make_client(llm)
     await seed_tasks(client, "Q3 report", "Q4 report", "Gym")
@@ -216,7 +217,7 @@ async def test_a_repair_never_invents_a_target(make_client, message: str, why: s
     assert all(not c["result"]["success"] for c in body["tool_calls"] if c["name"] == "delete_task"), why
 
 
-async def test_the_title_the_user_quoted_and_the_priority_and_date_they_gave_win(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_title_the_user_quoted_and_the_priority_and_date_they_gave_win(make_client: MakeClient) -> None:
     junk = {"title": "Pay rent&#34; with high priority, due in 3 days", "priority": "low"}
     client = await make_client(ScriptedLLM(calls(("add_task", junk)), completion("Added.")))
 
@@ -231,7 +232,7 @@ async def test_the_title_the_user_quoted_and_the_priority_and_date_they_gave_win
     ]
 
 
-async def test_the_raw_auto_policy_repairs_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_raw_auto_policy_repairs_nothing(make_client: MakeClient) -> None:
     """`auto` is the model on its own (the eval's baseline): its noise stays noise."""
     llm = ScriptedLLM(calls(("delete_task", {"task_id": "21648537900"})), completion("Done."))
     client = await make_client(llm, tool_policy="auto")
@@ -243,12 +244,14 @@ async def test_the_raw_auto_policy_repairs_nothing(make_client) -> None:  # type
     assert body["tool_calls"][0]["result"]["code"] == "NOT_FOUND"
 
 
-async def test_the_message_is_read_as_calls_only_when_a_tool_needs_it(make_client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_the_message_is_read_as_calls_only_when_a_tool_needs_it(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The calls the message asks for (its titles, dates, priorities and references, `asked_in`) are
     read when a tool first needs them to check or repair a call, once however often it asks: an add
     always asks (the user's priority and due date hold), a complete by the user's own title never does."""
     read: list[str] = []
-    original = chat_service.asked_in
+    original = commands.asked_in  # what the pipeline imported: it reads the message through this name
 
     def counted(message: str, **kwargs: Any) -> Any:
         read.append(message)

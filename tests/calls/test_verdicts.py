@@ -39,7 +39,7 @@ DOCS = ROOT / "docs" / "guard.md"
 TABLE_MODULES = {APP / "calls" / name for name in ("verdicts.py", "decisions.py", "facts.py")}
 _ROW = re.compile(r"^\| (?P<id>[LCTVAR]\d+) \| (?P<when>.*?) \| (?P<verdict>.*?) \|(?P<record>.*?)\|$")
 # The first words of a verdict as the docs write it.
-_SAID = {
+_SAID: dict[Do, str | tuple[str, ...]] = {
     Do.RUN: "run",
     Do.ASK: "ask",
     Do.ASK_NAMED: "ask about that task",
@@ -78,7 +78,7 @@ def test_the_docs_write_the_table_the_code_decides_by() -> None:
 
 def test_each_point_ends_in_a_row_that_always_holds() -> None:
     for point, rows in TABLE.items():
-        assert rows[-1].when(None), point  # type: ignore[arg-type]  # the catch-all reads no fact
+        assert rows[-1].when(None), point  # the catch-all reads no fact
 
 
 _TRAITS = list({*TRAITS.values(), UNKNOWN})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import USER, seed_tasks, token_for
+from support.api import USER, MakeClient, seed_tasks, token_for
 from support.fake_llm import ScriptedLLM
 from support.live import Live, serve
 from support.node import SEEDED, counts, require_node, run, scripted
@@ -27,11 +27,11 @@ async def node_test(live: Live, test_file: str) -> dict[str, int]:
     return counts(await run(require_node(), "--test", "--test-reporter=spec", test_file, env=env))
 
 
-async def test_the_ai_sdk_reads_real_turns(make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_ai_sdk_reads_real_turns(make_client: MakeClient, monkeypatch: pytest.MonkeyPatch) -> None:
     require_node()
     client = await make_client(ScriptedLLM(default=scripted), max_destructive_calls_per_turn=2)
     await seed_tasks(client, *SEEDED)
-    service = client.app.state.chat_service  # type: ignore[attr-defined]
+    service = client.app.state.chat_service
     persist = service.store.persist
 
     async def failing_for_one_message(turn: Any, *args: Any) -> Any:
@@ -45,7 +45,7 @@ async def test_the_ai_sdk_reads_real_turns(make_client: Any, monkeypatch: pytest
         assert await node_test(live, "ai-sdk.test.mjs") == {"pass": 5, "fail": 0, "skipped": 0}
 
 
-async def test_the_mcp_typescript_client_uses_the_tools_as_its_user(make_client: Any) -> None:
+async def test_the_mcp_typescript_client_uses_the_tools_as_its_user(make_client: MakeClient) -> None:
     require_node()
     async with serve(await make_client(offline=True)) as live:
         assert await node_test(live, "mcp.test.mjs") == {"pass": 3, "fail": 0, "skipped": 0}

@@ -18,7 +18,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
-from support.api import USER, seed_tasks, tasks_of, token_for
+from support.api import USER, MakeClient, seed_tasks, tasks_of, token_for
 from support.browser import chromium_page, needs_chromium
 from support.fake_llm import ScriptedLLM
 from support.live import bound_socket, serve
@@ -35,7 +35,7 @@ def test_the_docs_show_the_example_file_as_it_is() -> None:
 
 
 @needs_chromium
-async def test_the_example_chats_in_a_browser(make_client: Any, tmp_path: Path) -> None:
+async def test_the_example_chats_in_a_browser(make_client: MakeClient, tmp_path: Path) -> None:
     require_node()
     bundle = tmp_path / "bundle.js"
     await run(

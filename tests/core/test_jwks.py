@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from support.api import TEST_SECRET, token_for
+from support.api import TEST_SECRET, MakeClient, token_for
 
 from backend.app.core.config import Settings
 
@@ -129,13 +129,13 @@ class Clock:
         return self.now
 
 
-async def app_for(make_client: Any, provider: Provider, **settings: Any) -> tuple[httpx.AsyncClient, Clock]:
+async def app_for(make_client: MakeClient, provider: Provider, **settings: Any) -> tuple[httpx.AsyncClient, Clock]:
     settings.setdefault("jwt_algorithms", ["HS256", "RS256", "ES256"])
     client = await make_client(
         offline=True, jwt_jwks_url=provider.url, jwt_issuer=ISSUER, jwt_audience=AUDIENCE, **settings
     )
     clock = Clock()
-    client.app.state.keys.clock = clock  # type: ignore[attr-defined]
+    client.app.state.keys.clock = clock
     return client, clock
 
 
@@ -145,7 +145,7 @@ async def status(client: httpx.AsyncClient, token: str, user: str = "alice") -> 
 
 
 async def test_rs256_and_es256_tokens_are_accepted_with_keys_fetched_once(
-    make_client: Any, provider: Provider, keys: dict[str, Key]
+    make_client: MakeClient, provider: Provider, keys: dict[str, Key]
 ) -> None:
     client, _ = await app_for(make_client, provider)
 
@@ -156,7 +156,7 @@ async def test_rs256_and_es256_tokens_are_accepted_with_keys_fetched_once(
     assert provider.requests == 1  # cached: never per request
 
 
-async def test_hs256_still_works_beside_them(make_client: Any, provider: Provider) -> None:
+async def test_hs256_still_works_beside_them(make_client: MakeClient, provider: Provider) -> None:
     client, _ = await app_for(make_client, provider, jwt_secret=TEST_SECRET)
     settings_token = jwt.encode(
         {"sub": "alice", "iat": int(time.time()), "exp": int(time.time()) + 600, "iss": ISSUER, "aud": AUDIENCE},
@@ -167,7 +167,7 @@ async def test_hs256_still_works_beside_them(make_client: Any, provider: Provide
     assert provider.requests == 0  # HS256 needs no key from the provider
 
 
-async def test_only_the_listed_algorithms(make_client: Any, provider: Provider, keys: dict[str, Key]) -> None:
+async def test_only_the_listed_algorithms(make_client: MakeClient, provider: Provider, keys: dict[str, Key]) -> None:
     client, _ = await app_for(make_client, provider, jwt_algorithms=["RS256"])
 
     assert await status(client, keys["rsa"].token()) == 200
@@ -175,7 +175,9 @@ async def test_only_the_listed_algorithms(make_client: Any, provider: Provider, 
     assert await status(client, token_for("alice")) == 401  # HS256 not allowed here
 
 
-async def test_claims_are_checked_as_for_hs256(make_client: Any, provider: Provider, keys: dict[str, Key]) -> None:
+async def test_claims_are_checked_as_for_hs256(
+    make_client: MakeClient, provider: Provider, keys: dict[str, Key]
+) -> None:
     client, _ = await app_for(make_client, provider)
     rsa_key = keys["rsa"]
 
@@ -187,7 +189,7 @@ async def test_claims_are_checked_as_for_hs256(make_client: Any, provider: Provi
     assert await status(client, forged) == 401
 
 
-async def test_no_key_confusion(make_client: Any, provider: Provider, keys: dict[str, Key]) -> None:
+async def test_no_key_confusion(make_client: MakeClient, provider: Provider, keys: dict[str, Key]) -> None:
     client, _ = await app_for(make_client, provider, jwt_secret=TEST_SECRET)
     rsa_key, ec_key = keys["rsa"], keys["ec"]
     now = int(time.time())
@@ -207,7 +209,7 @@ async def test_no_key_confusion(make_client: Any, provider: Provider, keys: dict
 
 
 async def test_an_unknown_kid_refetches_at_most_once_per_interval(
-    make_client: Any, provider: Provider, keys: dict[str, Key]
+    make_client: MakeClient, provider: Provider, keys: dict[str, Key]
 ) -> None:
     client, clock = await app_for(make_client, provider, jwt_jwks_refresh_s=60)
     assert await status(client, keys["rsa"].token()) == 200
@@ -223,7 +225,7 @@ async def test_an_unknown_kid_refetches_at_most_once_per_interval(
     assert provider.requests == 2  # still inside the interval
 
 
-async def test_rotation(make_client: Any, provider: Provider, keys: dict[str, Key]) -> None:
+async def test_rotation(make_client: MakeClient, provider: Provider, keys: dict[str, Key]) -> None:
     client, clock = await app_for(make_client, provider)
     old, new = keys["rsa"], keys["rsa2"]
     assert await status(client, old.token()) == 200
@@ -236,7 +238,7 @@ async def test_rotation(make_client: Any, provider: Provider, keys: dict[str, Ke
 
 
 async def test_keys_unavailable_is_503_then_recovers(
-    make_client: Any, provider: Provider, keys: dict[str, Key]
+    make_client: MakeClient, provider: Provider, keys: dict[str, Key]
 ) -> None:
     provider.down = True
     client, clock = await app_for(make_client, provider)
@@ -254,15 +256,15 @@ async def test_keys_unavailable_is_503_then_recovers(
 
 def test_settings_need_a_jwks_url_for_rs256_and_es256() -> None:
     with pytest.raises(ValidationError, match="JWT_JWKS_URL is required"):
-        Settings(_env_file=None, jwt_algorithms="HS256,RS256")  # type: ignore[call-arg]
+        Settings(_env_file=None, jwt_algorithms="HS256,RS256")
     with pytest.raises(ValidationError, match="neither RS256 nor ES256"):
-        Settings(_env_file=None, jwt_jwks_url="http://idp.test/jwks")  # type: ignore[call-arg]
-    assert Settings(_env_file=None, jwt_algorithms="rs256, es256", jwt_jwks_url="http://x/jwks").jwt_algorithms == [  # type: ignore[call-arg]
+        Settings(_env_file=None, jwt_jwks_url="http://idp.test/jwks")
+    assert Settings(_env_file=None, jwt_algorithms="rs256, es256", jwt_jwks_url="http://x/jwks").jwt_algorithms == [
         "RS256",
         "ES256",
     ]
     # Production without JWT_SECRET is fine when HS256 is not accepted at all.
-    production = Settings(_env_file=None, environment="production", jwt_algorithms="RS256", jwt_jwks_url="http://x/j")  # type: ignore[call-arg]
+    production = Settings(_env_file=None, environment="production", jwt_algorithms="RS256", jwt_jwks_url="http://x/j")
     assert production.jwt_secret is None
 
 
@@ -277,7 +279,7 @@ def test_settings_need_a_jwks_url_for_rs256_and_es256() -> None:
     ],
 )
 async def test_the_providers_cache_headers_bound_how_long_keys_are_kept(
-    make_client: Any, provider: Provider, keys: dict[str, Key], cache_control: str | None, kept_s: float
+    make_client: MakeClient, provider: Provider, keys: dict[str, Key], cache_control: str | None, kept_s: float
 ) -> None:
     provider.cache_control = cache_control
     client, clock = await app_for(make_client, provider)

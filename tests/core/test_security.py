@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -14,8 +15,8 @@ from backend.app.core.security import create_token, decode_token
 SECRET = "unit-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
 
 
-def _settings(**overrides: object) -> Settings:
-    return Settings(_env_file=None, jwt_secret=SECRET, **overrides)  # type: ignore[arg-type]
+def _settings(**overrides: Any) -> Settings:
+    return Settings(_env_file=None, jwt_secret=SECRET, **overrides)
 
 
 def test_a_cached_token_past_its_expiry_goes_back_to_the_full_check(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,7 +30,7 @@ def test_a_cached_token_past_its_expiry_goes_back_to_the_full_check(monkeypatch:
 
     monkeypatch.setattr(security, "_decode_and_verify", full_check)
     assert decode_token(token, settings=settings)["sub"] == "alice"  # still valid: served from the cache
-    monkeypatch.setattr(security.time, "time", lambda: now + 60 + settings.jwt_leeway_s + 5)
+    monkeypatch.setattr(time, "time", lambda: now + 60 + settings.jwt_leeway_s + 5)
     with pytest.raises(Unauthorized):
         decode_token(token, settings=settings)
 
@@ -37,7 +38,7 @@ def test_a_cached_token_past_its_expiry_goes_back_to_the_full_check(monkeypatch:
 def test_a_token_verified_under_one_secret_is_not_accepted_under_another() -> None:
     token = create_token(settings=_settings(), user_id="alice")
     assert decode_token(token, settings=_settings())["sub"] == "alice"
-    other = Settings(_env_file=None, jwt_secret="another-secret-0123456789-abcdefghijklmnop")  # type: ignore[call-arg]
+    other = Settings(_env_file=None, jwt_secret="another-secret-0123456789-abcdefghijklmnop")
     with pytest.raises(Unauthorized):
         decode_token(token, settings=other)
 

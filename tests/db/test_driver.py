@@ -8,18 +8,20 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from support.api import make_settings
+from support.db import checked_out
 
 from backend.app.db.driver import ALONE, fetch
-from backend.app.db.models import Conversation, Message
+from backend.app.db.repositories.conversation_statements import CONVERSATIONS, MESSAGES
 from backend.app.db.session import create_engine, create_sessionmaker, only_statement_next, unit_of_work
 
-_C, _M = Conversation.__table__, Message.__table__  # type: ignore[attr-defined]
+_C, _M = CONVERSATIONS, MESSAGES
 PID = sa.select(sa.func.pg_backend_pid().label("pid"))
 INSERT_MESSAGE = sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
 MESSAGES = sa.select(_M.c.id, _M.c.content, _M.c.execution_metadata, _M.c.created_at, _M.c.is_error).where(
@@ -54,7 +56,7 @@ async def engine(database: str) -> AsyncIterator[AsyncEngine]:
         await made.dispose()
 
 
-async def _conversation(sessionmaker, conversation_id: uuid.UUID) -> None:  # type: ignore[no-untyped-def]
+async def _conversation(sessionmaker: async_sessionmaker[AsyncSession], conversation_id: uuid.UUID) -> None:
     now = datetime.now(UTC)
     async with unit_of_work(sessionmaker) as session:
         await session.execute(
@@ -80,7 +82,7 @@ async def test_a_statement_sent_alone_writes_and_reads_what_the_session_does(eng
     async with unit_of_work(sessionmaker) as session:
         read_through = await fetch(session, MESSAGES, {"conversation_id": conversation_id})
 
-    def values(rows):  # type: ignore[no-untyped-def]
+    def values(rows: list[Any]) -> list[tuple[Any, ...]]:
         return sorted((tuple(r) for r in rows), key=lambda r: r[1])
 
     assert values(read_alone) == values(read_through)
@@ -146,7 +148,7 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
             (before,) = await fetch(session, PID, {})
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             await fetch(session, INSERT_MESSAGE, row)
-        errors = []
+        errors: list[sa.exc.IntegrityError] = []
         for mark in (True, False):
             with pytest.raises(sa.exc.IntegrityError) as raised:
                 async with unit_of_work(sessionmaker, single_statement=mark) as session:
@@ -154,12 +156,12 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
             errors.append(raised.value)
         alone, through = errors
         assert type(alone.orig) is type(through.orig)  # the adapter's IntegrityError, the driver's as its cause
-        assert type(alone.orig.__cause__).__name__ == "UniqueViolationError"
+        assert alone.orig is not None and type(alone.orig.__cause__).__name__ == "UniqueViolationError"
         assert not alone.connection_invalidated
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             (after,) = await fetch(session, PID, {})
         assert after.pid == before.pid  # the connection was sound, and went back to the pool
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert checked_out(engine) == 0
     finally:
         await engine.dispose()
 
@@ -168,7 +170,7 @@ XACT = sa.select(sa.func.pg_backend_pid().label("pid"), sa.func.txid_current().l
 CONTENTS = sa.select(_M.c.content).where(_M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.id.type))
 
 
-async def _contents(sessionmaker, conversation_id: uuid.UUID) -> set[str]:  # type: ignore[no-untyped-def]
+async def _contents(sessionmaker: async_sessionmaker[AsyncSession], conversation_id: uuid.UUID) -> set[str]:
     async with unit_of_work(sessionmaker) as session:
         return {r.content for r in await session.execute(CONTENTS, {"conversation_id": conversation_id})}
 
@@ -192,7 +194,7 @@ async def test_in_a_transaction_statements_are_the_sessions_own_kept_by_its_comm
             await fetch(session, INSERT_MESSAGE, _message(conversation_id, "undone, sent last"))
             raise RuntimeError("the block fails after its statements")
     assert await _contents(sessionmaker, conversation_id) == {"kept"}
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert checked_out(engine) == 0
 
 
 async def test_a_statement_refused_inside_a_savepoint_is_undone_to_it_and_the_rest_commits(engine: AsyncEngine) -> None:
@@ -207,7 +209,8 @@ async def test_a_statement_refused_inside_a_savepoint_is_undone_to_it_and_the_re
                 await fetch(session, INSERT_MESSAGE, _message(conversation_id, "in the savepoint"))
                 await fetch(session, INSERT_MESSAGE, twice)  # the same id again
         assert not raised.value.connection_invalidated
-        assert type(raised.value.orig.__cause__).__name__ == "UniqueViolationError"
+        orig = raised.value.orig
+        assert orig is not None and type(orig.__cause__).__name__ == "UniqueViolationError"
         await fetch(session, INSERT_MESSAGE, _message(conversation_id, "after the savepoint"))
     assert await _contents(sessionmaker, conversation_id) == {"once", "after the savepoint"}
 
@@ -226,7 +229,7 @@ async def test_a_refused_statement_in_a_transaction_fails_the_block_and_nothing_
     async with unit_of_work(sessionmaker) as session:  # the connection went back sound, out of any transaction
         await fetch(session, INSERT_MESSAGE, row)
     assert await _contents(sessionmaker, conversation_id) == {"once"}
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert checked_out(engine) == 0
 
 
 async def test_a_statement_holding_its_own_values_sends_them(engine: AsyncEngine) -> None:
@@ -275,7 +278,7 @@ async def test_a_connection_killed_mid_statement_is_invalidated_and_the_error_sa
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             (after,) = await fetch(session, PID, {})
         assert after.pid != killed.pid
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert checked_out(engine) == 0
     finally:
         await engine.dispose()
         await admin.dispose()
@@ -303,7 +306,7 @@ async def test_a_statement_cancelled_mid_way_does_not_lend_its_connection_again(
     async with unit_of_work(sessionmaker, single_statement=True) as session:
         (after,) = await fetch(session, PID, {})
     assert after.pid != before.pid  # a new connection: the cancelled one's state was not known
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert checked_out(engine) == 0
 
 
 async def test_each_transaction_of_a_session_is_its_own(engine: AsyncEngine) -> None:

@@ -12,13 +12,16 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import create_async_engine
+from sqlmodel import col
 from support.api import make_settings
+from support.db import checked_out
 from support.pgbouncer import POOLED
 
 from backend.app.db import session as session_module
 from backend.app.db.driver import fetch
 from backend.app.db.models import Conversation
 from backend.app.db.session import create_engine, create_sessionmaker, unit_of_work
+from backend.app.language.lexicon import fold
 
 PID = sa.text("SELECT pg_backend_pid()")
 XID = sa.text("SELECT txid_current()")
@@ -30,7 +33,7 @@ async def test_a_pooled_connection_killed_by_the_server_is_replaced_at_checkout(
 ) -> None:
     engine, admin = create_engine(make_settings(database)), create_async_engine(database)
     try:
-        assert not engine.pool._pre_ping  # type: ignore[attr-defined]
+        assert not engine.pool._pre_ping
         async with unit_of_work(create_sessionmaker(engine)) as session:
             killed = await session.scalar(PID)  # the pool's only connection from now on
         async with admin.connect() as conn:
@@ -72,7 +75,7 @@ async def test_a_unit_of_work_commits_what_its_session_holds_even_unsent(databas
             session.add(conversation)
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             pass
-        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert checked_out(engine) == 0
         begun: list[object] = []
         async with unit_of_work(sessionmaker, single_statement=True) as session:
             event.listen(session.sync_session, "after_transaction_create", lambda *args: begun.append(args))
@@ -80,7 +83,7 @@ async def test_a_unit_of_work_commits_what_its_session_holds_even_unsent(databas
         # On Postgres the statement went alone: the session began nothing, not even to commit nothing.
         assert (begun == []) is database.startswith("postgresql")
         async with unit_of_work(sessionmaker) as session:
-            titles = (await session.execute(sa.select(Conversation.title))).scalars().all()
+            titles = (await session.execute(sa.select(col(Conversation.title)))).scalars().all()
         assert titles == ["held"]
     finally:
         await engine.dispose()
@@ -146,7 +149,7 @@ async def test_the_search_pattern_is_the_same_in_postgres_and_sqlite(database: s
         assert results[0] == results[1]
         pattern, inside, elsewhere = results[0]
         assert (inside, elsewhere) == (True, False)
-        assert pattern == session_module.like_anywhere(session_module.fold(text))
+        assert pattern == session_module.like_anywhere(fold(text))
     finally:
         await engine.dispose()
         await sqlite.dispose()

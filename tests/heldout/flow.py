@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,7 @@ def judge_end(
     case: dict[str, Any],
     before: list[dict[str, Any]],
     after: list[dict[str, Any]],
-    added_during: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    added_during: Sequence[dict[str, Any]] = (),
 ) -> dict[str, list[str]]:
     """Unasked changes and changes asked for that did not happen, over the whole conversation.
     `added_during`: the tasks the conversation's turns added, as they were added (a task added and then

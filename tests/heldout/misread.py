@@ -65,7 +65,8 @@ class TrackedModel(CaseModel):
             self.unmeant.append(forced)
         answer = self._answer(body, forced)
         self.last = answer
-        return answer["completion"]  # type: ignore[no-any-return]
+        completion: dict[str, Any] = answer["completion"]
+        return completion
 
     def _meant(self, kind: str) -> bool:
         if self.last is None or any(_same_kind(kind, k) for k in self.made):

@@ -42,7 +42,8 @@ def _after(case: dict[str, Any]) -> dict[str, Any]:
 
 
 def _user_text(body: dict[str, Any]) -> str:
-    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    text: str = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    return text
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from heldout.play import CHECKERS, CaseModel, effects, judge, load
-from support.api import auth, chat, seed_tasks, tasks_of
+from support.api import MakeClient, auth, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM
 from support.sse import STREAM, parse, reply_after_last_reset
 
@@ -78,7 +78,9 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str, checker: str) -> dict[str, Any]:
+async def play(
+    make_client: MakeClient, case: dict[str, Any], mode: str, transport: str, checker: str
+) -> dict[str, Any]:
     llm = ScriptedLLM(default=CaseModel(case), checker=CHECKERS[checker](case))
     client = await make_client(llm, response_mode=mode)
     await seed_tasks(client, *case["tasks"])
@@ -123,7 +125,12 @@ async def play(make_client: Any, case: dict[str, Any], mode: str, transport: str
 @pytest.mark.parametrize(("mode", "transport", "checker"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_heldout(
-    request: pytest.FixtureRequest, make_client: Any, case: dict[str, Any], mode: str, transport: str, checker: str
+    request: pytest.FixtureRequest,
+    make_client: MakeClient,
+    case: dict[str, Any],
+    mode: str,
+    transport: str,
+    checker: str,
 ) -> None:
     result = await play(make_client, case, mode, transport, checker)
     RESULTS.append(result)

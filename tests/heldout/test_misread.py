@@ -30,7 +30,7 @@ from heldout.misread import (
     unsaid,
 )
 from heldout.play import CHECKERS
-from support.api import auth, chat, tasks_of
+from support.api import MakeClient, auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM
 from support.sse import STREAM, parse, reply_after_last_reset
 
@@ -120,7 +120,9 @@ def renamed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[s
     return {t["title"]: new[t["id"]] for t in before if t["id"] in new}
 
 
-async def play(make_client: Any, case: dict[str, Any], model: str, mode: str, transport: str, checker: str) -> dict:
+async def play(
+    make_client: MakeClient, case: dict[str, Any], model: str, mode: str, transport: str, checker: str
+) -> dict[str, Any]:
     played = as_played(case, model)
     scripted = TrackedModel(played)
     check = CHECKERS["nonsense" if checker == "nonsense" else "honest"](played)
@@ -168,7 +170,7 @@ async def play(make_client: Any, case: dict[str, Any], model: str, mode: str, tr
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_misread(
     request: pytest.FixtureRequest,
-    make_client: Any,
+    make_client: MakeClient,
     case: dict[str, Any],
     model: str,
     mode: str,

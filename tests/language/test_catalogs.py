@@ -19,10 +19,14 @@ KEYWORDS = {"t": None, "n": (1, 2), "N_": None}  # as `make messages` extracts t
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def _ids(path: Path) -> dict[str | tuple[str, ...], object]:
+# A message's id or string: a plural's are several (babel gives a tuple or a list).
+Text = str | tuple[str, ...] | list[str]
+
+
+def _ids(path: Path) -> dict[str | tuple[str, ...], Text | None]:
     with path.open("rb") as po:
         catalog = read_po(po)
-    return {m.id: m.string for m in catalog if m.id}
+    return {m.id if isinstance(m.id, str) else tuple(m.id): m.string for m in catalog if m.id}
 
 
 def test_the_template_holds_every_text_the_code_writes() -> None:
@@ -42,7 +46,8 @@ def test_every_language_translates_every_text_with_its_placeholders(code: str) -
     assert set(catalog) == set(template)
     for message_id, translation in catalog.items():
         ids = [message_id] if isinstance(message_id, str) else list(message_id)
-        strings = [translation] if isinstance(translation, str) else list(translation)  # type: ignore[arg-type]
+        assert translation is not None, (code, message_id)
+        strings = [translation] if isinstance(translation, str) else list(translation)
         assert all(strings), (code, message_id)
         wanted = set(_PLACEHOLDER.findall(ids[-1])) - {"count"}
         for string in strings:

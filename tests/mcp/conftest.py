@@ -3,32 +3,32 @@ loopback port, because the official MCP client speaks real HTTP (streamable HTTP
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import httpx2
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from support.api import token_for
+from support.api import MakeClient, token_for
 from support.live import Live, serve
 
 
 @pytest.fixture
-async def live(make_client) -> AsyncIterator[Live]:  # type: ignore[no-untyped-def]
+async def live(make_client: MakeClient) -> AsyncIterator[Live]:
     async with serve(await make_client(offline=True)) as served:
         yield served
 
 
 @pytest.fixture
-async def two_instances(make_client) -> AsyncIterator[tuple[Live, Live]]:  # type: ignore[no-untyped-def]
+async def two_instances(make_client: MakeClient) -> AsyncIterator[tuple[Live, Live]]:
     """Two separate apps (two processes' worth of state) on one database, as behind a load balancer."""
     async with serve(await make_client(offline=True)) as first, serve(await make_client(offline=True)) as second:
         yield first, second
 
 
 @pytest.fixture
-def mcp_session():  # type: ignore[no-untyped-def]
+def mcp_session() -> Callable[..., AbstractAsyncContextManager[ClientSession]]:
     """`async with mcp_session(url, user) as session:` (a fixture: tests/mcp cannot be imported as `mcp`)."""
     return open_mcp_session
 

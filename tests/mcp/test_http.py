@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 from mcp import Client, ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import CallToolResult
+from mcp_types import CallToolResult, TextContent
 from support.api import INIT_MCP, auth, make_settings, tasks_of, token_for
 
 from backend.app.core.logging import request_id_var
@@ -34,7 +34,9 @@ MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": 
 
 def payload(result: CallToolResult) -> dict[str, Any]:
     """The tool result envelope, which the server sends both structured and as JSON text."""
-    assert result.structured_content == json.loads(result.content[0].text)  # type: ignore[union-attr]
+    text = result.content[0]
+    assert isinstance(text, TextContent), result.content
+    assert result.structured_content == json.loads(text.text)
     return dict(result.structured_content)
 
 
@@ -348,14 +350,15 @@ async def test_a_manager_that_starts_as_the_lifespan_ends_is_stopped_not_kept(
 
     monkeypatch.setattr(sdk_side, "session_manager", lambda tools_for_user, metrics: SlowManager())
     endpoint = McpHttpEndpoint(settings=make_settings(database, llm_api_key=None))
-    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type, return-value]
+    # SlowManager stands for the SDK's session manager and never asks for tools: a stub will do.
+    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type]
         starting = asyncio.create_task(endpoint._started())
         await entered.wait()
     release.set()
 
     assert await starting is None
     assert len(stopped) == 1
-    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type, return-value]
+    async with endpoint.run(tools_for_user=lambda user: None):  # type: ignore[arg-type]
         fresh = await endpoint._started()
         assert isinstance(fresh, SlowManager) and fresh is not stopped[0]
     assert len(stopped) == 2

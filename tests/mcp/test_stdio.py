@@ -34,9 +34,9 @@ async def test_stdio_lists_tools_and_adds_a_task_for_its_user(tmp_path: Path) ->
 
             added = await session.call_tool("add_task", {"title": "Buy milk", "tags": "shopping", "user_id": "bob"})
             assert not added.is_error, added
-            assert added.structured_content["data"]["tags"] == ["shopping"]  # type: ignore[index]
+            assert added.structured_content["data"]["tags"] == ["shopping"]
             listed = await session.call_tool("list_tasks", {})
-            assert [t["title"] for t in listed.structured_content["data"]["tasks"]] == ["Buy milk"]  # type: ignore[index]
+            assert [t["title"] for t in listed.structured_content["data"]["tasks"]] == ["Buy milk"]
     finally:
         errlog.close()
 
@@ -84,6 +84,6 @@ async def test_stdio_reads_dates_in_the_users_stored_time_zone(tmp_path: Path) -
         errlog.close()
 
     local = datetime.now(ZoneInfo(zone)).date()
-    error = str(refused.structured_content["error"])  # type: ignore[index]
+    error = str(refused.structured_content["error"])
     assert refused.is_error and any(f"today is {d.isoformat()}" in error for d in (local, local - timedelta(days=1)))
     assert f"today is {datetime.now(UTC).date().isoformat()}" not in error

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
-from support.api import auth
+from support.api import MakeClient, auth
 from support.fake_llm import ScriptedLLM
 
 STREAM = {"Accept": "text/event-stream"}
 
 
-async def test_an_event_stream_is_closed_after_the_idle_time(make_client: Any) -> None:
+async def test_an_event_stream_is_closed_after_the_idle_time(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(), mcp_stream_idle_s=0.3)
     started = time.monotonic()
     response = await asyncio.wait_for(client.get("/mcp", headers={**auth(), **STREAM}), 10)
@@ -21,7 +20,9 @@ async def test_an_event_stream_is_closed_after_the_idle_time(make_client: Any) -
     assert 0.25 <= time.monotonic() - started < 5
 
 
-async def test_a_user_holds_at_most_the_cap_of_event_streams_and_others_are_not_held_up(make_client: Any) -> None:
+async def test_a_user_holds_at_most_the_cap_of_event_streams_and_others_are_not_held_up(
+    make_client: MakeClient,
+) -> None:
     client = await make_client(ScriptedLLM(), mcp_stream_idle_s=1.0, mcp_streams_per_user=2)
     held = [asyncio.create_task(client.get("/mcp", headers={**auth(), **STREAM})) for _ in range(2)]
     await asyncio.sleep(0.2)  # both open

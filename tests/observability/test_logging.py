@@ -9,8 +9,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from support.api import auth
+from support.api import MakeClient, auth
 from support.fake_llm import ScriptedLLM, calls, completion
+from support.logs import LogSink
 
 from backend.app.core.logging import JsonFormatter, configure_logging
 
@@ -33,7 +34,7 @@ def json_lines(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
             logging.getLogger(name).setLevel(level)
 
 
-async def test_every_line_of_a_turn_has_request_and_turn_ids(make_client, json_lines: io.StringIO) -> None:  # type: ignore[no-untyped-def]
+async def test_every_line_of_a_turn_has_request_and_turn_ids(make_client: MakeClient, json_lines: io.StringIO) -> None:
     # A turn that logs from several layers: the LLM request lines, the guard's retry, the turn summary.
     llm = ScriptedLLM(completion("I've added it."), calls(("add_task", {"title": "Buy milk"})))
     client = await make_client(llm)
@@ -66,9 +67,9 @@ async def test_lines_outside_a_request_have_no_ids(json_lines: io.StringIO) -> N
 
 def test_the_suite_watches_every_log_line_for_secrets() -> None:
     # tests/conftest.py keeps every record of the run and fails the run if one holds a secret it used.
-    [sink] = [h for h in logging.getLogger().handlers if type(h).__name__ == "_LogSink"]
+    [sink] = [h for h in logging.getLogger().handlers if isinstance(h, LogSink)]
     logging.getLogger("backend.app.test").info("probe", extra={"turn_id": "t-1"})
-    assert any(line.startswith("probe ") and "turn_id=t-1" in line for line in sink.lines)  # type: ignore[attr-defined]
+    assert any(line.startswith("probe ") and "turn_id=t-1" in line for line in sink.lines)
 
 
 def test_a_lines_time_is_its_own_second_formatted_once_a_second() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
-from support.api import auth, chat, tasks_of
+from support.api import MakeClient, auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
@@ -28,7 +28,7 @@ async def seed(client: httpx.AsyncClient, llm: ScriptedLLM, title: str) -> None:
     assert (await chat(client, f"add {title}")).status_code == 200
 
 
-async def test_ghost_success_that_the_guard_gave_up_on(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_ghost_success_that_the_guard_gave_up_on(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book")
@@ -47,7 +47,7 @@ async def test_ghost_success_that_the_guard_gave_up_on(make_client) -> None:  # 
     assert value(m, "taskchat_tool_results_total", tool="delete_task", status="success", source="chat") == 0
 
 
-async def test_ghost_success_recovered_by_the_retry_and_a_delete(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_ghost_success_recovered_by_the_retry_and_a_delete(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     await seed(client, llm, "Read book")
@@ -65,7 +65,7 @@ async def test_ghost_success_recovered_by_the_retry_and_a_delete(make_client) ->
     assert value(m, "taskchat_chat_turns_total", outcome="ok", stop_reason="composed") == 2
 
 
-async def test_failed_tool_and_budget_findings(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_failed_tool_and_budget_findings(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     llm.push(calls(("complete_task", {"task_id": "nothing like it"})))
@@ -90,7 +90,7 @@ async def test_failed_tool_and_budget_findings(make_client) -> None:  # type: ig
     assert value(m, "taskchat_chat_turns_total", outcome="stopped", stop_reason="budget_exceeded") == 1
 
 
-async def test_llm_failure_is_an_error_turn_and_a_failed_call(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_llm_failure_is_an_error_turn_and_a_failed_call(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=httpx.Response(503, json={"error": "overloaded"}))
     client = await make_client(llm, llm_max_retries=0)
 
@@ -108,7 +108,7 @@ async def test_llm_failure_is_an_error_turn_and_a_failed_call(make_client) -> No
     )
 
 
-async def test_http_latency_by_route_template_never_by_raw_path(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_http_latency_by_route_template_never_by_raw_path(make_client: MakeClient) -> None:
     client = await make_client(offline=True)
     for user in ("alice", "bob"):
         assert (await client.get(f"/api/{user}/tasks", headers=auth(user))).status_code == 200
@@ -123,7 +123,7 @@ async def test_http_latency_by_route_template_never_by_raw_path(make_client) -> 
     assert not any("alice" in str(labels) for _name, labels in m)
 
 
-async def test_each_app_has_its_own_registry(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_each_app_has_its_own_registry(make_client: MakeClient) -> None:
     first = await make_client(offline=True)
     second = await make_client(offline=True)
     assert (await chat(first, "add buy milk")).status_code == 200

@@ -3,8 +3,10 @@ tool result; the issue's target is at most 1.1 on average)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from support.api import chat
+from support.api import MakeClient, chat
 from support.fake_llm import ScriptedLLM, calls
 
 SIMPLE_ACTIONS = [
@@ -17,7 +19,9 @@ SIMPLE_ACTIONS = [
 
 
 @pytest.mark.parametrize(("message", "call"), SIMPLE_ACTIONS, ids=[c[0] for _, c in SIMPLE_ACTIONS])
-async def test_a_simple_action_makes_one_llm_call_in_direct_mode(make_client, message, call) -> None:  # type: ignore[no-untyped-def]
+async def test_a_simple_action_makes_one_llm_call_in_direct_mode(
+    make_client: MakeClient, message: str, call: tuple[str, dict[str, Any]]
+) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Read book"})))
     client = await make_client(llm, response_mode="direct")
     assert (await chat(client, "add Read book")).status_code == 200

@@ -6,12 +6,12 @@ part of a title) and never another owner's task, in one statement (migration 000
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import pytest
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from backend.app.core.clock import SystemClock
 from backend.app.db.repositories.tasks import TaskRepository
@@ -34,25 +34,37 @@ def outcome(resolution: Resolution) -> tuple[str, Any]:
 
 
 @pytest.fixture
-async def engine(database: str) -> Any:
+async def engine(database: str) -> AsyncIterator[AsyncEngine]:
     engine = create_async_engine(database)
     yield engine
     await engine.dispose()
 
 
-def tools_for(sessionmaker: Any, user: str, **options: int) -> TaskTools:
-    resolver = ReferenceResolver()
-    return TaskTools(sessionmaker=sessionmaker, user_id=user, clock=SystemClock(), resolver=resolver, **options)
+def tools_for(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    user: str,
+    *,
+    prefilter_above: int = PREFILTER_ABOVE,
+    prefilter_limit: int = PREFILTER_LIMIT,
+) -> TaskTools:
+    return TaskTools(
+        sessionmaker=sessionmaker,
+        user_id=user,
+        clock=SystemClock(),
+        resolver=ReferenceResolver(),
+        prefilter_above=prefilter_above,
+        prefilter_limit=prefilter_limit,
+    )
 
 
-async def add_titles(sessionmaker: Any, owner: str, titles: Iterable[str]) -> None:
+async def add_titles(sessionmaker: async_sessionmaker[AsyncSession], owner: str, titles: Iterable[str]) -> None:
     async with unit_of_work(sessionmaker) as session:
         repo = TaskRepository(session, owner)
         for title in titles:
             await repo.add(title=title, description=None, priority="medium", due_date=None, tags=[])
 
 
-async def test_prefilter_resolves_like_the_in_process_resolver(engine) -> None:  # type: ignore[no-untyped-def]
+async def test_prefilter_resolves_like_the_in_process_resolver(engine: AsyncEngine) -> None:
     user = f"many-{uuid.uuid4().hex[:6]}"
     titles = await insert_tasks(engine, user, TITLES)
     await insert_tasks(engine, "someone-else", 200)  # other owners' titles never leak in
@@ -74,7 +86,7 @@ async def test_prefilter_resolves_like_the_in_process_resolver(engine) -> None: 
     assert "ambiguous" in seen["ambiguous"] and seen["missing"] == {"not_found"}, seen
 
 
-async def test_a_cut_shortlist_never_picks_a_fuzzy_winner(engine) -> None:  # type: ignore[no-untyped-def]
+async def test_a_cut_shortlist_never_picks_a_fuzzy_winner(engine: AsyncEngine) -> None:
     user = f"cut-{uuid.uuid4().hex[:6]}"
     sessionmaker = create_sessionmaker(engine)
     others = [f"Water the plants for {n}" for n in ("Ana", "Bo", "Cy", "Di")]
@@ -86,7 +98,7 @@ async def test_a_cut_shortlist_never_picks_a_fuzzy_winner(engine) -> None:  # ty
     async with unit_of_work(sessionmaker) as session:
         whole, _ = await tools(50).resolve_title(TaskRepository(session, user), "water the plant")
         cut, rows = await tools(3).resolve_title(TaskRepository(session, user), "water the plant")
-    assert outcome(whole)[0] == "resolved" and whole.candidate.title == "Water the plants"  # type: ignore[union-attr]
+    assert isinstance(whole, Resolved) and whole.candidate.title == "Water the plants"
     # Three of five close titles: the best is offered first, never picked (a cut one could be better).
     assert len(rows) == 3
     assert isinstance(cut, Ambiguous)
@@ -120,7 +132,7 @@ THEIRS = ("Read books", "Email the budget reports to Dana", "Practice piano scal
     ],
 )
 async def test_the_shortlist_finds_plurals_typos_and_parts_of_the_owners_titles(
-    engine: Any, reference: str, title: str, source: str
+    engine: AsyncEngine, reference: str, title: str, source: str
 ) -> None:
     user, other = f"mine-{uuid.uuid4().hex[:6]}", f"theirs-{uuid.uuid4().hex[:6]}"
     await insert_tasks(engine, user, PREFILTER_ABOVE + 100)
@@ -146,7 +158,7 @@ async def test_the_shortlist_finds_plurals_typos_and_parts_of_the_owners_titles(
         assert isinstance(fast, Resolved) and fast.candidate.title == title, fast
 
 
-async def test_the_shortlist_never_offers_another_owners_tasks(engine: Any) -> None:
+async def test_the_shortlist_never_offers_another_owners_tasks(engine: AsyncEngine) -> None:
     user, other = f"mine-{uuid.uuid4().hex[:6]}", f"theirs-{uuid.uuid4().hex[:6]}"
     await insert_tasks(engine, user, PREFILTER_ABOVE + 100)
     sessionmaker = create_sessionmaker(engine)
@@ -161,7 +173,7 @@ async def test_the_shortlist_never_offers_another_owners_tasks(engine: Any) -> N
         assert found.rows and all("the" in r.title.lower() for r in found.rows), found
 
 
-async def test_titles_that_only_hold_the_words_make_way_for_a_close_typo(engine: Any) -> None:
+async def test_titles_that_only_hold_the_words_make_way_for_a_close_typo(engine: AsyncEngine) -> None:
     user = f"typo-{uuid.uuid4().hex[:6]}"
     await insert_tasks(engine, user, PREFILTER_ABOVE + 100)  # none holds both "read" and "book"
     sessionmaker = create_sessionmaker(engine)

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 from pydantic import BaseModel
-from support.api import chat
+from support.api import MakeClient, chat
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.services.turn.history import estimate_tokens
@@ -34,7 +34,7 @@ def history_of(request: dict[str, Any]) -> list[dict[str, Any]]:
     return [m for m in messages[1:last_user] if m["role"] != "system"]
 
 
-async def test_prompt_tokens_stay_under_the_history_budget_at_50_turns(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_prompt_tokens_stay_under_the_history_budget_at_50_turns(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=scripted)
     client = await make_client(llm, history_token_budget=BUDGET, history_max_messages=200)
     conversation_id = None

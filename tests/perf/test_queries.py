@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
-from support.api import auth, chat, seed_tasks
+from support.api import MakeClient, auth, chat, seed_tasks
 from support.fake_llm import ScriptedLLM, calls
 
 # Every turn whose request names no time zone first reads the user's stored one (one statement, sent
@@ -92,7 +92,7 @@ def split(statements: list[str]) -> tuple[int, int]:
     return len(statements) - transactions, transactions
 
 
-async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     statements = count_statements(client)
@@ -133,7 +133,7 @@ async def test_a_simple_turn_runs_a_bounded_number_of_statements(make_client) ->
     assert all_on_the_driver(client, statements), statements
 
 
-async def test_a_repeated_turn_compiles_no_sql(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_repeated_turn_compiles_no_sql(make_client: MakeClient) -> None:
     """SQLAlchemy compiles a statement once and reuses it; a statement it cannot cache (a multi-row
     VALUES, say) is compiled again on every turn, which costs more CPU than running it."""
     llm = ScriptedLLM()
@@ -171,7 +171,7 @@ async def test_a_repeated_turn_compiles_no_sql(make_client) -> None:  # type: ig
     assert misses == [], misses
 
 
-async def test_a_lone_listing_past_its_limit_counts_and_records_without_a_transaction(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_lone_listing_past_its_limit_counts_and_records_without_a_transaction(make_client: MakeClient) -> None:
     """A listing cut at its limit reads the count as well (a second read), and its tool execution row
     is still stored, with no transaction opened."""
     llm = ScriptedLLM()
@@ -195,7 +195,7 @@ async def test_a_lone_listing_past_its_limit_counts_and_records_without_a_transa
 
 
 @pytest.mark.parametrize("database", ["postgres"], indirect=True)
-async def test_a_listing_by_words_keeps_its_transaction(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_listing_by_words_keeps_its_transaction(make_client: MakeClient) -> None:
     """A text search sets its plan for its transaction's queries (task_filter.py): a listing with a
     query is not sent alone, and reads a misspelt word as it would in any step."""
     llm = ScriptedLLM()
@@ -215,7 +215,7 @@ async def test_a_listing_by_words_keeps_its_transaction(make_client) -> None:  #
 
 
 @pytest.mark.parametrize("database", ["postgres"], indirect=True)
-async def test_a_misspelt_search_matches_each_pattern_once(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_misspelt_search_matches_each_pattern_once(make_client: MakeClient) -> None:
     """Read as misspelt, a query searches each word as written and, only for a word the owner never
     wrote, its closest words: a word the owner has is not searched a second time as its own
     'closest word' (an OR of two equal trigram scans)."""

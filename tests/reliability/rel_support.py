@@ -23,7 +23,8 @@ IDLE_IN_TRANSACTION = sa.text(
 
 async def db_now(engine: AsyncEngine) -> datetime:
     async with engine.connect() as conn:
-        return (await conn.execute(sa.text("SELECT clock_timestamp()"))).scalar_one()  # type: ignore[no-any-return]
+        now: datetime = (await conn.execute(sa.text("SELECT clock_timestamp()"))).scalar_one()
+    return now
 
 
 async def app_sessions(

@@ -21,8 +21,9 @@ import pytest
 import sqlalchemy as sa
 from reliability.rel_support import Figures
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from support.api import NOW, chat
+from support.api import NOW, MakeClient, chat
 from support.fake_llm import ScriptedLLM, calls, completion
+from support.payloads import task_id
 
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
@@ -86,7 +87,7 @@ async def _seed(sessionmaker: async_sessionmaker[AsyncSession], title: str) -> u
     tools = _tools(sessionmaker)
     outcome = await tools.execute_batch([ToolCall(id="seed", name="add_task", arguments={"title": title})])
     assert outcome.results[0].success, outcome.results[0]
-    return uuid.UUID(outcome.results[0].data["id"])
+    return uuid.UUID(task_id(outcome.results[0]))
 
 
 def _tools(sessionmaker: async_sessionmaker[AsyncSession]) -> TaskTools:
@@ -202,8 +203,8 @@ MESSAGES = {
 
 @pytest.mark.parametrize("forced", [True, False], ids=["forced", "natural"])
 @pytest.mark.parametrize("sides", RACES, ids=["/".join(r) for r in RACES])
-async def test_chat_turns_race(  # type: ignore[no-untyped-def]
-    make_client,
+async def test_chat_turns_race(
+    make_client: MakeClient,
     sessionmaker: async_sessionmaker[AsyncSession],
     monkeypatch: pytest.MonkeyPatch,
     figures: Figures,
@@ -253,8 +254,8 @@ def _result_of(body: dict[str, Any]) -> ToolResult:
     return ToolResult(success=result["success"], data=result["data"], error=result["error"], code=result.get("code"))
 
 
-async def test_losing_racer_never_lands_on_a_similarly_named_task(  # type: ignore[no-untyped-def]
-    make_client, sessionmaker: async_sessionmaker[AsyncSession], figures: Figures
+async def test_losing_racer_never_lands_on_a_similarly_named_task(
+    make_client: MakeClient, sessionmaker: async_sessionmaker[AsyncSession], figures: Figures
 ) -> None:
     """Found by this suite with the first ReferenceResolver ('Errand 4' resolved to 'Errand 3', 0.91)."""
     script: dict[str, tuple[str, dict[str, Any]]] = {

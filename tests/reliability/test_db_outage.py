@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from reliability.rel_support import Figures, assert_error_shape
-from support.api import USER, auth, chat, seed_tasks
+from support.api import USER, MakeClient, auth, chat, seed_tasks
 from support.fake_llm import ScriptedLLM, completion
 from support.tcp_proxy import TcpProxy
 
@@ -31,7 +30,7 @@ async def _load(client: httpx.AsyncClient, seen: list[httpx.Response], stop: asy
 
 
 async def test_a_database_stopped_and_started_under_load_is_503_then_recovers(
-    make_client: Any, database: str, figures: Figures
+    make_client: MakeClient, database: str, figures: Figures
 ) -> None:
     target = urlsplit(database)
     proxy = TcpProxy(target.hostname or "127.0.0.1", target.port or 5432)

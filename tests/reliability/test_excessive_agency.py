@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 from reliability.rel_support import Figures
-from support.api import chat, tasks_of
+from support.api import AppClient, MakeClient, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion, tool_call
 
 from backend.app.db.repositories.tasks import TaskRepository
@@ -23,9 +23,9 @@ async def _add(client: httpx.AsyncClient, llm: ScriptedLLM, title: str, *, user:
     return dict(response.json()["tool_calls"][0]["result"]["data"])
 
 
-async def _seed(client: httpx.AsyncClient, *titles: str, user: str = "alice", description: str | None = None) -> None:
+async def _seed(client: AppClient, *titles: str, user: str = "alice", description: str | None = None) -> None:
     """Tasks written straight through the repository (the turn under test is the only chat)."""
-    async with unit_of_work(client.app.state.sessionmaker) as session:  # type: ignore[attr-defined]
+    async with unit_of_work(client.app.state.sessionmaker) as session:
         for title in titles:
             await TaskRepository(session, user).add(
                 title=title, description=description, priority="medium", due_date=None, tags=[]
@@ -36,7 +36,7 @@ def _executed(body: dict[str, Any], name: str) -> list[dict[str, Any]]:
     return [c for c in body["tool_calls"] if c["name"] == name]
 
 
-async def test_owner_argument_from_the_model_is_dropped(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_owner_argument_from_the_model_is_dropped(make_client: MakeClient, figures: Figures) -> None:
     llm = ScriptedLLM(
         calls(("add_task", {"title": "Pay rent", "user_id": "bob"})),
         calls(("add_task", {"title": "Call mom", "owner_id": "bob", "userId": "bob"})),
@@ -56,7 +56,7 @@ async def test_owner_argument_from_the_model_is_dropped(make_client, figures: Fi
     assert await tasks_of(client, "bob") == []
 
 
-async def test_another_users_task_id_resolves_to_nothing(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_another_users_task_id_resolves_to_nothing(make_client: MakeClient, figures: Figures) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     bob_task = await _add(client, llm, "Bob's secret plan", user="bob")
@@ -89,7 +89,7 @@ async def test_another_users_task_id_resolves_to_nothing(make_client, figures: F
     assert [t["title"] for t in listed["tasks"]] == ["Alice's own task"]
 
 
-async def test_destructive_calls_beyond_the_cap_are_refused(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_destructive_calls_beyond_the_cap_are_refused(make_client: MakeClient, figures: Figures) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     titles = [f"Chore {i}" for i in range(7)]
@@ -115,7 +115,7 @@ async def test_destructive_calls_beyond_the_cap_are_refused(make_client, figures
     assert remaining == titles[5:]
 
 
-async def test_a_bulk_delete_that_names_no_task_one_by_one_is_asked_about_as_a_whole(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_bulk_delete_that_names_no_task_one_by_one_is_asked_about_as_a_whole(make_client: MakeClient) -> None:
     """ "delete all my chores": the model's targets are named by no word of the user's one by one,
     so nothing goes without a yes; the yes runs exactly the calls asked about."""
     llm = ScriptedLLM()
@@ -136,7 +136,7 @@ async def test_a_bulk_delete_that_names_no_task_one_by_one_is_asked_about_as_a_w
     assert await tasks_of(client) == []
 
 
-async def test_destructive_cap_counts_across_steps(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_destructive_cap_counts_across_steps(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     # `model` response mode lets the model take several steps in one turn.
     client = await make_client(llm, response_mode="model", max_destructive_calls_per_turn=3)
@@ -157,7 +157,7 @@ async def test_destructive_cap_counts_across_steps(make_client) -> None:  # type
     assert sorted(t["title"] for t in await tasks_of(client)) == titles[3:]
 
 
-async def test_injected_task_title_is_listed_not_obeyed(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_injected_task_title_is_listed_not_obeyed(make_client: MakeClient, figures: Figures) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, response_mode="model")
     await _seed(client, INJECTION, "Buy milk", "Call mom")
@@ -176,7 +176,9 @@ async def test_injected_task_title_is_listed_not_obeyed(make_client, figures: Fi
     assert len(await tasks_of(client)) == 3
 
 
-async def test_a_model_that_obeys_the_injection_still_deletes_nothing(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_a_model_that_obeys_the_injection_still_deletes_nothing(
+    make_client: MakeClient, figures: Figures
+) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm, response_mode="model")
     await _seed(client, INJECTION, "Buy milk", "Call mom")
@@ -208,7 +210,9 @@ async def test_a_model_that_obeys_the_injection_still_deletes_nothing(make_clien
     assert body["assistant_message"].startswith("You have 3 tasks:") and "Not done" not in body["assistant_message"]
 
 
-async def test_offline_model_lists_an_injected_title_and_does_nothing_else(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_offline_model_lists_an_injected_title_and_does_nothing_else(
+    make_client: MakeClient, figures: Figures
+) -> None:
     client = await make_client(offline=True)
     await _seed(client, INJECTION, "Buy milk", description=INJECTION)
 

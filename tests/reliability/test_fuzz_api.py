@@ -26,8 +26,9 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 from schemathesis.core.failures import FailureGroup
+from schemathesis.core.result import Ok
 from schemathesis.python import asgi as schemathesis_asgi
-from support.api import TEST_SECRET, auth, chat, make_settings, tasks_of
+from support.api import TEST_SECRET, MakeClient, auth, chat, make_settings, tasks_of
 from support.fake_llm import ScriptedLLM, calls
 
 from backend.app.core.config import Settings
@@ -36,10 +37,10 @@ from backend.app.main import create_app
 
 EXAMPLES = 250  # per generation mode; the whole test stays well under a minute
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-_TOKENS = Settings(_env_file=None, jwt_secret=TEST_SECRET)  # type: ignore[call-arg]
+_TOKENS = Settings(_env_file=None, jwt_secret=TEST_SECRET)
 
 
-def _authorization(case: schemathesis.Case) -> dict[str, str]:
+def _authorization(case: schemathesis.Case[Any]) -> dict[str, str]:
     user = (case.path_parameters or {}).get("user_id")
     if not isinstance(user, str) or not user:
         return {}
@@ -49,7 +50,10 @@ def _authorization(case: schemathesis.Case) -> dict[str, str]:
 def test_schemathesis_finds_no_server_error_and_no_schema_drift(database: str, figures: Figures) -> None:
     app = create_app(make_settings(database, llm_api_key=None), configure_logs=False)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-    operations = [result.ok() for result in schema.get_all_operations()]
+    operations = []
+    for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
+        operations.append(result.ok())
     assert {op.path for op in operations} >= {
         "/api/{user_id}/chat",
         "/api/{user_id}/tasks",
@@ -73,7 +77,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_drift(database: str, f
             suppress_health_check=list(HealthCheck),
         )
         @hypothesis.given(case=strategy)
-        def fuzz(case: schemathesis.Case) -> None:
+        def fuzz(case: schemathesis.Case[Any]) -> None:
             response = case.call(headers=_authorization(case))
             statuses[response.status_code] += 1
             figures["schemathesis"][f"cases_{mode.value}"] += 1
@@ -98,7 +102,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_drift(database: str, f
 # -- hostile inputs by hand ------------------------------------------------------------------------
 
 
-async def test_nul_in_the_message_is_422_not_500(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_nul_in_the_message_is_422_not_500(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     response = await chat(client, "add milk\x00and eggs")
@@ -107,7 +111,7 @@ async def test_nul_in_the_message_is_422_not_500(make_client) -> None:  # type: 
     assert llm.requests == []
 
 
-async def test_nul_from_the_model_is_removed_before_it_reaches_the_database(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_nul_from_the_model_is_removed_before_it_reaches_the_database(make_client: MakeClient) -> None:
     from support.fake_llm import completion
 
     llm = ScriptedLLM(
@@ -130,7 +134,7 @@ async def test_nul_from_the_model_is_removed_before_it_reaches_the_database(make
     "path_user",
     ["a%00b", "%00", "a%2Fb", "%E2%80%AE", "x" * 256, "%F0%9F%98%80", "..", "%20"],
 )
-async def test_odd_path_users_with_their_own_token_never_500(make_client, path_user: str) -> None:  # type: ignore[no-untyped-def]
+async def test_odd_path_users_with_their_own_token_never_500(make_client: MakeClient, path_user: str) -> None:
     from urllib.parse import unquote
 
     client = await make_client(offline=True)
@@ -144,7 +148,7 @@ async def test_odd_path_users_with_their_own_token_never_500(make_client, path_u
             assert_error_shape(response, response.status_code)
 
 
-async def test_odd_bodies_are_4xx(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_odd_bodies_are_4xx(make_client: MakeClient) -> None:
     llm = ScriptedLLM()
     client = await make_client(llm)
     bodies: list[tuple[bytes, str]] = [
@@ -177,7 +181,7 @@ async def test_odd_bodies_are_4xx(make_client) -> None:  # type: ignore[no-untyp
     assert llm.requests == []
 
 
-async def test_hostile_idempotency_keys_never_500(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_hostile_idempotency_keys_never_500(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=calls(("list_tasks", {})))
     client = await make_client(llm)
     keys: list[Any] = ["a", "x" * 255, "x" * 256, "ключ-🔑".encode(), b"\xff\xfe", "a b", "'; DROP TABLE tasks; --"]

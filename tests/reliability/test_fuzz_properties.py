@@ -70,7 +70,7 @@ plausible_args = st.one_of(
 )
 # Valid adds with hostile-but-legal text (RTL, emoji, quotes, control characters other than NUL).
 legal_text = st.text(
-    alphabet=st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), min_size=1, max_size=40
+    alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), min_size=1, max_size=40
 ).filter(str.strip)
 valid_add = st.fixed_dictionaries(
     {"title": legal_text},

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from reliability.rel_support import Figures, app_sessions, assert_error_shape, db_now, stored_turn
 from sqlalchemy.ext.asyncio import AsyncEngine
-from support.api import chat, tasks_of
+from support.api import MakeClient, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.agent.llm import HttpLLMClient
@@ -113,7 +113,9 @@ FAULTS = [
 
 
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
-async def test_fault_maps_to_contract_error(make_client, backoffs: list[float], figures: Figures, fault: Fault) -> None:  # type: ignore[no-untyped-def]
+async def test_fault_maps_to_contract_error(
+    make_client: MakeClient, backoffs: list[float], figures: Figures, fault: Fault
+) -> None:
     llm = ScriptedLLM(default=fault.answer)
     client = await make_client(llm, llm_max_retries=MAX_RETRIES)
 
@@ -136,7 +138,7 @@ async def test_fault_maps_to_contract_error(make_client, backoffs: list[float], 
     assert assistant["execution_metadata"]["status"] == fault.status
 
 
-async def test_backoff_is_jittered_exponential(make_client, backoffs: list[float]) -> None:  # type: ignore[no-untyped-def]
+async def test_backoff_is_jittered_exponential(make_client: MakeClient, backoffs: list[float]) -> None:
     llm = ScriptedLLM(default=_status(500))
     client = await make_client(llm, llm_max_retries=4)
 
@@ -150,7 +152,7 @@ async def test_backoff_is_jittered_exponential(make_client, backoffs: list[float
 
 
 @pytest.mark.parametrize("max_retries", [0, 1, 3])
-async def test_retries_are_bounded_by_setting(make_client, backoffs: list[float], max_retries: int) -> None:  # type: ignore[no-untyped-def]
+async def test_retries_are_bounded_by_setting(make_client: MakeClient, backoffs: list[float], max_retries: int) -> None:
     for answer in (_status(502), _raise(lambda: httpx.ConnectError("refused"))):
         llm = ScriptedLLM(default=answer)
         client = await make_client(llm, llm_max_retries=max_retries)
@@ -158,7 +160,7 @@ async def test_retries_are_bounded_by_setting(make_client, backoffs: list[float]
         assert len(llm.requests) == 1 + max_retries
 
 
-async def test_transient_faults_then_success_create_one_task(make_client, backoffs: list[float]) -> None:  # type: ignore[no-untyped-def]
+async def test_transient_faults_then_success_create_one_task(make_client: MakeClient, backoffs: list[float]) -> None:
     llm = ScriptedLLM(
         httpx.Response(503),
         httpx.ConnectError("refused"),
@@ -173,7 +175,7 @@ async def test_transient_faults_then_success_create_one_task(make_client, backof
     assert [t["title"] for t in await tasks_of(client)] == ["Buy milk"]
 
 
-async def test_retry_after_beyond_the_deadline_fails_at_once(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_retry_after_beyond_the_deadline_fails_at_once(make_client: MakeClient) -> None:
     llm = ScriptedLLM(default=_status(429, headers={"Retry-After": "120"}))
     client = await make_client(llm, llm_max_retries=3)
 
@@ -187,7 +189,7 @@ async def test_retry_after_beyond_the_deadline_fails_at_once(make_client) -> Non
 
 
 @pytest.mark.parametrize("where", ["setting", "request budget"])
-async def test_slow_model_beyond_the_deadline_is_504(make_client, figures: Figures, where: str) -> None:  # type: ignore[no-untyped-def]
+async def test_slow_model_beyond_the_deadline_is_504(make_client: MakeClient, figures: Figures, where: str) -> None:
     llm = ScriptedLLM(default=completion("too late"), delay_s=30)
     if where == "setting":
         client = await make_client(llm, budget_max_latency_ms=300)
@@ -211,8 +213,8 @@ async def test_slow_model_beyond_the_deadline_is_504(make_client, figures: Figur
     assert [m["is_error"] for m in await stored_turn(client)] == [False, True]
 
 
-async def test_tool_effect_stands_when_the_provider_fails_afterwards(  # type: ignore[no-untyped-def]
-    make_client, backoffs: list[float], figures: Figures
+async def test_tool_effect_stands_when_the_provider_fails_afterwards(
+    make_client: MakeClient, backoffs: list[float], figures: Figures
 ) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Buy milk"})), default=_status(500))
     # `model` response mode asks the model for the reply after the tool ran: that second request fails.
@@ -241,7 +243,7 @@ async def test_tool_effect_stands_when_the_provider_fails_afterwards(  # type: i
     assert assistant["tool_calls"][0]["name"] == "add_task"
 
 
-async def test_no_transaction_is_held_across_an_llm_call(make_client, probe: AsyncEngine) -> None:  # type: ignore[no-untyped-def]
+async def test_no_transaction_is_held_across_an_llm_call(make_client: MakeClient, probe: AsyncEngine) -> None:
     """While the model "thinks", no app session may sit in a transaction that began before the call.
 
     (Another turn's own short transaction may be open for a few milliseconds at any moment; one that

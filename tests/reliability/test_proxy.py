@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.api import auth, tasks_of
+from support.api import MakeClient, auth, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 from support.live import bound_socket, serve
 
@@ -40,6 +40,8 @@ class Resolver(asyncio.DatagramProtocol):
         self.transport: asyncio.DatagramTransport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # The loop hands a datagram protocol its datagram transport, but typeshed types the parameter as
+        # any transport, and CPython's is no DatagramTransport at run time (isinstance would fail).
         self.transport = transport  # type: ignore[assignment]
 
     def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:
@@ -112,7 +114,7 @@ class Proxied:
 
 
 @pytest.fixture
-async def proxied(make_client: Any, tmp_path: Path) -> AsyncIterator[Proxied]:
+async def proxied(make_client: MakeClient, tmp_path: Path) -> AsyncIterator[Proxied]:
     haproxy = _haproxy()
     loop = asyncio.get_running_loop()
     transport, _ = await loop.create_datagram_endpoint(
@@ -125,7 +127,7 @@ async def proxied(make_client: Any, tmp_path: Path) -> AsyncIterator[Proxied]:
     for sock in socks:
         client = await make_client(llm)
         proxied.clients.append(client)
-        proxied.instances.append(Counted(client.app))  # type: ignore[attr-defined]
+        proxied.instances.append(Counted(client.app))
         server = AsyncExitStack()
         await server.enter_async_context(serve(client, sock=sock, app=proxied.instances[-1]))
         proxied.servers.append(server)

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from reliability.rel_support import Figures, app_sessions
 from sqlalchemy.ext.asyncio import AsyncEngine
-from support.api import auth, chat, tasks_of
+from support.api import MakeClient, auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 from support.pgbouncer import POOLED
 
@@ -39,7 +39,7 @@ async def _post(client: httpx.AsyncClient, message: str, key: str) -> httpx.Resp
     return await client.post("/api/alice/chat", json={"message": message}, headers=headers)
 
 
-async def test_retry_storm_creates_each_task_once(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_retry_storm_creates_each_task_once(make_client: MakeClient, figures: Figures) -> None:
     llm = ScriptedLLM(default=_adding_model(), delay_s=0.05)
     workers = [await make_client(llm), await make_client(llm)]
 
@@ -64,7 +64,7 @@ async def test_retry_storm_creates_each_task_once(make_client, figures: Figures)
         assert all(r.status_code == 200 and r.headers["Idempotency-Replayed"] == "true" for r in per_key)
 
 
-async def test_retry_after_a_provider_fault_runs_once(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_retry_after_a_provider_fault_runs_once(make_client: MakeClient, figures: Figures) -> None:
     """The first attempt fails (503, key released); the client's retries then run the turn once."""
     llm = ScriptedLLM(httpx.Response(503), default=_adding_model())
     client = await make_client(llm, llm_max_retries=0)
@@ -83,8 +83,8 @@ async def test_retry_after_a_provider_fault_runs_once(make_client, figures: Figu
     assert titles == ["Renew passport"]
 
 
-async def test_burst_larger_than_the_pool_completes(  # type: ignore[no-untyped-def]
-    make_client, database: str, probe: AsyncEngine, figures: Figures
+async def test_burst_larger_than_the_pool_completes(
+    make_client: MakeClient, database: str, probe: AsyncEngine, figures: Figures
 ) -> None:
     turns, delay = 40, 2.0
     peak: list[int] = []

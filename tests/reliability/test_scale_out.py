@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from reliability.rel_support import Figures
-from support.api import USER, auth, seed_tasks, tasks_of
+from support.api import USER, AppClient, MakeClient, auth, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 pytestmark = pytest.mark.through_pgbouncer
@@ -27,12 +27,12 @@ INSTANCES = 3
 class Balancer:
     """Round robin over the instances: request n goes to instance n mod 3."""
 
-    def __init__(self, clients: list[httpx.AsyncClient]) -> None:
+    def __init__(self, clients: list[AppClient]) -> None:
         self.clients = clients
         self._next = itertools.cycle(range(len(clients)))
         self.served: Counter[int] = Counter()
 
-    def pick(self) -> httpx.AsyncClient:
+    def pick(self) -> AppClient:
         index = next(self._next)
         self.served[index] += 1
         return self.clients[index]
@@ -50,12 +50,12 @@ def adding_model(body: dict[str, Any]) -> Any:
     return calls(("add_task", {"title": last["content"].removeprefix("add ")}))
 
 
-async def instances(make_client: Any, llm: Any, **settings: Any) -> Balancer:
+async def instances(make_client: MakeClient, llm: Any, **settings: Any) -> Balancer:
     return Balancer([await make_client(llm, **settings) for _ in range(INSTANCES)])
 
 
-async def test_concurrent_users_over_three_instances_each_get_their_own_tasks(  # type: ignore[no-untyped-def]
-    make_client, figures: Figures
+async def test_concurrent_users_over_three_instances_each_get_their_own_tasks(
+    make_client: MakeClient, figures: Figures
 ) -> None:
     balancer = await instances(make_client, ScriptedLLM(default=adding_model))
     users = [f"user{i}" for i in range(6)]
@@ -73,7 +73,9 @@ async def test_concurrent_users_over_three_instances_each_get_their_own_tasks(  
             assert sorted(t["title"] for t in await tasks_of(client, user)) == [f"task {n} of {user}" for n in range(4)]
 
 
-async def test_one_idempotency_key_sent_to_every_instance_runs_one_turn(make_client, figures: Figures) -> None:  # type: ignore[no-untyped-def]
+async def test_one_idempotency_key_sent_to_every_instance_runs_one_turn(
+    make_client: MakeClient, figures: Figures
+) -> None:
     llm = ScriptedLLM(default=adding_model, delay_s=0.05)
     balancer = await instances(make_client, llm)
 
@@ -90,7 +92,7 @@ async def test_one_idempotency_key_sent_to_every_instance_runs_one_turn(make_cli
     assert titles == ["Renew passport"]
 
 
-async def test_the_rate_limit_is_one_window_shared_by_every_instance(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_rate_limit_is_one_window_shared_by_every_instance(make_client: MakeClient) -> None:
     balancer = await instances(make_client, ScriptedLLM(default=completion("Hi.")), rate_limit_per_minute=6)
 
     responses = [await balancer.chat("hello") for _ in range(9)]
@@ -100,8 +102,8 @@ async def test_the_rate_limit_is_one_window_shared_by_every_instance(make_client
     assert {r.json()["error"] for r in responses[6:]} == {"RATE_LIMITED"}
 
 
-async def test_the_rate_limit_is_exact_under_a_concurrent_burst_over_every_instance(  # type: ignore[no-untyped-def]
-    make_client, figures: Figures
+async def test_the_rate_limit_is_exact_under_a_concurrent_burst_over_every_instance(
+    make_client: MakeClient, figures: Figures
 ) -> None:
     # 32 chats of one user at once, spread over three instances (each with its own pool): exactly the
     # limit gets through, never the requests in flight; another user is not held up by the burst.
@@ -120,7 +122,7 @@ async def test_the_rate_limit_is_exact_under_a_concurrent_burst_over_every_insta
     assert all(int(r.headers["Retry-After"]) >= 1 for r in responses if r.status_code == 429)
 
 
-async def test_the_rate_limit_is_exact_under_a_burst_in_one_conversation(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_rate_limit_is_exact_under_a_burst_in_one_conversation(make_client: MakeClient) -> None:
     """A turn in a conversation takes the rate limit in its first statement (with the history read and
     the message stored, one round trip): a burst of one user's turns in one conversation, over every
     instance, gets exactly the limit through, and only their messages are stored."""
@@ -139,7 +141,7 @@ async def test_the_rate_limit_is_exact_under_a_burst_in_one_conversation(make_cl
     assert said[0] == "hello" and len(said) == limit and set(said[1:]) == accepted, said
 
 
-async def test_a_conversation_moves_between_instances(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_conversation_moves_between_instances(make_client: MakeClient) -> None:
     """A question asked by one instance is answered on the next, and undone on the third."""
     four = ("Taxes", "Bread", "Gym", "Laundry")
     llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in four]))

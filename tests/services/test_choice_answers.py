@@ -5,7 +5,7 @@ people use pick the one task whose date they describe, and words that only look 
 from __future__ import annotations
 
 import uuid
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -33,7 +33,7 @@ def _twins() -> PendingConfirmation:
         question="?",
         actions=actions,
         turn_id=uuid.uuid4(),
-        expires_at=None,
+        expires_at=datetime(2026, 11, 22, 12, 10, tzinfo=UTC),  # answer() reads no expiry
     )
 
 

@@ -10,6 +10,7 @@ from support.runs import Reviews
 from backend.app.agent.guard_protocol import Accept, CheckWords, ForceRetry, GiveUp, WordsReason, WordsVerdict
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.facts import Grounding, Hold
+from backend.app.calls.payloads import TitleNamed
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.calls.verdicts import verdict_of
 from backend.app.language.reading.intent import classify
@@ -45,7 +46,8 @@ def call(name: str, **arguments: Any) -> ToolCall:
 def ran(
     name: str, *, success: bool = True, code: str | None = None, step: int = 0, title: str = "x", **arguments: Any
 ) -> ExecutedCall:
-    result = ToolResult(success=success, code=code, data={"title": title} if success else None)
+    data: TitleNamed = {"title": title}
+    result = ToolResult(success=success, code=ResultCode(code) if code else None, data=data if success else None)
     return ExecutedCall(call=call(name, **arguments), arguments=arguments, result=result, step=step, duration_ms=0)
 
 
@@ -364,16 +366,22 @@ def test_with_checks_the_words_are_shown_only_when_the_check_matches_what_ran() 
     assert g.words is not None and (g.words.verdict, g.words.reason) == (WordsVerdict.WITHHELD, WordsReason.UNVERIFIED)
 
 
+def reason_of(g: Reviews) -> WordsReason | None:
+    """Why the last review withheld the words, read anew (mypy would carry a narrowing of `g.words`
+    from one review to the next)."""
+    return g.words.reason if g.words is not None else None
+
+
 def test_the_check_catches_another_task_and_a_denied_success() -> None:
     g = guard("delete rent", checks=True, model_mode=True)
     rent = [ran("delete_task", task_id="Rent", title="Rent")]
 
     g.review_checked("Hecho.", {"done": [{"action": "delete", "task": "Yoga"}], "not_done": []}, rent, step=1)
-    assert g.words is not None and g.words.reason is WordsReason.UNBACKED_CLAIM
+    assert reason_of(g) is WordsReason.UNBACKED_CLAIM
     g.review_checked("Hecho.", {"done": [{"action": "complete", "task": "Rent"}], "not_done": []}, rent, step=1)
-    assert g.words is not None and g.words.reason is WordsReason.UNBACKED_CLAIM  # another action
+    assert reason_of(g) is WordsReason.UNBACKED_CLAIM  # another action
     g.review_checked("No pude.", {"done": [], "not_done": [{"action": "delete", "task": "Rent"}]}, rent, step=1)
-    assert g.words is not None and g.words.reason is WordsReason.DENIED_SUCCESS
+    assert reason_of(g) is WordsReason.DENIED_SUCCESS
     g.review_checked("Listo.", {"done": [{"action": "delete", "task": "rent"}], "not_done": []}, rent, step=1)
     assert g.words is not None and g.words.verdict is WordsVerdict.VERIFIED
 

@@ -12,6 +12,7 @@ from support.runs import done, failed, guard
 
 from backend.app.calls.types import ExecutedCall
 from backend.app.services.guard.claims import READABLE
+from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.reply import live as live_reply
 from backend.app.services.reply.live import LiveReply, contradicts
 
@@ -134,9 +135,9 @@ def test_each_sentence_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
     text checked in all is the text heard, once."""
     checked: list[str] = []
 
-    def counting(text: str, succeeded: set[str], g: object) -> bool:
+    def counting(text: str, succeeded: set[str], g: ExecutionGuard) -> bool:
         checked.append(text)
-        return contradicts(text, succeeded, g)  # type: ignore[arg-type]
+        return contradicts(text, succeeded, g)
 
     monkeypatch.setattr(live_reply, "contradicts", counting)
     line = "This is one more line of the answer. "

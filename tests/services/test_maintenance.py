@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from support.api import NOW, auth, chat, make_settings, seed_tasks
+from support.api import NOW, MakeClient, auth, chat, make_settings, seed_tasks
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.core.clock import FixedClock
@@ -24,7 +24,7 @@ async def count(client: Any, table: str) -> int:
         return int((await conn.execute(sa.text(f"SELECT count(*) FROM {table}"))).scalar_one())
 
 
-async def test_each_table_is_pruned_past_its_retention(make_client, database: str) -> None:  # type: ignore[no-untyped-def]
+async def test_each_table_is_pruned_past_its_retention(make_client: MakeClient, database: str) -> None:
     llm = ScriptedLLM(calls(("delete_task", {"task_id": "Gym"})), default=completion("hi"))
     client = await make_client(llm, prune_interval_s=0)
     await seed_tasks(client, "Gym")
@@ -33,7 +33,7 @@ async def test_each_table_is_pruned_past_its_retention(make_client, database: st
     assert (await count(client, "idempotency_keys"), await count(client, "rate_limit_events")) == (1, 2)
     assert await count(client, "deleted_tasks") == 1
     settings = make_settings(database, undo_retention_days=30, idempotency_ttl_hours=24)
-    sessionmaker = client.app.state.sessionmaker  # type: ignore[attr-defined]
+    sessionmaker = client.app.state.sessionmaker
 
     # The app's clock stamps keys and rate events (NOW); deleted tasks carry the real time.
     soon = await prune_once(sessionmaker, settings, clock=FixedClock(NOW + timedelta(minutes=2)))
@@ -51,9 +51,9 @@ async def test_each_table_is_pruned_past_its_retention(make_client, database: st
         assert await count(client, table) == 0, table
 
 
-async def test_the_service_prunes_by_itself(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_service_prunes_by_itself(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(default=completion("hi")), prune_interval_s=0.05)
-    async with client.app.state.engine.begin() as conn:  # type: ignore[attr-defined]
+    async with client.app.state.engine.begin() as conn:
         old = NOW - timedelta(minutes=5)  # the app's clock is NOW
         await conn.execute(
             sa.text("INSERT INTO rate_limit_events VALUES (:id, 'alice', :at)"), {"id": "0" * 32, "at": old}
@@ -67,10 +67,10 @@ async def test_the_service_prunes_by_itself(make_client) -> None:  # type: ignor
     assert await count(client, "rate_limit_events") == 0
 
 
-async def test_one_instance_prunes_at_a_time(make_client, database: str) -> None:  # type: ignore[no-untyped-def]
+async def test_one_instance_prunes_at_a_time(make_client: MakeClient, database: str) -> None:
     client = await make_client(ScriptedLLM(), prune_interval_s=0)
-    sessionmaker = client.app.state.sessionmaker  # type: ignore[attr-defined]
-    async with client.app.state.engine.begin() as holder:  # type: ignore[attr-defined]
+    sessionmaker = client.app.state.sessionmaker
+    async with client.app.state.engine.begin() as holder:
         await holder.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": PRUNE_LOCK_KEY})
 
         skipped = await prune_once(sessionmaker, make_settings(database))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from support.payloads import unshaped
 from support.runs import done, failed
 
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
@@ -14,7 +15,7 @@ def test_a_call_record_is_typed_and_its_json_is_the_results_payload() -> None:
     warned = ExecutedCall(
         ToolCall("w", "add_task", {"title": "Milk"}),
         {"title": "Milk"},
-        ToolResult(True, data={"id": "id-Milk"}, warnings=("due date in the past",)),
+        ToolResult(True, data=unshaped({"id": "id-Milk"}), warnings=("due date in the past",)),
         0,
         0,
         retried=True,

@@ -11,7 +11,8 @@ from backend.app.agent.guard_protocol import Accept, GiveUp
 from backend.app.agent.limits import Budget, BudgetUse
 from backend.app.agent.loop_types import StopReason
 from backend.app.agent.run_io import RunResult
-from backend.app.calls.types import ExecutedCall
+from backend.app.calls.payloads import TaskData, TaskListing
+from backend.app.calls.types import ExecutedCall, ToolResult
 from backend.app.language.catalog import texts
 from backend.app.language.reading.intent import classify
 from backend.app.schemas.chat import ActionMetadata
@@ -120,10 +121,17 @@ def test_a_stop_is_said_after_the_results() -> None:
 
 
 def test_direct_mode_builds_the_reply_from_results_once_a_tool_ran() -> None:
+    invoices: TaskData = {
+        "id": "t1",
+        "title": "Old invoices",
+        "description": None,
+        "status": "pending",
+        "priority": "medium",
+        "due_date": None,
+        "tags": [],
+    }
     listed = done("list_tasks", "x")
-    invoices = {"id": "t1", "title": "Old invoices", "description": None, "status": "pending", "priority": "medium"}
-    task = {**invoices, "due_date": None, "tags": []}
-    listed.result.data.update({"tasks": [task], "count": 1, "status": "all", "truncated": False})
+    listed.result = ToolResult(True, data=TaskListing(tasks=[invoices], count=1, status="all", truncated=False))
     reply, r = reply_for("delete the invoices", run(listed, text="I looked them up.", stop=StopReason.FINAL))
 
     assert "looked" not in reply.text and reply.text.startswith("You have 1 task:")
@@ -178,7 +186,7 @@ def test_model_mode_replaces_a_reply_that_claims_denies_or_hides() -> None:
         (
             run(
                 done("add_task", "Milk"),
-                failed("add_task", "Eggs", "INVALID"),
+                failed("add_task", "Eggs", "INVALID_ARGUMENTS"),
                 text="Done! All good.",
                 stop=StopReason.FINAL,
             ),

@@ -6,22 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 import sqlalchemy as sa
-from support.api import auth, chat, tasks_of
+from support.api import AppClient, MakeClient, auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 from backend.app.db.repositories.conversations import ConversationRepository
 
 
-async def executions(client: httpx.AsyncClient) -> list[dict[str, Any]]:
-    async with client.app.state.engine.connect() as conn:  # type: ignore[attr-defined]
+async def executions(client: AppClient) -> list[dict[str, Any]]:
+    async with client.app.state.engine.connect() as conn:
         rows = await conn.execute(sa.text("SELECT * FROM tool_executions ORDER BY created_at, tool_call_id"))
         return [dict(r._mapping) for r in rows]
 
 
-async def test_each_call_is_recorded_with_its_turn_step_and_result(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_each_call_is_recorded_with_its_turn_step_and_result(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "Read book"})))
     client = await make_client(llm)
     await chat(client, "add Read book")
@@ -45,8 +44,8 @@ async def test_each_call_is_recorded_with_its_turn_step_and_result(make_client) 
     assert str(deleted["turn_id"]) == messages[-1]["id"]  # the turn's assistant message
 
 
-async def test_a_turn_that_dies_after_its_tool_step_keeps_the_call_beside_its_effect(  # type: ignore[no-untyped-def]
-    make_client, monkeypatch: pytest.MonkeyPatch
+async def test_a_turn_that_dies_after_its_tool_step_keeps_the_call_beside_its_effect(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def crash(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("the process died before the turn was recorded")
@@ -63,7 +62,7 @@ async def test_a_turn_that_dies_after_its_tool_step_keeps_the_call_beside_its_ef
     assert execution["result"]["data"]["id"] == task["id"]
 
 
-async def test_a_refused_strict_batch_is_recorded_and_changes_nothing(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_refused_strict_batch_is_recorded_and_changes_nothing(make_client: MakeClient) -> None:
     llm = ScriptedLLM(calls(("add_task", {"title": "milk"}), ("delete_task", {"task_id": "no such task"})))
     client = await make_client(llm, apply_mode="strict")
 

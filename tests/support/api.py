@@ -4,17 +4,43 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
+from fastapi import FastAPI
 
+from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.core.security import create_token
+from support.fake_llm import ScriptedLLM
 from support.pgbouncer import POOLED
 
 TEST_SECRET = "tZ4q8Lm2Xv9Rk1Wp7Nc3Hy6Bd0Gs5Fj-uE_aQoTiVeKx"  # random-looking: production accepts it
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 USER = "alice"
+
+
+class AppClient(httpx.AsyncClient):
+    """A client of `app` in-process (ASGITransport), which keeps the app for what a test reads from
+    its state (the engine, the sessionmaker, the services)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        super().__init__(transport=httpx.ASGITransport(app=app), base_url="http://taskchat.test")
+        self.app = app
+
+
+class MakeClient(Protocol):
+    """The `make_client` fixture (tests/conftest.py): `await make_client(llm)` is a client of the app
+    on the test database with `llm` as its model, its lifespan running until the test ends.
+
+    `offline=True` (no `llm`) uses the built-in offline model (no key configured); `clock` is the
+    app's clock (default: `FixedClock(NOW)`); every other keyword is a Settings field, as
+    `make_settings` takes it (`database_url=` reaches the test database another way: a proxy).
+    """
+
+    async def __call__(
+        self, llm: ScriptedLLM | None = None, *, offline: bool = False, clock: Clock | None = None, **settings: Any
+    ) -> AppClient: ...
 
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
@@ -31,14 +57,14 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "db_pooler": "transaction" if database_url in POOLED else "none",
         **overrides,
     }
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **values)
 
 
 @cache
 def _signing_settings() -> Settings:
     # Built once: a Settings reads the environment for each of its fields (~5 ms), and every request
     # of every test signs a token.
-    return Settings(_env_file=None, jwt_secret=TEST_SECRET)  # type: ignore[call-arg]
+    return Settings(_env_file=None, jwt_secret=TEST_SECRET)
 
 
 def token_for(user: str = USER, *, minutes: int = 60, zoneinfo: str | None = None) -> str:
@@ -69,13 +95,12 @@ async def tasks_of(client: httpx.AsyncClient, user: str = USER, status: str = "a
     return list(response.json())
 
 
-async def seed_tasks(client: httpx.AsyncClient, *titles: str, user: str = USER, **fields: Any) -> None:
+async def seed_tasks(client: AppClient, *titles: str, user: str = USER, **fields: Any) -> None:
     """Tasks written straight through the repository, so no scripted model answer is spent on them."""
     from backend.app.db.repositories.tasks import TaskRepository
     from backend.app.db.session import unit_of_work
 
-    app: Any = client.app  # type: ignore[attr-defined]
-    async with unit_of_work(app.state.sessionmaker) as session:
+    async with unit_of_work(client.app.state.sessionmaker) as session:
         repo = TaskRepository(session, user)
         for title in titles:
             await repo.add(

@@ -18,13 +18,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from typing_extensions import TypeIs
+
 from support.fake_llm import ScriptedLLM, completion, tool_call
 
-Answer = str | list[tuple[str, dict[str, Any]]] | list[list[tuple[str, dict[str, Any]]]]
+Call = tuple[str, dict[str, Any]]
+Answer = str | list[Call] | list[list[Call]]
+
+
+def _several_steps(answer: list[Call] | list[list[Call]]) -> TypeIs[list[list[Call]]]:
+    return bool(answer) and isinstance(answer[0], list)
 
 
 def _user_text(body: dict[str, Any]) -> str:
-    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    text: str = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    return text
 
 
 def _acted_on(body: dict[str, Any]) -> str:
@@ -52,15 +60,15 @@ class CompliantModel:
     takes_way_out: bool = True
     ghost: str | None = None
     forced_calls: list[str] = field(default_factory=list)  # every tool forced on it, in order
-    _steps: list[list[tuple[str, dict[str, Any]]]] = field(default_factory=list)
+    _steps: list[list[Call]] = field(default_factory=list)
     _started: bool = False
 
     def __call__(self, body: dict[str, Any]) -> dict[str, Any]:
         if not self._started:
             self._started = True
             if isinstance(self.answer, list):
-                steps = self.answer if self.answer and isinstance(self.answer[0], list) else [self.answer]
-                self._steps = [list(s) for s in steps]  # type: ignore[arg-type]
+                steps = self.answer if _several_steps(self.answer) else [self.answer]
+                self._steps = [list(s) for s in steps]
         forced = _forced(body)
         if forced is not None:
             self.forced_calls.append(forced)

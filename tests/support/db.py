@@ -8,6 +8,7 @@ import os
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import QueuePool
 from sqlmodel import SQLModel
 
 import backend.app.db.models  # noqa: F401  (the tables, for clean)
@@ -49,3 +50,11 @@ async def clean(engine: AsyncEngine) -> None:
     async with engine.begin() as conn:
         for table in reversed(SQLModel.metadata.sorted_tables):
             await conn.execute(sa.text(f"DELETE FROM {table.name}"))
+
+
+def checked_out(engine: AsyncEngine) -> int:
+    """The connections `engine`'s pool has lent and not had back (its pool is a QueuePool, as the app's
+    create_engine makes it: the only pool that counts them)."""
+    pool = engine.pool
+    assert isinstance(pool, QueuePool), pool
+    return pool.checkedout()

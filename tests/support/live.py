@@ -8,16 +8,25 @@ import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-import httpx
 import uvicorn
+
+from support.api import AppClient
+from support.fake_llm import ScriptedLLM
 
 
 @dataclass
 class Live:
     url: str
-    client: httpx.AsyncClient  # the same app in-process, for the REST helpers
+    client: AppClient  # the same app in-process, for the REST helpers
+
+
+class LiveWith(Protocol):
+    """The `live_with` fixture (tests/api/conftest.py): `await live_with(llm, **settings)` is the app
+    (MakeClient's, with these Settings fields) served on loopback; `llm=None`: the offline model."""
+
+    async def __call__(self, llm: ScriptedLLM | None, **settings: Any) -> Live: ...
 
 
 def bound_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
@@ -28,15 +37,13 @@ def bound_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 
 @asynccontextmanager
-async def serve(
-    client: httpx.AsyncClient, *, sock: socket.socket | None = None, app: Any = None
-) -> AsyncIterator[Live]:
+async def serve(client: AppClient, *, sock: socket.socket | None = None, app: Any = None) -> AsyncIterator[Live]:
     """`client`'s app (or `app`, wrapping it) served by uvicorn on `sock` (default: a free loopback port)
     until the block ends. The app's lifespan is already running (make_client runs it)."""
     sock = sock or bound_socket()
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(
-        app or client.app,  # type: ignore[attr-defined]
+        app or client.app,
         lifespan="off",
         log_level="warning",
         timeout_graceful_shutdown=2,

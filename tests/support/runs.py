@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from backend.app.agent.guard_protocol import Accept, CallsVerdict, FinalVerdict, ForceRetry, GiveUp, Words
+from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import GuardEvent
+from backend.app.calls.payloads import DeletedTask, TaskNamed
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.language.reading.intent import classify
 from backend.app.services.guard.execution import ExecutionGuard
 
+_Final = TypeVar("_Final", bound=FinalVerdict)
 MUTATING = frozenset({"add_task", "complete_task", "delete_task", "update_task"})
 
 
@@ -67,7 +70,7 @@ class Reviews:
         verdict = self.guard.review_checked(text, arguments, executed, step=step, claimed=(), decided=list(self.events))
         return self._kept(verdict)
 
-    def _kept(self, verdict: Any) -> Any:
+    def _kept(self, verdict: _Final) -> _Final:
         self.events += verdict.events
         if isinstance(verdict, Accept | GiveUp) and verdict.words is not None:
             self.words = verdict.words
@@ -75,7 +78,9 @@ class Reviews:
 
 
 def done(name: str, title: str, *, step: int = 0, **arguments: Any) -> ExecutedCall:
-    data = {"id": f"id-{title}", "title": title, **({"status": "deleted"} if name == "delete_task" else {})}
+    data: TaskNamed | DeletedTask = {"id": f"id-{title}", "title": title}
+    if name == "delete_task":
+        data = {"id": f"id-{title}", "title": title, "status": "deleted"}
     args = arguments or ({"title": title} if name == "add_task" else {"task_id": title})
     return ExecutedCall(ToolCall(f"c{step}{title}", name, args), args, ToolResult(True, data=data), step, 0)
 
@@ -84,5 +89,5 @@ def failed(
     name: str, target: str, code: str, *, step: int = 0, ran: bool = True, fixable: bool = False
 ) -> ExecutedCall:
     args = {"title": target} if name == "add_task" else {"task_id": target}
-    result = ToolResult(False, error=f"{code} error", code=code, model_fixable=fixable)
+    result = ToolResult(False, error=f"{code} error", code=ResultCode(code), model_fixable=fixable)
     return ExecutedCall(ToolCall(f"f{step}{target}", name, args), args, result, step, 0, ran=ran)

@@ -7,21 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import sqlalchemy as sa
-from support.api import chat, seed_tasks, tasks_of
+from support.api import AppClient, MakeClient, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion
 
 
-async def recorded(client: httpx.AsyncClient) -> list[dict[str, Any]]:
+async def recorded(client: AppClient) -> list[dict[str, Any]]:
     """The arguments of every stored tool execution, oldest first."""
-    async with client.app.state.engine.connect() as conn:  # type: ignore[attr-defined]
+    async with client.app.state.engine.connect() as conn:
         rows = await conn.execute(sa.text("SELECT arguments FROM tool_executions ORDER BY created_at, tool_call_id"))
         return [r.arguments for r in rows]
 
 
 async def test_an_add_whose_title_is_repaired_from_the_users_words_is_recorded_with_that_title(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     client = await make_client(ScriptedLLM(calls(("add_task", {"title": "Awesome"})), completion("Added.")))
 
@@ -37,7 +36,7 @@ async def test_an_add_whose_title_is_repaired_from_the_users_words_is_recorded_w
 
 
 async def test_the_quoted_title_and_the_priority_and_date_the_user_gave_are_recorded_as_applied(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     junk = {"title": "Pay rent&#34; with high priority, due in 3 days", "priority": "low"}
     client = await make_client(ScriptedLLM(calls(("add_task", junk)), completion("Added.")))
@@ -50,7 +49,7 @@ async def test_the_quoted_title_and_the_priority_and_date_the_user_gave_are_reco
 
 
 async def test_an_edit_whose_reference_is_repaired_is_recorded_with_the_task_it_was_applied_to(
-    make_client: Any,
+    make_client: MakeClient,
 ) -> None:
     client = await make_client(
         ScriptedLLM(calls(("update_task", {"task_id": "21648537900", "priority": "high"})), completion("Done."))
@@ -64,7 +63,7 @@ async def test_an_edit_whose_reference_is_repaired_is_recorded_with_the_task_it_
     assert (await recorded(client))[-1] == {"task_id": "Gym", "priority": "high"}
 
 
-async def test_arguments_nothing_repaired_are_recorded_as_the_model_sent_them(make_client: Any) -> None:
+async def test_arguments_nothing_repaired_are_recorded_as_the_model_sent_them(make_client: MakeClient) -> None:
     client = await make_client(ScriptedLLM(calls(("complete_task", {"task_id": "taxes"})), completion("Done.")))
     await seed_tasks(client, "Taxes", "Gym")
 
@@ -74,7 +73,7 @@ async def test_arguments_nothing_repaired_are_recorded_as_the_model_sent_them(ma
     assert (await recorded(client))[-1] == {"task_id": "taxes"}
 
 
-async def test_a_call_only_asked_about_applied_nothing_and_keeps_the_models_arguments(make_client: Any) -> None:
+async def test_a_call_only_asked_about_applied_nothing_and_keeps_the_models_arguments(make_client: MakeClient) -> None:
     # The delete's reference names no task: "Tax return", which the user's words name only in part,
     # is only asked about. Nothing was applied, so the model's arguments stand; the question names the task.
     client = await make_client(ScriptedLLM(calls(("delete_task", {"task_id": "21648537900"})), completion("Done.")))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from backend.app.tools.coercion import coerce_arguments
@@ -34,7 +36,7 @@ from backend.app.tools.coercion import coerce_arguments
         ("add_task", {"title": "x", "user_id": "mallory"}, {"title": "x"}, "dropped_owner"),
     ],
 )
-def test_recommended_coercions_warn(tool: str, given: dict, expected: dict, kind: str) -> None:  # type: ignore[type-arg]
+def test_recommended_coercions_warn(tool: str, given: dict[str, Any], expected: dict[str, Any], kind: str) -> None:
     args, done = coerce_arguments(tool, given)
     assert args == expected
     assert [c.kind for c in done] == [kind]
@@ -50,7 +52,7 @@ def test_recommended_coercions_warn(tool: str, given: dict, expected: dict, kind
         {"title": "x", "tags": "a,b"},  # wrapped, never split on commas (checked below)
     ][:3],
 )
-def test_no_coercion_when_not_safe(given: dict) -> None:  # type: ignore[type-arg]
+def test_no_coercion_when_not_safe(given: dict[str, Any]) -> None:
     args, done = coerce_arguments("add_task", given)
     assert args == given
     assert done == []

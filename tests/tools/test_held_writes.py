@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 from support.api import NOW, make_settings
+from support.payloads import task_id
 
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
@@ -71,7 +72,7 @@ async def _seed(tools_for: ToolsFor, user: str) -> uuid.UUID:
     batch = [ToolCall("seed", "add_task", {"title": "Pay rent", "priority": "high", "tags": ["home"]})]
     added = (await tools_for(user, source="test").execute_batch(batch)).results[0]
     assert added.success, added
-    return uuid.UUID(added.data["id"])
+    return uuid.UUID(task_id(added))
 
 
 async def _run(tools_for: ToolsFor, user: str, name: str, arguments: dict[str, Any]) -> ToolResult:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from support.payloads import unshaped
+
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.db.repositories.conversations import HistoryRow
@@ -20,7 +22,7 @@ LISTED = {"id": "t2", "title": "Gym", "status": "pending", "priority": "high", "
 def test_the_stored_json_of_a_turn_that_acted_and_showed() -> None:
     executed = [
         ran("add_task", ToolResult(success=True, data={"id": "t1", "title": "Milk"})),
-        ran("list_tasks", ToolResult(success=True, data={"tasks": [LISTED]})),
+        ran("list_tasks", ToolResult(success=True, data=unshaped({"tasks": [LISTED]}))),
     ]
     account = TurnAccount.of(executed, language="en")
 

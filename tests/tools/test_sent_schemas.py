@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from support.api import chat
+from pydantic import BaseModel
+from support.api import MakeClient, chat
 from support.fake_llm import ScriptedLLM, completion
 
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UpdateTaskArgs
 
-EXPECTED = {
+EXPECTED: dict[str, type[BaseModel]] = {
     "add_task": AddTaskArgs,
     "list_tasks": ListTasksArgs,
     "complete_task": TaskRefArgs,
@@ -16,7 +17,7 @@ EXPECTED = {
 }
 
 
-async def test_every_argument_field_is_in_the_schema_sent(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_every_argument_field_is_in_the_schema_sent(make_client: MakeClient) -> None:
     llm = ScriptedLLM(completion("Hello!"))
     client = await make_client(llm)
 

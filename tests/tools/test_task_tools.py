@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from support.api import NOW, make_settings
+from support.payloads import choices, listing, task, task_id
 
+from backend.app.calls.payloads import title_of
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.core.clock import FixedClock
 from backend.app.db.session import create_engine, create_sessionmaker
@@ -35,15 +37,16 @@ async def call(tools_for: ToolsFor, name: str, user: str = USER, **arguments: An
 async def titles(tools_for: ToolsFor, user: str = USER, **filters: Any) -> list[str]:
     listed = await call(tools_for, "list_tasks", user, **filters)
     assert listed.success, listed
-    return [t["title"] for t in listed.data["tasks"]]
+    return [t["title"] for t in listing(listed)["tasks"]]
 
 
 async def test_add_task_stores_the_task_with_its_fields(tools_for: ToolsFor) -> None:
     added = await call(tools_for, "add_task", title="  Buy milk ", priority="high", tags=["home"])
 
     assert added.success, added
-    assert (added.data["title"], added.data["priority"], added.data["tags"]) == ("Buy milk", "high", ["home"])
-    assert uuid.UUID(added.data["id"])
+    task_added = task(added)
+    assert (task_added["title"], task_added["priority"], task_added["tags"]) == ("Buy milk", "high", ["home"])
+    assert uuid.UUID(task_added["id"])
     assert await titles(tools_for) == ["Buy milk"]
 
 
@@ -65,8 +68,9 @@ async def test_list_tasks_filters_by_status_and_says_when_there_are_more(tools_f
     assert await titles(tools_for, status="completed") == ["Call mom"]
     assert sorted(await titles(tools_for, status="pending")) == ["Buy milk", "File taxes"]
     page = await call(tools_for, "list_tasks", limit=2)
-    assert (page.data["count"], len(page.data["tasks"]), page.data["truncated"]) == (3, 2, True)
-    assert page.data["more"].startswith("1 more not shown")
+    listed = listing(page)
+    assert (listed["count"], len(listed["tasks"]), listed["truncated"]) == (3, 2, True)
+    assert listed["more"].startswith("1 more not shown")
 
 
 @pytest.mark.parametrize("reference", ["READ BOOK", "read book", "Read bok", "the read book task"])
@@ -79,17 +83,17 @@ async def test_complete_task_finds_the_task_by_its_title_in_any_case_or_with_a_t
     done = await call(tools_for, "complete_task", task_id=reference)
 
     assert done.success, done
-    assert (done.data["title"], done.data["status"]) == ("Read book", "completed")
+    assert (task(done)["title"], task(done)["status"]) == ("Read book", "completed")
     assert await titles(tools_for, status="completed") == ["Read book"]
 
 
 async def test_a_reference_by_id_works_and_an_unknown_one_is_not_found(tools_for: ToolsFor) -> None:
     added = await call(tools_for, "add_task", title="Read book")
 
-    by_id = await call(tools_for, "delete_task", task_id=added.data["id"])
+    by_id = await call(tools_for, "delete_task", task_id=task_id(added))
     missing = await call(tools_for, "delete_task", task_id="Quantum physics homework")
 
-    assert by_id.success and by_id.data["title"] == "Read book"
+    assert by_id.success and title_of(by_id.data) == "Read book"
     assert (missing.success, missing.code) == (False, "NOT_FOUND")
     assert await titles(tools_for) == []
 
@@ -101,7 +105,7 @@ async def test_an_ambiguous_reference_changes_nothing_and_offers_the_choices(too
     ambiguous = await call(tools_for, "delete_task", task_id="call")
 
     assert (ambiguous.success, ambiguous.code) == (False, "AMBIGUOUS")
-    assert sorted(c["title"] for c in ambiguous.data["choices"]) == ["Call dad", "Call mom"]
+    assert sorted(c["title"] for c in choices(ambiguous)["choices"]) == ["Call dad", "Call mom"]
     assert sorted(await titles(tools_for)) == ["Call dad", "Call mom"]
 
 
@@ -109,7 +113,7 @@ async def test_another_users_task_is_never_found(tools_for: ToolsFor) -> None:
     bobs = await call(tools_for, "add_task", "bob", title="Bob's secret")
 
     by_title = await call(tools_for, "delete_task", task_id="Bob's secret")
-    by_id = await call(tools_for, "delete_task", task_id=bobs.data["id"])
+    by_id = await call(tools_for, "delete_task", task_id=task_id(bobs))
 
     assert (by_title.code, by_id.code) == ("NOT_FOUND", "NOT_FOUND")
     assert await titles(tools_for, "bob") == ["Bob's secret"]
@@ -121,7 +125,8 @@ async def test_update_task_changes_only_the_given_fields_and_clears_with_null(to
     updated = await call(tools_for, "update_task", task_id="pay rent", priority="high", description=None)
 
     assert updated.success, updated
-    assert (updated.data["title"], updated.data["priority"], updated.data["description"]) == ("Pay rent", "high", None)
+    changed = task(updated)
+    assert (changed["title"], changed["priority"], changed["description"]) == ("Pay rent", "high", None)
 
 
 async def test_undo_last_change_takes_back_the_last_change_set(tools_for: ToolsFor) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
+from support.api import MakeClient
 from support.browser import chromium_page, needs_chromium
 from support.fake_llm import ScriptedLLM, call_delta, chunk, slow_stream, words
 from support.live import serve
@@ -387,7 +388,7 @@ async def test_a_question_is_answered_with_its_button(server: str) -> None:
     assert errors == []
 
 
-async def test_words_withdrawn_mid_turn_leave_the_reply_bubble(make_client: Any) -> None:
+async def test_words_withdrawn_mid_turn_leave_the_reply_bubble(make_client: MakeClient) -> None:
     """Model mode with LLM_STREAM: the model greets, then calls a tool. Its greeting shows while it
     writes; the `reset` that withdraws it empties the bubble while the tool's answer is written
     (slowly); then the reply. The app runs in process with a scripted model, served on loopback."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from support.api import auth
+from support.api import MakeClient, auth
 
 from backend.app.core.config import Settings
 
@@ -15,7 +15,7 @@ PREFLIGHT = {
 }
 
 
-async def test_allowed_origin_gets_preflight_and_response_headers(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_allowed_origin_gets_preflight_and_response_headers(make_client: MakeClient) -> None:
     client = await make_client(offline=True, cors_origins=[FRONTEND])
 
     preflight = await client.options("/api/alice/chat", headers=PREFLIGHT)
@@ -35,7 +35,7 @@ async def test_allowed_origin_gets_preflight_and_response_headers(make_client) -
     assert mcp.status_code == 200 and mcp.headers["access-control-allow-origin"] == FRONTEND
 
 
-async def test_the_middlewares_own_errors_are_readable_from_the_allowed_origin(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_the_middlewares_own_errors_are_readable_from_the_allowed_origin(make_client: MakeClient) -> None:
     """A 413 (body cap) or a 400 (two identities) is answered before the routes: a browser on the
     frontend's origin must still be allowed to read it, or it sees only a failed fetch."""
     client = await make_client(offline=True, cors_origins=[FRONTEND], max_body_bytes=1_000, max_chat_body_bytes=2_000)
@@ -52,7 +52,7 @@ async def test_the_middlewares_own_errors_are_readable_from_the_allowed_origin(m
     assert two.status_code == 400 and two.headers["access-control-allow-origin"] == FRONTEND
 
 
-async def test_other_origins_get_no_cors_headers(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_other_origins_get_no_cors_headers(make_client: MakeClient) -> None:
     client = await make_client(offline=True, cors_origins=[FRONTEND])
 
     preflight = await client.options("/api/alice/chat", headers={**PREFLIGHT, "Origin": "https://evil.example"})
@@ -62,7 +62,7 @@ async def test_other_origins_get_no_cors_headers(make_client) -> None:  # type: 
     assert "access-control-allow-origin" not in response.headers
 
 
-async def test_no_cors_origins_means_no_cors(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_no_cors_origins_means_no_cors(make_client: MakeClient) -> None:
     client = await make_client(offline=True)
     response = await client.get("/api/alice/tasks", headers={**auth(), "Origin": FRONTEND})
     assert response.status_code == 200
@@ -79,4 +79,4 @@ async def test_no_cors_origins_means_no_cors(make_client) -> None:  # type: igno
 )
 def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch, raw: str, parsed: list[str]) -> None:
     monkeypatch.setenv("CORS_ORIGINS", raw)
-    assert Settings(_env_file=None).cors_origins == parsed  # type: ignore[call-arg]
+    assert Settings(_env_file=None).cors_origins == parsed

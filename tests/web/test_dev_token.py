@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from support.api import TEST_SECRET
+from support.api import TEST_SECRET, MakeClient
 
 from backend.app.core.config import Settings
 from backend.app.core.security import decode_token
 
 
-async def test_mints_a_token_that_the_api_accepts(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_mints_a_token_that_the_api_accepts(make_client: MakeClient) -> None:
     client = await make_client(offline=True, environment="development")
 
     response = await client.post("/dev/token", json={"user_id": "alice", "minutes": 5})
@@ -16,13 +16,13 @@ async def test_mints_a_token_that_the_api_accepts(make_client) -> None:  # type:
     assert response.status_code == 200
     body = response.json()
     assert (body["token_type"], body["user_id"], body["expires_in"]) == ("bearer", "alice", 300)
-    claims = decode_token(body["access_token"], settings=Settings(_env_file=None, jwt_secret=TEST_SECRET))  # type: ignore[call-arg]
+    claims = decode_token(body["access_token"], settings=Settings(_env_file=None, jwt_secret=TEST_SECRET))
     assert claims["sub"] == "alice" and claims["exp"] - claims["iat"] == 300
     tasks = await client.get("/api/alice/tasks", headers={"Authorization": f"Bearer {body['access_token']}"})
     assert tasks.status_code == 200
 
 
-async def test_refuses_bad_requests(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_refuses_bad_requests(make_client: MakeClient) -> None:
     client = await make_client(offline=True, environment="development", jwt_max_lifetime_minutes=60)
     for body in ({"user_id": "alice", "minutes": 61}, {"user_id": ""}, {"user_id": "a\nb"}, {"user_id": "a", "x": 1}):
         response = await client.post("/dev/token", json=body)
@@ -30,7 +30,7 @@ async def test_refuses_bad_requests(make_client) -> None:  # type: ignore[no-unt
         assert response.json()["error"] == "VALIDATION_ERROR"
 
 
-async def test_absent_outside_development(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_absent_outside_development(make_client: MakeClient) -> None:
     client = await make_client(offline=True)  # ENVIRONMENT=test
     response = await client.post("/dev/token", json={"user_id": "alice"})
     assert response.status_code == 404

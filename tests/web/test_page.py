@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from support.api import MakeClient
 
-async def test_page_and_assets_are_served(make_client) -> None:  # type: ignore[no-untyped-def]
+
+async def test_page_and_assets_are_served(make_client: MakeClient) -> None:
     client = await make_client(offline=True)
 
     page = await client.get("/")

@@ -57,7 +57,9 @@ def test_usage_estimates_characters_over_four_and_a_final_answer_follows_tools()
 
 async def test_a_streamed_answer_is_the_same_answer_in_chunks() -> None:
     app = FakeModelApp(word_s=0.001)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://fake") as http:
+    # FakeModelApp types an ASGI scope as a dict, httpx as a MutableMapping (backend/devtools/bench).
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://fake") as http:
         for text, after_tool in (("add Buy milk and add Call mom", False), ("add Buy milk", True)):
             body = ask(text, after_tool=after_tool)["request"]
             whole = (await http.post("/v1/chat/completions", json=body)).json()

@@ -24,7 +24,7 @@ def test_each_stage_adds_up_its_functions_and_nothing_else() -> None:
         stat("agent/offline/parsing.py", "ask", 9.0),  # a function of that name elsewhere is not the stage's
     ]
 
-    found = _stage_cpu(stats)  # type: ignore[arg-type]
+    found = _stage_cpu(stats)
 
     assert found["model"] == 3.5 and found["read"] == 0.25
     assert found["turn"] == 8.0 and found["server"] == 10.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import orjson
 from support.api import NOW
@@ -35,7 +36,7 @@ IMPOSSIBLE = dataclasses.replace(SCENARIOS["long_arguments_guard"], settings={"m
 IMPOSSIBLE_FAILS = ["TOOL_ERROR:ARGUMENTS_TOO_LARGE", "ASSERTION_FAILED:task_not_added"]
 
 
-def _config(**changes: object) -> EvalConfig:
+def _config(**changes: Any) -> EvalConfig:
     config = EvalConfig(
         scenarios=tuple(SCENARIOS.values()),
         models=("taskchat-offline",),
@@ -44,7 +45,7 @@ def _config(**changes: object) -> EvalConfig:
         trials=1,
         provider="offline",
     )
-    return dataclasses.replace(config, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(config, **changes)
 
 
 async def test_offline_model_over_every_scenario_writes_the_reports(tmp_path: Path) -> None:
@@ -214,8 +215,8 @@ async def test_policies_run_side_by_side_and_the_report_counts_effects(tmp_path:
     """A weak model that deletes Taxes whatever it is told: under raw `auto` that is right when asked
     and a wrong effect on a question; under `guarded` the question changes nothing."""
 
-    def deletes_taxes(body: dict[str, object]) -> object:
-        last = body["messages"][-1]  # type: ignore[index]
+    def deletes_taxes(body: dict[str, Any]) -> dict[str, Any]:
+        last = body["messages"][-1]
         return completion("Done.") if last["role"] == "tool" else calls(("delete_task", {"task_id": "Taxes"}))
 
     llm = ScriptedLLM(default=deletes_taxes)
