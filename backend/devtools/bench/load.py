@@ -1,4 +1,5 @@
-"""Driving a running Taskchat: closed-loop load, per-scenario LLM calls and tokens, prompt growth.
+"""Driving a running Taskchat: closed-loop load, per-scenario LLM calls and tokens, prompt growth,
+and streamed turns' time to the first event.
 
 Load is closed-loop: `concurrency` virtual users, each its own user id, token and keep-alive
 connection, each sending its next turn as soon as the last one answered. A user cycles through the
@@ -142,72 +143,103 @@ async def run_load(
     """
     result = LoadResult(concurrency=concurrency, duration_s=duration_s)
     start = time.monotonic() + warmup_s
-    stop = start + duration_s
-
-    async def user(index: int) -> None:
-        client = Client(ports[index % len(ports)], f"bench-{tag}-{index}")
-        next_message = simple_turns(f"{tag}{index}")
-        i = 0
-        try:
-            while time.monotonic() < stop:
-                if i % TURNS_PER_CONVERSATION == 0:
-                    client.conversation_id = None
-                    # A new conversation on a new connection, as a reopened tab would: the kernel hands
-                    # each connection to one worker, so 8 keep-alive connections held for a whole run
-                    # can split 6/2 and leave a worker idle (measured: 65% busy instead of 100%).
-                    await client.close()
-                began = time.perf_counter()
-                try:
-                    status, body = await client.say(next_message(i))
-                except (HttpError, OSError, TimeoutError):
-                    status, body = 0, {}
-                elapsed_ms = (time.perf_counter() - began) * 1000
-                i += 1
-                if not start <= time.monotonic() <= stop:
-                    continue  # throughput counts the turns completed inside the measured window
-                result.statuses[status] = result.statuses.get(status, 0) + 1
-                if status != 200:
-                    result.errors += 1
-                    continue
-                result.latencies_ms.append(elapsed_ms)
-                result.llm_calls.append(int(body["execution_metadata"]["llm_calls"]))
-                on_turn()
-        finally:
-            await client.close()
-
-    def cpu() -> tuple[float | None, float | None]:
-        servers = [cpu_seconds(pid) for pid in server_pids]
-        known = [c for c in servers if c is not None]
-        pooler = cpu_seconds(pooler_pid) if pooler_pid else None
-        return (sum(known) if known and len(known) == len(servers) else None), pooler
-
-    async def sample() -> None:
-        await asyncio.sleep(max(0.0, start - time.monotonic()))
-        (cpu0, pooler0), jiffies0 = cpu(), machine_jiffies()
-        await asyncio.sleep(max(0.0, stop - time.monotonic()))
-        (cpu1, pooler1), jiffies1 = cpu(), machine_jiffies()
-        if cpu0 is not None and cpu1 is not None:
-            result.server_cpu_s = cpu1 - cpu0
-        if pooler0 is not None and pooler1 is not None:
-            result.pooler_cpu_s = pooler1 - pooler0
-        if jiffies0 and jiffies1 and jiffies1[1] > jiffies0[1]:
-            result.machine_busy = (jiffies1[0] - jiffies0[0]) / (jiffies1[1] - jiffies0[1])
-        sizes = [size for pid in server_pids if (size := worker_rss_mb(pid)) is not None]
-        result.worker_rss_mb = max(sizes) if sizes else None
-
-    async def count_connections() -> None:
-        if connections is None:
-            return
-        await asyncio.sleep(max(0.0, start - time.monotonic()))
-        while time.monotonic() < stop:
-            seen = await connections()
-            result.db_connections = max(result.db_connections or 0, seen)
-            await asyncio.sleep(0.5)
-
+    window = _Window(start=start, stop=start + duration_s)
+    users = (
+        _user(ports[i % len(ports)], f"bench-{tag}-{i}", f"{tag}{i}", window, result, on_turn)
+        for i in range(concurrency)
+    )
     began = time.monotonic()
-    await asyncio.gather(sample(), count_connections(), *(user(i) for i in range(concurrency)))
+    await asyncio.gather(
+        _sample(window, result, server_pids, pooler_pid), _count_connections(window, result, connections), *users
+    )
     result.duration_s = min(duration_s, max(0.0, time.monotonic() - max(start, began)))
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    """The measured window on the monotonic clock: what comes before `start` is warm-up."""
+
+    start: float
+    stop: float
+
+
+async def _sleep_until(moment: float) -> None:
+    await asyncio.sleep(max(0.0, moment - time.monotonic()))
+
+
+async def _user(
+    port: int, user: str, tag: str, window: _Window, result: LoadResult, on_turn: Callable[[], object]
+) -> None:
+    """One virtual user: its next turn as soon as the last one answered, until the window closes; the
+    turns completed inside the window are recorded."""
+    client = Client(port, user)
+    next_message = simple_turns(tag)
+    i = 0
+    try:
+        while time.monotonic() < window.stop:
+            if i % TURNS_PER_CONVERSATION == 0:
+                client.conversation_id = None
+                # A new conversation on a new connection, as a reopened tab would: the kernel hands
+                # each connection to one worker, so 8 keep-alive connections held for a whole run
+                # can split 6/2 and leave a worker idle (measured: 65% busy instead of 100%).
+                await client.close()
+            began = time.perf_counter()
+            try:
+                status, body = await client.say(next_message(i))
+            except (HttpError, OSError, TimeoutError):
+                status, body = 0, {}
+            elapsed_ms = (time.perf_counter() - began) * 1000
+            i += 1
+            if not window.start <= time.monotonic() <= window.stop:
+                continue  # throughput counts the turns completed inside the measured window
+            result.statuses[status] = result.statuses.get(status, 0) + 1
+            if status != 200:
+                result.errors += 1
+                continue
+            result.latencies_ms.append(elapsed_ms)
+            result.llm_calls.append(int(body["execution_metadata"]["llm_calls"]))
+            on_turn()
+    finally:
+        await client.close()
+
+
+def _cpu(server_pids: Sequence[int], pooler_pid: int | None) -> tuple[float | None, float | None]:
+    """The servers' CPU seconds together (None unless every one is known), and the pooler's."""
+    servers = [cpu_seconds(pid) for pid in server_pids]
+    known = [c for c in servers if c is not None]
+    pooler = cpu_seconds(pooler_pid) if pooler_pid else None
+    return (sum(known) if known and len(known) == len(servers) else None), pooler
+
+
+async def _sample(window: _Window, result: LoadResult, server_pids: Sequence[int], pooler_pid: int | None) -> None:
+    """The servers' and the pooler's CPU time and the machine's busy share over the window, and the
+    largest worker's memory at its end."""
+    await _sleep_until(window.start)
+    (cpu0, pooler0), jiffies0 = _cpu(server_pids, pooler_pid), machine_jiffies()
+    await _sleep_until(window.stop)
+    (cpu1, pooler1), jiffies1 = _cpu(server_pids, pooler_pid), machine_jiffies()
+    if cpu0 is not None and cpu1 is not None:
+        result.server_cpu_s = cpu1 - cpu0
+    if pooler0 is not None and pooler1 is not None:
+        result.pooler_cpu_s = pooler1 - pooler0
+    if jiffies0 and jiffies1 and jiffies1[1] > jiffies0[1]:
+        result.machine_busy = (jiffies1[0] - jiffies0[0]) / (jiffies1[1] - jiffies0[1])
+    sizes = [size for pid in server_pids if (size := worker_rss_mb(pid)) is not None]
+    result.worker_rss_mb = max(sizes) if sizes else None
+
+
+async def _count_connections(
+    window: _Window, result: LoadResult, connections: Callable[[], Awaitable[int]] | None
+) -> None:
+    """The most database connections `connections` reports, polled every half second in the window."""
+    if connections is None:
+        return
+    await _sleep_until(window.start)
+    while time.monotonic() < window.stop:
+        seen = await connections()
+        result.db_connections = max(result.db_connections or 0, seen)
+        await asyncio.sleep(0.5)
 
 
 # -- scenarios ---------------------------------------------------------------------------------

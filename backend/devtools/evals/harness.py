@@ -216,21 +216,7 @@ async def _trial(
     scenario = job.scenario
     settings = _settings(config, scenario, db, job.policy)
     preset = preset_for(config, model=job.model, profile=job.profile, strategy=job.strategy)
-    result = TrialResult(
-        scenario=scenario.name,
-        model=job.model,
-        sampling_profile=job.profile.name,
-        strategy=job.strategy,
-        trial=job.trial,
-        control=scenario.control,
-        family=scenario.group,
-        policy=job.policy,
-        asks_change=scenario.asks_change,
-        ok=False,
-        outcome="error",
-        reason=None,
-        preset=preset.name,
-    )
+    result = _unjudged(job, preset)
     engine = create_engine(settings)
     try:
         sessionmaker = create_sessionmaker(engine)
@@ -273,6 +259,26 @@ async def _trial(
     finally:
         await engine.dispose()
     return result
+
+
+def _unjudged(job: _Job, preset: Preset) -> TrialResult:
+    """The trial's record before its turn runs: what it tries, and an error until it is judged."""
+    scenario = job.scenario
+    return TrialResult(
+        scenario=scenario.name,
+        model=job.model,
+        sampling_profile=job.profile.name,
+        strategy=job.strategy,
+        trial=job.trial,
+        control=scenario.control,
+        family=scenario.group,
+        policy=job.policy,
+        asks_change=scenario.asks_change,
+        ok=False,
+        outcome="error",
+        reason=None,
+        preset=preset.name,
+    )
 
 
 def _failed(result: TrialResult, reason: str, detail: str, started: float) -> TrialResult:
