@@ -107,10 +107,8 @@ async def test_list_forever_is_stopped_by_repeated_call(make_client: MakeClient)
     assert findings[0]["kind"] == "RepeatedCall"
     assert findings[0]["tool"] == "list_tasks"
     assert body["execution_metadata"]["stop_reason"] == "repeated_call"
-    assert (
-        "That is as far as I got with this message: anything not listed above was not done."
-        in body["assistant_message"]
-    )
+    # The listing asked for was done by the first call: the stop leaves nothing undone to say.
+    assert body["assistant_message"] == "You have no tasks."
     assert len(llm.requests) == 2
 
 

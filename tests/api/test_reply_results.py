@@ -269,3 +269,59 @@ async def test_a_turn_out_of_budget_says_what_was_not_done(make_client: MakeClie
     )
     assert body["execution_metadata"]["stop_reason"] == "budget_exceeded"
     assert statuses(body)[-1] == ("add_task", "not_done")
+
+
+@pytest.mark.parametrize("mode", ["direct", "model"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What's on my list? Show my tasks.",
+        "was steht an? zeig mir meine Aufgaben",
+        "¿qué tengo pendiente? muéstrame mis tareas",
+        "show me everything",
+    ],
+)
+async def test_a_request_done_once_is_not_said_undone_when_the_model_repeats_it(
+    make_client: MakeClient, message: str, mode: str
+) -> None:
+    """A model that sends the same listing again (refused as a repeat and stopped) did what was asked
+    with its first call: the reply shows the list and says nothing was left undone, in either mode."""
+    llm = ScriptedLLM(default=calls(("list_tasks", {"status": "all"})))
+    client = await make_client(llm, response_mode=mode)
+    await seed_tasks(client, "Read book", "Buy milk")
+
+    body = (await chat(client, message)).json()
+
+    reply = body["assistant_message"]
+    assert body["execution_metadata"]["stop_reason"] in (
+        "repeated_call",
+        "composed",
+    )  # stopped at the repeat, or once covered
+    assert "Read book" in reply and "Buy milk" in reply, reply
+    assert "Not done" not in reply and "as far as I got" not in reply, reply
+    assert "not_done" not in [a["status"] for a in body["action_metadata"].get("actions") or []]
+
+
+async def test_a_repeat_does_not_hide_what_was_left_undone(make_client: MakeClient) -> None:
+    """The same model, asked for a listing and a deletion it never makes: the deletion is said not
+    done, and so is where the turn stopped."""
+    llm = ScriptedLLM(default=calls(("list_tasks", {"status": "all"})))
+    client = await make_client(llm)
+    await seed_tasks(client, "Read book", "Gym")
+
+    reply = (await chat(client, "show my tasks and delete gym")).json()["assistant_message"]
+
+    assert "Not done: “delete gym”" in reply and "as far as I got" in reply, reply
+    assert {t["title"] for t in await tasks_of(client)} == {"Read book", "Gym"}
+
+
+async def test_a_repeated_change_does_not_stand_for_another(make_client: MakeClient) -> None:
+    """"delete gym and delete yoga" answered with the delete of gym twice: yoga is said not done."""
+    llm = ScriptedLLM(default=calls(("delete_task", {"task_id": "Gym"})))
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Yoga")
+
+    reply = (await chat(client, "delete gym and delete yoga")).json()["assistant_message"]
+
+    assert "Not done: “delete yoga”" in reply, reply
+    assert [t["title"] for t in await tasks_of(client, status="pending")] == ["Yoga"]

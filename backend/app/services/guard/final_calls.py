@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.tools import Tool
+from backend.app.calls.tools import Tool, having
 from backend.app.calls.types import ExecutedCall
 
 TASK_TOOLS = frozenset(Tool)
+
+_READS = having("reads")
 
 
 def target(e: ExecutedCall) -> str:
@@ -37,3 +39,17 @@ def final_calls(executed: Sequence[ExecutedCall]) -> list[ExecutedCall]:
             continue
         shown.append(e)
     return shown
+
+
+def repeats_of_done(executed: Sequence[ExecutedCall]) -> list[ExecutedCall]:
+    """The reads refused as repeats of one that succeeded earlier in the turn (the same name and
+    arguments): what the model asked with them was answered by that call ("what's on my list? show my
+    tasks", listed once). They are no line of the reply; they only cover the requests for a read. A
+    repeated change is not one: "delete gym and delete yoga" answered with gym twice leaves yoga undone."""
+    return [
+        e
+        for i, e in enumerate(executed)
+        if e.result.code == ResultCode.REPEATED_CALL
+        and e.call.name in _READS
+        and any(o.result.success and o.call.name == e.call.name and o.arguments == e.arguments for o in executed[:i])
+    ]

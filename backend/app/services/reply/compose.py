@@ -38,7 +38,7 @@ from backend.app.services.guard.claims import claims
 from backend.app.services.guard.coverage import unattempted
 from backend.app.services.guard.events import forced_tools
 from backend.app.services.guard.events import silent as silent_calls
-from backend.app.services.guard.final_calls import final_calls
+from backend.app.services.guard.final_calls import final_calls, repeats_of_done
 from backend.app.services.guard.reply_check import TOOL_OF
 from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
 from backend.app.tools.resolver import named_in
@@ -247,9 +247,13 @@ def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
     return t("Not done: “{request}”. Please ask again.", request=request)
 
 
-def _stopped(t: Texts, run: RunRecord) -> str:
+def _stopped(t: Texts, run: RunRecord, *, done_all: bool) -> str:
     """Why the turn ended before it was done, as the user hears it: what was done is said above it, what
-    was not is this (a budget, a step limit, a model going in circles or writing what cannot be run)."""
+    was not is this (a budget, a step limit, a model going in circles or writing what cannot be run).
+    `done_all`: every action the message asks for was done; a model stopped for repeating itself
+    after that left nothing undone, and is not said."""
+    if run.stop_reason is StopReason.REPEATED_CALL and done_all:
+        return ""
     if run.stop_reason is StopReason.LLM_ERROR:
         return t("The assistant stopped answering before it finished: anything not listed above was not done.")
     if run.stop_reason in (
@@ -288,13 +292,14 @@ def compose(
         if not silent and id(e) not in covered:
             shown.append((e, status))
     lines = _lines(t, shown, message)
-    for action in unattempted(intent, calls):
+    left = unattempted(intent, [*calls, *repeats_of_done(run.executed)])
+    for action in left:
         reason = _why_not(action, run)
         request = user_words(message, action.text)
         line = _action_line(t, request, reason)
         lines.append(line)
         reports.append(ActionReport(action.tool, Status.NOT_DONE, line, reason=reason))
-    if stopped := _stopped(t, run):
+    if stopped := _stopped(t, run, done_all=intent.needs_tool and not left):
         lines.append(stopped)
     ask = [question.question] if question is not None else []
     words = run.words
