@@ -316,7 +316,7 @@ async def test_a_repeat_does_not_hide_what_was_left_undone(make_client: MakeClie
 
 
 async def test_a_repeated_change_does_not_stand_for_another(make_client: MakeClient) -> None:
-    """"delete gym and delete yoga" answered with the delete of gym twice: yoga is said not done."""
+    """ "delete gym and delete yoga" answered with the delete of gym twice: yoga is said not done."""
     llm = ScriptedLLM(default=calls(("delete_task", {"task_id": "Gym"})))
     client = await make_client(llm)
     await seed_tasks(client, "Gym", "Yoga")

@@ -278,3 +278,44 @@ async def test_the_message_is_read_as_calls_only_when_a_tool_needs_it(
     ]
     assert read == ["add Pay rent with high priority"]
     assert await state(client) == [("Gym", "completed"), ("Pay rent", "pending")]
+
+
+@pytest.mark.parametrize(
+    ("message", "reference", "tool", "title"),
+    [
+        ("Hak die Aufgabe bread ab", "die aufgabe", "complete_task", "Bread"),
+        ("mark the task gym as done", "the task", "complete_task", "Gym"),
+        ("marca la tarea Taxes como hecha", "la tarea", "complete_task", "Taxes"),
+        ("supprime la tâche Bread", "la tâche", "delete_task", "Bread"),
+    ],
+)
+async def test_a_pointer_to_nothing_is_repaired_from_the_users_words(
+    make_client: MakeClient, message: str, reference: str, tool: str, title: str
+) -> None:
+    """A model that passes the user's "the task" as its reference, in a conversation that showed no
+    task: it names no task, so the words for that action name it (row T1), and the title said exactly
+    lets the change run (T8); the result says what was repaired."""
+    llm = ScriptedLLM(calls((tool, {"task_id": reference})), completion("Done."))
+    client = await make_client(llm)
+    await seed_tasks(client, "Taxes", "Gym", "Bread")
+
+    body = (await chat(client, message)).json()
+
+    result = body["tool_calls"][0]["result"]
+    assert result["success"] is True and result["data"]["title"] == title, result
+    assert result["data"]["repaired"] == [
+        f"'{reference}' names no task: used '{title}', which the user's message names"
+    ]
+    assert title not in {t["title"] for t in await tasks_of(client, status="pending")}
+
+
+async def test_a_pointer_to_nothing_with_no_task_named_changes_nothing(make_client: MakeClient) -> None:
+    """The same pointer with words that name no task: nothing is repaired or changed."""
+    llm = ScriptedLLM(calls(("complete_task", {"task_id": "the task"})), completion("Done."))
+    client = await make_client(llm)
+    await seed_tasks(client, "Taxes", "Gym")
+
+    body = (await chat(client, "mark the task as done")).json()
+
+    assert body["tool_calls"][0]["result"]["success"] is False
+    assert len(await tasks_of(client, status="pending")) == 2

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import Do, Verdict
 from backend.app.calls.facts import NO_GROUNDING, Grounding, Hold, Naming, Source, TargetFacts
-from backend.app.calls.payloads import Choices, TaskNamed
+from backend.app.calls.payloads import Choices, TaskNamed, choices_of
 from backend.app.calls.said import Said
 from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
@@ -106,7 +106,7 @@ class TaskFinder:
         grounding = call.grounding or NO_GROUNDING
         found = await self._lookup(repo, reference)
         naming: Naming | None = None
-        if isinstance(found.match, ToolResult) and found.match.code == ResultCode.NOT_FOUND:
+        if isinstance(found.match, ToolResult) and _names_no_task(found.match):
             said, partly = await self._said_task(repo, reference, call.name, others)
             if said is None and grounding.hold is Hold.ASK and grounding.names:
                 # Only asked about, never run: safe to look further.
@@ -269,9 +269,11 @@ class TaskFinder:
         and delete Trip" is about "Trip" only), when the model's `reference` named none (noise such as
         "21648537900"), in any covered language. Never a task another call of the turn acted on,
         added or names, or one the message names for another action; not for a reference into the
-        conversation whose task is gone; nothing when the words name no task, or several. True beside
-        the task when the words name it only in part: it is then only asked about."""
-        if self.said is None or (self.context is not None and self.context.resolve(reference) is not None):
+        conversation whose task is gone (one that points at nothing may be); nothing when the words name
+        no task, or several. True beside the task when the words name it only in part: it is then only
+        asked about."""
+        pointed = self.context.resolve(reference) if self.context is not None else None
+        if self.said is None or isinstance(pointed, Pick):
             return None, False
         besides = self.said.words_besides(tool)
         found: dict[uuid.UUID, tuple[TaskRow, bool]] = {}
@@ -373,3 +375,12 @@ def needs_confirmation_to_add(verdict: Verdict, title: str) -> ToolResult:
     """Nothing added: the user is asked first whether to add this title."""
     error = f"Not done: the user is asked first whether to add '{title}'. Do not say it was done."
     return verdict.asked(error, {"title": title})
+
+
+def _names_no_task(result: ToolResult) -> bool:
+    """A reference that names no task: no title is it, or it points into a conversation that showed
+    none ("the task" before any was shown: a question with nothing to choose from)."""
+    asked = choices_of(result.data)
+    return result.code == ResultCode.NOT_FOUND or (
+        result.code == ResultCode.AMBIGUOUS and asked is not None and not asked["choices"]
+    )
