@@ -21,7 +21,13 @@ from backend.app.db.session import create_engine, create_sessionmaker, only_stat
 
 _C, _M = Conversation.__table__, Message.__table__  # type: ignore[attr-defined]
 PID = sa.select(sa.func.pg_backend_pid().label("pid"))
-INSERT_MESSAGE = sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
+
+
+def _insert_message() -> sa.Insert:
+    return sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
+
+
+INSERT_MESSAGE = _insert_message()
 MESSAGES = sa.select(_M.c.id, _M.c.content, _M.c.execution_metadata, _M.c.created_at, _M.c.is_error).where(
     _M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.conversation_id.type)
 )
@@ -100,11 +106,45 @@ async def test_a_write_returning_its_row_gives_it_as_the_session_does(engine: As
     sessionmaker = create_sessionmaker(engine)
     conversation_id = uuid.uuid4()
     await _conversation(sessionmaker, conversation_id)
-    returning = INSERT_MESSAGE.returning(_M.c.id, _M.c.execution_metadata)
+    returning = _insert_message().returning(_M.c.id, _M.c.execution_metadata)
     sent = _message(conversation_id, "returned")
     async with unit_of_work(sessionmaker, single_statement=True) as session:
         (row,) = await fetch(session, returning, sent)
     assert (row.id, row.execution_metadata) == (sent["id"], sent["execution_metadata"])
+
+
+async def test_rows_are_named_as_the_sessions_rows(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    returning = _insert_message().returning(_M.c.id, _M.c.content.label("said"))
+    for statement, params in (
+        (returning, lambda: _message(conversation_id, "named")),
+        (MESSAGES, lambda: {"conversation_id": conversation_id}),
+        (PID, dict),
+    ):
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            sent = await fetch(session, statement, params())
+        async with unit_of_work(sessionmaker) as session:
+            through = (await session.execute(statement, params())).all()
+        assert sent[0]._fields == through[0]._fields
+
+
+async def test_a_write_whose_returned_columns_sqlalchemy_misremembers_is_refused_not_misread(
+    engine: AsyncEngine,
+) -> None:
+    """SQLAlchemy memoizes a write's `exported_columns`: a write given RETURNING after its parent's
+    were read (as `fetch` reads them) names none. Its rows are refused, not made of the wrong columns."""
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    parent = _insert_message()
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        await fetch(session, parent, _message(conversation_id, "sent by the parent"))
+    misremembered = parent.returning(_M.c.id)
+    with pytest.raises(RuntimeError, match="returned 1 columns where it names 0"):
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            await fetch(session, misremembered, _message(conversation_id, "returned, not named"))
 
 
 async def test_the_mark_is_for_one_statement_and_not_after_the_session_sent_one(engine: AsyncEngine) -> None:

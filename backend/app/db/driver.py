@@ -29,11 +29,16 @@ Where it goes:
 - **Through the session**, on SQLite and behind a transaction pooler (`DIRECT` is false): there the
   session's own paths are kept as they are tested.
 
-It leans on four private names of SQLAlchemy's asyncpg dialect and compiler, pinned by the lock and
-exercised by tests/db/test_driver.py (an upgrade that moves one fails there):
+What a statement returns is read from its public `exported_columns` (a query's columns, a write's
+RETURNING). SQLAlchemy memoizes a write's: one given `.returning()` after its parent's columns were
+read (as `fetch` reads them) names its parent's columns, and its rows are then refused, not misread.
+A write that returns rows is built whole before it is sent (the project's are module constants or
+built once, from a fresh `insert`/`update`).
+
+It leans on three private names of SQLAlchemy's asyncpg dialect, pinned by the lock and exercised by
+tests/db/test_driver.py (an upgrade that moves one fails there):
 `AsyncAdapt_asyncpg_connection._handle_exception_no_connection` (its errors translated),
-`._transaction` and `._start_transaction` (the adapter's transaction, begun as it begins it), and
-`SQLCompiler._result_columns` (what a statement returns).
+`._transaction` and `._start_transaction` (the adapter's transaction, begun as it begins it).
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import SessionTransaction
 from sqlalchemy.sql import ClauseElement, Executable
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ReturnsRows
 from sqlalchemy.util import greenlet_spawn
 
 from backend.app.db.outage import NotAnswering
@@ -79,6 +85,10 @@ class _Compiled:
 
     def rows(self, records: Sequence[asyncpg.Record]) -> list[tuple[Any, ...]]:
         processors = self.results
+        if records and len(records[0]) != len(processors):
+            raise RuntimeError(
+                f"the statement returned {len(records[0])} columns where it names {len(processors)}: {self.sql}"
+            )
         if not any(processors):
             return [self.row(*record) for record in records]
         return [
@@ -102,18 +112,17 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     binds = [compiled.binds[name] for name in names]
     if any(b.expanding or b.literal_execute for b in binds):
         raise ValueError("a statement sent alone takes plain bind parameters only")
-    # What the statement returns, as the compiler says (a query's columns, a write's RETURNING), as
-    # SQLAlchemy's own results read it. Not the statement's `exported_columns`: SQLAlchemy memoizes
-    # them, and a statement derived with `.returning()` after its parent's were read inherits the memo.
-    returned = compiled._result_columns
-    keys, result_types = [c.keyname for c in returned], [c.type for c in returned]
+    # What the statement returns (a query's columns, a write's RETURNING), by their keys. SQLAlchemy
+    # memoizes a write's `exported_columns`, and a write derived with `.returning()` after its
+    # parent's were read inherits the parent's: `rows` then meets records of another length, and says so.
+    returned = cast(ReturnsRows, statement).exported_columns
     made = _Compiled(
         sql=compiled.string,
         names=names,
         binds=tuple(b.type.dialect_impl(dialect).bind_processor(dialect) for b in binds),
         fixed={name: b.effective_value for name, b in zip(names, binds, strict=True) if not b.required},
-        row=namedtuple("Row", keys, rename=True),
-        results=tuple(t.dialect_impl(dialect).result_processor(dialect, None) for t in result_types),
+        row=namedtuple("Row", list(map(str, returned.keys())), rename=True),
+        results=tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in returned),
     )
     _COMPILED[statement, dialect.name] = made
     return made
