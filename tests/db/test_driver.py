@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from support.api import make_settings
 
-from backend.app.db.driver import ALONE, fetch
+from backend.app.db.driver import _DBAPI_ERRORS, ALONE, fetch
 from backend.app.db.models import Conversation, Message
 from backend.app.db.session import create_engine, create_sessionmaker, only_statement_next, unit_of_work
 
@@ -202,6 +202,67 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
         assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
     finally:
         await engine.dispose()
+
+
+MISSING_TABLE = sa.select(sa.column("x")).select_from(sa.table("no_such_table"))
+DIVIDED_BY_ZERO = sa.select(sa.literal_column("1 / 0").label("q"))
+
+
+@pytest.mark.parametrize(
+    ("refused", "kind", "cause"),
+    [
+        ("unique", sa.exc.IntegrityError, "UniqueViolationError"),
+        ("not null", sa.exc.IntegrityError, "NotNullViolationError"),
+        ("foreign key", sa.exc.IntegrityError, "ForeignKeyViolationError"),
+        ("missing table", sa.exc.ProgrammingError, "UndefinedTableError"),
+        ("division by zero", sa.exc.DBAPIError, "DivisionByZeroError"),
+    ],
+)
+async def test_each_kind_of_refusal_is_raised_as_the_session_raises_it(
+    engine: AsyncEngine, refused: str, kind: type[sa.exc.DBAPIError], cause: str
+) -> None:
+    """Alone, in a transaction, or through the session: the same SQLAlchemy error, around the same
+    DBAPI error of the dialect (its message and SQLSTATE), around the driver's error."""
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    taken = _message(conversation_id, "taken")
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        await fetch(session, INSERT_MESSAGE, taken)
+    statement, params = {
+        "unique": (INSERT_MESSAGE, taken),
+        "not null": (INSERT_MESSAGE, _message(conversation_id, "no role") | {"role": None}),
+        "foreign key": (INSERT_MESSAGE, _message(uuid.uuid4(), "no conversation")),
+        "missing table": (MISSING_TABLE, {}),
+        "division by zero": (DIVIDED_BY_ZERO, {}),
+    }[refused]
+    errors = []
+    for way in ("alone", "in a transaction", "through the session"):
+        with pytest.raises(sa.exc.DBAPIError) as raised:
+            async with unit_of_work(sessionmaker, single_statement=way == "alone") as session:
+                if way == "through the session":
+                    await session.execute(statement, params)
+                else:
+                    await fetch(session, statement, params)
+        errors.append(raised.value)
+    for error in errors:
+        assert type(error) is kind
+        assert type(error.orig) is type(errors[-1].orig)  # the dialect's DBAPI error of this kind
+        assert isinstance(error.orig, engine.dialect.loaded_dbapi.Error)
+        assert type(error.orig.__cause__).__name__ == cause  # the driver's error
+        assert error.orig.driver_exception is error.orig.__cause__
+        assert (str(error.orig), error.orig.sqlstate) == (str(errors[-1].orig), errors[-1].orig.sqlstate)
+        assert error.orig.sqlstate is not None
+        assert not error.connection_invalidated
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+def test_every_driver_error_translated_has_its_kind_in_the_dialects_dbapi(engine: AsyncEngine) -> None:
+    """The kinds the driver's errors are translated into are the dialect's (an upgrade that renames
+    one fails here, not in the middle of an error)."""
+    dbapi = engine.dialect.loaded_dbapi
+    for driver_error, name in _DBAPI_ERRORS.items():
+        assert issubclass(getattr(dbapi, name), dbapi.Error), (driver_error, name)
 
 
 XACT = sa.select(sa.func.pg_backend_pid().label("pid"), sa.func.txid_current().label("xact"))

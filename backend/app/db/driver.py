@@ -35,10 +35,9 @@ read (as `fetch` reads them) names its parent's columns, and its rows are then r
 A write that returns rows is built whole before it is sent (the project's are module constants or
 built once, from a fresh `insert`/`update`).
 
-It leans on three private names of SQLAlchemy's asyncpg dialect, pinned by the lock and exercised by
-tests/db/test_driver.py (an upgrade that moves one fails there):
-`AsyncAdapt_asyncpg_connection._handle_exception_no_connection` (its errors translated),
-`._transaction` and `._start_transaction` (the adapter's transaction, begun as it begins it).
+It leans on two private names of SQLAlchemy's asyncpg dialect, pinned by the lock and exercised by
+tests/db/test_driver.py (an upgrade that moves one fails there): the asyncpg adapter's
+`._transaction` and `._start_transaction` (its transaction, begun as it begins it).
 """
 
 from __future__ import annotations
@@ -247,13 +246,37 @@ async def _sent(
         raise translated from error
 
 
+# asyncpg's errors, each with the error of its kind that SQLAlchemy's asyncpg dialect raises in its
+# place, named as its DBAPI module (`dialect.loaded_dbapi`) names it: an error is translated by the
+# first of its classes found here (the most specific first), as the dialect's own table translates it
+# (sqlalchemy/dialects/postgresql/asyncpg.py); others are left as they are.
+_DBAPI_ERRORS: dict[type[Exception], str] = {
+    asyncpg.PostgresError: "Error",
+    asyncpg.IntegrityConstraintViolationError: "IntegrityError",
+    asyncpg.RestrictViolationError: "RestrictViolationError",
+    asyncpg.NotNullViolationError: "NotNullViolationError",
+    asyncpg.ForeignKeyViolationError: "ForeignKeyViolationError",
+    asyncpg.UniqueViolationError: "UniqueViolationError",
+    asyncpg.CheckViolationError: "CheckViolationError",
+    asyncpg.ExclusionViolationError: "ExclusionViolationError",
+    asyncpg.SyntaxOrAccessError: "ProgrammingError",
+    asyncpg.InvalidCachedStatementError: "InvalidCachedStatementError",
+    asyncpg.InternalServerError: "InternalServerError",
+    asyncpg.InterfaceError: "InterfaceError",
+    asyncpg.InternalClientError: "InternalClientError",
+}
+
+
 def _translated(error: Exception, sql: str, args: list[Any], dialect: Dialect, *, invalidated: bool) -> BaseException:
-    """`error` as the session raises it: translated by SQLAlchemy's asyncpg adapter into its DBAPI
-    error, then wrapped in `sqlalchemy.exc.DBAPIError`'s kind for that error (IntegrityError, ...)."""
-    try:
-        AsyncAdapt_asyncpg_connection._handle_exception_no_connection(dialect.loaded_dbapi, error)
-    except Exception as adapted:
-        return sa.exc.DBAPIError.instance(
-            sql, args, adapted, dialect.loaded_dbapi.Error, connection_invalidated=invalidated, dialect=dialect
-        )
-    raise AssertionError("the adapter raises for every error")  # pragma: no cover
+    """`error` as the session raises it: the driver's error translated into the dialect's DBAPI error
+    of its kind (the driver's error its `orig` and its cause), then wrapped in
+    `sqlalchemy.exc.DBAPIError`'s kind for that error (IntegrityError, ...)."""
+    dbapi = dialect.loaded_dbapi
+    adapted: Exception = error
+    kind = next((_DBAPI_ERRORS[c] for c in type(error).__mro__ if c in _DBAPI_ERRORS), None)
+    if kind is not None:
+        adapted = getattr(dbapi, kind)(error.args[0], error)
+        adapted.__cause__ = error
+    return sa.exc.DBAPIError.instance(
+        sql, args, adapted, dbapi.Error, connection_invalidated=invalidated, dialect=dialect
+    )
