@@ -1,6 +1,7 @@
 """A statement sent alone on the driver's connection (db/driver.py) gives what the session gives: the
 same rows and values, the same errors, no transaction left behind; a connection it leaves in an
-unknown state is not lent again; and it goes past the ORM only where it may."""
+unknown state is not lent again; it goes past the ORM only where it may, and inside a transaction
+`fetch` is the session's own statement, kept by its commit and undone by its rollback."""
 
 from __future__ import annotations
 
@@ -193,7 +194,7 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
                     await fetch(session, INSERT_MESSAGE, row)  # the same id again
             errors.append(raised.value)
         alone, through = errors
-        assert type(alone.orig) is type(through.orig)  # the adapter's IntegrityError, the driver's as its cause
+        assert type(alone.orig) is type(through.orig)  # the dialect's UniqueViolationError, the driver's as its cause
         assert type(alone.orig.__cause__).__name__ == "UniqueViolationError"
         assert not alone.connection_invalidated
         async with unit_of_work(sessionmaker, single_statement=True) as session:
@@ -280,12 +281,15 @@ async def test_in_a_transaction_statements_are_the_sessions_own_kept_by_its_comm
     sessionmaker = create_sessionmaker(engine)
     conversation_id = uuid.uuid4()
     await _conversation(sessionmaker, conversation_id)
+    sent: list[str] = []
+    event.listen(engine.sync_engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
     async with unit_of_work(sessionmaker) as session:
-        (first,) = await fetch(session, XACT, {})  # the transaction's first statement: begun here
+        (first,) = await fetch(session, XACT, {})  # the transaction's first statement
         (through,) = (await session.execute(XACT)).all()
         await fetch(session, INSERT_MESSAGE, _message(conversation_id, "kept"))
         (last,) = await fetch(session, XACT, {})
     assert first == tuple(through) == last  # one connection, one transaction
+    assert sum("txid_current" in statement for statement in sent) == 3  # each the session's own
     with pytest.raises(RuntimeError):
         async with unit_of_work(sessionmaker) as session:
             await fetch(session, INSERT_MESSAGE, _message(conversation_id, "undone, sent first"))
