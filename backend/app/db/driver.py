@@ -51,6 +51,7 @@ import asyncpg
 import sqlalchemy as sa
 from sqlalchemy.engine import CursorResult, Dialect, Engine
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql import ClauseElement, Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ReturnsRows
@@ -166,9 +167,19 @@ async def fetch(session: AsyncSession, statement: Executable, params: Mapping[st
 
 async def _alone(engine: Engine, compiled: _Compiled, args: list[Any]) -> list[asyncpg.Record]:
     """`compiled` sent without a transaction on a connection of the engine's pool (taken through its
-    checkout checks, given back). A connection whose state is not known after the statement (broken,
-    or cancelled in the middle of it) is invalidated, not lent again."""
+    checkout checks, given back)."""
     pooled = await greenlet_spawn(engine.raw_connection)
+    try:
+        return await _sent(pooled, compiled, args, engine.dialect)
+    finally:
+        await greenlet_spawn(pooled.close)
+
+
+async def _sent(
+    pooled: PoolProxiedConnection, compiled: _Compiled, args: list[Any], dialect: Dialect
+) -> list[asyncpg.Record]:
+    """`compiled` sent on `pooled`'s driver connection; a connection whose state is not known after
+    the statement (broken, or cancelled in the middle of it) is invalidated, not lent again."""
     driver = pooled.driver_connection
     assert driver is not None
     try:
@@ -179,14 +190,12 @@ async def _alone(engine: Engine, compiled: _Compiled, args: list[Any]) -> list[a
         if not isinstance(error, Exception):
             await greenlet_spawn(pooled.invalidate)
             raise
-        translated = _translated(error, compiled.sql, args, engine.dialect, invalidated=not sound)
+        translated = _translated(error, compiled.sql, args, dialect, invalidated=not sound)
         if not sound:
             await greenlet_spawn(pooled.invalidate, error)
         if isinstance(error, TimeoutError):  # the driver's own: no answer (as the engine raises it, db/session.py)
             raise NotAnswering("The database did not answer a statement in time") from error
         raise translated from error
-    finally:
-        await greenlet_spawn(pooled.close)
 
 
 # asyncpg's errors, each with the error of its kind that SQLAlchemy's asyncpg dialect raises in its
