@@ -1,6 +1,7 @@
 """A statement sent alone on the driver's connection (db/driver.py) gives what the session gives: the
 same rows and values, the same errors, no transaction left behind; a connection it leaves in an
-unknown state is not lent again; and it goes past the ORM only where it may."""
+unknown state is not lent again; it goes past the ORM only where it may, and inside a transaction
+`fetch` is the session's own statement, kept by its commit and undone by its rollback."""
 
 from __future__ import annotations
 
@@ -17,13 +18,19 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from support.api import make_settings
 from support.db import checked_out
 
-from backend.app.db.driver import ALONE, fetch
+from backend.app.db.driver import _DBAPI_ERRORS, ALONE, fetch
 from backend.app.db.repositories.conversation_statements import CONVERSATIONS, MESSAGES
 from backend.app.db.session import create_engine, create_sessionmaker, only_statement_next, unit_of_work
 
 _C, _M = CONVERSATIONS, MESSAGES
 PID = sa.select(sa.func.pg_backend_pid().label("pid"))
-INSERT_MESSAGE = sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
+
+
+def _insert_message() -> sa.Insert:
+    return sa.insert(_M).values({c.name: sa.bindparam(c.name, type_=c.type) for c in _M.columns})
+
+
+INSERT_MESSAGE = _insert_message()
 MESSAGES = sa.select(_M.c.id, _M.c.content, _M.c.execution_metadata, _M.c.created_at, _M.c.is_error).where(
     _M.c.conversation_id == sa.bindparam("conversation_id", type_=_M.c.conversation_id.type)
 )
@@ -102,11 +109,45 @@ async def test_a_write_returning_its_row_gives_it_as_the_session_does(engine: As
     sessionmaker = create_sessionmaker(engine)
     conversation_id = uuid.uuid4()
     await _conversation(sessionmaker, conversation_id)
-    returning = INSERT_MESSAGE.returning(_M.c.id, _M.c.execution_metadata)
+    returning = _insert_message().returning(_M.c.id, _M.c.execution_metadata)
     sent = _message(conversation_id, "returned")
     async with unit_of_work(sessionmaker, single_statement=True) as session:
         (row,) = await fetch(session, returning, sent)
     assert (row.id, row.execution_metadata) == (sent["id"], sent["execution_metadata"])
+
+
+async def test_rows_are_named_as_the_sessions_rows(engine: AsyncEngine) -> None:
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    returning = _insert_message().returning(_M.c.id, _M.c.content.label("said"))
+    for statement, params in (
+        (returning, lambda: _message(conversation_id, "named")),
+        (MESSAGES, lambda: {"conversation_id": conversation_id}),
+        (PID, dict),
+    ):
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            sent = await fetch(session, statement, params())
+        async with unit_of_work(sessionmaker) as session:
+            through = (await session.execute(statement, params())).all()
+        assert sent[0]._fields == through[0]._fields
+
+
+async def test_a_write_whose_returned_columns_sqlalchemy_misremembers_is_refused_not_misread(
+    engine: AsyncEngine,
+) -> None:
+    """SQLAlchemy memoizes a write's `exported_columns`: a write given RETURNING after its parent's
+    were read (as `fetch` reads them) names none. Its rows are refused, not made of the wrong columns."""
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    parent = _insert_message()
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        await fetch(session, parent, _message(conversation_id, "sent by the parent"))
+    misremembered = parent.returning(_M.c.id)
+    with pytest.raises(RuntimeError, match="returned 1 columns where it names 0"):
+        async with unit_of_work(sessionmaker, single_statement=True) as session:
+            await fetch(session, misremembered, _message(conversation_id, "returned, not named"))
 
 
 async def test_the_mark_is_for_one_statement_and_not_after_the_session_sent_one(engine: AsyncEngine) -> None:
@@ -155,7 +196,7 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
                     await fetch(session, INSERT_MESSAGE, row)  # the same id again
             errors.append(raised.value)
         alone, through = errors
-        assert type(alone.orig) is type(through.orig)  # the adapter's IntegrityError, the driver's as its cause
+        assert type(alone.orig) is type(through.orig)  # the dialect's UniqueViolationError, the driver's as its cause
         assert alone.orig is not None and type(alone.orig.__cause__).__name__ == "UniqueViolationError"
         assert not alone.connection_invalidated
         async with unit_of_work(sessionmaker, single_statement=True) as session:
@@ -164,6 +205,68 @@ async def test_a_refused_statement_raises_what_the_session_raises_and_keeps_its_
         assert checked_out(engine) == 0
     finally:
         await engine.dispose()
+
+
+MISSING_TABLE: sa.Select[Any] = sa.select(sa.column("x")).select_from(sa.table("no_such_table"))
+DIVIDED_BY_ZERO: sa.Select[Any] = sa.select(sa.literal_column("1 / 0").label("q"))
+
+
+@pytest.mark.parametrize(
+    ("refused", "kind", "cause"),
+    [
+        ("unique", sa.exc.IntegrityError, "UniqueViolationError"),
+        ("not null", sa.exc.IntegrityError, "NotNullViolationError"),
+        ("foreign key", sa.exc.IntegrityError, "ForeignKeyViolationError"),
+        ("missing table", sa.exc.ProgrammingError, "UndefinedTableError"),
+        ("division by zero", sa.exc.DBAPIError, "DivisionByZeroError"),
+    ],
+)
+async def test_each_kind_of_refusal_is_raised_as_the_session_raises_it(
+    engine: AsyncEngine, refused: str, kind: type[sa.exc.DBAPIError], cause: str
+) -> None:
+    """Alone, in a transaction, or through the session: the same SQLAlchemy error, around the same
+    DBAPI error of the dialect (its message and SQLSTATE), around the driver's error."""
+    sessionmaker = create_sessionmaker(engine)
+    conversation_id = uuid.uuid4()
+    await _conversation(sessionmaker, conversation_id)
+    taken = _message(conversation_id, "taken")
+    async with unit_of_work(sessionmaker, single_statement=True) as session:
+        await fetch(session, INSERT_MESSAGE, taken)
+    statement, params = {
+        "unique": (INSERT_MESSAGE, taken),
+        "not null": (INSERT_MESSAGE, _message(conversation_id, "no role") | {"role": None}),
+        "foreign key": (INSERT_MESSAGE, _message(uuid.uuid4(), "no conversation")),
+        "missing table": (MISSING_TABLE, {}),
+        "division by zero": (DIVIDED_BY_ZERO, {}),
+    }[refused]
+    errors = []
+    for way in ("alone", "in a transaction", "through the session"):
+        with pytest.raises(sa.exc.DBAPIError) as raised:
+            async with unit_of_work(sessionmaker, single_statement=way == "alone") as session:
+                if way == "through the session":
+                    await session.execute(statement, params)
+                else:
+                    await fetch(session, statement, params)
+        errors.append(raised.value)
+    for error in errors:
+        assert type(error) is kind
+        assert type(error.orig) is type(errors[-1].orig)  # the dialect's DBAPI error of this kind
+        assert isinstance(error.orig, engine.dialect.loaded_dbapi.Error)
+        assert type(error.orig.__cause__).__name__ == cause  # the driver's error
+        assert error.orig.driver_exception is error.orig.__cause__
+        last = errors[-1].orig
+        assert (str(error.orig), error.orig.sqlstate) == (str(last), getattr(last, "sqlstate", None))
+        assert error.orig.sqlstate is not None
+        assert not error.connection_invalidated
+    assert checked_out(engine) == 0
+
+
+def test_every_driver_error_translated_has_its_kind_in_the_dialects_dbapi(engine: AsyncEngine) -> None:
+    """The kinds the driver's errors are translated into are the dialect's (an upgrade that renames
+    one fails here, not in the middle of an error)."""
+    dbapi = engine.dialect.loaded_dbapi
+    for driver_error, name in _DBAPI_ERRORS.items():
+        assert issubclass(getattr(dbapi, name), dbapi.Error), (driver_error, name)
 
 
 XACT = sa.select(sa.func.pg_backend_pid().label("pid"), sa.func.txid_current().label("xact"))
@@ -181,12 +284,15 @@ async def test_in_a_transaction_statements_are_the_sessions_own_kept_by_its_comm
     sessionmaker = create_sessionmaker(engine)
     conversation_id = uuid.uuid4()
     await _conversation(sessionmaker, conversation_id)
+    sent: list[str] = []
+    event.listen(engine.sync_engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
     async with unit_of_work(sessionmaker) as session:
-        (first,) = await fetch(session, XACT, {})  # the transaction's first statement: begun here
+        (first,) = await fetch(session, XACT, {})  # the transaction's first statement
         (through,) = (await session.execute(XACT)).all()
         await fetch(session, INSERT_MESSAGE, _message(conversation_id, "kept"))
         (last,) = await fetch(session, XACT, {})
     assert first == tuple(through) == last  # one connection, one transaction
+    assert sum("txid_current" in statement for statement in sent) == 3  # each the session's own
     with pytest.raises(RuntimeError):
         async with unit_of_work(sessionmaker) as session:
             await fetch(session, INSERT_MESSAGE, _message(conversation_id, "undone, sent first"))

@@ -1,17 +1,18 @@
-"""A turn's hot statements, sent past the ORM on the driver's connection.
+"""A turn's lone statements, sent past the ORM on the driver's connection.
 
 Through the ORM session a statement cost 480-660 µs of worker CPU when it was the only one of its
 transaction (the session, its connection and transaction bookkeeping, the compiled cache's lookup,
 the parameters built and processed), through an `AsyncConnection` 430-450 µs, and sent on the asyncpg
-connection the pool lends 130-170 µs (one INSERT, 8 at a time, three rounds, 2026-11-29); a statement
-inside the session's transaction cost 560-1,000 µs at one turn at a time (2026-11-29, the tool step).
-`fetch` sends a statement on the driver's connection, keeping what SQLAlchemy gives:
+connection the pool lends 130-170 µs (one INSERT, 8 at a time, three rounds, 2026-11-29). `fetch`
+sends such a statement on the driver's connection, keeping what SQLAlchemy gives:
 
 - the statement is a SQLAlchemy statement, compiled once for the engine's dialect (its bind casts,
   its positional parameters), its parameters and results processed by the column types' own
-  processors (a JSON value serialised as the engine serialises it);
-- an error is raised as the session would raise it (`sqlalchemy.exc.DBAPIError` and its kinds,
-  the driver's error as its cause), and a connection left in an unknown state (a broken
+  processors (a JSON value serialised as the engine serialises it), its rows named by the columns
+  it returns (its public `exported_columns`: a query's columns, a write's RETURNING);
+- an error is raised as the session would raise it: asyncpg's error translated into the dialect's
+  DBAPI error of its kind by the dialect's own table (`_DBAPI_ERRORS`), wrapped in
+  `sqlalchemy.exc.DBAPIError`'s kind for it; a connection left in an unknown state (a broken
   connection, a cancelled statement) is invalidated, not lent again.
 
 Where it goes:
@@ -23,17 +24,20 @@ Where it goes:
   the server closed is replaced: `session._drop_closed_connections`), and given back. A read the
   session sends before its transaction begins goes alone the same way (`reads_alone_next`: a tool
   step's title lookup), as at READ COMMITTED it sees what it would have seen inside it.
-- **In the session's transaction**, otherwise: on the connection the session holds, inside the
-  transaction it began (begun here if this is its first statement, as the session would), so what
-  the session sends before and after (a savepoint, its commit or rollback) is the same transaction.
-- **Through the session**, on SQLite and behind a transaction pooler (`DIRECT` is false): there the
-  session's own paths are kept as they are tested.
+- **Through the session**, otherwise: in its transaction, so that what the session sends before and
+  after (a savepoint, its commit or rollback) is the same transaction; and always on SQLite and
+  behind a transaction pooler (`DIRECT` is false), where nothing is marked.
 
-It leans on four private names of SQLAlchemy's asyncpg dialect and compiler, pinned by the lock and
-exercised by tests/db/test_driver.py (an upgrade that moves one fails there):
-`AsyncAdapt_asyncpg_connection._handle_exception_no_connection` (its errors translated),
-`._transaction` and `._start_transaction` (the adapter's transaction, begun as it begins it), and
-`SQLCompiler._result_columns` (what a statement returns).
+Statements inside a transaction went on the driver's connection too, until 2026-12-06: that needed
+the asyncpg adapter's private transaction (`_transaction`, `_start_transaction`), and the bench's
+turns at c8 send none of their statements there, so the interleaved A/B could not show it worth
+anything (docs/performance/2026-12-05-house.md, "The driver path"). This module uses no private
+name of SQLAlchemy.
+
+SQLAlchemy memoizes a write's `exported_columns`: a write given `.returning()` after its parent's
+columns were read (as `fetch` reads them) names its parent's, and its rows are then refused, not
+misread. A write that returns rows is built whole before it is sent (the project's are module
+constants or built once, from a fresh `insert`/`update`).
 """
 
 from __future__ import annotations
@@ -45,12 +49,12 @@ from typing import Any, cast
 
 import asyncpg
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
-from sqlalchemy.engine import Connection, CursorResult, Dialect, Engine
+from sqlalchemy.engine import CursorResult, Dialect, Engine
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import SessionTransaction
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql import ClauseElement, Executable
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ReturnsRows
 from sqlalchemy.util import greenlet_spawn
 
 from backend.app.db.outage import NotAnswering
@@ -79,6 +83,10 @@ class _Compiled:
 
     def rows(self, records: Sequence[asyncpg.Record]) -> list[tuple[Any, ...]]:
         processors = self.results
+        if records and len(records[0]) != len(processors):
+            raise RuntimeError(
+                f"the statement returned {len(records[0])} columns where it names {len(processors)}: {self.sql}"
+            )
         if not any(processors):
             return [self.row(*record) for record in records]
         return [
@@ -102,18 +110,17 @@ def _compiled(statement: Executable, dialect: Dialect) -> _Compiled:
     binds = [compiled.binds[name] for name in names]
     if any(b.expanding or b.literal_execute for b in binds):
         raise ValueError("a statement sent alone takes plain bind parameters only")
-    # What the statement returns, as the compiler says (a query's columns, a write's RETURNING), as
-    # SQLAlchemy's own results read it. Not the statement's `exported_columns`: SQLAlchemy memoizes
-    # them, and a statement derived with `.returning()` after its parent's were read inherits the memo.
-    returned = compiled._result_columns
-    keys, result_types = [c.keyname for c in returned], [c.type for c in returned]
+    # What the statement returns (a query's columns, a write's RETURNING), by their keys. SQLAlchemy
+    # memoizes a write's `exported_columns`, and a write derived with `.returning()` after its
+    # parent's were read inherits the parent's: `rows` then meets records of another length, and says so.
+    returned = cast(ReturnsRows, statement).exported_columns
     made = _Compiled(
         sql=compiled.string,
         names=names,
         binds=tuple(b.type.dialect_impl(dialect).bind_processor(dialect) for b in binds),
         fixed={name: b.effective_value for name, b in zip(names, binds, strict=True) if not b.required},
-        row=namedtuple("Row", keys, rename=True),
-        results=tuple(t.dialect_impl(dialect).result_processor(dialect, None) for t in result_types),
+        row=namedtuple("Row", list(map(str, returned.keys())), rename=True),
+        results=tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in returned),
     )
     _COMPILED[statement, dialect.name] = made
     return made
@@ -147,104 +154,81 @@ def reads_alone_next(session: AsyncSession) -> None:
 
 async def fetch(session: AsyncSession, statement: Executable, params: Mapping[str, Any]) -> list[Any]:
     """The rows of `statement` (attributes by column name, as SQLAlchemy's rows; none for a write
-    without RETURNING), sent on the driver's connection: alone when the session is marked for it and
-    has sent nothing since, else in the session's transaction; through the session where it is not
-    `direct` (see the module's docstring)."""
+    without RETURNING): sent alone on the driver's connection when the session is marked for it and
+    has sent nothing since, else through the session, in its transaction (see the module's docstring)."""
     engine = session.get_bind()
     assert isinstance(engine, Engine)
-    if not direct(engine):
-        result = cast(CursorResult[Any], await session.execute(statement, params))
-        return list(result.all()) if result.returns_rows else []
-    compiled = _compiled(statement, engine.dialect)
-    args = compiled.args(params)
-    if session.info.pop(ALONE, False) and not session.in_transaction():
-        pooled = await greenlet_spawn(engine.raw_connection)
-        try:
-            records = await _sent(pooled.driver_connection, compiled, args, engine.dialect, pooled.invalidate)
-        finally:
-            await greenlet_spawn(pooled.close)
-    else:
-        held: _Held | None = session.info.get(_HELD)
-        if held is None or held.transaction is not _innermost(session) or not held.transaction.is_active:
-            held = session.info[_HELD] = await greenlet_spawn(_held, session)
-        try:
-            records = await _sent(held.adapter, compiled, args, engine.dialect, held.connection.invalidate)
-        except BaseException:
-            session.info.pop(_HELD, None)  # taken again, through the session, by the next statement
-            raise
-    return compiled.rows(records)
+    if session.info.pop(ALONE, False) and not session.in_transaction():  # marked only where `direct`
+        compiled = _compiled(statement, engine.dialect)
+        return compiled.rows(await _alone(engine, compiled, compiled.args(params)))
+    result = cast(CursorResult[Any], await session.execute(statement, params))
+    return list(result.all()) if result.returns_rows else []
 
 
-_HELD = "taskchat_held"  # session.info: the connection the session's transaction holds (`_Held`)
-
-
-@dataclass(frozen=True, slots=True)
-class _Held:
-    """The connection a session's transaction holds, and its DBAPI adapter (the asyncpg connection's),
-    kept for the statements that follow in the same transaction: asking the session again cost about
-    70 µs a statement (a greenlet's switch, the session's lookup of its connection). Kept for the
-    innermost transaction: a savepoint (`begin_nested`) is sent when its transaction first asks the
-    session for the connection, so a statement inside one asks again."""
-
-    transaction: SessionTransaction
-    connection: Connection
-    adapter: AsyncAdapt_asyncpg_connection
-
-
-def _innermost(session: AsyncSession) -> SessionTransaction | None:
-    return session.sync_session.get_nested_transaction() or session.sync_session.get_transaction()
-
-
-def _held(session: AsyncSession) -> _Held:
-    """The connection the session's transaction holds (taken and begun if it holds none yet, its
-    savepoint sent if it is a nested one)."""
-    connection = session.sync_session.connection()
-    transaction = _innermost(session)
-    adapter = connection.connection.dbapi_connection
-    assert transaction is not None and isinstance(adapter, AsyncAdapt_asyncpg_connection)
-    return _Held(transaction, connection, adapter)
+async def _alone(engine: Engine, compiled: _Compiled, args: list[Any]) -> list[asyncpg.Record]:
+    """`compiled` sent without a transaction on a connection of the engine's pool (taken through its
+    checkout checks, given back)."""
+    pooled = await greenlet_spawn(engine.raw_connection)
+    try:
+        return await _sent(pooled, compiled, args, engine.dialect)
+    finally:
+        await greenlet_spawn(pooled.close)
 
 
 async def _sent(
-    connection: asyncpg.Connection | AsyncAdapt_asyncpg_connection,
-    compiled: _Compiled,
-    args: list[Any],
-    dialect: Dialect,
-    invalidate: Callable[..., None],
+    pooled: PoolProxiedConnection, compiled: _Compiled, args: list[Any], dialect: Dialect
 ) -> list[asyncpg.Record]:
-    """`compiled` sent on `connection`: a pooled connection's driver (alone), or the adapter of the
-    session's connection, inside the transaction it began: the first statement of the session's
-    transaction begins it here, as the adapter would before its own first statement (in autocommit,
-    it begins nothing). `invalidate` discards the connection when its state is not known."""
-    driver = connection.driver_connection if isinstance(connection, AsyncAdapt_asyncpg_connection) else connection
+    """`compiled` sent on `pooled`'s driver connection; a connection whose state is not known after
+    the statement (broken, or cancelled in the middle of it) is invalidated, not lent again."""
+    driver = pooled.driver_connection
     assert driver is not None
     try:
-        if isinstance(connection, AsyncAdapt_asyncpg_connection) and connection._transaction is None:
-            await connection._start_transaction()  # type: ignore[no-untyped-call]
         return cast(list[asyncpg.Record], await driver.fetch(compiled.sql, *args))
     except BaseException as error:
-        # The server refused the statement: the connection is sound. Broken, or cancelled in the
-        # middle of a statement: its state is not known, and it is not lent again.
-        driver_error = error.__cause__ if isinstance(error, dialect.loaded_dbapi.Error) else error
-        sound = isinstance(driver_error, asyncpg.PostgresError) and not driver.is_closed()
+        # The server refused the statement: the connection is sound.
+        sound = isinstance(error, asyncpg.PostgresError) and not driver.is_closed()
         if not isinstance(error, Exception):
-            await greenlet_spawn(invalidate)
+            await greenlet_spawn(pooled.invalidate)
             raise
         translated = _translated(error, compiled.sql, args, dialect, invalidated=not sound)
         if not sound:
-            await greenlet_spawn(invalidate, error)
+            await greenlet_spawn(pooled.invalidate, error)
         if isinstance(error, TimeoutError):  # the driver's own: no answer (as the engine raises it, db/session.py)
             raise NotAnswering("The database did not answer a statement in time") from error
         raise translated from error
 
 
+# asyncpg's errors, each with the error of its kind that SQLAlchemy's asyncpg dialect raises in its
+# place, named as its DBAPI module (`dialect.loaded_dbapi`) names it: an error is translated by the
+# first of its classes found here (the most specific first), as the dialect's own table translates it
+# (sqlalchemy/dialects/postgresql/asyncpg.py); others are left as they are.
+_DBAPI_ERRORS: dict[type[Exception], str] = {
+    asyncpg.PostgresError: "Error",
+    asyncpg.IntegrityConstraintViolationError: "IntegrityError",
+    asyncpg.RestrictViolationError: "RestrictViolationError",
+    asyncpg.NotNullViolationError: "NotNullViolationError",
+    asyncpg.ForeignKeyViolationError: "ForeignKeyViolationError",
+    asyncpg.UniqueViolationError: "UniqueViolationError",
+    asyncpg.CheckViolationError: "CheckViolationError",
+    asyncpg.ExclusionViolationError: "ExclusionViolationError",
+    asyncpg.SyntaxOrAccessError: "ProgrammingError",
+    asyncpg.InvalidCachedStatementError: "InvalidCachedStatementError",
+    asyncpg.InternalServerError: "InternalServerError",
+    asyncpg.InterfaceError: "InterfaceError",
+    asyncpg.InternalClientError: "InternalClientError",
+}
+
+
 def _translated(error: Exception, sql: str, args: list[Any], dialect: Dialect, *, invalidated: bool) -> BaseException:
-    """`error` as the session raises it: translated by SQLAlchemy's asyncpg adapter into its DBAPI
-    error, then wrapped in `sqlalchemy.exc.DBAPIError`'s kind for that error (IntegrityError, ...)."""
-    try:
-        AsyncAdapt_asyncpg_connection._handle_exception_no_connection(dialect.loaded_dbapi, error)
-    except Exception as adapted:
-        return sa.exc.DBAPIError.instance(
-            sql, args, adapted, dialect.loaded_dbapi.Error, connection_invalidated=invalidated, dialect=dialect
-        )
-    raise AssertionError("the adapter raises for every error")  # pragma: no cover
+    """`error` as the session raises it: the driver's error translated into the dialect's DBAPI error
+    of its kind (the driver's error its `orig` and its cause), then wrapped in
+    `sqlalchemy.exc.DBAPIError`'s kind for that error (IntegrityError, ...)."""
+    dbapi = dialect.loaded_dbapi
+    adapted: Exception = error
+    kind = next((_DBAPI_ERRORS[c] for c in type(error).__mro__ if c in _DBAPI_ERRORS), None)
+    if kind is not None:
+        adapted = getattr(dbapi, kind)(error.args[0], error)
+        adapted.__cause__ = error
+    return sa.exc.DBAPIError.instance(
+        sql, args, adapted, dbapi.Error, connection_invalidated=invalidated, dialect=dialect
+    )
