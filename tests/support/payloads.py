@@ -4,7 +4,7 @@ fails the test when the result carries another shape, and gives what reads it th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import cast
+from typing import TypeVar, cast
 
 from backend.app.calls.payloads import (
     Choices,
@@ -19,6 +19,8 @@ from backend.app.calls.payloads import (
 )
 from backend.app.calls.types import ToolResult
 
+T = TypeVar("T")
+
 
 def task(result: ToolResult) -> TaskData:
     """The task a call added, completed or updated (not a deleted one: that has only its id and title)."""
@@ -27,23 +29,22 @@ def task(result: ToolResult) -> TaskData:
     return data
 
 
-def task_id(result: ToolResult) -> str:
-    """The id of the one task a result names (a task, a deleted one, a refusal about one)."""
-    found = task_id_of(result.data)
+def _present(found: T | None, result: ToolResult) -> T:
     assert found is not None, result
     return found
 
 
+def task_id(result: ToolResult) -> str:
+    """The id of the one task a result names (a task, a deleted one, a refusal about one)."""
+    return _present(task_id_of(result.data), result)
+
+
 def listing(result: ToolResult) -> TaskListing:
-    data = listing_of(result.data)
-    assert data is not None, result
-    return data
+    return _present(listing_of(result.data), result)
 
 
 def choices(result: ToolResult) -> Choices:
-    data = choices_of(result.data)
-    assert data is not None, result
-    return data
+    return _present(choices_of(result.data), result)
 
 
 def output_size(result: ToolResult) -> OutputSize:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -58,20 +58,28 @@ def load_phase(
                 for concurrency in concurrency_list:
                     label = f"load {database} w={workers} c={concurrency}"
                     with tqdm(desc=label, unit="turn", leave=True, file=sys.stderr, mininterval=1.0) as bar:
-                        result = run(
-                            load.run_load(
-                                [server.port],
-                                concurrency=concurrency,
-                                duration_s=duration,
-                                warmup_s=warmup,
-                                tag=f"{database[0]}{workers}c{concurrency}",
-                                on_turn=lambda: bar.update(),
-                                server_pids=[server.pid],
-                            )
-                        )
+                        tag = f"{database[0]}{workers}c{concurrency}"
+                        result = _drive(server, concurrency, duration, warmup, tag, on_turn=lambda: bar.update())
                     summary = result.summary(fake_latency_ms=fake_latency_ms)
                     rows.append({"database": database, "workers": workers, **summary})
     return rows
+
+
+def _drive(
+    server: servers.Server, concurrency: int, duration: float, warmup: float, tag: str, *, on_turn: Callable[[], object]
+) -> load.LoadResult:
+    """Closed-loop load on one server (bench/load.py), its CPU counted from its own process."""
+    return run(
+        load.run_load(
+            [server.port],
+            concurrency=concurrency,
+            duration_s=duration,
+            warmup_s=warmup,
+            tag=tag,
+            on_turn=on_turn,
+            server_pids=[server.pid],
+        )
+    )
 
 
 FLOOR_WORKERS = 2
@@ -91,17 +99,8 @@ def floor_phase(postgres_url: str, fake_url: str, duration: float, warmup: float
             ("taskchat", servers.taskchat(config)),
         ):
             with server as running:
-                result = run(
-                    load.run_load(
-                        [running.port],
-                        concurrency=FLOOR_CONCURRENCY,
-                        duration_s=duration,
-                        warmup_s=warmup,
-                        tag=f"floor{name[0]}{i}{int(time.time())}",
-                        on_turn=lambda: None,
-                        server_pids=[running.pid],
-                    )
-                )
+                tag = f"floor{name[0]}{i}{int(time.time())}"
+                result = _drive(running, FLOOR_CONCURRENCY, duration, warmup, tag, on_turn=lambda: None)
             summary = result.summary(fake_latency_ms=0.0)
             point[name] = {k: summary.get(k) for k in ("server_cpu_ms_per_turn", "turns_per_s", "errors")}
         rows.append(point)
