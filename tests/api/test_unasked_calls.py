@@ -216,3 +216,72 @@ async def test_a_forced_add_of_the_whole_message_with_no_quote_is_still_refused(
 
     assert await tasks_of(client) == [] and body["confirmation"] is None
     assert "Hotovo" not in body["assistant_message"]
+
+
+# A message in a language with no word file whose words for a task sit inside the title of a task the
+# same step adds: the model made them a title, so they are content, not a request to change that task.
+CONTENT_IN_AN_ADD = [
+    # (message, the add's title, the destructive call, its target)
+    ("dodaj zadanie: anulować Netflix i usunąć konto", "anulować Netflix i usunąć konto", "delete_task", "Netflix"),
+    (
+        "lägg till: säga till hyresvärden att Hyra är klar",
+        "säga till hyresvärden att Hyra är klar",
+        "complete_task",
+        "Hyra",
+    ),
+    ("ekle: ev sahibine Kira tamamlandı de", "ev sahibine Kira tamamlandı de", "complete_task", "Kira"),
+    ("ajoute : penser à terminer Lessive avant 18h", "penser à terminer Lessive avant 18h", "complete_task", "Lessive"),
+    (
+        'füge "Garage: Altöl entsorgen und Reifen löschen" hinzu',
+        "Garage: Altöl entsorgen und Reifen löschen",
+        "delete_task",
+        "Reifen",
+    ),
+    (
+        "добавь: отменить подписку Netflix и удалить приложение",
+        "отменить подписку Netflix и удалить приложение",
+        "delete_task",
+        "Netflix",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "title", "tool", "target"), CONTENT_IN_AN_ADD)
+async def test_a_task_named_only_inside_an_added_title_is_not_asked_about(
+    make_client: MakeClient, message: str, title: str, tool: str, target: str
+) -> None:
+    llm = ScriptedLLM(calls(("add_task", {"title": title}), (tool, {"task_id": target})), completion("Done."))
+    client = await make_client(llm)
+    await seed_tasks(client, target, "Yoga")
+
+    body = (await chat(client, message)).json()
+
+    assert body.get("confirmation") is None, body["assistant_message"]
+    pending = {t["title"] for t in await tasks_of(client, status="pending")}
+    assert {target, "Yoga", title} <= pending
+    refused = body["tool_calls"][1]["result"]
+    assert refused["success"] is False and refused["code"] == "NOT_REQUESTED", refused
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "tool", "target"),
+    [
+        # the target named outside the added title too: a question, as before
+        ('dodaj "zadzwonić do Netflix" i usuń Netflix', "zadzwonić do Netflix", "delete_task", "Netflix"),
+        # a title that is only the target's own name holds nothing more: not taken for content
+        ("usuń Netflix", "Netflix", "delete_task", "Netflix"),
+        # a title that is the whole message is the model's dump of it, not a title the user gave
+        ("anulować Netflix i usunąć konto", "anulować Netflix i usunąć konto", "delete_task", "Netflix"),
+    ],
+)
+async def test_a_task_named_beside_an_added_title_is_still_asked_about(
+    make_client: MakeClient, message: str, title: str, tool: str, target: str
+) -> None:
+    llm = ScriptedLLM(calls(("add_task", {"title": title}), (tool, {"task_id": target})), completion("Done."))
+    client = await make_client(llm)
+    await seed_tasks(client, target, "Yoga")
+
+    body = (await chat(client, message)).json()
+
+    assert body.get("confirmation") is not None, body["assistant_message"]
+    assert target in {t["title"] for t in await tasks_of(client, status="pending")}

@@ -22,6 +22,7 @@ from backend.app.calls.facts import CallFacts, Forcing, Ground, Grounding, Hold,
 from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
+from backend.app.language.lexicon import fold
 from backend.app.language.reading.intent import Intent
 from backend.app.tools.resolver import named_in
 
@@ -67,6 +68,7 @@ def review_changes(
     grounding: dict[int, Grounding] = {}
     events: list[GuardEvent] = []
     quotes = [q.strip(" \"'") for q in intent.quotes]
+    added = _titles_given(calls, message)
     for i, call in enumerate(calls):
         facts = _facts(intent, call, message=message, forced=forced, quotes=quotes, guarded=guarded)
         if answered is not None and call.name in answered.changes:
@@ -81,7 +83,9 @@ def review_changes(
         if verdict.hold is None or verdict.hold is Hold.ANY:
             continue  # a read, or no guard: the call acts as the model made it
         question = answered.changes.get(call.name, "") if answered is not None else ""
-        names, not_names = _words(intent, verdict, call, message=message, context=context, question=question)
+        names, not_names = _words(
+            intent, verdict, call, message=message, context=context, question=question, added=added
+        )
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
@@ -115,9 +119,17 @@ def _facts(
 
 
 def _words(
-    intent: Intent, verdict: Verdict, call: ToolCall, *, message: str, context: str, question: str
+    intent: Intent,
+    verdict: Verdict,
+    call: ToolCall,
+    *,
+    message: str,
+    context: str,
+    question: str,
+    added: Sequence[str] = (),
 ) -> tuple[str | None, str]:
-    """The words the call's target (or title) must be named by, and those that only give content."""
+    """The words the call's target (or title) must be named by, and those that only give content.
+    `added`: the titles this step adds that the message holds (`_titles_given`)."""
     tool = call.name
     said = "\n".join([intent.free, *intent.quotes])
     match verdict.ground:
@@ -138,7 +150,11 @@ def _words(
             words = "\n".join(intent.words_for(t) for t in intent.tools) or intent.free
             return words, intent.content_for(tool)
         case Ground.SAID:
-            return said, ""
+            if not traits(tool).targets or not added:
+                return said, ""
+            # Words inside the title of a task the step adds were made a title: they name no task
+            # to change ("add: cancel Netflix and delete the account" deletes nothing).
+            return _without(fold(said), added), "\n".join(added)
         case Ground.FREE:
             return intent.free, ""
         case Ground.REST:
@@ -175,6 +191,17 @@ def _own(intent: Intent, tool: str) -> str:
 
     clauses = intent.clauses_for(tool)
     return clauses if names_something(intent.about_for(tool)) else f"{clauses}\n{intent.free}"
+
+
+def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:
+    """The titles of the step's adds that are a part of the message holding more than one word: text
+    the model made a title, which the user gave as content. Not a title that is the whole message
+    (the model's copy of it), nor one word (a task's own name, which names that task). Folded as the
+    reader folds the message (`Intent.free`)."""
+    folded = " ".join(fold(message).split())
+    titles = [str((c.arguments or {}).get("title") or "") for c in calls if c.name == Tool.ADD]
+    given = [" ".join(fold(t).split()) for t in titles]
+    return [t for t in given if len(t.split()) > 1 and t in folded and t != folded]
 
 
 def _without(words: str, parts: Sequence[str]) -> str:
