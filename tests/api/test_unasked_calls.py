@@ -222,26 +222,26 @@ async def test_a_forced_add_of_the_whole_message_with_no_quote_is_still_refused(
 # same step adds: the model made them a title, so they are content, not a request to change that task.
 CONTENT_IN_AN_ADD = [
     # (message, the add's title, the destructive call, its target)
-    ("dodaj zadanie: anulować Netflix i usunąć konto", "anulować Netflix i usunąć konto", "delete_task", "Netflix"),
     (
-        "lägg till: säga till hyresvärden att Hyra är klar",
-        "säga till hyresvärden att Hyra är klar",
-        "complete_task",
-        "Hyra",
+        "dodaj: zrezygnować ze Spotify i skasować konto",
+        "zrezygnować ze Spotify i skasować konto",
+        "delete_task",
+        "Spotify",
     ),
-    ("ekle: ev sahibine Kira tamamlandı de", "ev sahibine Kira tamamlandı de", "complete_task", "Kira"),
-    ("ajoute : penser à terminer Lessive avant 18h", "penser à terminer Lessive avant 18h", "complete_task", "Lessive"),
+    ("lägg till: ringa banken om att Lån är avbetalt", "ringa banken om att Lån är avbetalt", "complete_task", "Lån"),
+    ("ekle: komşuya Fatura ödendi diye haber ver", "komşuya Fatura ödendi diye haber ver", "complete_task", "Fatura"),
+    ("добавь: позвонить в банк и закрыть Кредит", "позвонить в банк и закрыть Кредит", "delete_task", "Кредит"),
+    (
+        "ajoute : rappeler à Paul de terminer Vaisselle ce soir",
+        "rappeler à Paul de terminer Vaisselle ce soir",
+        "complete_task",
+        "Vaisselle",
+    ),
     (
         'füge "Garage: Altöl entsorgen und Reifen löschen" hinzu',
         "Garage: Altöl entsorgen und Reifen löschen",
         "delete_task",
         "Reifen",
-    ),
-    (
-        "добавь: отменить подписку Netflix и удалить приложение",
-        "отменить подписку Netflix и удалить приложение",
-        "delete_task",
-        "Netflix",
     ),
 ]
 
