@@ -77,3 +77,15 @@ def test_an_answer_by_the_date_picks_that_task(message: str, due: str) -> None:
 )
 def test_words_that_only_look_like_a_date_pick_nothing(message: str) -> None:
     assert _picked(message) is None
+
+
+@pytest.mark.parametrize("message", ["the latest", "the latest one"])
+def test_a_word_for_the_last_shown_and_the_last_due_picks_none_when_they_differ(message: str) -> None:
+    """ "the latest" is the last of the list and, among twins told apart by their dates, the one due
+    last: here those are two tasks, so neither is deleted on a guess."""
+    assert _picked(message) is None
+
+
+@pytest.mark.parametrize(("message", "due"), [("the last one", "2026-08-02"), ("the furthest one", "2026-11-27")])
+def test_a_word_for_only_one_of_them_picks_it(message: str, due: str) -> None:
+    assert _picked(message) == due

@@ -160,10 +160,13 @@ def _pick(actions: Sequence[AskedAction], message: str, *, today: date | None = 
     urgent one", "the work one") when exactly one fits."""
     shown = tuple(TaskRef(str(a["arguments"]["task_id"]), str(a["label"])) for a in actions)
     found = Referents(shown=shown, shown_last=True).resolve(message)
-    if isinstance(found, Pick):
-        return next(a for a in actions if str(a["arguments"]["task_id"]) == found.task.id)
     said = fold(message)
-    if (extreme := _extreme(actions, said)) is not None:
+    extreme = _extreme(actions, said)
+    if isinstance(found, Pick):
+        picked = next(a for a in actions if str(a["arguments"]["task_id"]) == found.task.id)
+        # "the latest": the last shown, and the one due last; two tasks for one word is no pick.
+        return picked if extreme is None or extreme is picked else None
+    if extreme is not None:
         return extreme
     fitting = [a for a in actions if _due_fits(a.get("facts") or AskedFacts(), said, today)]
     if len(fitting) == 1:
