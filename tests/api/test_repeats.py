@@ -355,3 +355,29 @@ async def test_an_add_is_due_when_the_user_said_whatever_day_or_time_the_model_g
     assert (task["due_at"], task["due_date"]) == ("2026-12-06T14:00:00-08:00", "2026-12-06"), body
     notes = body["tool_calls"][0]["result"]["data"].get("repaired") or []
     assert bool(notes) is repaired and all(n.startswith("due_at") for n in notes), notes
+
+
+@pytest.mark.parametrize(
+    ("message", "given", "due_at", "repaired"),
+    [
+        ("add dentist tomorrow at 2", {"due_at": "2026-12-06T14:00"}, "2026-12-06T14:00:00-08:00", False),
+        ("add dentist tomorrow at 2", {"due_at": "2026-12-05T14:00"}, "2026-12-06T14:00:00-08:00", True),
+        ("añade cena mañana a las 9", {"due_at": "2026-12-06T21:00"}, "2026-12-06T21:00:00-08:00", False),
+        ("füge Training morgen um 7 hinzu", {"due_at": "2026-12-07T19:00"}, "2026-12-06T19:00:00-08:00", True),
+        ("add dentist tomorrow at 2pm", {"due_at": "2026-12-06T02:00"}, "2026-12-06T14:00:00-08:00", True),
+    ],
+)
+async def test_a_bare_hour_is_the_models_morning_or_afternoon_on_the_users_day(
+    make_client: MakeClient, message: str, given: dict[str, str], due_at: str, repaired: bool
+) -> None:
+    """ "at 2" says the hour on a twelve-hour clock, not which half of the day: a model that reads it
+    as the afternoon keeps its time, and only its day is taken from the words. An hour the words
+    place ("2pm", "14:00") is theirs."""
+    title = message.split()[1]
+    llm = ScriptedLLM(calls(("add_task", {"title": title, **given})), completion("Done."))
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T18:00")))  # 10:00 on the 5th in LA
+
+    body = (await chat(client, message, time_zone=LA)).json()
+
+    assert (await tasks_of(client))[0]["due_at"] == due_at, body
+    assert bool(body["tool_calls"][0]["result"]["data"].get("repaired")) is repaired

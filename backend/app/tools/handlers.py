@@ -179,15 +179,20 @@ class ToolHandlers:
         )
 
     def _users_fields(self, said: SaidAdd | None, due_at: datetime | None) -> dict[str, Any]:
-        """The fields the user gave the task the add is, where a model's due time written with an
-        offset is the same wall-clock time in the user's zone as the one they said: that one is theirs."""
+        """The fields the user gave the task the add is. Their due time is a day and an hour on a
+        twelve-hour clock ("at 2" is 02:00 to the reader): a model's time that is the same wall-clock
+        time (written with an offset or not), or twelve hours later, is the model's reading of the
+        same words, kept on the day the words say; any other is not what the user said."""
         users = dict(said.fields) if said is not None else {}
-        if (
-            due_at is not None
-            and due_at.tzinfo is not None
-            and users.get("due_at") == local_due(due_at, self.clock.zone)
-        ):
+        words = users.get("due_at")
+        if due_at is None or not isinstance(words, datetime):
+            return users
+        mine = local_due(due_at, self.clock.zone) if due_at.tzinfo is not None else due_at
+        afternoon = 1 <= words.hour <= 11 and mine.time() == words.time().replace(hour=words.hour + 12)
+        if mine == words:
             users["due_at"] = due_at
+        elif afternoon:
+            users["due_at"] = due_at if mine.date() == words.date() else datetime.combine(words.date(), mine.time())
         return users
 
     def _title(self, title: str, values: Values, step: StepScope) -> tuple[str | Verdict, SaidAdd | None]:
