@@ -38,7 +38,7 @@ from backend.app.core.exceptions import AppError, DatabaseUnavailable
 from backend.app.core.jsontypes import JsonObject
 from backend.app.db.outage import unreachable
 from backend.app.schemas.chat import ChatRequest, ChatResponse, ToolCallRecord
-from backend.app.services.turn.pipeline import Answer, ChatService, Replayed
+from backend.app.services.turn.pipeline import ChatService, Replayed, TurnAnswer
 from backend.app.services.turn.record import tool_call_records
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class Finale:
     text: str
 
     @classmethod
-    def of(cls, answer: Answer) -> Finale:
+    def of(cls, answer: TurnAnswer) -> Finale:
         body = answer.body if isinstance(answer, Replayed) else answer.model_dump(mode="json")
         calls, confirmation = body.get("tool_calls"), body.get("confirmation")
         return cls(

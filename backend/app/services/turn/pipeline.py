@@ -76,7 +76,7 @@ class Replayed:
 
 
 # A turn's answer: the response of a turn that ran, or the stored one of a turn that is replayed.
-Answer = ChatResponse | Replayed
+TurnAnswer = ChatResponse | Replayed
 
 
 def _commands(message: str, intent: Intent, today: date) -> Commands:
@@ -96,9 +96,9 @@ def _said_add(args: dict[str, str], *, quoted: bool) -> SaidAdd:
     time as a wall-clock time in the user's zone, as the tools take one without an offset)."""
     fields: dict[str, str | date] = {k: args[k] for k in ("priority",) if args.get(k)}
     if args.get("due_date"):
-        fields["due_date"] = date.fromisoformat(str(args["due_date"]))
+        fields["due_date"] = date.fromisoformat(args["due_date"])
     if args.get("due_at"):
-        fields["due_at"] = datetime.fromisoformat(str(args["due_at"]))
+        fields["due_at"] = datetime.fromisoformat(args["due_at"])
     return SaidAdd(str(args.get("title", "")), quoted=quoted, fields=fields)
 
 
@@ -142,7 +142,7 @@ class ChatService:
         listener: ReplyListener | None = None,
         start_if_new: bool = False,
         zones: ZoneNames = NO_ZONE_NAMES,
-    ) -> Answer:
+    ) -> TurnAnswer:
         """One turn. A streamed turn's `on_calls` hears of each step's calls as soon as they ran; its
         `listener`, in model mode, the model's words as they come, once checked (live_reply.py).
         `start_if_new`: the request's `conversation_id` is created when this user has none by that id
@@ -171,7 +171,7 @@ class ChatService:
         finally:
             turn_id_var.reset(token)
 
-    async def _chat(self, turn: TurnContext) -> Answer:
+    async def _chat(self, turn: TurnContext) -> TurnAnswer:
         """The pipeline: prepare, run, reply, persist (then count)."""
         stored = await self.store.prepare(turn)
         if stored is not None:  # a replay runs nothing
