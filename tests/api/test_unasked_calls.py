@@ -250,14 +250,9 @@ CONTENT_IN_AN_ADD = [
 async def test_a_task_named_only_inside_an_added_title_is_not_asked_about(
     make_client: MakeClient, message: str, title: str, tool: str, target: str
 ) -> None:
-    llm = ScriptedLLM(calls(("add_task", {"title": title}), (tool, {"task_id": target})), completion("Done."))
-    client = await make_client(llm)
-    await seed_tasks(client, target, "Yoga")
-
-    body = (await chat(client, message)).json()
+    body, pending = await _add_and_change(make_client, message, title, tool, target)
 
     assert body.get("confirmation") is None, body["assistant_message"]
-    pending = {t["title"] for t in await tasks_of(client, status="pending")}
     assert {target, "Yoga", title} <= pending
     refused = body["tool_calls"][1]["result"]
     assert refused["success"] is False and refused["code"] == "NOT_REQUESTED", refused
@@ -277,11 +272,19 @@ async def test_a_task_named_only_inside_an_added_title_is_not_asked_about(
 async def test_a_task_named_beside_an_added_title_is_still_asked_about(
     make_client: MakeClient, message: str, title: str, tool: str, target: str
 ) -> None:
+    body, pending = await _add_and_change(make_client, message, title, tool, target)
+
+    assert body.get("confirmation") is not None, body["assistant_message"]
+    assert target in pending
+
+
+async def _add_and_change(
+    make_client: MakeClient, message: str, title: str, tool: str, target: str
+) -> tuple[dict[str, Any], set[str]]:
+    """A model that adds `title` and calls `tool` on `target` in one step: the response, and the
+    titles pending after it."""
     llm = ScriptedLLM(calls(("add_task", {"title": title}), (tool, {"task_id": target})), completion("Done."))
     client = await make_client(llm)
     await seed_tasks(client, target, "Yoga")
-
     body = (await chat(client, message)).json()
-
-    assert body.get("confirmation") is not None, body["assistant_message"]
-    assert target in {t["title"] for t in await tasks_of(client, status="pending")}
+    return body, {t["title"] for t in await tasks_of(client, status="pending")}
