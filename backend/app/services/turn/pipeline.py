@@ -126,6 +126,15 @@ class ChatService:
         self.sessionmaker = sessionmaker
         self.resolver = ReferenceResolver(threshold=settings.resolver_threshold)
         self.options = run_options(settings, preset)
+        # The model, preset and options every turn runs with, as its execution metadata shows them.
+        self.model_info = ModelInfo(
+            name=model,
+            client=client.label,
+            offline=client.label == "offline",
+            preset=PresetInfo.model_validate(preset.describe()),
+            options=options_summary(self.options),
+            fallbacks=router.models[1:] if router is not None else None,
+        )
         # The built-in offline model writes its words from the tool results: there is nothing to check.
         self.checks_words = settings.reply_check == "model" and client.label != "offline"
         self.tools_for = task_tools_factory(
@@ -181,7 +190,7 @@ class ChatService:
             run, step = await self._run(turn)
             if isinstance(run, RunResult) and step.guard is not None:
                 run = await self._claims_checked(turn, run, step.guard)
-            finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self._model_info())
+            finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self.model_info)
             learned = self._learned(turn, run, finished) if isinstance(run, RunResult) else []
             await self.store.persist(turn, finished, learned)
             self._observe(turn, run, finished)
@@ -273,16 +282,6 @@ class ChatService:
             context=turn.conversation,
             said=said,
             clock=turn.clock,
-        )
-
-    def _model_info(self) -> ModelInfo:
-        return ModelInfo(
-            name=self.model,
-            client=self.client.label,
-            offline=self.client.label == "offline",
-            preset=PresetInfo.model_validate(self.preset.describe()),
-            options=options_summary(self.options),
-            fallbacks=self.router.models[1:] if self.router is not None else None,
         )
 
     def _learned(self, turn: TurnContext, run: RunResult, finished: Finished) -> list[Observed]:
