@@ -332,7 +332,6 @@ async def test_an_edit_names_only_what_it_stored_and_a_moved_repeat_says_when_ne
 @pytest.mark.parametrize(
     ("message", "given", "repaired"),
     [
-        ("add dentist tomorrow at 2pm", {"due_date": "2026-12-05"}, True),  # the model's day, no time
         ("add dentist tomorrow at 2pm", {"due_at": "2026-12-05T14:00"}, True),  # the time on the wrong day
         ("añade dentista mañana a las 14:00", {"due_at": "2026-12-06T12:00"}, True),  # the wrong time
         ("füge Zahnarzt morgen um 14 Uhr hinzu", {"due_at": "2026-12-06T14:00"}, False),
@@ -380,4 +379,32 @@ async def test_a_bare_hour_is_the_models_morning_or_afternoon_on_the_users_day(
     body = (await chat(client, message, time_zone=LA)).json()
 
     assert (await tasks_of(client))[0]["due_at"] == due_at, body
+    assert bool(body["tool_calls"][0]["result"]["data"].get("repaired")) is repaired
+
+
+@pytest.mark.parametrize(
+    ("message", "given", "due_date", "repaired"),
+    [
+        ("add dentist tomorrow at 2pm", {"title": "dentist", "due_date": "2026-12-05"}, "2026-12-06", True),
+        ("add look at 2 houses", {"title": "look at 2 houses"}, None, False),  # "at 2" here is no time
+        (
+            "adicionar lavar as 3 camisas amanhã",
+            {"title": "lavar as 3 camisas", "due_date": "2026-12-06"},
+            "2026-12-06",
+            False,
+        ),
+    ],
+)
+async def test_a_time_the_words_alone_give_is_not_added(
+    make_client: MakeClient, message: str, given: dict[str, str], due_date: str | None, repaired: bool
+) -> None:
+    """The reader takes "at 2" for a time wherever it stands ("look at 2 houses"): a model that gives
+    no due time keeps none; only a day the words say mends the model's (the first: its day, no time)."""
+    llm = ScriptedLLM(calls(("add_task", given)), completion("Done."))
+    client = await make_client(llm, clock=FixedClock(at("2026-12-05T18:00")))  # 10:00 on the 5th in LA
+
+    body = (await chat(client, message, time_zone=LA)).json()
+
+    task = (await tasks_of(client))[0]
+    assert (task["due_at"], task["due_date"]) == (None, due_date), body
     assert bool(body["tool_calls"][0]["result"]["data"].get("repaired")) is repaired

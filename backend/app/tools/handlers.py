@@ -179,20 +179,22 @@ class ToolHandlers:
         )
 
     def _users_fields(self, said: SaidAdd | None, due_at: datetime | None) -> dict[str, Any]:
-        """The fields the user gave the task the add is. Their due time is a day and an hour on a
-        twelve-hour clock ("at 2" is 02:00 to the reader): a model's time that is the same wall-clock
-        time (written with an offset or not), or twelve hours later, is the model's reading of the
-        same words, kept on the day the words say; any other is not what the user said."""
+        """The fields the user gave the task the add is. A due time read from the words alone is a
+        guess ("look at 2 houses" reads as 02:00; "at 2" names no half of the day): it only mends a
+        due time the model gave, taking the day the words say, and their time unless the model's is
+        the same or twelve hours later (its reading of the same words). With no due time from the
+        model, the words give only the day they say."""
         users = dict(said.fields) if said is not None else {}
-        words = users.get("due_at")
+        words = users.pop("due_at", None)
         if due_at is None or not isinstance(words, datetime):
             return users
+        day = users.pop("due_date", None)  # the due time's day, where the words say one
         mine = local_due(due_at, self.clock.zone) if due_at.tzinfo is not None else due_at
-        afternoon = 1 <= words.hour <= 11 and mine.time() == words.time().replace(hour=words.hour + 12)
-        if mine == words:
-            users["due_at"] = due_at
-        elif afternoon:
-            users["due_at"] = due_at if mine.date() == words.date() else datetime.combine(words.date(), mine.time())
+        later = words.time().replace(hour=words.hour + 12) if 1 <= words.hour <= 11 else words.time()
+        wanted = datetime.combine(
+            day or mine.date(), mine.time() if mine.time() in (words.time(), later) else words.time()
+        )
+        users["due_at"] = due_at if wanted == mine else wanted
         return users
 
     def _title(self, title: str, values: Values, step: StepScope) -> tuple[str | Verdict, SaidAdd | None]:

@@ -169,13 +169,14 @@ def take_when(text: str, language: str | None) -> tuple[str | None, dt.time | No
 
 def due_fields(due: dt.date | None, at: dt.time | None, rule: str | None, today: dt.date) -> dict[str, str]:
     """A task's due fields as the words say them: a time is due on the day said, else the repeat's
-    first day, else today (`due_at`, a wall-clock time in the user's zone); a day alone is a `due_date`."""
+    first day, else today (`due_at`, a wall-clock time in the user's zone); a day said is the
+    `due_date`, beside the time on it (so a day the words give is told from one they leave to today)."""
     found: dict[str, str] = {"recurrence": rule} if rule is not None else {}
+    if due is not None:
+        found["due_date"] = due.isoformat()
     if at is not None:
         day = due or (first_day(rule, today) if rule else today)
         found["due_at"] = dt.datetime.combine(day, at).isoformat(timespec="minutes")
-    elif due is not None:
-        found["due_date"] = due.isoformat()
     return found
 
 
