@@ -134,3 +134,19 @@ def test_a_later_longer_day_word_wins_as_before_and_combining_marks_go_with_thei
     assert (asked.args["title"], asked.args["due_date"]) == ("record the tonight show", "2026-12-06")
     [decomposed] = commands_in("aggiungi chiama mamma ogni lunedi\u0300 alle 9", today=SATURDAY)
     assert decomposed.args["title"] == "chiama mamma" and decomposed.args["recurrence"] == "FREQ=WEEKLY;BYDAY=MO"
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("add buy milk (tomorrow)", "buy milk"),
+        ("add urgent: fix the sink tomorrow", "fix the sink"),
+        ("añade (mañana) comprar pan", "comprar pan"),
+        ("füge Zahnarzt (Freitag) hinzu", "Zahnarzt"),
+    ],
+)
+def test_a_date_or_priority_cut_from_the_title_leaves_no_word_twice(message: str, title: str) -> None:
+    """Dates and priorities are cut as times and repeats are (`cut_chars`): by character, so a word
+    in brackets or before a colon goes whole, not kept or doubled."""
+    [asked] = commands_in(message, today=SATURDAY)
+    assert asked.args["title"] == title, asked.args

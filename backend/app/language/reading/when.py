@@ -139,21 +139,13 @@ def _before(span: Span, other: Span) -> bool:
 def cut_chars(text: str, start: int, end: int) -> str:
     """`text` without the characters of the span [start, end) of its folded form, spaces closed up and
     brackets left empty dropped: "call bob (5pm) tomorrow" without "5pm" is "call bob tomorrow", never a
-    word kept twice (as `cut`, which counts whole words, would keep "(5pm)")."""
+    word kept twice."""
     ends = list(accumulate(len(fold(c)) for c in text))  # where each character's folded form ends
     first = next((i for i, e in enumerate(ends) if e > start), len(text))
     last = next((i for i, e in enumerate(ends) if e >= end), len(text) - 1)
     while last + 1 < len(text) and ends[last + 1] == ends[last]:  # a combining mark typed after it
         last += 1
     return " ".join(_EMPTY.sub(" ", text[:first] + " " + text[last + 1 :]).split())
-
-
-def cut(text: str, start: int, end: int) -> str:
-    """`text` without the span [start, end) of its folded form (the same words, counted by word)."""
-    folded = fold(text)
-    before, after = len(folded[:start].split()), len(folded[end:].split())
-    tokens = text.split()
-    return " ".join(tokens[:before] + tokens[len(tokens) - after :] if after else tokens[:before])
 
 
 def take_when(text: str, language: str | None) -> tuple[str | None, dt.time | None, str]:

@@ -22,8 +22,7 @@ from backend.app.calls.tools import Tool
 from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
 from backend.app.language.reading.intent import Action, Intent, classify
-from backend.app.language.reading.when import cut as _cut
-from backend.app.language.reading.when import day_in, due_fields, repeat_in, take_when, time_in
+from backend.app.language.reading.when import cut_chars, day_in, due_fields, repeat_in, take_when, time_in
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
@@ -141,7 +140,7 @@ def _without_state(text: str) -> str:
         pattern = lex.word("done_states")
         m = pattern.search(folded) if pattern is not None else None
         if m is not None and m.start() > 0 and not _EDGE.sub("", folded[m.end() :]):
-            return _cut(text, m.start(), m.end())
+            return cut_chars(text, m.start(), m.end())
     return text
 
 
@@ -151,14 +150,14 @@ def _take_date(text: str, today: dt.date) -> tuple[dt.date | None, str]:
     folded = fold(text)
     if m := _ISO.search(folded):
         try:
-            return dt.date.fromisoformat(m.group(1)), _cut(text, m.start(), m.end())
+            return dt.date.fromisoformat(m.group(1)), cut_chars(text, m.start(), m.end())
         except ValueError:
             pass
     found = day_in(folded, today)
     if found is None:
         return None, text
     (start, end), day = found
-    return day, _cut(text, start, end)
+    return day, cut_chars(text, start, end)
 
 
 def _take_priority(text: str) -> tuple[str | None, str]:
@@ -168,7 +167,7 @@ def _take_priority(text: str) -> tuple[str | None, str]:
             pattern = lex.priorities.get(level)
             m = pattern.search(folded) if pattern is not None else None
             if m is not None:
-                return level, _cut(text, m.start(), m.end())
+                return level, cut_chars(text, m.start(), m.end())
     return None, text
 
 
