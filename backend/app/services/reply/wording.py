@@ -247,13 +247,10 @@ def describe_list(t: Texts, listing: TaskListing) -> str:
         head = t.n("{count} task matches: {filters}", "{count} tasks match: {filters}", count, filters=t.join(searched))
     lines = [head]
     for task in tasks:
-        extra = task_details(t, task, ("status",))
-        if task["due_date"]:
-            extra.append(t("due {date}", date=when(task.get("due_at") or task["due_date"])))
+        extra = task_details(t, task, ("status", "due_date"))
         if task.get("overdue"):
             extra.append(t("overdue"))
-        if task.get("recurrence"):
-            extra.append(t("repeats"))
+        extra += task_details(t, task, ("repeats",))
         if task["priority"] == "high":
             extra.append(t("high priority"))
         lines.append(f"- {task['title']} ({', '.join(extra)})")
