@@ -228,3 +228,35 @@ async def test_what_a_clause_says_no_to_is_neither_changed_nor_asked_about(
     assert rows.get(kept) == "pending", (rows, body["assistant_message"])
     asked = (body["confirmation"] or {}).get("question", "")
     assert kept not in asked, asked
+
+
+RETRACTED = [
+    ("complete the dentist task — hmm actually no, I haven't gone yet", "complete_task", "Dentist"),
+    ("remove the passport thing. scratch that", "delete_task", "Passport"),
+    ("mark the dentist and the passport done. oh wait, never mind", "complete_task", "Passport"),
+    ("elimina lo del dentista... espera, no, déjalo así", "delete_task", "Dentista"),
+    ("lösch den Zahnarzt – ach, vergiss es", "delete_task", "Zahnarzt"),
+    ("supprime le dentiste... non attends, laisse", "delete_task", "Dentiste"),
+    ("elimina il dentista, anzi no, lascia stare", "delete_task", "Dentista"),
+    ("apaga o dentista... não, espera, deixa", "delete_task", "Dentista"),
+    ("verwijder de tandarts... nee wacht, laat maar", "delete_task", "Tandarts"),
+    ("dentist delete kar do... nahi ruko, rehne do", "delete_task", "Dentist"),
+]
+
+
+@pytest.mark.parametrize(("message", "tool", "task"), RETRACTED, ids=[r[0] for r in RETRACTED])
+async def test_a_retraction_takes_back_the_command_before_it_without_a_question(
+    make_client: MakeClient, message: str, tool: str, task: str
+) -> None:
+    # The model makes the change the user took back: it is refused, not asked about (what a no
+    # names is never the target of a question), and nothing changes.
+    tasks = (task, "Passport" if task != "Passport" else "Gym", "Laundry")
+    llm, _ = compliant([(tool, {"task_id": task})], tasks, after_tools="Okay.")
+    client = await make_client(llm)
+    await seed_tasks(client, *tasks)
+
+    body = (await chat(client, message)).json()
+
+    assert {t["title"]: t["status"] for t in await tasks_of(client)} == dict.fromkeys(tasks, "pending")
+    assert body["confirmation"] is None, body["assistant_message"]
+    assert body["execution_metadata"]["intent"]["kind"] == "negated"

@@ -54,3 +54,19 @@ async def test_offline_model_retries_shorter_after_arguments_too_large(make_clie
     assert task["title"] == "Write report"
     assert task["description"].startswith("the quarterly numbers") and task["description"].endswith("…")
     assert len(task["description"].encode()) < 1000
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["delete gym. wait, leave that one", "remove gym... actually no, never mind", "mark gym done. no wait, don't"],
+)
+async def test_the_offline_model_takes_a_retraction_as_the_reader_does(make_client: MakeClient, message: str) -> None:
+    # Its English rules read "delete gym. wait, leave that one" as a delete; the reader's retraction stands.
+    client = await make_client(offline=True)
+    await chat(client, "add gym")
+
+    body = (await chat(client, message)).json()
+
+    assert body["tool_calls"] == [], body["tool_calls"]
+    assert [(t["title"].lower(), t["status"]) for t in await tasks_of(client)] == [("gym", "pending")]
+    assert "Not run" not in body["assistant_message"] and body["confirmation"] is None

@@ -262,15 +262,21 @@ class _Found:
     chatted: bool = False  # a clause that is not
 
     def retract(self, clause: str) -> None:
-        """A retraction takes back the commands before it ("delete gym, wait, no")."""
-        self.free.append(clause)
+        """A retraction takes back the commands before it ("delete gym, wait, no"): their clauses, and
+        its own, are words no action took, and what they name is what the no names (never the target
+        of a change, nor of a question about one)."""
         if self.actions:
             taken = ", ".join(dict.fromkeys(a.tool for a in self.actions))
             self.other = ("negated", f"'{short(clause)}' takes back {taken}")
+            withdrawn = list(dict.fromkeys(a.clause for a in self.actions))
+            self.free += withdrawn
+            self.declined += withdrawn
             self.actions.clear()
             self.reasons.clear()
         else:
             self.other = self.other or ("negated", f"'{short(clause)}' retracts")
+        self.free.append(clause)
+        self.declined.append(clause)
 
     def command(self, clause: str, reading: Reading, leading: list[str]) -> None:
         """A command's action; in a language that puts the verb last, the items before it are its items

@@ -111,7 +111,7 @@ def _facts(
         whole_message=unread and _whole_message(call, message),
         one_quote=len(quotes) == 1 and bool(quotes[0]),
         asks_something=unread and any(mark in intent.free for mark in "?？¿؟"),
-        rest_names=reading is Reading.DECLINED and bool(_without(said, intent.declined).strip()),
+        rest_names=reading is Reading.DECLINED and any(c.isalnum() for c in _without(said, intent.declined)),
         stands_in=call.name == Tool.UPDATE
         and (call.arguments or {}).get("status") == "completed"
         and Tool.COMPLETE in intent.tools,
