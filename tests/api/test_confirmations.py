@@ -269,3 +269,83 @@ async def test_a_failure_reading_the_answer_is_recorded_beside_the_stored_messag
         ("assistant", messages[-1]["content"], True),
     ]
     assert await titles(client) == ["Gym", "Laundry"]  # what the question asked about was not run
+
+
+# -- a pointer that points at nothing: the user picks among their newest pending tasks ------------
+
+POINTERS = [
+    ("mark the task as done", "complete_task", "the task"),
+    ("delete it please", "delete_task", "it"),
+    ("marca esa tarea como hecha", "complete_task", "esa tarea"),
+    ("lösch die Aufgabe", "delete_task", "die aufgabe"),
+    ("supprime ça", "delete_task", "ça"),
+    ("completa quella", "complete_task", "quella"),
+    ("verwijder het", "delete_task", "het"),
+    ("apaga isso", "delete_task", "isso"),
+]
+
+
+async def pointer(make_client: MakeClient, message: str, tool: str, reference: str) -> tuple[Any, dict[str, Any]]:
+    llm = ScriptedLLM(calls((tool, {"task_id": reference})), completion("Done!"))
+    client = await make_client(llm)
+    await seed_tasks(client, "Taxes", "Bread", "Gym")
+    body = (await chat(client, message)).json()
+    return client, body
+
+
+@pytest.mark.parametrize(("message", "tool", "reference"), POINTERS, ids=[p[0] for p in POINTERS])
+async def test_a_pointer_that_points_at_nothing_offers_the_pending_tasks(
+    make_client: MakeClient, message: str, tool: str, reference: str
+) -> None:
+    client, body = await pointer(make_client, message, tool, reference)
+
+    asked = body["confirmation"]
+    assert asked is not None and asked["kind"] == "choose", body["assistant_message"]
+    titles = {t["id"]: t["title"] for t in await tasks_of(client)}
+    offered = [titles[a["arguments"]["task_id"]] for a in asked["actions"]]
+    assert sorted(offered) == ["Bread", "Gym", "Taxes"]
+    assert {a["name"] for a in asked["actions"]} == {tool}
+    lines = asked["question"].splitlines()
+    assert lines[1:4] == [f"{i}. {title}" for i, title in enumerate(offered, start=1)], lines
+    assert "'" not in lines[0] and reference not in lines[0]  # no "Multiple tasks match 'it'"
+    assert [a["label"] for a in asked["answers"]][:3] == ["1", "2", "3"]
+    assert body["assistant_message"] == asked["question"]
+    assert {t["status"] for t in await tasks_of(client)} == {"pending"}
+
+
+@pytest.mark.parametrize("answer", ["gym", "Gym", "3"])
+async def test_a_choice_is_answered_by_its_title_or_its_number(make_client: MakeClient, answer: str) -> None:
+    client, asked = await pointer(make_client, "mark the task as done", "complete_task", "the task")
+    titles = {t["id"]: t["title"] for t in await tasks_of(client)}
+    offered = [titles[a["arguments"]["task_id"]] for a in asked["confirmation"]["actions"]]
+    picked = "Gym" if not answer.isdigit() else offered[int(answer) - 1]
+
+    body = (await chat(client, answer, conversation_id=asked["conversation_id"])).json()
+
+    statuses = {t["title"]: t["status"] for t in await tasks_of(client)}
+    assert statuses == {t: "completed" if t == picked else "pending" for t in ("Taxes", "Bread", "Gym")}, body
+
+
+async def test_short_titles_are_picked_by_their_whole_title(make_client: MakeClient) -> None:
+    # "A2" is no word of three letters, and "A1", "A10" share its letters: the whole title picks it.
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "it"})))
+    client = await make_client(llm)
+    await seed_tasks(client, "A1", "A2", "A10")
+    asked = (await chat(client, "delete it")).json()
+    assert asked["confirmation"]["kind"] == "choose", asked["assistant_message"]
+
+    await chat(client, "a2", conversation_id=asked["conversation_id"])
+
+    assert sorted(t["title"] for t in await tasks_of(client)) == ["A1", "A10"]
+
+
+async def test_a_single_choice_is_answered_by_a_yes(make_client: MakeClient) -> None:
+    llm = ScriptedLLM(calls(("complete_task", {"task_id": "the task"})))
+    client = await make_client(llm)
+    await seed_tasks(client, "Taxes")
+    asked = (await chat(client, "mark the task as done")).json()
+    assert asked["confirmation"]["kind"] == "choose", asked["assistant_message"]
+
+    await chat(client, "yes", conversation_id=asked["conversation_id"])
+
+    assert [(t["title"], t["status"]) for t in await tasks_of(client)] == [("Taxes", "completed")]

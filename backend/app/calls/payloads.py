@@ -97,11 +97,13 @@ class Choice(TypedDict):
 
 @final
 class Choices(TypedDict):
-    """AMBIGUOUS: the reference and the tasks it could be."""
+    """AMBIGUOUS: the reference and the tasks it could be (`offered`: it named none of them, a pointer
+    into a conversation that showed no task: they are the user's newest pending tasks)."""
 
     reference: str
     candidates: list[str]
     choices: list[Choice]
+    offered: NotRequired[bool]
 
 
 class AskedFacts(TypedDict, total=False):

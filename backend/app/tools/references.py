@@ -28,6 +28,7 @@ from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold, whole_list_words
+from backend.app.language.reading.clauses import names_something
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
 from backend.app.tools.resolver import (
     Ambiguous,
@@ -113,7 +114,7 @@ class TaskFinder:
                 said = await self._named(repo, grounding.names, others)
             facts = TargetFacts(traits(call.name), grounding.hold, Source.NONE, repairable=said is not None)
             if decide(facts).do is not Do.REPAIR or said is None:
-                return found
+                return await self._offer(repo, reference, call.name, found) if grounding.hold is Hold.OWN else found
             repair = f"'{reference}' names no task: used '{said.title}', which the user's message names"
             found = found.then(Found(said, repairs=(repair,), used=said.title, source=Source.REPAIRED))
             naming = Naming.PART if partly else self._how_whole(call.name, said)
@@ -148,6 +149,21 @@ class TaskFinder:
             confirmed=grounding.confirmed,
         )
         return found.then(self._act(decide(facts), call, row, other, notes))
+
+    async def _offer(self, repo: TaskRepository, reference: str, tool: str, found: Found) -> Found:
+        """A pointer into a conversation that showed no task ("it", "die Aufgabe"), or words for a task
+        with no title ("the task"), in a command for this tool, which the user's words do not mend: the
+        user picks among their newest pending tasks (a question offers its choices)."""
+        result = found.match
+        if not isinstance(result, ToolResult) or not traits(tool).targets:
+            return found
+        asked = choices_of(result.data)
+        pointer = asked is not None and not asked["choices"]
+        untitled = any(c.isalpha() for c in reference) and not names_something(reference)  # not an id
+        if not pointer and not (result.code == ResultCode.NOT_FOUND and untitled):
+            return found
+        tasks = await repo.list_tasks(status="pending", limit=self.resolver.limit)
+        return found.then(Found(ambiguous(reference, tasks, offered=True))) if tasks else found
 
     def _act(
         self, verdict: Verdict, call: ToolCall, row: TaskRow, other: TaskRow | None, notes: tuple[str, ...]

@@ -175,10 +175,11 @@ class TurnAccount:
         )
 
 
-def ambiguous(reference: str, tasks: Sequence[Task]) -> ToolResult:
+def ambiguous(reference: str, tasks: Sequence[Task], *, offered: bool = False) -> ToolResult:
     """The answer to a title that fits several tasks: each numbered with its facts, twins (tasks of
     one title) in the order they were added, so the user can answer "2" or "the one due Friday"; the
-    contract's opening words are kept."""
+    contract's opening words are kept. `offered`: the reference named none of `tasks` (a pointer
+    into a conversation that showed no task): they are offered to choose from."""
     ranked = sorted(
         tasks, key=lambda t: (_first(tasks, t), t.created_at.isoformat() if t.created_at else "", str(t.id))
     )
@@ -191,12 +192,13 @@ def ambiguous(reference: str, tasks: Sequence[Task]) -> ToolResult:
         made = choice(str(task.id), task.title, facts, apart=apart, number=number)
         choices.append(made)
         listed.append(f"{number}. {task.title}" + (f" ({_english(made)})" if apart else ""))
-    return ToolResult(
-        success=False,
-        code=ResultCode.AMBIGUOUS,
-        error=f"Multiple tasks match '{reference}'. Please be more specific: {'; '.join(listed)}",
-        data=Choices(reference=reference, candidates=[c["title"] for c in choices], choices=choices),
-    )
+    data = Choices(reference=reference, candidates=[c["title"] for c in choices], choices=choices)
+    if offered:
+        data["offered"] = True
+        error = f"'{reference}' names no task shown: the user is asked which one: {'; '.join(listed)}"
+    else:
+        error = f"Multiple tasks match '{reference}'. Please be more specific: {'; '.join(listed)}"
+    return ToolResult(success=False, code=ResultCode.AMBIGUOUS, error=error, data=data)
 
 
 def choice(

@@ -54,7 +54,8 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
     for e in calls:
         asked = choices_of(e.result.data)
         if e.result.code == ResultCode.AMBIGUOUS and e.call.name in CHOOSABLE and asked and asked["choices"]:
-            return _choose(e, asked["choices"], asked["reference"] or str(e.arguments.get("task_id") or ""), t)
+            reference = None if asked.get("offered") else asked["reference"] or str(e.arguments.get("task_id") or "")
+            return _choose(e, asked["choices"], reference, t)
     asks = [e for e in calls if _needs_yes(e)]
     if not asks:
         return None
@@ -72,7 +73,9 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
     return Proposal("confirm", question, actions, frozenset(map(id, asks)), answers)
 
 
-def _choose(e: ExecutedCall, choices: list[Choice], reference: str, t: Texts) -> Proposal:
+def _choose(e: ExecutedCall, choices: list[Choice], reference: str | None, t: Texts) -> Proposal:
+    """Which of `choices`; `reference`: the words they all match (None: they were offered, as the
+    words named none)."""
     actions = [
         AskedAction(name=e.call.name, arguments={**e.arguments, "task_id": c["id"]}, label=label(t, c), facts=_facts(c))
         for c in choices
@@ -83,7 +86,8 @@ def _choose(e: ExecutedCall, choices: list[Choice], reference: str, t: Texts) ->
         Tool.UPDATE: t("Which one should I update?"),
     }
     which = asks[e.call.name]
-    lines = [t("Multiple tasks match '{reference}'.", reference=reference), which]
+    lines = [t("Multiple tasks match '{reference}'.", reference=reference)] if reference is not None else []
+    lines.append(which)
     lines += [f"{i}. {a['label']}" for i, a in enumerate(actions, start=1)]
     lines.append(t("Answer with its number."))
     answers = [(str(i), str(i)) for i in range(1, len(actions) + 1)] + [(t("None of them"), t("no"))]
@@ -151,6 +155,8 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, t
     picked = _pick(actions, message, today=today)
     if picked is not None:
         return Answer("run", (picked,), "chosen")
+    if said is True and len(actions) == 1:
+        return Answer("run", tuple(actions), "yes")
     return Answer("cancel" if said is False else "new", how="no" if said is False else "")
 
 
@@ -158,9 +164,12 @@ def _pick(actions: Sequence[AskedAction], message: str, *, today: date | None = 
     """The action the user picked: by number or position ("2", "the second one", "pehla wala"), or by
     what tells it apart ("the one due Friday", "the 12th", "el 12 de marzo", "die von morgen", "the
     urgent one", "the work one") when exactly one fits."""
+    said = fold(message)
+    titled = [a for a in actions if _bare(_title(a)) == _bare(said)]
+    if len(titled) == 1:  # its whole title, however short ("A2" among "A1", "A10")
+        return titled[0]
     shown = tuple(TaskRef(str(a["arguments"]["task_id"]), str(a["label"])) for a in actions)
     found = Referents(shown=shown, shown_last=True).resolve(message)
-    said = fold(message)
     extreme = _extreme(actions, said)
     if isinstance(found, Pick):
         picked = next(a for a in actions if str(a["arguments"]["task_id"]) == found.task.id)
@@ -222,6 +231,15 @@ def _days(said: str, *, dated: bool) -> set[int]:
     without a day names none ("the one in March" is left to the user's next words)."""
     short = len(said.split()) <= 4
     return {int(n) for n, mark in _DAY.findall(said) if 1 <= int(n) <= 31 and (mark or dated or short)}
+
+
+def _title(action: AskedAction) -> str:
+    return str((action.get("facts") or AskedFacts()).get("title") or action["label"])
+
+
+def _bare(text: str) -> str:
+    """A title or an answer as compared whole: folded, without the quotes and marks around it."""
+    return fold(text).strip(" \t\"'“”‘’«».,!?¿¡")
 
 
 def _named(name: str, said: str) -> bool:
