@@ -150,3 +150,51 @@ def test_a_date_or_priority_cut_from_the_title_leaves_no_word_twice(message: str
     in brackets or before a colon goes whole, not kept or doubled."""
     [asked] = commands_in(message, today=SATURDAY)
     assert asked.args["title"] == title, asked.args
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("add look at 2 houses", "look at 2 houses"),
+        ("add arrive at 3 parks before noon", "arrive at 3 parks before noon"),
+        ("añade mirar a las 3 gallinas", "mirar a las 3 gallinas"),
+        ("füge Preise um 5 Prozent senken hinzu", "Preise um 5 Prozent senken"),
+        ("ajoute passer à 2 boulangeries", "passer à 2 boulangeries"),
+        ("aggiungi arrivare alle 3 tappe", "arrivare alle 3 tappe"),
+    ],
+)
+def test_a_bare_number_that_counts_something_is_no_time(message: str, title: str) -> None:
+    """A bare hour ("at 2", "a las 3", "um 5") followed by a word it counts is a number, not a time."""
+    [asked] = commands_in(message, today=SATURDAY)
+    assert "due_at" not in asked.args, asked.args
+    assert asked.args["title"] == title, asked.args
+
+
+@pytest.mark.parametrize(
+    ("message", "title", "due"),
+    [
+        ("add call mom at 3", "call mom", "2026-12-05T03:00"),
+        ("add call mom tomorrow at 3", "call mom", "2026-12-06T03:00"),
+        ("add call mom at 3 tomorrow", "call mom", "2026-12-06T03:00"),
+        ("add call mom at 3 on monday", "call mom", "2026-12-07T03:00"),
+        ("añade llamar a mamá a las 5 el lunes", "llamar a mamá", "2026-12-07T05:00"),
+        ("füge Zahnarzt morgen um 9 hinzu", "Zahnarzt", "2026-12-06T09:00"),
+    ],
+)
+def test_a_bare_hour_at_the_end_or_before_a_day_is_a_time(message: str, title: str, due: str) -> None:
+    [asked] = commands_in(message, today=SATURDAY)
+    assert asked.args["title"] == title, asked.args
+    assert (asked.args.get("due_at") or asked.args.get("due_date")) == due, asked.args
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("add meet Bob at 5pm with Anna", "meet Bob with Anna"),
+        ("füge Treffen mit Jana morgen um 10 Uhr im Büro hinzu", "Treffen mit Jana im Büro"),
+        ("añade cena con Lucía a las 9 en Casa Pepe", "cena con Lucía en Casa Pepe"),
+    ],
+)
+def test_a_title_read_around_a_time_keeps_its_spelling(message: str, title: str) -> None:
+    [asked] = commands_in(message, today=SATURDAY)
+    assert asked.args["title"] == title, asked.args

@@ -225,9 +225,22 @@ class _Original:
         n = len(wanted)
         for i in range(len(self.folded) - n + 1):
             if self.folded[i : i + n] == wanted:
-                span = self.tokens[i : i + n]
-                return _EDGE.sub("", span[0]) if n == 1 else " ".join([_lead(span[0]), *span[1:-1], _tail(span[-1])])
-        return text
+                return self._join(self.tokens[i : i + n])
+        # Words read around a time or a date cut from between them ("meet Bob at 5 with Anna"): each in
+        # its order, the first place it stands after the word before it.
+        found: list[str] = []
+        at = 0
+        for word in wanted:
+            at = next((i for i in range(at, len(self.folded)) if self.folded[i] == word), -1)
+            if at < 0:
+                return text
+            found.append(self.tokens[at])
+            at += 1
+        return self._join(found)
+
+    @staticmethod
+    def _join(span: list[str]) -> str:
+        return _EDGE.sub("", span[0]) if len(span) == 1 else " ".join([_lead(span[0]), *span[1:-1], _tail(span[-1])])
 
 
 def _lead(token: str) -> str:
