@@ -88,6 +88,9 @@ async def test_a_retraction_or_question_at_the_end_of_a_long_message_changes_not
 
     assert await _titles(client) == sorted(TITLES)
     assert body["execution_metadata"]["intent"]["kind"] != "command"
+    if not message.endswith("?"):  # taken back: not even asked about
+        assert body["execution_metadata"]["intent"]["kind"] == "negated"
+        assert body["confirmation"] is None, body["assistant_message"]
 
 
 PASTES = {
