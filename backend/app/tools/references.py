@@ -157,10 +157,8 @@ class TaskFinder:
         result = found.match
         if not isinstance(result, ToolResult) or not traits(tool).targets:
             return found
-        asked = choices_of(result.data)
-        pointer = asked is not None and not asked["choices"]
         untitled = any(c.isalpha() for c in reference) and not names_something(reference)  # not an id
-        if not pointer and not (result.code == ResultCode.NOT_FOUND and untitled):
+        if not (_names_no_task(result) and (result.code == ResultCode.AMBIGUOUS or untitled)):
             return found
         tasks = await repo.list_tasks(status="pending", limit=self.resolver.limit)
         return found.then(Found(ambiguous(reference, tasks, offered=True))) if tasks else found
