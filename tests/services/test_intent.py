@@ -230,3 +230,19 @@ def test_a_verbless_clause_opening_with_a_negation_after_a_command_declines_what
 ) -> None:
     intent = classify(message)
     assert (intent.kind, [a.object for a in intent.actions], list(intent.declined)) == (kind, objects, declined)
+
+
+@pytest.mark.parametrize(
+    ("message", "quotes"),
+    [
+        ('add "milk"', ['"milk"']),
+        ("add 'milk' and \"eggs\"", ["'milk'", '"eggs"']),
+        ('add "" milk', []),
+        ('add " " milk', []),
+        ('"" "" "" delete gym', []),
+    ],
+)
+def test_an_empty_or_blank_quote_holds_no_title(message: str, quotes: list[str]) -> None:
+    """A quote is a title the user gave; '""' gives none (and a message of thousands of them is read
+    as fast as any other: the reader bench's quote shapes)."""
+    assert list(classify(message).quotes) == quotes

@@ -146,7 +146,8 @@ class Intent:
         return self.actions[0].tool if self.actions else None
 
 
-_QUOTED = re.compile(r"\"[^\"]*\"|(?<![\w'])'[^']*'(?!\w)")
+# A quoted span that holds a title: an empty or blank one ('""', '" "') holds none.
+_QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])[^\"]*\"|(?<![\w'])'(?=[^']*[^'\s])[^']*'(?!\w)")
 _PLACEHOLDER = re.compile(r"\"?§(\d+)§\"?")  # a quoted span while the message is read (no pattern matches §)
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
