@@ -260,3 +260,35 @@ async def test_a_retraction_takes_back_the_command_before_it_without_a_question(
     assert {t["title"]: t["status"] for t in await tasks_of(client)} == dict.fromkeys(tasks, "pending")
     assert body["confirmation"] is None, body["assistant_message"]
     assert body["execution_metadata"]["intent"]["kind"] == "negated"
+
+
+@pytest.mark.parametrize(
+    ("message", "calls", "after"),
+    [
+        # The taken-back delete is no words of the user's for the complete that follows it.
+        (
+            "delete gym... no wait, mark it done instead",
+            [("delete_task", {"task_id": "Gym"})],
+            {"Gym": "pending", "Laundry": "pending"},
+        ),
+        (
+            "borra gym... no espera, márcalo como hecho",
+            [("delete_task", {"task_id": "Gym"})],
+            {"Gym": "pending", "Laundry": "pending"},
+        ),
+        # A quoted title in the clause taken back is what the no names too.
+        ('delete "Gym"... wait, no', [("delete_task", {"task_id": "Gym"})], {"Gym": "pending", "Laundry": "pending"}),
+        ('don\'t delete "Gym"', [("delete_task", {"task_id": "Gym"})], {"Gym": "pending", "Laundry": "pending"}),
+    ],
+)
+async def test_what_a_retraction_takes_back_grounds_nothing_after_it(
+    make_client: MakeClient, message: str, calls: list[tuple[str, dict[str, Any]]], after: dict[str, str]
+) -> None:
+    llm, _ = compliant([calls], ("Gym", "Laundry"), after_tools="Okay.")
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Laundry")
+
+    body = (await chat(client, message)).json()
+
+    assert {t["title"]: t["status"] for t in await tasks_of(client)} == after, body["assistant_message"]
+    assert "Gym" not in ((body["confirmation"] or {}).get("question") or ""), body["confirmation"]

@@ -202,7 +202,9 @@ def classify(message: str) -> Intent:
         )
         for a in intent.actions
     )
-    declined = tuple(" ".join(_PLACEHOLDER.sub(" ", c).split()) for c in intent.declined)
+    # What a no names: its clauses, and the quotes in them as typed ("delete \"Gym\"... wait, no").
+    said_no = [typed[int(i)] for c in intent.declined for i in _PLACEHOLDER.findall(c) if int(i) < len(typed)]
+    declined = tuple(" ".join(_PLACEHOLDER.sub(" ", c).split()) for c in intent.declined) + tuple(said_no)
     return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
 
 
@@ -263,15 +265,13 @@ class _Found:
     chatted: bool = False  # a clause that is not
 
     def retract(self, clause: str) -> None:
-        """A retraction takes back the commands before it ("delete gym, wait, no"): their clauses, and
-        its own, are words no action took, and what they name is what the no names (never the target
-        of a change, nor of a question about one)."""
+        """A retraction takes back the commands before it ("delete gym, wait, no"): what their clauses
+        and its own name is what the no names (never the target of a change, nor of a question about
+        one), and no words of the user's for another change ("... no wait, mark it done instead")."""
         if self.actions:
             taken = ", ".join(dict.fromkeys(a.tool for a in self.actions))
             self.other = ("negated", f"'{short(clause)}' takes back {taken}")
-            withdrawn = list(dict.fromkeys(a.clause for a in self.actions))
-            self.free += withdrawn
-            self.declined += withdrawn
+            self.declined.extend(dict.fromkeys(a.clause for a in self.actions))
             self.actions.clear()
             self.reasons.clear()
         else:
@@ -325,10 +325,9 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
         previous: Reading | None = carried
         mood: Reading | None = None  # a question, advice or report governs the verbs coordinated with it
         leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
-        for raw in clauses:
-            clause = raw.strip(" \t\"'")
-            if not clause or whole("small_talk", clause) or only_fillers(clause):
-                found.small_talk = found.small_talk or bool(clause)
+        for clause in filter(None, (raw.strip(" \t\"'") for raw in clauses)):  # not only quote marks: '""'
+            if whole("small_talk", clause) or only_fillers(clause):
+                found.small_talk = True
                 found.free.append(clause)
                 previous = None
                 continue

@@ -23,6 +23,7 @@ from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.language.lexicon import fold
+from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Intent
 from backend.app.tools.resolver import named_in
 
@@ -111,7 +112,7 @@ def _facts(
         whole_message=unread and _whole_message(call, message),
         one_quote=len(quotes) == 1 and bool(quotes[0]),
         asks_something=unread and any(mark in intent.free for mark in "?？¿؟"),
-        rest_names=reading is Reading.DECLINED and any(c.isalnum() for c in _without(said, intent.declined)),
+        rest_names=reading is Reading.DECLINED and names_something(_without(said, intent.declined)),
         stands_in=call.name == Tool.UPDATE
         and (call.arguments or {}).get("status") == "completed"
         and Tool.COMPLETE in intent.tools,
