@@ -70,3 +70,14 @@ async def test_the_offline_model_takes_a_retraction_as_the_reader_does(make_clie
     assert body["tool_calls"] == [], body["tool_calls"]
     assert [(t["title"].lower(), t["status"]) for t in await tasks_of(client)] == [("gym", "pending")]
     assert "Not run" not in body["assistant_message"] and body["confirmation"] is None
+
+
+async def test_the_offline_model_renames_and_reprioritises_with_its_english_rules(make_client: MakeClient) -> None:
+    client = await make_client(offline=True)
+    await chat(client, "add gym")
+
+    await chat(client, "make gym urgent")
+    await chat(client, "rename gym to yoga")
+
+    [task] = await tasks_of(client)
+    assert (task["title"].lower(), task["priority"]) == ("yoga", "high")

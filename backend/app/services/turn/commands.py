@@ -255,16 +255,16 @@ def _tail(token: str) -> str:
 def asked_in(message: str, *, today: dt.date, intent: Intent | None = None) -> list[Asked]:
     """The calls `message` asks for. English wording the offline model's English rules read whole
     (they know more of it: a description, tags, a rename, a field to change) keeps their reading when
-    it asks for the same tools as the reader's, or the reader read nothing; any other wording, in any
-    language, is read here."""
+    it asks for the same tools as the reader's, or the reader read no call (nothing, or a command whose
+    fields it cannot read: a rename); any other wording, in any language, is read here."""
     intent = intent or classify(message)
     read = commands_in(message, today=today, intent=intent)
     english = parse_message(message, today).commands
     # A reference into the conversation ("the one I just added") is the reader's: the English rules
     # would read it as a title.
     pointed = any(_conversational(str(a.args.get("task_id", ""))) for a in read)
-    # Where the reader read something else (a question, a no, a retraction), that reading stands.
-    unread = not read and intent.kind == "chat"
+    # Where the reader read no change asked (a question, a no, a retraction), that reading stands.
+    unread = not read and intent.kind in ("chat", "command")
     if english and not pointed and (unread or sorted(c.name for c in english) == sorted(a.name for a in read)):
         plain = message.translate(QUOTES)
         return [Asked(c.name, c.args, quoted=_quoted_in(plain, c.args.get("title"))) for c in english]
