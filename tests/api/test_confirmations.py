@@ -349,3 +349,15 @@ async def test_a_single_choice_is_answered_by_a_yes(make_client: MakeClient) -> 
     await chat(client, "yes", conversation_id=asked["conversation_id"])
 
     assert [(t["title"], t["status"]) for t in await tasks_of(client)] == [("Taxes", "completed")]
+
+
+async def test_a_title_that_names_no_task_is_said_so_not_offered_choices(make_client: MakeClient) -> None:
+    # The user named a task that is not there; the model passes "the task": no list of other tasks.
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "the task"})), completion("Done!"))
+    client = await make_client(llm)
+    await seed_tasks(client, "Taxes", "Bread")
+
+    body = (await chat(client, "delete the dentist task")).json()
+
+    assert body["confirmation"] is None, body["confirmation"]
+    assert sorted(t["title"] for t in await tasks_of(client)) == ["Bread", "Taxes"]

@@ -24,6 +24,7 @@ class SaidAction:
 
     tools: tuple[str, ...]
     words: str
+    about: str = ""  # the words without the verb ("het" of "verwijder het")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,10 @@ class Said:
     def words_for(self, tool: str) -> list[str]:
         """The words of each action that asks for `tool`."""
         return [a.words for a in self.actions if tool in a.tools and a.words.strip()]
+
+    def about_for(self, tool: str) -> list[str]:
+        """What each action that asks for `tool` is about, without its verb."""
+        return [a.about for a in self.actions if tool in a.tools]
 
     def words_besides(self, tool: str) -> str:
         """The words of the actions that ask for something else."""

@@ -32,7 +32,8 @@ from backend.app.core.clock import Clock, shown_at
 from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter
 from backend.app.db.repositories.tasks import TaskRepository
-from backend.app.tools.references import Found, TaskFinder, needs_confirmation_to_add
+from backend.app.tools.references import Found, TaskFinder
+from backend.app.tools.referents import needs_confirmation_to_add
 from backend.app.tools.repeats import edited_timing, local_due, new_timing
 from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs

@@ -29,7 +29,7 @@ from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.language.reading.clauses import names_something
-from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
+from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice, needs_confirmation
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
@@ -151,17 +151,25 @@ class TaskFinder:
         return found.then(self._act(decide(facts), call, row, other, notes))
 
     async def _offer(self, repo: TaskRepository, reference: str, tool: str, found: Found) -> Found:
-        """A pointer into a conversation that showed no task ("it", "die Aufgabe"), or words for a task
-        with no title ("the task"), in a command for this tool, which the user's words do not mend: the
-        user picks among their newest pending tasks (a question offers its choices)."""
+        """A reference that names no task, in a command for this tool: a pointer into a conversation
+        that showed none ("it", "die Aufgabe"), or words for a task with no title ("the task"); when the
+        user's own words for it name none either ("delete the dentist task" is answered "no task by that
+        name"), the user picks among their newest pending tasks (a question offers its choices)."""
         result = found.match
-        if not isinstance(result, ToolResult) or not traits(tool).targets:
+        if not isinstance(result, ToolResult) or not traits(tool).targets or not self._names_nothing(tool):
             return found
-        untitled = any(c.isalpha() for c in reference) and not names_something(reference)  # not an id
-        if not (_names_no_task(result) and (result.code == ResultCode.AMBIGUOUS or untitled)):
+        words = any(c.isalpha() for c in reference) and not names_something(reference)  # "the task", not "7"
+        if result.code != ResultCode.AMBIGUOUS and not words:
             return found
         tasks = await repo.list_tasks(status="pending", limit=self.resolver.limit)
         return found.then(Found(ambiguous(reference, tasks, offered=True))) if tasks else found
+
+    def _names_nothing(self, tool: str) -> bool:
+        """The user's words for this action name no task: only a pointer ("that one") or none at all."""
+        for words in self.said.about_for(tool) if self.said is not None else ():
+            if names_something(words) and (self.context is None or self.context.resolve(words) is None):
+                return False
+        return True
 
     def _act(
         self, verdict: Verdict, call: ToolCall, row: TaskRow, other: TaskRow | None, notes: tuple[str, ...]
@@ -377,18 +385,6 @@ class TaskFinder:
 def _named_by(others: Sequence[str], row: TaskRow) -> bool:
     """Whether another call of the step names the task (`others`: what they name)."""
     return any(named_in(other, row.title) for other in others)
-
-
-def needs_confirmation(verdict: Verdict, tool: str, row: TaskRow) -> ToolResult:
-    """Nothing done: the task was looked up so that the user can be asked about exactly it."""
-    error = f"Not done: the user is asked first whether to run {tool} on '{row.title}'. Do not say it was done."
-    return verdict.asked(error, {"id": str(row.id), "title": row.title})
-
-
-def needs_confirmation_to_add(verdict: Verdict, title: str) -> ToolResult:
-    """Nothing added: the user is asked first whether to add this title."""
-    error = f"Not done: the user is asked first whether to add '{title}'. Do not say it was done."
-    return verdict.asked(error, {"title": title})
 
 
 def _names_no_task(result: ToolResult) -> bool:

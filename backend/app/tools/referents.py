@@ -20,11 +20,13 @@ from functools import cache
 from typing import Any, cast
 
 from backend.app.calls.codes import ResultCode
+from backend.app.calls.decisions import Verdict
 from backend.app.calls.payloads import Choice, Choices, choices_of, listing_of, task_id_of, title_of
 from backend.app.calls.tools import Tool
 from backend.app.calls.types import ExecutedCall, ToolResult
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import HistoryRow
+from backend.app.db.repositories.tasks import TaskRow
 from backend.app.language.lexicon import Lexicon, fold, lexicons
 
 SHOWN_LIMIT = 20  # tasks of a list remembered (and numbered) for the next turn
@@ -376,3 +378,15 @@ def _position(lex: Lexicon, text: str) -> int | None:
     if number is not None and (m := number.match(text)) and m.end() < len(text):
         rest = text[m.end() :].strip()
     return int(rest) if _NUMBER.fullmatch(rest) else None
+
+
+def needs_confirmation(verdict: Verdict, tool: str, row: TaskRow) -> ToolResult:
+    """Nothing done: the task was looked up so that the user can be asked about exactly it."""
+    error = f"Not done: the user is asked first whether to run {tool} on '{row.title}'. Do not say it was done."
+    return verdict.asked(error, {"id": str(row.id), "title": row.title})
+
+
+def needs_confirmation_to_add(verdict: Verdict, title: str) -> ToolResult:
+    """Nothing added: the user is asked first whether to add this title."""
+    error = f"Not done: the user is asked first whether to add '{title}'. Do not say it was done."
+    return verdict.asked(error, {"title": title})

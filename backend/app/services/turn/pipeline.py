@@ -266,7 +266,7 @@ class ChatService:
         if step is not None and step.guard is not None:
             message, intent, today = turn.request.message, step.intent, turn.clock.today()
             context = step.guard.context
-            actions = tuple(SaidAction(a.tools, a.object) for a in intent.actions)
+            actions = tuple(SaidAction(a.tools, a.object, a.about) for a in intent.actions)
             said = Said(
                 message,
                 actions,
