@@ -53,27 +53,12 @@ def time_in(folded: str, language: str | None = None) -> tuple[Span, dt.time] | 
                     if not dated:
                         break  # a pattern of bare times gives no other kind: none of its matches is a time
                 found = _time(m)
-                if found is None or _counts(lex, m, folded):
+                if found is None:
                     continue
                 if best is None or _before(m.span(), best[0]):
                     best = (m.span(), found)
                 break
     return best
-
-
-def _counts(lex: Lexicon, m: re.Match[str], folded: str) -> bool:
-    """A bare hour ("at 2", "a las 3", "um 5": no minutes, no am/pm, nothing after its digits) followed
-    by a word it counts ("look at 2 houses", "um 5 Prozent"): a number, not a time. A word that may
-    follow a time is a short one ("on", "y", "und"), a frequent word of the language ("tomorrow",
-    "and"), or one that starts a day or a repeat ("tonight", "every day")."""
-    groups = m.groupdict()
-    if not m.group().endswith(groups.get("h") or "-") or any(v for k, v in groups.items() if k != "h"):
-        return False
-    word = _WORD.match(folded, m.end() + 1) if folded[m.end() : m.end() + 1] == " " else None
-    if word is None or len(word.group().rstrip(".")) <= 3 or word.group().rstrip(".") in lex.common:
-        return False
-    patterns = [*lex.dates.words.values(), *lex.dates.weekdays, *lex.dates.repeats.values()]
-    return not any(p is not None and p.match(folded, word.start()) for p in patterns)
 
 
 def _dated(lex: Lexicon, folded: str) -> bool:

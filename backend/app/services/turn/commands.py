@@ -27,7 +27,7 @@ from backend.app.language.reading.when import cut_chars, day_in, due_fields, rep
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
 _ISO = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
-_QUOTED = re.compile(r"\"([^\"]+)\"|(?<![\w'])'([^']+)'(?!\w)")
+_QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])([^\"]*)\"|(?<![\w'])'(?=[^']*[^'\s])([^']*)'(?!\w)")  # as the reader's
 _REFERENCE_KINDS = ("this", "last", "previous", "just_added")
 
 
@@ -226,17 +226,18 @@ class _Original:
         for i in range(len(self.folded) - n + 1):
             if self.folded[i : i + n] == wanted:
                 return self._join(self.tokens[i : i + n])
-        # Words read around a time or a date cut from between them ("meet Bob at 5 with Anna"): each in
-        # its order, the first place it stands after the word before it.
-        found: list[str] = []
-        at = 0
-        for word in wanted:
-            at = next((i for i in range(at, len(self.folded)) if self.folded[i] == word), -1)
-            if at < 0:
-                return text
-            found.append(self.tokens[at])
-            at += 1
-        return self._join(found)
+        # Words read around a time or a date cut from between them ("meet Bob at 5 with Anna"): the
+        # shortest stretch of the message that holds them in their order.
+        best: list[int] | None = None
+        for start in (i for i, w in enumerate(self.folded) if w == wanted[0]):
+            at = [start]
+            for word in wanted[1:]:
+                at.append(next((i for i in range(at[-1] + 1, len(self.folded)) if self.folded[i] == word), -1))
+                if at[-1] < 0:
+                    break
+            if at[-1] >= 0 and (best is None or at[-1] - at[0] < best[-1] - best[0]):
+                best = at
+        return self._join([self.tokens[i] for i in best]) if best is not None else text
 
     @staticmethod
     def _join(span: list[str]) -> str:
