@@ -150,6 +150,21 @@ PHRASES: dict[str, Phrases] = {
         "Ik heb {t} verwijderd.",
         "Welke bedoel je?",
     ),
+    "sv": Phrases(
+        "ta bort {t}",
+        "bocka av {t}",
+        "lägg till {t}",
+        "ge {t} hög prioritet",
+        "borde jag radera {t}?",
+        "ta inte bort {t}, det är {u} som ska bort",
+        "ta bort {t} och lägg till {x}",
+        "ta bort de gamla grejerna",
+        "tack!",
+        "den",
+        "ta bort den",
+        "Jag har tagit bort {t}.",
+        "Vilken menar du?",
+    ),
     "ur": Phrases(
         "{t} delete kar do",
         "{t} complete kar do",
@@ -176,6 +191,7 @@ YES = {
     "pt": "sim",
     "it": "sì grazie",
     "nl": "ja graag",
+    "sv": "ja tack",
     "ur": "haan ji",
 }
 EVERYTHING = {
@@ -186,6 +202,7 @@ EVERYTHING = {
     "pt": "tudo",
     "it": "tutto",
     "nl": "alles",
+    "sv": "allt",
     "ur": "sab",
 }
 PHRASES = {k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k]) for k, v in PHRASES.items()}
@@ -204,7 +221,7 @@ class Unread:
 UNREAD: dict[str, Unread] = {
     "cs": Unread("smaž úkol {t}", "přidej {x}", "dej {t} vysokou prioritu", "má ještě {t} smysl?"),
     "pl": Unread("usuń zadanie {t}", "dopisz {x}", "ustaw {t} na wysoki priorytet", "czy {t} ma jeszcze sens?"),
-    "sv": Unread("ta bort {t}", "lägg till {x}", "ge {t} hög prioritet", "är {t} fortfarande värt det?"),
+    "id": Unread("hapus tugas {t}", "tambahkan {x}", "beri {t} prioritas tinggi", "apakah {t} masih perlu?"),
     "tr": Unread("{t} görevini sil", "{x} ekle", "{t} önceliğini yükselt", "{t} hâlâ gerekli mi?"),
     "ru": Unread("удали задачу {t}", "добавь {x}", "сделай {t} срочной", "{t} ещё нужно?"),
     "fi": Unread("poista tehtävä {t}", "lisää {x}", "nosta {t} kiireelliseksi", "kannattaako {t} vielä?"),

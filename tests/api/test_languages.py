@@ -135,6 +135,19 @@ WORDS = {
         "verwijder report",
         "die van vrijdag",
     ),
+    "sv": Words(
+        "lägg till köpa mjölk i morgon",
+        "köpa mjölk",
+        "visa mina uppgifter",
+        "bocka av den som jag just lade till",
+        "ta bort gym",
+        "ångra det",
+        "ta bort taxes och ta bort bread",
+        "ja",
+        "nej",
+        "ta bort report",
+        "den på fredag",
+    ),
 }
 
 

@@ -49,6 +49,7 @@ WORDS_ONLY = [
     ("pt", "apaga tudo e começa de novo, às vezes penso"),
     ("it", "cancella tutto e ricomincia, a volte ci penso"),
     ("nl", "verwijder alles en begin opnieuw, denk ik soms"),
+    ("sv", "ta bort allt och börja om, tänker jag ibland"),
     ("ur", "sab delete kar ke naye sire se shuru karun, kabhi kabhi sochta hoon"),
 ]
 

@@ -33,10 +33,10 @@ def test_the_messages_of_each_language_are_answered_in_it(code: str) -> None:
 
 
 UNREAD = [
-    "har du ringt till tandläkaren än?",  # Swedish
-    "lägg till bröd på listan",
-    "markera tvätten som klar",
-    "vad har jag kvar idag",
+    "hapus belanjaan dari daftar",  # Indonesian
+    "tambahkan roti ke daftar",
+    "tandai cucian sebagai selesai",
+    "apa yang tersisa hari ini",
     "usuń zakupy z listy proszę",  # Polish
     "dodaj mleko na jutro",
     "sil şu görevi lütfen",  # Turkish

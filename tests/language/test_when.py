@@ -46,6 +46,11 @@ CASES = [
     ("adiciona tirar o lixo toda terça", "tirar o lixo", TU, None),
     ("adiciona reunião amanhã às 10h30", "reunião", None, "2026-12-06T10:30"),
     ("adiciona pagar aluguel todo mês", "pagar aluguel", "FREQ=MONTHLY", None),
+    ("lägg till ta ut soporna varje tisdag", "ta ut soporna", TU, None),
+    ("lägg till möte i morgon kl 14:30", "möte", None, "2026-12-06T14:30"),
+    ("lägg till vattna blommorna varannan vecka", "vattna blommorna", "FREQ=WEEKLY;INTERVAL=2", None),
+    ("lägg till betala hyran den 1:a varje månad", "betala hyran", FIRST, None),
+    ("lägg till träna på vardagar kl 7", "träna", WORKDAYS, "2026-12-07T07:00"),
     ("kal 3 baje doctor add karo", "doctor", None, "2026-12-06T03:00"),
     ("har peer gym add karo", "gym", MO, None),
 ]
@@ -88,6 +93,7 @@ def test_words_that_are_no_time_or_repeat_stay_in_the_title(message: str) -> Non
         "aggiungi tagliando il mese prossimo",
         "voeg apk keuring volgende maand toe",
         "adiciona revisão do carro no mês que vem",
+        "lägg till bilbesiktning nästa månad",
     ],
 )
 def test_next_month_is_the_same_day_of_the_next_month_or_its_last(message: str) -> None:
