@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import date
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from backend.app.calls.tools import Tool
 from backend.app.language.lexicon import QUOTES
 from backend.app.language.reading.intent import KINDS, Intent, classify
+from backend.app.services.turn.commands import commands_in
 
 QUOTES_CHARS = "".join(chr(k) + str(v) for k, v in QUOTES.items())
 
@@ -246,3 +248,19 @@ def test_an_empty_or_blank_quote_holds_no_title(message: str, quotes: list[str])
     """A quote is a title the user gave; '""' gives none (and a message of thousands of them is read
     as fast as any other: the reader bench's quote shapes)."""
     assert list(classify(message).quotes) == quotes
+
+
+@pytest.mark.parametrize(
+    ("message", "titles"),
+    [
+        ("add these:\n- milk\n- eggs", ["milk", "eggs"]),
+        ("put these on my list:\n- delete old photos\n- buy bread", ["delete old photos", "buy bread"]),
+        ("lägg till:\n- ta bort gamla filer\n- köpa bröd", ["ta bort gamla filer", "köpa bröd"]),
+        ("añade esto:\n- borrar fotos viejas\n- comprar pan", ["borrar fotos viejas", "comprar pan"]),
+        ("füge hinzu:\n- Milch\n- Eier", ["Milch", "Eier"]),
+        ("add milk:", ["milk"]),
+    ],
+)
+def test_a_list_opener_is_no_title_and_its_items_are_titles_even_with_a_verb(message: str, titles: list[str]) -> None:
+    """ "add these:" heads a list: the tasks are its items, a bulleted "- delete old photos" among them."""
+    assert [c.args.get("title") for c in commands_in(message, today=date(2026, 12, 5))] == titles

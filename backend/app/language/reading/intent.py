@@ -340,13 +340,12 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 reading = Reading(mood.kind, (), f"{mood.why} (and '{short(clause)}' with it)", 0, mood.language)
             if reading is None and found.actions and declines(clause):
-                found.free += [*leading, clause]
-                leading = []
+                found.free, leading, previous = [*found.free, *leading, clause], [], None
                 found.declined.append(clause)
-                previous = None
                 continue
-            if reading is None:
-                if previous is not None and set(previous.tools) & _ITEM_TOOLS and is_item(clause):
+            listed = previous is not None and bool(set(previous.tools) & _ITEM_TOOLS) and is_item(clause)
+            if reading is None or (listed and reading.weak and reading.kind == "chat"):  # "add:\n- delete files"
+                if listed and previous is not None:
                     found.actions.append(_item(clause, previous))
                 elif not found.actions and mood is None and is_item(clause):
                     leading.append(clause)
