@@ -319,7 +319,18 @@ TASK: dict[str, Any] = {
             "delete_task",
             {"task_id": "gym"},
             {"success": False, "data": None, "error": "No task matches 'gym'", "code": "NOT_FOUND"},
-            "I couldn't do that: No task matches 'gym'.",
+            "I couldn't do that: there is no task by that name on your list.",  # never the tool's own text
+        ),
+        (
+            "delete_task",
+            {"task_id": "gym"},
+            {
+                "success": False,
+                "data": None,
+                "error": "Not run: the user's message asks for no change.",
+                "code": "NOT_REQUESTED",
+            },
+            "Nothing was changed.",
         ),
         (
             "list_tasks",

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from backend.app.agent.offline.common import _I
+from backend.app.calls.codes import ResultCode
+from backend.app.calls.payloads import Payload
 from backend.app.calls.tools import Tool
 from backend.app.language.catalog import Texts
+from backend.app.language.failures import failure_reason
 
 # --- small talk -----------------------------------------------------------------------------
 _GREETING = re.compile(
@@ -95,9 +98,12 @@ def _summarize(name: str, args: dict[str, Any], payload: Any, *, t: Texts) -> st
         if name:
             return t("The {tool} tool returned: {result}", tool=name, result=shown[:300])
         return t("A tool returned: {result}", result=shown[:300])
-    if not payload["success"]:
-        error = str(payload.get("error") or "").rstrip(". ")
-        return t("I couldn't do that: {error}.", error=error)
+    if not payload["success"]:  # said from the result's code: its error text is written for the model
+        code = str(payload.get("code") or "")
+        if code in (ResultCode.NOT_REQUESTED, ResultCode.NOT_GROUNDED):
+            return t("Nothing was changed.")
+        why = failure_reason(t, code, args, cast(Payload | None, payload.get("data")))
+        return t("I couldn't do that: {error}.", error=why.rstrip(". "))
     data = payload.get("data")
     if name == Tool.LIST:
         return _summarize_list(data, str(args.get("status") or "all"), t)

@@ -9,10 +9,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.payloads import TaskListing, UndoData, invalid_fields, listing_of, title_of, undo_of
+from backend.app.calls.payloads import TaskListing, UndoData, listing_of, title_of, undo_of
 from backend.app.calls.tools import Tool
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
+from backend.app.language.failures import failure_reason, field_name
 from backend.app.tools.resolver import named_in
 
 
@@ -100,19 +101,6 @@ def _change(t: Texts, field: str, value: Any) -> str:
     return t("{field} {value}", field=label, value=value_text(t, field, value))
 
 
-def field_name(t: Texts, field: str) -> str:
-    return {
-        "title": t("title"),
-        "description": t("description"),
-        "priority": t("priority"),
-        "due_date": t("due date"),
-        "due_at": t("due time"),
-        "recurrence": t("repeat"),
-        "tags": t("tags"),
-        "status": t("status"),
-    }.get(field, field)
-
-
 def value_text(t: Texts, field: str, value: Any) -> str:
     if field == "status":
         return status_text(t, str(value))
@@ -154,38 +142,6 @@ def task_details(t: Texts, facts: Mapping[str, Any], keys: Sequence[str], *, apa
     return parts
 
 
-def failure_reason(t: Texts, e: ExecutedCall) -> str:
-    """Why a call failed, for the user (the tool's own error is written for the model)."""
-    code = e.result.code or ""
-    if code == ResultCode.NOT_FOUND:
-        return t("there is no task by that name on your list.")
-    if code == ResultCode.CONFLICT:
-        return t("it was changed by another request at the same time; nothing was done. Please try again.")
-    if code == ResultCode.DUE_DATE_IN_PAST:
-        return t("the due date {date} is in the past.", date=e.arguments.get("due_date"))
-    if code == ResultCode.STORAGE_ERROR:
-        return t("the database refused this change.")
-    if code == ResultCode.NOT_APPLIED:
-        return t("another change of this message failed, so none was applied.")
-    if code == ResultCode.NOTHING_TO_UNDO:
-        return t("there is nothing to undo.")
-    if code == ResultCode.UNDO_CONFLICT:
-        return t("another change got in the way; nothing was undone.")
-    fields = [f["field"].split(".")[0] for f in invalid_fields(e.result.data)]
-    if code == ResultCode.INVALID_ARGUMENTS and fields:
-        names = t.join([field_name(t, f) for f in dict.fromkeys(fields)])
-        return t("the {fields} given for it was not valid.", fields=names)
-    if code in (
-        ResultCode.INVALID_ARGUMENTS,
-        ResultCode.NO_CHANGES,
-        ResultCode.ARGUMENTS_TOO_LARGE,
-        ResultCode.TOOL_OUTPUT_TOO_LARGE,
-        ResultCode.UNKNOWN_TOOL,
-    ):
-        return t("the request for it was not valid.")
-    return t("something went wrong.")
-
-
 def failed_line(t: Texts, e: ExecutedCall, *, said: str = "") -> str:
     """A call that failed, for the user. A task it found is named by its title; a reference that found
     none is quoted only when the user's words (`said`) hold it: a model's own argument ("./notes.txt",
@@ -194,13 +150,25 @@ def failed_line(t: Texts, e: ExecutedCall, *, said: str = "") -> str:
     if e.result.code == ResultCode.NOT_FOUND and not (said and named_in(said, str(target))):
         target = t("the task you meant")
         lines: dict[str, str] = {
-            Tool.DELETE: t("Couldn't delete {target}: {why}", target=target, why=failure_reason(t, e)),
-            Tool.COMPLETE: t("Couldn't complete {target}: {why}", target=target, why=failure_reason(t, e)),
-            Tool.UPDATE: t("Couldn't update {target}: {why}", target=target, why=failure_reason(t, e)),
+            Tool.DELETE: t(
+                "Couldn't delete {target}: {why}",
+                target=target,
+                why=failure_reason(t, e.result.code, e.arguments, e.result.data),
+            ),
+            Tool.COMPLETE: t(
+                "Couldn't complete {target}: {why}",
+                target=target,
+                why=failure_reason(t, e.result.code, e.arguments, e.result.data),
+            ),
+            Tool.UPDATE: t(
+                "Couldn't update {target}: {why}",
+                target=target,
+                why=failure_reason(t, e.result.code, e.arguments, e.result.data),
+            ),
         }
         if e.call.name in lines:
             return lines[e.call.name]
-    why = failure_reason(t, e)
+    why = failure_reason(t, e.result.code, e.arguments, e.result.data)
     lines = {
         Tool.ADD: t("Couldn't add “{target}”: {why}", target=target, why=why),
         Tool.DELETE: t("Couldn't delete “{target}”: {why}", target=target, why=why),
