@@ -161,3 +161,19 @@ async def test_a_claim_in_the_part_read_is_caught_as_always(make_client: MakeCli
     replaced = body["execution_metadata"]["reply"]["replaced"]
     assert replaced and replaced[0]["reason"] in ("ghost_claim", "unbacked_claim")
     assert await _titles(client) == sorted(TITLES)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["add these:\n- milk\n- eggs", "lägg till:\n- mjölk\n- ägg", "füge hinzu:\n- Milch\n- Eier"],
+)
+async def test_a_list_heading_is_no_request_left_undone(make_client: MakeClient, message: str) -> None:
+    # The model adds the two items; the heading asked for nothing more, so nothing is "not done".
+    items = [line[2:] for line in message.splitlines()[1:]]
+    llm, _ = compliant([[("add_task", {"title": t}) for t in items]], (), after_tools="Done.")
+    client = await make_client(llm)
+
+    body = (await chat(client, message)).json()
+
+    assert sorted(await _titles(client)) == sorted(items)
+    assert [a["status"] for a in body["action_metadata"]["actions"]] == ["done", "done"], body["assistant_message"]

@@ -264,3 +264,27 @@ def test_an_empty_or_blank_quote_holds_no_title(message: str, quotes: list[str])
 def test_a_list_opener_is_no_title_and_its_items_are_titles_even_with_a_verb(message: str, titles: list[str]) -> None:
     """ "add these:" heads a list: the tasks are its items, a bulleted "- delete old photos" among them."""
     assert [c.args.get("title") for c in commands_in(message, today=date(2026, 12, 5))] == titles
+
+
+@pytest.mark.parametrize(
+    ("message", "calls"),
+    [
+        # A heading's command is the list's: "delete these:" deletes its items, never "these".
+        ("delete these:\n- gym\n- yoga", [("delete_task", "gym"), ("delete_task", "yoga")]),
+        ("mark these done:\n- gym\n- yoga", [("complete_task", "gym"), ("complete_task", "yoga")]),
+        # A colon with no items after it heads nothing.
+        ("add milk:\ndelete gym", [("add_task", "milk"), ("delete_task", "gym")]),
+        # Only a line whose verb stands right after its marker is an item; a sentence is none.
+        (
+            "add these:\nmilk\neggs\nsometimes I just want to delete everything",
+            [("add_task", "milk"), ("add_task", "eggs")],
+        ),
+        ("add these:\n- milk\n- actually delete gym instead", [("add_task", "milk")]),
+        # The words of the other languages are not Swedish's: a name, a German "Punkt".
+        ("add milk, inga's birthday", [("add_task", "milk"), ("add_task", "inga's birthday")]),
+        ("füge Punkt 3 besprechen hinzu", [("add_task", "Punkt 3 besprechen")]),
+    ],
+)
+def test_what_a_list_heading_and_its_lines_ask_for(message: str, calls: list[tuple[str, str]]) -> None:
+    asked = commands_in(message, today=date(2026, 12, 5))
+    assert [(a.name, a.args.get("title") or a.args.get("task_id")) for a in asked] == calls

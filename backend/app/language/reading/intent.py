@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
@@ -290,6 +291,9 @@ class _Found:
         self.reasons.append(reading.why)
 
     def intent(self) -> Intent:
+        headings = [a for i, a in enumerate(self.actions) if _heads_list(a, self.actions[i + 1 : i + 2])]
+        self.free += [a.clause for a in headings]
+        self.actions = [a for a in self.actions if a not in headings]
         if self.actions:
             reason = "; ".join(self.reasons[:3]) or "items of a command"
             return Intent("command", tuple(self.actions), reason, tuple(self.languages), declined=tuple(self.declined))
@@ -299,6 +303,23 @@ class _Found:
         if self.small_talk and not self.chatted:
             return Intent("small_talk", (), "small talk: asks for nothing", languages)
         return Intent("chat", (), "no task verb", languages, weak_tools=weak)
+
+
+# A list's marker at the head of a line: "- ", "* ", "• ", "3. ", "3) ".
+_MARKER = re.compile(r"\s*(?:[-*•·+]|\d{1,3}[.)])\s*")
+
+
+def _marked(clause: str, reading: Reading) -> bool:
+    """A line of a list that begins with a verb ("add these:\n- delete old photos"): the verb stands
+    right after the list's marker, which is all that kept it from a command's place. Another item."""
+    marker = _MARKER.match(clause)
+    return reading.weak and reading.kind == "chat" and marker is not None and 0 < marker.end() == reading.start
+
+
+def _heads_list(action: Action, after: Sequence[Action]) -> bool:
+    """A command whose clause ends with a colon and whose items follow ("add these:", "lägg till:",
+    "delete these:"): its own words head the list, and the items are what it asks for."""
+    return action.clause.rstrip().endswith(":") and bool(after) and not after[0].explicit
 
 
 def _item(clause: str, command: Reading) -> Action:
@@ -344,7 +365,7 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
                 found.declined.append(clause)
                 continue
             listed = previous is not None and bool(set(previous.tools) & _ITEM_TOOLS) and is_item(clause)
-            if reading is None or (listed and reading.weak and reading.kind == "chat"):  # "add:\n- delete files"
+            if reading is None or (listed and _marked(clause, reading)):
                 if listed and previous is not None:
                     found.actions.append(_item(clause, previous))
                 elif not found.actions and mood is None and is_item(clause):

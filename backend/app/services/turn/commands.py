@@ -47,19 +47,11 @@ def commands_in(message: str, *, today: dt.date, intent: Intent | None = None) -
         return []
     words = _Original(message)
     found: list[Asked] = []
-    for i, action in enumerate(intent.actions):
-        if _heading(action, intent.actions[i + 1 :]):
-            continue
+    for action in intent.actions:
         asked = _asked(action, words, today)
         if asked is not None:
             found.append(asked)
     return found
-
-
-def _heading(action: Action, after: Sequence[Action]) -> bool:
-    """An add that opens a list ("add these:", "lägg till:", "füge hinzu:", with more after it): its
-    own words are the list's heading, no task."""
-    return action.tool == Tool.ADD and action.clause.rstrip().endswith(":") and bool(after)
 
 
 def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
