@@ -333,6 +333,17 @@ TASK: dict[str, Any] = {
             "Nothing was changed.",
         ),
         (
+            "delete_task",
+            {"task_id": "gym"},
+            {
+                "success": False,
+                "data": None,
+                "error": "Multiple tasks match 'gym'. 1. Gym; 2. Gym",
+                "code": "AMBIGUOUS",
+            },
+            'Which task do you mean? Please name it, for example "delete Buy milk".',
+        ),
+        (
             "list_tasks",
             {"status": "all"},
             ok({"status": "all", "count": 0, "tasks": [], "truncated": False}),

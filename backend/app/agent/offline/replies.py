@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, cast
 
-from backend.app.agent.offline.common import _I
+from backend.app.agent.offline.common import _I, ASK_WHICH
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import Payload
 from backend.app.calls.tools import Tool
@@ -92,6 +92,11 @@ def _find_task(data: Any) -> dict[str, Any]:
     return _find_task(inner)
 
 
+_NOT_RUN = frozenset(
+    {ResultCode.NOT_REQUESTED, ResultCode.NOT_GROUNDED, ResultCode.NEEDS_CONFIRMATION, ResultCode.DESTRUCTIVE_LIMIT}
+)
+
+
 def _summarize(name: str, args: dict[str, Any], payload: Any, *, t: Texts) -> str:
     if not isinstance(payload, dict) or "success" not in payload:
         shown = payload if isinstance(payload, str) else json.dumps(payload, default=str)
@@ -100,7 +105,9 @@ def _summarize(name: str, args: dict[str, Any], payload: Any, *, t: Texts) -> st
         return t("A tool returned: {result}", result=shown[:300])
     if not payload["success"]:  # said from the result's code: its error text is written for the model
         code = str(payload.get("code") or "")
-        if code in (ResultCode.NOT_REQUESTED, ResultCode.NOT_GROUNDED):
+        if code == ResultCode.AMBIGUOUS:
+            return t(ASK_WHICH)
+        if code in _NOT_RUN:  # refused or held for the user's yes: the reply asks, or says why
             return t("Nothing was changed.")
         why = failure_reason(t, code, args, cast(Payload | None, payload.get("data")))
         return t("I couldn't do that: {error}.", error=why.rstrip(". "))
