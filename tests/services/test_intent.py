@@ -280,6 +280,13 @@ def test_a_list_opener_is_no_title_and_its_items_are_titles_even_with_a_verb(mes
             [("add_task", "milk"), ("add_task", "eggs")],
         ),
         ("add these:\n- milk\n- actually delete gym instead", [("add_task", "milk")]),
+        # A numbered line is a line of the list too ("1." is read as a sentence of its own).
+        ("add:\n1. delete gym\n2. buy bread", [("add_task", "delete gym"), ("add_task", "buy bread")]),
+        ("1. delete gym\n2. add milk", [("delete_task", "gym"), ("add_task", "milk")]),
+        (
+            "add these:\n1. milk\n2. eggs\nAlso delete gym",
+            [("add_task", "milk"), ("add_task", "eggs"), ("delete_task", "gym")],
+        ),
         # The words of the other languages are not Swedish's: a name, a German "Punkt".
         ("add milk, inga's birthday", [("add_task", "milk"), ("add_task", "inga's birthday")]),
         ("füge Punkt 3 besprechen hinzu", [("add_task", "Punkt 3 besprechen")]),

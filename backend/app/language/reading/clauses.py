@@ -308,6 +308,20 @@ def _is_item(clause: str) -> bool:
     return any(c.isalpha() for c in rest)
 
 
+# A list's marker at the head of a line: "- ", "* ", "• ", "3. ", "3) ".
+_MARKER = re.compile(r"\s*(?:[-*•·+]|\d{1,3}[.)])\s*")
+
+
+def item_line(clause: str, reading: Reading, *, numbered: bool = False) -> bool:
+    """A line of a list that begins with a verb ("add these:\n- delete old photos"): the verb stands
+    right after the list's marker, which is all that kept it from a command's place. Another item.
+    `numbered`: the line's number ("1. delete old photos") was read as a sentence of its own."""
+    if numbered:
+        return reading.kind == "command" and reading.start == 0
+    marker = _MARKER.match(clause)
+    return reading.weak and reading.kind == "chat" and marker is not None and 0 < marker.end() == reading.start
+
+
 @cache
 def _clause_split() -> re.Pattern[str]:
     return conjunctions()

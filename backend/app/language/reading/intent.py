@@ -38,6 +38,7 @@ from backend.app.language.reading.clauses import (
     Reading,
     declines,
     is_item,
+    item_line,
     names_something,
     only_fillers,
     read_clause,
@@ -305,17 +306,6 @@ class _Found:
         return Intent("chat", (), "no task verb", languages, weak_tools=weak)
 
 
-# A list's marker at the head of a line: "- ", "* ", "• ", "3. ", "3) ".
-_MARKER = re.compile(r"\s*(?:[-*•·+]|\d{1,3}[.)])\s*")
-
-
-def _marked(clause: str, reading: Reading) -> bool:
-    """A line of a list that begins with a verb ("add these:\n- delete old photos"): the verb stands
-    right after the list's marker, which is all that kept it from a command's place. Another item."""
-    marker = _MARKER.match(clause)
-    return reading.weak and reading.kind == "chat" and marker is not None and 0 < marker.end() == reading.start
-
-
 def _heads_list(action: Action, after: Sequence[Action]) -> bool:
     """A command whose clause ends with a colon and whose items follow ("add these:", "lägg till:",
     "delete these:"): its own words head the list, and the items are what it asks for."""
@@ -342,6 +332,7 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
     """The reading, and the clauses no action took."""
     found = _Found()
     carried: Reading | None = None  # a command whose list goes on over the next lines ("add these:\n- milk")
+    numbered = False  # the sentence before was a line's number only ("1." of "1. milk")
     for clauses, asked in sentences:
         previous: Reading | None = carried
         mood: Reading | None = None  # a question, advice or report governs the verbs coordinated with it
@@ -365,7 +356,7 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
                 found.declined.append(clause)
                 continue
             listed = previous is not None and bool(set(previous.tools) & _ITEM_TOOLS) and is_item(clause)
-            if reading is None or (listed and _marked(clause, reading)):
+            if reading is None or (listed and item_line(clause, reading, numbered=numbered)):
                 if listed and previous is not None:
                     found.actions.append(_item(clause, previous))
                 elif not found.actions and mood is None and is_item(clause):
@@ -393,5 +384,6 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
         found.free.extend(leading)
         # A sentence that ends with a colon opens a list; its lines go on while they are only items.
         opens = bool(clauses) and clauses[-1].rstrip().endswith(":")
+        numbered = len(clauses) == 1 and clauses[0].strip().isdigit()
         carried = previous if previous is not None and (opens or previous is carried) else None
     return found.intent(), found.free
