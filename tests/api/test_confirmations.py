@@ -361,3 +361,16 @@ async def test_a_title_that_names_no_task_is_said_so_not_offered_choices(make_cl
 
     assert body["confirmation"] is None, body["confirmation"]
     assert sorted(t["title"] for t in await tasks_of(client)) == ["Bread", "Taxes"]
+
+
+async def test_a_number_answers_by_position_even_where_a_task_is_titled_so(make_client: MakeClient) -> None:
+    llm = ScriptedLLM(calls(("delete_task", {"task_id": "it"})))
+    client = await make_client(llm)
+    await seed_tasks(client, "1", "Gym")
+    asked = (await chat(client, "delete it")).json()
+    titles = {t["id"]: t["title"] for t in await tasks_of(client)}
+    offered = [titles[a["arguments"]["task_id"]] for a in asked["confirmation"]["actions"]]
+
+    await chat(client, "1", conversation_id=asked["conversation_id"])
+
+    assert sorted(t["title"] for t in await tasks_of(client)) == sorted(set(offered) - {offered[0]})

@@ -166,7 +166,7 @@ def _pick(actions: Sequence[AskedAction], message: str, *, today: date | None = 
     urgent one", "the work one") when exactly one fits."""
     said = fold(message)
     titled = [a for a in actions if _bare(_title(a)) == _bare(said)]
-    if len(titled) == 1:  # its whole title, however short ("A2" among "A1", "A10")
+    if len(titled) == 1 and not _bare(said).isdigit():  # its whole title, however short ("A2"); "2" is a number
         return titled[0]
     shown = tuple(TaskRef(str(a["arguments"]["task_id"]), str(a["label"])) for a in actions)
     found = Referents(shown=shown, shown_last=True).resolve(message)
