@@ -374,3 +374,17 @@ async def test_a_number_answers_by_position_even_where_a_task_is_titled_so(make_
     await chat(client, "1", conversation_id=asked["conversation_id"])
 
     assert sorted(t["title"] for t in await tasks_of(client)) == sorted(set(offered) - {offered[0]})
+
+
+async def test_deletions_over_the_cap_beside_a_choice_say_why_they_were_not_done(make_client: MakeClient) -> None:
+    # The twin question is the turn's one question; the deletes over the cap are not "which task?".
+    deletes = [("delete_task", {"task_id": t}) for t in ("report", "gym", "yoga")]
+    client = await make_client(ScriptedLLM(calls(*deletes), completion("Done.")), max_destructive_calls_per_turn=1)
+    await seed_tasks(client, "Report", "Report", "Gym", "Yoga")
+
+    body = (await chat(client, "delete report, gym and yoga")).json()
+
+    assert body["confirmation"]["kind"] == "choose"
+    assert "which task do you mean" not in body["assistant_message"], body["assistant_message"]
+    assert "Not done: delete “gym” (too many actions in one message; send it again)." in body["assistant_message"]
+    assert sorted(t["title"] for t in await tasks_of(client)) == ["Gym", "Report", "Report", "Yoga"]

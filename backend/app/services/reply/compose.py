@@ -178,6 +178,8 @@ def _line(t: Texts, e: ExecutedCall, status: Status, said: str) -> str:
     if status is Status.ASKED:  # not covered by the turn's question: nothing names the task to ask about
         if e.call.name == Tool.ADD:
             return t("I didn't add “{title}”: your message doesn't mention it.", title=target)
+        if e.result.code == ResultCode.DESTRUCTIVE_LIMIT:  # over the cap, beside a choice asked first
+            return t("Not done: {action} (too many actions in one message; send it again).", action=what)
         return t("I didn't {action}: which task do you mean?", action=what)
     if status is Status.NOT_DONE:
         if e.result.code == ResultCode.BUDGET_EXCEEDED:
