@@ -280,6 +280,16 @@ def test_a_list_opener_is_no_title_and_its_items_are_titles_even_with_a_verb(mes
             [("add_task", "milk"), ("add_task", "eggs")],
         ),
         ("add these:\n- milk\n- actually delete gym instead", [("add_task", "milk")]),
+        # A line that ends with its verb, in a language that puts it last, is an item as well.
+        (
+            "füge hinzu:\n- alte Dateien löschen\n- Brot kaufen",
+            [("add_task", "alte Dateien löschen"), ("add_task", "Brot kaufen")],
+        ),
+        (
+            "voeg toe:\n- melk\n- oude bestanden verwijderen",
+            [("add_task", "melk"), ("add_task", "oude bestanden verwijderen")],
+        ),
+        ("füge Milch hinzu\n- Gym löschen", [("add_task", "Milch"), ("delete_task", "Gym")]),  # no list opened
         # A numbered line is a line of the list too ("1." is read as a sentence of its own).
         ("add:\n1. delete gym\n2. buy bread", [("add_task", "delete gym"), ("add_task", "buy bread")]),
         ("1. delete gym\n2. add milk", [("delete_task", "gym"), ("add_task", "milk")]),

@@ -314,12 +314,17 @@ _MARKER = re.compile(r"\s*(?:[-*•·+]|\d{1,3}[.)])\s*")
 
 def item_line(clause: str, reading: Reading, *, numbered: bool = False) -> bool:
     """A line of a list that begins with a verb ("add these:\n- delete old photos"): the verb stands
-    right after the list's marker, which is all that kept it from a command's place. Another item.
-    `numbered`: the line's number ("1. delete old photos") was read as a sentence of its own."""
+    right after the list's marker, which is all that kept it from a command's place; or that ends
+    with one ("füge hinzu:\n- alte Dateien löschen"), a title in a language that puts it last. Another
+    item. `numbered`: the line's number ("1. delete old photos") was read as a sentence of its own."""
     if numbered:
         return reading.kind == "command" and reading.start == 0
     marker = _MARKER.match(clause)
-    return reading.weak and reading.kind == "chat" and marker is not None and 0 < marker.end() == reading.start
+    if marker is None:
+        return False
+    if reading.weak and reading.kind == "chat":
+        return marker.end() == reading.start
+    return reading.kind == "command" and not _PUNCT.sub("", clause[reading.start + reading.length :])
 
 
 @cache
