@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
@@ -148,8 +147,9 @@ class Intent:
         return self.actions[0].tool if self.actions else None
 
 
-# A quoted span that holds a title: an empty or blank one ('""', '" "') holds none.
-_QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])[^\"]*\"|(?<![\w'])'(?=[^']*[^'\s])[^']*'(?!\w)")
+# A quoted span that holds a title, its text in group 1 or 2 (services/turn/commands.py reads it): an
+# empty or blank one ('""', '" "') holds none.
+QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])([^\"]*)\"|(?<![\w'])'(?=[^']*[^'\s])([^']*)'(?!\w)")
 _PLACEHOLDER = re.compile(r"\"?§(\d+)§\"?")  # a quoted span while the message is read (no pattern matches §)
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
@@ -163,9 +163,9 @@ def _verb_last(code: str) -> bool:
 
 def _quotes(message: str) -> tuple[str, list[str]]:
     """The folded message with each quoted span replaced by a placeholder, and the spans as typed."""
-    typed = [m.group() for m in _QUOTED.finditer(message.translate(QUOTES))]
+    typed = [m.group() for m in QUOTED.finditer(message.translate(QUOTES))]
     spans = iter(range(len(typed)))
-    folded = _QUOTED.sub(lambda m: f' "§{next(spans, 0)}§" ', fold(message))
+    folded = QUOTED.sub(lambda m: f' "§{next(spans, 0)}§" ', fold(message))
     return _SPACES.sub(" ", folded), typed
 
 
@@ -291,10 +291,16 @@ class _Found:
         self.actions.append(_action(clause, reading))
         self.reasons.append(reading.why)
 
+    def item(self, clause: str, command: Reading) -> None:
+        """One more item of `command`. The first after a clause ending with a colon ("add these:",
+        "lägg till:", "delete these:") makes that clause the list's heading: its own words are no
+        item, the items are what it asks for."""
+        last = self.actions[-1] if self.actions else None
+        if last is not None and last.explicit and last.clause.rstrip().endswith(":"):
+            self.free.append(self.actions.pop().clause)
+        self.actions.append(_item(clause, command))
+
     def intent(self) -> Intent:
-        headings = [a for i, a in enumerate(self.actions) if _heads_list(a, self.actions[i + 1 : i + 2])]
-        self.free += [a.clause for a in headings]
-        self.actions = [a for a in self.actions if a not in headings]
         if self.actions:
             reason = "; ".join(self.reasons[:3]) or "items of a command"
             return Intent("command", tuple(self.actions), reason, tuple(self.languages), declined=tuple(self.declined))
@@ -304,12 +310,6 @@ class _Found:
         if self.small_talk and not self.chatted:
             return Intent("small_talk", (), "small talk: asks for nothing", languages)
         return Intent("chat", (), "no task verb", languages, weak_tools=weak)
-
-
-def _heads_list(action: Action, after: Sequence[Action]) -> bool:
-    """A command whose clause ends with a colon and whose items follow ("add these:", "lägg till:",
-    "delete these:"): its own words head the list, and the items are what it asks for."""
-    return action.clause.rstrip().endswith(":") and bool(after) and not after[0].explicit
 
 
 def _item(clause: str, command: Reading) -> Action:
@@ -358,7 +358,7 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
             listed = previous is not None and bool(set(previous.tools) & _ITEM_TOOLS) and is_item(clause)
             if reading is None or (listed and item_line(clause, reading, numbered=numbered)):
                 if listed and previous is not None:
-                    found.actions.append(_item(clause, previous))
+                    found.item(clause, previous)
                 elif not found.actions and mood is None and is_item(clause):
                     leading.append(clause)
                 else:

@@ -21,13 +21,12 @@ from backend.app.agent.offline.common import Command, Reading
 from backend.app.calls.tools import Tool
 from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
-from backend.app.language.reading.intent import Action, Intent, classify
+from backend.app.language.reading.intent import QUOTED, Action, Intent, classify
 from backend.app.language.reading.when import cut_chars, day_in, due_fields, repeat_in, take_when, time_in
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
 _ISO = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
-_QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])([^\"]*)\"|(?<![\w'])'(?=[^']*[^'\s])([^']*)'(?!\w)")  # as the reader's
 _REFERENCE_KINDS = ("this", "last", "previous", "just_added")
 
 
@@ -72,7 +71,7 @@ def _asked(action: Action, words: _Original, today: dt.date) -> Asked | None:
 
 
 def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked | None:
-    quoted = _QUOTED.search(about.translate(QUOTES))
+    quoted = QUOTED.search(about.translate(QUOTES))
     args: dict[str, str] = {}
     text = about
     if quoted is not None:
@@ -94,7 +93,7 @@ def _add(about: str, words: _Original, today: dt.date, language: str) -> Asked |
 def _reference(about: str, words: _Original, language: str) -> str:
     """What the words call the task: a reference into the conversation as said ("la segunda", "eso"),
     else the title words once a task's and a list's words are taken off ("it" when none is left)."""
-    quoted = _QUOTED.search(about.translate(QUOTES))
+    quoted = QUOTED.search(about.translate(QUOTES))
     if quoted is not None:
         return quoted.group(1) or quoted.group(2)
     about = _without_state(about)
