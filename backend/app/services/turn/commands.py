@@ -221,22 +221,21 @@ class _Original:
         wanted = [_EDGE.sub("", fold(t)) for t in text.split()]
         if not wanted:
             return text
-        n = len(wanted)
-        for i in range(len(self.folded) - n + 1):
-            if self.folded[i : i + n] == wanted:
-                return self._join(self.tokens[i : i + n])
-        # Words read around a time or a date cut from between them ("meet Bob at 5 with Anna"): the
-        # shortest stretch of the message that holds them in their order.
-        best: list[int] | None = None
-        for start in (i for i, w in enumerate(self.folded) if w == wanted[0]):
-            at = [start]
-            for word in wanted[1:]:
-                at.append(next((i for i in range(at[-1] + 1, len(self.folded)) if self.folded[i] == word), -1))
-                if at[-1] < 0:
-                    break
-            if at[-1] >= 0 and (best is None or at[-1] - at[0] < best[-1] - best[0]):
-                best = at
+        # The shortest stretch of the message that holds the words in their order: the words as typed
+        # together, or read around a time or a date cut from between them ("meet Bob at 5 with Anna").
+        found = [at for start, w in enumerate(self.folded) if w == wanted[0] if (at := self._in_order(start, wanted))]
+        best = min(found, key=lambda at: at[-1] - at[0], default=None)
         return self._join([self.tokens[i] for i in best]) if best is not None else text
+
+    def _in_order(self, start: int, wanted: list[str]) -> list[int]:
+        """Where each of `wanted` stands from `start` on, each after the one before (none if one is missing)."""
+        at = [start]
+        for word in wanted[1:]:
+            nxt = next((i for i in range(at[-1] + 1, len(self.folded)) if self.folded[i] == word), None)
+            if nxt is None:
+                return []
+            at.append(nxt)
+        return at
 
     @staticmethod
     def _join(span: list[str]) -> str:
