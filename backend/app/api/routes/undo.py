@@ -71,6 +71,5 @@ async def undo(
     expected = body.turn_id if body is not None else None
     written = await writes.undo(user_id, idempotency_key=idempotency_key, expected=expected)
     headers = {"Idempotency-Replayed": "true"} if written.replayed else {}
-    return FastJSONResponse(
-        UndoOut.model_validate(written.body).model_dump(mode="json"), status_code=written.status, headers=headers
-    )
+    # The body is UndoOut's already (writes.undo_body), a replay's as it was stored.
+    return FastJSONResponse(written.body, status_code=written.status, headers=headers)
