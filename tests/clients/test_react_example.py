@@ -78,30 +78,32 @@ async def converse(page: Any, client: Any) -> None:
     expect = pytest.importorskip("playwright.async_api").expect
     box, assistant = page.locator("input"), page.locator(".assistant")
 
-    await box.fill("add buy milk")
-    await box.press("Enter")
+    async def send(text: str) -> None:
+        # Enter submits only when Send is enabled: the stream of the turn before may still be closing
+        # after its parts are shown (useChat's status is "streaming" until then).
+        await box.fill(text)
+        await expect(page.get_by_role("button", name="Send")).to_be_enabled()
+        await box.press("Enter")
+
+    await send("add buy milk")
     await expect(assistant.last).to_contain_text("Added: “Buy milk”.")
     await expect(assistant.last.locator(".tool")).to_have_text("add_task done")
 
-    await box.fill("complete walk the dog")
-    await box.press("Enter")
+    await send("complete walk the dog")
     await expect(assistant.last.locator(".tool")).to_have_text("complete_task failed")
 
-    await box.fill("delete taxes, bread, gym and laundry")
-    await box.press("Enter")
+    await send("delete taxes, bread, gym and laundry")
     await expect(assistant.last.get_by_role("button", name="Yes")).to_be_visible()
     await assistant.last.get_by_role("button", name="Yes").click()
     await expect(assistant.last.locator(".tool")).to_have_text(["delete_task done", "delete_task done"])
 
-    await box.fill("what is on my list, model that fails")
-    await box.press("Enter")
+    await send("what is on my list, model that fails")
     alert = page.get_by_role("alert")
     await expect(alert).not_to_be_empty()
     assert not (await alert.inner_text()).startswith("{")  # the error JSON's detail, not the JSON
 
     # After an error the page still sends (useChat's status is "error", not "ready").
-    await box.fill("hello")
-    await box.press("Enter")
+    await send("hello")
     await expect(assistant.last).to_contain_text("I can add, list, complete, update and delete tasks.")
 
     assert sorted(t["title"] for t in await tasks_of(client)) == ["Buy milk"]
