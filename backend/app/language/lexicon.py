@@ -311,6 +311,17 @@ def task_nouns() -> re.Pattern[str]:
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 
+def counts_tasks(folded: str, count: int) -> bool:
+    """Whether folded words give `count` as a number of tasks: the number, then a word for a task or a
+    list in any language, at most one word between ("the 12 tasks", "las 12 tareas", "12 offene
+    Aufgaben"); a title's number ("Item 12") is none."""
+    for number in re.finditer(rf"(?<![\w.,]){count}(?![\w.,])", folded):
+        words = folded[number.end() :].split(maxsplit=2)
+        if any(task_nouns().fullmatch(w.strip(".,;:!?()")) for w in words[:2]):
+            return True
+    return False
+
+
 # Weekday names beyond the language files, for an answer to "which one?" ("den på onsdag"): wide
 # names only (from CLDR, through Babel), so that no short abbreviation reads as a weekday.
 _DAY_LOCALES = ("da", "fi", "nb", "pl", "sv", "tr")

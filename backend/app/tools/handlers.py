@@ -93,7 +93,7 @@ class StepScope:
     references: tuple[str, ...] = ()
     titles: tuple[str, ...] = ()  # the titles of the step's adds, as the model gave them
     repaired: list[str] = field(default_factory=list)  # the titles its adds took from the user's words
-    sweeps: frozenset[str] = frozenset()  # the tools whose calls in this step name every task of the list
+    sweeps: Mapping[str, int] = field(default_factory=dict)  # the tools whose calls name every task: how many
 
 
 def snapshot(task: Task) -> dict[str, Any]:
@@ -273,7 +273,7 @@ class ToolHandlers:
 
     async def delete_task(self, step: StepScope, args: TaskRefArgs, call: ToolCall) -> Done:
         found = await self.finder.find(
-            step.repo, args.task_id, call, step=step.references, sweeps=call.name in step.sweeps
+            step.repo, args.task_id, call, step=step.references, sweeps=step.sweeps.get(call.name, 0)
         )
         row = found.match
         if isinstance(row, ToolResult):
@@ -291,7 +291,7 @@ class ToolHandlers:
 
     async def _mutate(self, step: StepScope, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
         found = await self.finder.find(
-            step.repo, reference, call, step=step.references, sweeps=call.name in step.sweeps
+            step.repo, reference, call, step=step.references, sweeps=step.sweeps.get(call.name, 0)
         )
         row = found.match
         if isinstance(row, ToolResult):

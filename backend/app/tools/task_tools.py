@@ -381,17 +381,17 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
 _SWEEPING = having("destructive")  # the changes that may be asked about for the whole list
 
 
-async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozenset[str]:
+async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> dict[str, int]:
     """The tools whose calls in this step name as many tasks as the list holds (for a completion, as
-    many as are pending), counted before any of them runs: a change over the whole list."""
+    many as are pending), counted before any of them runs: a change over the whole list, of how many."""
     named: dict[str, set[str]] = {}
     for p in prepared:
         if p.args is not None and p.call.name in _SWEEPING:
             named.setdefault(p.call.name, set()).add(clean_reference(str(p.arguments.get("task_id") or "")))
-    swept = set()
+    swept: dict[str, int] = {}
     for tool, references in named.items():
         references.discard("")
         status = "pending" if tool == Tool.COMPLETE else "all"
-        if len(references) >= 2 and len(references) >= await repo.count(status=status):
-            swept.add(tool)
-    return frozenset(swept)
+        if len(references) >= 2 and len(references) >= (count := await repo.count(status=status)):
+            swept[tool] = count
+    return swept

@@ -31,8 +31,10 @@ from backend.app.calls.payloads import listing_of, task_id_of, title_of
 from backend.app.calls.tools import BULK, CHANGING, Tool, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import fold
-from backend.app.language.reading.intent import Action, Intent
+from backend.app.language.lexicon import fold, whole_list_words
+from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.intent import Action, Intent, read_question
+from backend.app.language.reading.intent import Question as ModelsQuestion
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.guard.claims import claims
 from backend.app.services.guard.coverage import unattempted
@@ -237,6 +239,20 @@ def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
     return NotDoneReason.NOT_ATTEMPTED
 
 
+def _asked_back(action: Action, question: ModelsQuestion) -> bool:
+    """Whether the model's shown words ask the user about this action ("delete gym": "Should I delete
+    “Gym”?"): a question about a change of its tool, which names a word of what the action names
+    (any such question, where the action names no task of its own: "delete everything"); or, where the
+    words ask about no change the word lists read, a question naming it ("¿Marco Gym como hecha?"). The
+    user answers that question; "Please ask again" beside it would contradict it."""
+    about = action.about
+    asked = question.changes.get(action.tool) if action.tool in CHANGING else None
+    if asked is not None and (not names_something(about) or whole_list_words().search(fold(action.text))):
+        return True
+    where = asked if asked is not None else "" if question.changes else "\n".join(question.options)
+    return bool(where) and any(names_something(w) and named_in(where, w) for w in about.split())
+
+
 def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
     if reason is NotDoneReason.MODEL_CHOSE_OTHER:
         return t(
@@ -295,7 +311,13 @@ def compose(
             shown.append((e, status))
     lines = _lines(t, shown, message)
     left = unattempted(intent, [*calls, *repeats_of_done(run.executed)])
+    words = run.words
+    shown_words = words.text if words is not None and words.shown and run.stop_reason in ANSWERED else ""
+    asked_back = read_question(shown_words)
     for action in left:
+        if _asked_back(action, asked_back):  # the model's own question about it ends the reply
+            reports.append(ActionReport(action.tool, Status.ASKED, shown_words))
+            continue
         reason = _why_not(action, run)
         request = user_words(message, action.text)
         line = _action_line(t, request, reason)
@@ -304,7 +326,6 @@ def compose(
     if stopped := _stopped(t, run, done_all=intent.needs_tool and not left):
         lines.append(stopped)
     ask = [question.question] if question is not None else []
-    words = run.words
     replaced = [_replaced(words)] if words is not None and words.verdict is WordsVerdict.WITHHELD else []
     if not calls and intent.needs_tool and run.stop_reason in (StopReason.TOOL_NOT_TRIGGERED, StopReason.NO_TOOL_CALLS):
         return Reply(t("Technical error: Tool not triggered."), reports, "contract", replaced)
@@ -313,7 +334,7 @@ def compose(
         if response_mode != "model":  # direct mode: the results, then the question the model asks back
             return Reply("\n".join([*lines, said, *ask]), reports, "results" if lines else "model", replaced)
         missing = [done_line(t, o.call) for o in reports if o.call is not None and not _stated(o, words)]
-        not_attempted = [o.message for o in reports if o.call is None]
+        not_attempted = [o.message for o in reports if o.call is None and o.status is Status.NOT_DONE]
         return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced)
     text = "\n".join([*lines, *ask]) or _without_words(t, intent, replaced)
     return Reply(text, reports, "results", replaced)
