@@ -3,8 +3,10 @@
 "delete gym" answered with the model's own "Are you sure you want to delete “Gym”?": the reply is
 that question, not "Not done: “delete gym”. Please ask again." beside it (which the question
 contradicts), and the user's yes makes the change. A whole-list request the model confirms in its
-own words ("the 12 tasks", "Are you sure?") is done whole by the yes; a yes never lets a model
-change more than its question, or the request it followed up, asked.
+own words by counting the tasks ("the 12 tasks") is done whole by the yes. A question that is not
+about the change (another task, another change, "How was the gym?") leaves the "Not done" line, and a
+yes never lets a model change more than its question asked: not a task it named to keep, not the
+whole list because a number stood beside a word for a task.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def _model(request: str, question: str, then: dict[str, Any]) -> Callable[[dict[
 
 CONFIRMED_IN_WORDS = [
     ("delete gym", "Are you sure you want to delete “Gym”?", "yes", "delete_task"),
-    ("pls remove gym from my list", "Just to double-check: remove Gym?", "yep go ahead", "delete_task"),
+    ("pls remove gym", "Just to double-check: remove Gym?", "yep go ahead", "delete_task"),
     ("lösch gym", "Soll ich „Gym“ wirklich löschen?", "ja, mach", "delete_task"),
     ("supprime gym", "Tu es sûr de vouloir que je supprime « Gym » ?", "oui", "delete_task"),
     ("borra gym", "¿Seguro que quieres que borre Gym?", "sí", "delete_task"),
@@ -49,7 +51,7 @@ CONFIRMED_IN_WORDS = [
     ("verwijder gym", "Weet je zeker dat ik Gym moet verwijderen?", "ja", "delete_task"),
     ("apaga o gym", "Tem certeza que quer que eu apague o Gym?", "sim", "delete_task"),
     ("mark gym as done", "Should I mark “Gym” as done?", "yes please", "complete_task"),
-    ("marca gym como hecha", "¿Marco Gym como hecha?", "dale", "complete_task"),
+    ("marca gym como hecha", "¿Quieres que marque Gym como hecha?", "dale", "complete_task"),
 ]
 
 
@@ -113,21 +115,16 @@ async def test_in_model_mode_and_streamed_the_question_stands_alone(make_client:
 WHOLE_LIST = [
     ("borra todo, toda la lista", "¿Quieres que borre las 12 tareas de tu lista?", "sí, dale"),
     ("clear my whole list", "Do you want me to delete the 12 tasks on your list?", "yes"),
+    ("clear my whole list", "Delete all 12 tasks (Gym, Report and Item 1 to Item 10)?", "yes"),
     ("lösch alles", "Soll ich die 12 Aufgaben löschen?", "ja"),
     ("supprime tout", "Tu veux vraiment que je supprime tes 12 tâches ?", "oui"),
     ("verwijder alles", "Zal ik alle 12 taken verwijderen?", "ja graag"),
-    ("delete everything", "Are you sure? This cannot be undone.", "yes"),
-    ("apaga tudo", "Tem certeza? Não dá para desfazer.", "sim"),
+    ("apaga tudo", "Posso apagar as 12 tarefas (Gym, Report, Item 1 a Item 10)?", "pode sim"),
 ]
 
 
-# Words no list reads and no check verifies are not shown (the user sees "Not done … ask again"): with
-# a check that answers nonsense, only the questions the word lists read are asked.
-UNCHECKABLE = {"Are you sure? This cannot be undone.", "Tem certeza? Não dá para desfazer."}
-CHECKED = [(*case, "honest") for case in WHOLE_LIST] + [(*c, "nonsense") for c in WHOLE_LIST if c[1] not in UNCHECKABLE]
-
-
-@pytest.mark.parametrize(("message", "question", "yes", "checker"), CHECKED)
+@pytest.mark.parametrize(("message", "question", "yes"), WHOLE_LIST)
+@pytest.mark.parametrize("checker", ["honest", "nonsense"])
 async def test_a_whole_list_request_the_model_confirms_in_its_words_is_done_whole_by_the_yes(
     make_client: MakeClient, message: str, question: str, yes: str, checker: str
 ) -> None:
@@ -138,61 +135,97 @@ async def test_a_whole_list_request_the_model_confirms_in_its_words_is_done_whol
     await seed_tasks(client, *TWELVE)
 
     first = (await chat(client, message)).json()
+    assert first["assistant_message"] == question
     assert await _left(client) == dict.fromkeys(TWELVE, "pending")
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
     assert await _left(client) == {}, body["assistant_message"]
 
 
+THREE = ("Gym", "Taxes", "Call mom")
+
+
 @pytest.mark.parametrize(
-    "question",
+    ("tasks", "message", "question"),
     [
-        "Should I delete “Item 10”?",  # a title's number is no count of tasks
-        "Should I delete the 3 finished tasks?",  # another count than the list's
-        "Shall I delete it? 10 tasks would be left.",  # the count is not of the change
+        (THREE, "delete gym", "Should I delete “Gym”, one of your 3 tasks?"),  # about Gym
+        (THREE, "delete gym", "Should I delete Gym, one of your 3 tasks?"),
+        (THREE, "lösch gym", "Soll ich „Gym“ löschen (eine deiner 3 Aufgaben)?"),
+        (THREE, "gym is pointless now", "Should I delete the 3 pm task, Gym?"),  # a time, not a count
+        (("Gym", "Taxes"), "gym is pointless now", "Should I delete the 2 hour task “Gym”?"),
+        (("3 tasks for Bob", "Gym", "Taxes"), "bob is done", "Should I delete “3 tasks for Bob”?"),  # a title
+        (("3 tasks for Bob", "Gym", "Taxes"), "bob is done", "Should I delete 3 tasks for Bob?"),
+        (tuple(f"Item {n}" for n in range(1, 11)), "item 10 is obsolete", "Should I delete “Item 10”?"),
+        (tuple(f"Item {n}" for n in range(1, 11)), "item 10 is obsolete", "Should I delete the 3 finished tasks?"),
+        (tuple(f"Item {n}" for n in range(1, 11)), "item 10 is obsolete", "Delete it? 10 tasks would be left."),
     ],
 )
 async def test_a_yes_to_a_question_about_some_tasks_never_sweeps_the_list(
-    make_client: MakeClient, question: str
+    make_client: MakeClient, tasks: tuple[str, ...], message: str, question: str
 ) -> None:
-    ten = tuple(f"Item {n}" for n in range(1, 11))
-    sweep = calls(*[("delete_task", {"task_id": t}) for t in ten])
-    llm = ScriptedLLM(default=_model("item 10 is obsolete", question, sweep), checker=declares())
+    sweep = calls(*[("delete_task", {"task_id": t}) for t in tasks])
+    llm = ScriptedLLM(default=_model(message, question, sweep), checker=declares())
     client = await make_client(llm)
-    await seed_tasks(client, *ten)
+    await seed_tasks(client, *tasks)
 
-    first = (await chat(client, "item 10 is obsolete")).json()
+    first = (await chat(client, message)).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert len(await _left(client)) >= 9
+    assert len(await _left(client)) >= len(tasks) - 1
 
 
-async def test_a_yes_to_are_you_sure_grounds_only_the_request_before_it(make_client: MakeClient) -> None:
-    # The request asked to delete Gym; the model asked "Are you sure?"; after the yes it deletes Gym
-    # and Taxes: only Gym goes.
-    both = calls(("delete_task", {"task_id": "Gym"}), ("delete_task", {"task_id": "Taxes"}))
-    llm = ScriptedLLM(default=_model("delete gym", "Are you sure? This cannot be undone.", both), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, "Gym", "Taxes")
-
-    first = (await chat(client, "delete gym")).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
-
-    assert await _left(client) == {"Taxes": "pending"}
-
-
-async def test_a_yes_to_are_you_sure_after_a_message_that_asked_nothing_grounds_nothing(
-    make_client: MakeClient,
+@pytest.mark.parametrize(
+    ("message", "question", "yes"),
+    [
+        ("delete gym and taxes", "Want me to leave Taxes alone?", "yes"),
+        ("delete all my tasks", "Should I keep Taxes?", "yes"),
+        ("delete gym", "Should I keep Gym?", "yes"),
+        ("delete gym", "Are you sure? This cannot be undone.", "yes"),
+        ("delete gym", "Did you go to the gym today?", "yes"),
+        ("lösch gym", "Soll ich Gym lieber behalten?", "ja"),
+        ("borra gym", "¿Prefieres conservar Gym?", "sí"),
+        ("supprime gym", "Tu préfères garder Gym ?", "oui"),
+        ("verwijder gym", "Wil je Gym liever houden?", "ja"),
+        ("ta bort gym", "Vill du hellre behålla Gym?", "ja"),
+    ],
+)
+async def test_a_yes_to_a_question_that_asks_no_change_changes_nothing(
+    make_client: MakeClient, message: str, question: str, yes: str
 ) -> None:
-    gym = calls(("delete_task", {"task_id": "Gym"}))
-    llm = ScriptedLLM(default=_model("i think the gym is pointless", "Are you sure?", gym), checker=declares())
+    # The lists read no change in the question: its yes grounds nothing, whatever the model then does.
+    sweep = calls(*[("delete_task", {"task_id": t}) for t in THREE])
+    llm = ScriptedLLM(default=_model(message, question, sweep), checker=declares())
     client = await make_client(llm)
-    await seed_tasks(client, "Gym")
+    await seed_tasks(client, *THREE)
 
-    first = (await chat(client, "i think the gym is pointless")).json()
-    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+    first = (await chat(client, message)).json()
+    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
-    assert await _left(client) == {"Gym": "pending"}, body["assistant_message"]
+    assert await _left(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    ("tasks", "message", "question"),
+    [
+        (("Gym",), "delete gym", "How was the gym?"),  # asks no change
+        (("Gym",), "delete gym", "Should I mark “Gym” as done instead?"),  # another change
+        (("Gym report", "Gym bag", "Taxes"), "delete the gym report", "Should I delete “Gym bag”?"),  # another task
+        (THREE, "delete everything", "Should I delete “Gym”?"),  # one task of all
+        (THREE, "verwijder gym en taxes", "Zal ik Gym verwijderen?"),
+        (THREE, "ta bort gym och taxes", "Ska jag ta bort Gym?"),
+    ],
+)
+async def test_a_question_not_about_the_change_leaves_its_not_done_line(
+    make_client: MakeClient, tasks: tuple[str, ...], message: str, question: str
+) -> None:
+    llm = ScriptedLLM(default=completion(question), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *tasks)
+
+    body = (await chat(client, message)).json()
+
+    assert body["execution_metadata"]["reply"]["not_done"], body["assistant_message"]
+    assert await _left(client) == dict.fromkeys(tasks, "pending")
 
 
 async def test_the_models_which_one_is_answered_by_a_title(make_client: MakeClient) -> None:
@@ -211,7 +244,6 @@ async def test_the_models_which_one_is_answered_by_a_title(make_client: MakeClie
 
     first = (await chat(client, "delete the invoice stuff")).json()
     assert first["assistant_message"].endswith("Which one: “Old invoices” or “Invoice template”?")
-    assert "Not done" not in first["assistant_message"]
     await chat(client, "old invoices", conversation_id=first["conversation_id"])
 
     assert await _left(client) == {"Invoice template": "pending", "Taxes": "pending"}

@@ -182,13 +182,12 @@ async def test_a_read_the_model_chose_is_never_overridden_by_a_delete(make_clien
 
     assert await state(client) == before
     assert model.forced_calls == []
-    # The model's question is what the user answers: no "Not done … ask again" beside it.
-    assert body["assistant_message"].endswith("Which one: Old invoices or Taxes?")
-    assert "Not done" not in body["assistant_message"]
-    assert body["execution_metadata"]["reply"]["not_done"] == []
+    assert "Which one: Old invoices or Taxes?" in body["assistant_message"]
+    not_done = body["execution_metadata"]["reply"]["not_done"]
+    assert [(n["action"], n["reason"]) for n in not_done] == [("delete_task", "model_chose_other")]
     assert [(a["action"], a["status"]) for a in body["action_metadata"]["actions"]] == [
         ("list_tasks", "done"),
-        ("delete_task", "asked"),
+        ("delete_task", "not_done"),
     ]
 
 

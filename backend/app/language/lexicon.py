@@ -311,15 +311,17 @@ def task_nouns() -> re.Pattern[str]:
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 
-def counts_tasks(folded: str, count: int) -> bool:
-    """Whether folded words give `count` as a number of tasks: the number, then a word for a task or a
-    list in any language, at most one word between ("the 12 tasks", "las 12 tareas", "12 offene
-    Aufgaben"); a title's number ("Item 12") is none."""
-    for number in re.finditer(rf"(?<![\w.,]){count}(?![\w.,])", folded):
-        words = folded[number.end() :].split(maxsplit=2)
-        if any(task_nouns().fullmatch(w.strip(".,;:!?()")) for w in words[:2]):
-            return True
-    return False
+_QUOTED_SPAN = re.compile(r'"[^"]*"')
+_COUNT = re.compile(r"(?<![\w.,:])(\d+) +(?=[^\W\d_])")
+
+
+def counted_tasks(folded: str) -> int | None:
+    """The number of tasks folded words give: a number right before a word for a task in any language
+    ("the 12 tasks", "las 12 tareas", "alle 12 Aufgaben"), outside quotes (a title: "“3 tasks for Bob”").
+    "the 3 pm task", "a 2 hour task" give none."""
+    text = _QUOTED_SPAN.sub(" ", folded)
+    found = {int(m[1]) for m in _COUNT.finditer(text) if task_nouns().match(text, m.end())}
+    return found.pop() if len(found) == 1 else None
 
 
 # Weekday names beyond the language files, for an answer to "which one?" ("den på onsdag"): wide

@@ -27,7 +27,7 @@ from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
-from backend.app.language.lexicon import counts_tasks, fold, whole_list_words
+from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.language.reading.clauses import names_something
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice, needs_confirmation
 from backend.app.tools.resolver import (
@@ -65,16 +65,11 @@ class Found:
         return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used, source)
 
 
-def _whole_list(grounding: Grounding, *, sweeps: int) -> bool:
+def _whole_list(grounding: Grounding, *, sweeps: bool) -> bool:
     """Whether a call is one of a change over every task: the user's words for it name them all
-    ("delete them all", "alles erledigt"), or the step's calls of its tool name every task, `sweeps`
-    of them (a model that deletes each task of the list, whatever language the message was in). After
-    a yes only the question's words count: its "all", or its count of them ("delete the 12 tasks?");
-    a model deleting every task after "delete “Gym”?" is not sweeping on the user's word."""
-    names = fold(grounding.names or "")
-    if whole_list_words().search(names):
-        return True
-    return sweeps > 0 and (not grounding.confirmed or counts_tasks(names, sweeps))
+    ("delete them all", "alles erledigt"), or the step's calls of its tool name every task (a model
+    that deletes each task of the list, whatever language the message was in)."""
+    return sweeps or bool(grounding.names and whole_list_words().search(fold(grounding.names)))
 
 
 class TaskFinder:
@@ -99,14 +94,14 @@ class TaskFinder:
         self.touched: set[uuid.UUID] = set()
 
     async def find(
-        self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: int = 0
+        self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
     ) -> Found:
         """The task `reference` names, as far as the table lets the call act on it (`call.grounding`:
         how it is held, and the user's words that must name it); with `expected_version` (a REST
         `If-Match`) only at that version. A reference naming no task may be repaired from the user's
         own words for this very action (`_said_task`). `step`: what the step's calls name (a repair
         never takes a task another of them names); `sweeps`: the step's calls of this tool name every task
-        of the list, this many (0: they do not)."""
+        of the list."""
         own = clean_reference(reference)
         others = tuple(o for o in step if o and o != own)
         grounding = call.grounding or NO_GROUNDING

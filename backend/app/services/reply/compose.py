@@ -31,7 +31,7 @@ from backend.app.calls.payloads import listing_of, task_id_of, title_of
 from backend.app.calls.tools import BULK, CHANGING, Tool, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import fold, whole_list_words
+from backend.app.language.lexicon import counted_tasks, fold, whole_list_words
 from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Action, Intent, read_question
 from backend.app.language.reading.intent import Question as ModelsQuestion
@@ -43,7 +43,7 @@ from backend.app.services.guard.events import silent as silent_calls
 from backend.app.services.guard.final_calls import final_calls, repeats_of_done
 from backend.app.services.guard.reply_check import TOOL_OF
 from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
-from backend.app.tools.resolver import named_in
+from backend.app.tools.resolver import exactly_named, named_in
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 # Words withheld because they said a change happened that did not: the reply says nothing changed.
@@ -241,16 +241,16 @@ def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
 
 def _asked_back(action: Action, question: ModelsQuestion) -> bool:
     """Whether the model's shown words ask the user about this action ("delete gym": "Should I delete
-    “Gym”?"): a question about a change of its tool, which names a word of what the action names
-    (any such question, where the action names no task of its own: "delete everything"); or, where the
-    words ask about no change the word lists read, a question naming it ("¿Marco Gym como hecha?"). The
-    user answers that question; "Please ask again" beside it would contradict it."""
-    about = action.about
+    “Gym”?"): a question about a change of its tool that holds what the action names, or, where the
+    action names every task ("delete everything"), one that says all of them or counts them ("the 12
+    tasks"); where it names none of its own ("delete it"), any such question. The user answers that
+    question; "Please ask again" beside it would contradict it."""
     asked = question.changes.get(action.tool) if action.tool in CHANGING else None
-    if asked is not None and (not names_something(about) or whole_list_words().search(fold(action.text))):
-        return True
-    where = asked if asked is not None else "" if question.changes else "\n".join(question.options)
-    return bool(where) and any(names_something(w) and named_in(where, w) for w in about.split())
+    if asked is None:
+        return False
+    if whole_list_words().search(fold(action.text)):
+        return bool(whole_list_words().search(fold(asked))) or counted_tasks(fold(asked)) is not None
+    return not names_something(action.about) or exactly_named(asked, action.about)
 
 
 def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:

@@ -15,7 +15,7 @@ from backend.app.agent.policy import ToolPolicy
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunOptions
 from backend.app.calls.decisions import GuardEvent
-from backend.app.calls.tools import CHANGING, Tool
+from backend.app.calls.tools import CHANGING
 from backend.app.core.clock import LocalClock, SystemClock
 from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
@@ -144,11 +144,10 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     if said is False:
         return None
     question = read_question(rows[-1].content)
-    request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
     if said is True:
-        asked_about = question.changes or _requested(request)  # "Are you sure?" asks about the request before it
-        return Answered({str(t): w for t, w in asked_about.items()}) if asked_about else None
+        return Answered({str(t): w for t, w in question.changes.items()}) if question.changes else None
     if (option := _option(rows[-1].content, question, message)) is not None:
+        request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
         requested, changes = set(classify(request).tools if request else ()), set(question.changes)
         asked = (requested & changes) or requested or changes  # what the user asked, where it can be read
         return Answered(dict.fromkeys(asked, option)) if asked else None
@@ -159,14 +158,6 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     )
     repeated = {str(t): w for t, w in question.changes.items() if t in intent.tools}  # only the change said again
     return Answered(repeated) if again and repeated else None
-
-
-def _requested(request: str) -> dict[Tool, str]:
-    """The changes the user's message asks for, each with the clauses that ask it: what a question
-    that names no change of its own ("Are you sure? This can't be undone.") asks about."""
-    read = classify(request) if request else None
-    actions = read.actions if read is not None and read.needs_tool else ()
-    return {t: "\n".join(a.clause for a in actions if t in a.tools) for a in actions for t in a.tools if t in CHANGING}
 
 
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
