@@ -1,12 +1,13 @@
 """A model that asks before it changes (issue 48), through HTTP with a real database and a scripted model.
 
-"delete gym" answered with the model's own "Are you sure you want to delete “Gym”?": the reply is
-that question, not "Not done: “delete gym”. Please ask again." beside it (which the question
-contradicts), and the user's yes makes the change. A whole-list request the model confirms in its
-own words by counting the tasks ("the 12 tasks") is done whole by the yes. A question that is not
-about the change (another task, another change, "How was the gym?") leaves the "Not done" line, and a
-yes never lets a model change more than its question asked: not a task it named to keep, not the
-whole list because a number stood beside a word for a task.
+"delete gym" answered with the model's own "Are you sure you want to delete “Gym”?": the question is
+shown, nothing changes, and the user's yes makes the change. The "Not done: “delete gym”. Please ask
+again." line stays beside the question: four attempts to leave it out where the question is about
+that very change were each broken by a review (a question implying the change was done, one about
+another task, one offering something else instead), so free words never stand in for it. A
+whole-list request the model confirms with "all" is done whole by the yes; a yes never lets a model
+change more than its question asked: not a task it named to keep, not the whole list because a
+number stood beside a word for a task.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ CONFIRMED_IN_WORDS = [
 
 
 @pytest.mark.parametrize(("message", "question", "yes", "tool"), CONFIRMED_IN_WORDS)
-async def test_the_models_question_about_the_change_is_the_reply_and_its_yes_makes_it(
+async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_it(
     make_client: MakeClient, message: str, question: str, yes: str, tool: str
 ) -> None:
     llm = ScriptedLLM(default=_model(message, question, calls((tool, {"task_id": "Gym"}))), checker=declares())
@@ -65,9 +66,8 @@ async def test_the_models_question_about_the_change_is_the_reply_and_its_yes_mak
 
     first = (await chat(client, message)).json()
 
-    assert first["assistant_message"] == question  # no "Not done … please ask again" beside it
-    assert first["action_metadata"]["message"] == question  # the action waits for the answer to it
-    assert first["execution_metadata"]["reply"]["not_done"] == []
+    assert first["assistant_message"].endswith(question)
+    assert first["execution_metadata"]["reply"]["not_done"]  # said: the question does not stand in for it
     assert await _left(client) == {"Gym": "pending", "Taxes": "pending"}
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
     after = {"Taxes": "pending"} | ({"Gym": "completed"} if tool == "complete_task" else {})
@@ -84,7 +84,6 @@ async def test_a_question_about_one_task_still_says_the_other_was_not_done(make_
     lines = body["assistant_message"].splitlines()
     assert lines[-1] == "Should I delete “Gym”?"
     assert [line for line in lines[:-1] if "taxes" in line.lower() and line.startswith("Not done")], lines
-    assert "gym" not in " ".join(lines[:-1]).lower()
 
 
 async def test_words_that_ask_nothing_still_leave_the_not_done_line(make_client: MakeClient) -> None:
@@ -100,26 +99,27 @@ async def test_words_that_ask_nothing_still_leave_the_not_done_line(make_client:
     assert await _left(client) == {"Gym": "pending"}
 
 
-async def test_in_model_mode_and_streamed_the_question_stands_alone(make_client: MakeClient) -> None:
+async def test_in_model_mode_and_streamed_the_question_ends_the_reply(make_client: MakeClient) -> None:
     question = "Soll ich „Gym“ wirklich löschen?"
     llm = ScriptedLLM(default=completion(question), checker=declares())
     client = await make_client(llm, response_mode="model")
     await seed_tasks(client, "Gym")
 
-    assert (await chat(client, "lösch gym")).json()["assistant_message"] == question
+    body = (await chat(client, "lösch gym")).json()
+    assert body["assistant_message"].startswith(question) and body["execution_metadata"]["reply"]["not_done"]
     async with serve(client) as live:
         events = parse((await streamed(live, "lösch gym")).text)
-    assert reply_after_last_reset(events) == question
+    assert reply_after_last_reset(events) == body["assistant_message"]
+    assert await _left(client) == {"Gym": "pending"}
 
 
 WHOLE_LIST = [
-    ("borra todo, toda la lista", "¿Quieres que borre las 12 tareas de tu lista?", "sí, dale"),
-    ("clear my whole list", "Do you want me to delete the 12 tasks on your list?", "yes"),
-    ("clear my whole list", "Delete all 12 tasks (Gym, Report and Item 1 to Item 10)?", "yes"),
-    ("lösch alles", "Soll ich die 12 Aufgaben löschen?", "ja"),
-    ("supprime tout", "Tu veux vraiment que je supprime tes 12 tâches ?", "oui"),
+    ("borra todo, toda la lista", "¿Quieres que borre todas las 12 tareas de tu lista?", "sí, dale"),
+    ("clear my whole list", "Do you want me to delete all 12 tasks on your list?", "yes"),
+    ("lösch alles", "Soll ich alle 12 Aufgaben löschen?", "ja"),
+    ("supprime tout", "Tu veux vraiment que je supprime toutes tes tâches ?", "oui"),
     ("verwijder alles", "Zal ik alle 12 taken verwijderen?", "ja graag"),
-    ("apaga tudo", "Posso apagar as 12 tarefas (Gym, Report, Item 1 a Item 10)?", "pode sim"),
+    ("apaga tudo", "Posso apagar todas as tarefas?", "pode sim"),
 ]
 
 
@@ -135,7 +135,7 @@ async def test_a_whole_list_request_the_model_confirms_in_its_words_is_done_whol
     await seed_tasks(client, *TWELVE)
 
     first = (await chat(client, message)).json()
-    assert first["assistant_message"] == question
+    assert first["assistant_message"].endswith(question)
     assert await _left(client) == dict.fromkeys(TWELVE, "pending")
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
@@ -211,6 +211,23 @@ async def test_a_yes_to_a_question_that_asks_no_change_changes_nothing(
         (("Gym",), "delete gym", "Should I mark “Gym” as done instead?"),  # another change
         (("Gym report", "Gym bag", "Taxes"), "delete the gym report", "Should I delete “Gym bag”?"),  # another task
         (THREE, "delete everything", "Should I delete “Gym”?"),  # one task of all
+        (THREE, "delete everything", "Should I delete all the completed tasks?"),
+        (("Gym", "Gym bag"), "delete gym", "Should I delete “Gym bag” too?"),  # another task
+        (("Gym", "Gym bag"), "delete gym", "Should I delete Gym bag?"),
+        (("Gym", "Gym bag"), "delete gym and gym bag", "Should I delete Gym bag?"),
+        (("Gym", "Gym-Tasche"), "lösch gym", "Soll ich Gym-Tasche löschen?"),
+        (THREE, "delete it and delete gym", "Should I delete “Gym”?"),  # "it" is not asked
+        # the question implies the action was done, or asks about another task beside it
+        (THREE, "delete gym", "Should I also delete Taxes now that Gym is gone?"),
+        (THREE, "delete gym", "With Gym taken care of, should I also delete Taxes?"),
+        (THREE, "delete gym", "Should I delete Taxes too, like Gym?"),
+        (THREE, "delete gym", "Should I delete Taxes instead of Gym?"),
+        (THREE, "delete gym", "Besides Gym, should I delete Taxes?"),
+        (THREE, "delete gym", "Should I delete all tasks with gym in the title?"),
+        (("Gym", "Steuern"), "lösch gym", "Gym ist weg – soll ich auch Steuern löschen?"),
+        (("Gym", "Impuestos"), "borra gym", "¿Borro también Impuestos, como Gym?"),
+        (("Gym", "Impôts"), "supprime gym", "Je supprime aussi Impôts, comme Gym ?"),
+        (("Gym", "Yoga"), "complete gym", "Should I complete Yoga as well, like Gym?"),
         (THREE, "verwijder gym en taxes", "Zal ik Gym verwijderen?"),
         (THREE, "ta bort gym och taxes", "Ska jag ta bort Gym?"),
     ],

@@ -311,19 +311,6 @@ def task_nouns() -> re.Pattern[str]:
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 
-_QUOTED_SPAN = re.compile(r'"[^"]*"')
-_COUNT = re.compile(r"(?<![\w.,:])(\d+) +(?=[^\W\d_])")
-
-
-def counted_tasks(folded: str) -> int | None:
-    """The number of tasks folded words give: a number right before a word for a task in any language
-    ("the 12 tasks", "las 12 tareas", "alle 12 Aufgaben"), outside quotes (a title: "“3 tasks for Bob”").
-    "the 3 pm task", "a 2 hour task" give none."""
-    text = _QUOTED_SPAN.sub(" ", folded)
-    found = {int(m[1]) for m in _COUNT.finditer(text) if task_nouns().match(text, m.end())}
-    return found.pop() if len(found) == 1 else None
-
-
 # Weekday names beyond the language files, for an answer to "which one?" ("den på onsdag"): wide
 # names only (from CLDR, through Babel), so that no short abbreviation reads as a weekday.
 _DAY_LOCALES = ("da", "fi", "nb", "pl", "sv", "tr")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any, cast
@@ -26,7 +26,6 @@ from backend.app.calls.decisions import Do, Verdict
 from backend.app.calls.facts import Arg, Given, Hold, ValueFacts
 from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing
 from backend.app.calls.said import Said, SaidAdd
-from backend.app.calls.tools import Tool, having
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide, verdict_of
 from backend.app.core.clock import Clock, shown_at
@@ -36,7 +35,7 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.tools.references import Found, TaskFinder
 from backend.app.tools.referents import needs_confirmation_to_add
 from backend.app.tools.repeats import edited_timing, local_due, new_timing
-from backend.app.tools.resolver import clean_reference, counts_all, partly_named, shares_words
+from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
 from backend.app.tools.undo import undo_last_change
 from backend.app.tools.values import Dropped, Values
@@ -339,30 +338,6 @@ class ToolHandlers:
         adds = self.said.adds if self.said is not None else ()
         quoted = [a for a in adds if a.quoted]
         return quoted[0] if len(adds) == 1 and quoted and quoted[0] in self._unadded() else None
-
-
-_SWEEPING = having("destructive")  # the changes that may be asked about for the whole list
-
-
-async def sweeps(repo: TaskRepository, calls: Sequence[tuple[ToolCall, Mapping[str, Any]]]) -> frozenset[str]:
-    """The tools whose calls (with their arguments) in a step name as many tasks as the list holds (for
-    a completion, as many as are pending), counted before any of them runs: a change over the whole
-    list; after a yes, only where the question counted them all ("delete the 12 tasks?", never after
-    "delete “Gym”?")."""
-    named: dict[str, set[str]] = {}
-    for call, arguments in calls:
-        if call.name in _SWEEPING and (reference := clean_reference(str(arguments.get("task_id") or ""))):
-            named.setdefault(call.name, set()).add(reference)
-    swept = set()
-    for tool, references in named.items():
-        status = "pending" if tool == Tool.COMPLETE else "all"
-        if len(references) < 2 or len(references) < await repo.count(status=status):
-            continue
-        yes = (g.names or "" for call, _ in calls if call.name == tool and (g := call.grounding) and g.confirmed)
-        asked = next(yes, None)  # the words of the question a yes answered
-        if asked is None or counts_all(asked, [t.title for t in await repo.list_tasks(status=status)]):
-            swept.add(tool)
-    return frozenset(swept)
 
 
 def _plain(title: str) -> str:

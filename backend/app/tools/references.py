@@ -133,7 +133,10 @@ class TaskFinder:
         other = None
         if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
             other = await self._named(repo, grounding.names, (*others, row.title))
-        whole = naming is Naming.NONE and grounding.whole_list and _whole_list(grounding, sweeps=sweeps)
+        # After a yes, only the question's own words can make it a change over every task ("delete all
+        # 50?"): a model deleting every task after "delete “Gym”?" is not sweeping on the user's word.
+        swept = sweeps and not grounding.confirmed
+        whole = naming is Naming.NONE and grounding.whole_list and _whole_list(grounding, sweeps=swept)
         facts = TargetFacts(
             traits(call.name),
             grounding.hold,

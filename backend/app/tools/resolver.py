@@ -27,7 +27,7 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import add_verbs, counted_tasks, fold, lexicons, reference_words, task_nouns
+from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,14 +210,6 @@ def exactly_named(text: str, title: str) -> bool:
     if not wanted:
         return _symbols_named(text, title)
     return any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1))
-
-
-def counts_all(words: str, titles: Sequence[str]) -> bool:
-    """Whether the words count the tasks of `titles`, all of them ("delete the 12 tasks on your list?",
-    "¿borro las 12 tareas (Gym, Informe, …)?"): their count of tasks is that many, and they name no
-    single one of them ("delete “Gym”, one of your 3 tasks?" is about Gym)."""
-    named = sum(exactly_named(words, t) for t in titles)
-    return counted_tasks(fold(words)) == len(titles) and named != 1
 
 
 def _symbols(text: str) -> list[str]:

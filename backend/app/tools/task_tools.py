@@ -33,7 +33,7 @@ from backend.app.calls.codes import ResultCode
 from backend.app.calls.facts import LoopFacts
 from backend.app.calls.payloads import FieldError, InvalidFields, Payload, task_of
 from backend.app.calls.said import Said
-from backend.app.calls.tools import Tool, traits
+from backend.app.calls.tools import Tool, having, traits
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.calls.verdicts import decide
 from backend.app.core.clock import Clock
@@ -42,7 +42,7 @@ from backend.app.db.repositories.conversations import ConversationRepository
 from backend.app.db.repositories.tasks import HeldWrite, TaskRepository, TaskRow
 from backend.app.db.session import only_statement_next, unit_of_work
 from backend.app.tools.coercion import coerce_arguments
-from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers, conflicted, sweeps
+from backend.app.tools.handlers import Change, Done, StepScope, ToolHandlers, conflicted
 from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
@@ -183,12 +183,7 @@ class TaskTools:
                     # A lone listing writes nothing but its record: each statement alone, no transaction.
                     only_statement_next(session)
                 titles = tuple(str(p.arguments.get("title") or "") for p in prepared if p.call.name == Tool.ADD)
-                scope = StepScope(
-                    repo,
-                    references,
-                    titles,
-                    sweeps=await sweeps(repo, [(p.call, p.arguments) for p in prepared if p.args is not None]),
-                )
+                scope = StepScope(repo, references, titles, sweeps=await _sweeps(repo, prepared))
                 for i, p in enumerate(prepared):
                     if p.args is None:
                         continue
@@ -381,3 +376,22 @@ def _reported(done: Done, warnings: tuple[str, ...]) -> ToolResult:
         model_fixable=result.model_fixable,
         dropped=dropped,
     )
+
+
+_SWEEPING = having("destructive")  # the changes that may be asked about for the whole list
+
+
+async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozenset[str]:
+    """The tools whose calls in this step name as many tasks as the list holds (for a completion, as
+    many as are pending), counted before any of them runs: a change over the whole list."""
+    named: dict[str, set[str]] = {}
+    for p in prepared:
+        if p.args is not None and p.call.name in _SWEEPING:
+            named.setdefault(p.call.name, set()).add(clean_reference(str(p.arguments.get("task_id") or "")))
+    swept = set()
+    for tool, references in named.items():
+        references.discard("")
+        status = "pending" if tool == Tool.COMPLETE else "all"
+        if len(references) >= 2 and len(references) >= await repo.count(status=status):
+            swept.add(tool)
+    return frozenset(swept)

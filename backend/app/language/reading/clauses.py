@@ -115,16 +115,6 @@ def _head(lex: Lexicon, clause: str) -> tuple[int, bool]:
             return pos, requested
 
 
-def _framed(lex: Lexicon, clause: str, start: int) -> bool:
-    """Whether a request frame comes right before the verb at `start`, after other words of the clause
-    ("already bought it lol can you mark gym as done", "ah já comprei kkk pode marcar ..."): a request
-    as much as one that opens the clause."""
-    request = lex.word("request")
-    return request is not None and any(
-        not clause[m.end() : start].strip(" ,") for m in request.finditer(clause, 0, start)
-    )
-
-
 def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
     return pattern.search(text) if pattern is not None else None
 
@@ -154,8 +144,6 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     question = asked or _is_question_opening(lex, clause)
 
     head, requested = _head(lex, clause)
-    if not requested and start > head and _framed(lex, clause, start):
-        head, requested = start, True  # "ah já comprei kkk pode marcar ...": a request, and its own words
 
     def reading(kind: ReadingKind, why: str, tools: tuple[Tool, ...] = (), *, mood: bool = True) -> Reading:
         sets_mood = mood and kind in ("question", "advice", "report")

@@ -283,10 +283,8 @@ class _Found:
 
     def command(self, clause: str, reading: Reading, leading: list[str]) -> None:
         """A command's action; in a language that puts the verb last, the items before it are its items
-        too ("taxes aur bread delete kar do"), where its verb is last ("hab ich schon gekauft, lösch gym"
-        has none)."""
-        last = reading.start > reading.head or not names_something(clause[reading.start + reading.length :])
-        if leading and last and set(reading.tools) & _ITEM_TOOLS and _verb_last(reading.language):
+        too ("taxes aur bread delete kar do")."""
+        if leading and set(reading.tools) & _ITEM_TOOLS and _verb_last(reading.language):
             self.actions += [_item(c, reading) for c in leading]
         else:
             self.free.extend(leading)

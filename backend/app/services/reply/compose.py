@@ -31,10 +31,8 @@ from backend.app.calls.payloads import listing_of, task_id_of, title_of
 from backend.app.calls.tools import BULK, CHANGING, Tool, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import counted_tasks, fold, whole_list_words
-from backend.app.language.reading.clauses import names_something
-from backend.app.language.reading.intent import Action, Intent, read_question
-from backend.app.language.reading.intent import Question as ModelsQuestion
+from backend.app.language.lexicon import fold
+from backend.app.language.reading.intent import Action, Intent
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.guard.claims import claims
 from backend.app.services.guard.coverage import unattempted
@@ -43,7 +41,7 @@ from backend.app.services.guard.events import silent as silent_calls
 from backend.app.services.guard.final_calls import final_calls, repeats_of_done
 from backend.app.services.guard.reply_check import TOOL_OF
 from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
-from backend.app.tools.resolver import exactly_named, named_in
+from backend.app.tools.resolver import named_in
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 # Words withheld because they said a change happened that did not: the reply says nothing changed.
@@ -239,20 +237,6 @@ def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
     return NotDoneReason.NOT_ATTEMPTED
 
 
-def _asked_back(action: Action, question: ModelsQuestion) -> bool:
-    """Whether the model's shown words ask the user about this action ("delete gym": "Should I delete
-    “Gym”?"): a question about a change of its tool that holds what the action names, or, where the
-    action names every task ("delete everything"), one that says all of them or counts them ("the 12
-    tasks"); where it names none of its own ("delete it"), any such question. The user answers that
-    question; "Please ask again" beside it would contradict it."""
-    asked = question.changes.get(action.tool) if action.tool in CHANGING else None
-    if asked is None:
-        return False
-    if whole_list_words().search(fold(action.text)):
-        return bool(whole_list_words().search(fold(asked))) or counted_tasks(fold(asked)) is not None
-    return not names_something(action.about) or exactly_named(asked, action.about)
-
-
 def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
     if reason is NotDoneReason.MODEL_CHOSE_OTHER:
         return t(
@@ -311,13 +295,7 @@ def compose(
             shown.append((e, status))
     lines = _lines(t, shown, message)
     left = unattempted(intent, [*calls, *repeats_of_done(run.executed)])
-    words = run.words
-    shown_words = words.text if words is not None and words.shown and run.stop_reason in ANSWERED else ""
-    asked_back = read_question(shown_words)
     for action in left:
-        if _asked_back(action, asked_back):  # the model's own question about it ends the reply
-            reports.append(ActionReport(action.tool, Status.ASKED, shown_words))
-            continue
         reason = _why_not(action, run)
         request = user_words(message, action.text)
         line = _action_line(t, request, reason)
@@ -326,6 +304,7 @@ def compose(
     if stopped := _stopped(t, run, done_all=intent.needs_tool and not left):
         lines.append(stopped)
     ask = [question.question] if question is not None else []
+    words = run.words
     replaced = [_replaced(words)] if words is not None and words.verdict is WordsVerdict.WITHHELD else []
     if not calls and intent.needs_tool and run.stop_reason in (StopReason.TOOL_NOT_TRIGGERED, StopReason.NO_TOOL_CALLS):
         return Reply(t("Technical error: Tool not triggered."), reports, "contract", replaced)
@@ -334,7 +313,7 @@ def compose(
         if response_mode != "model":  # direct mode: the results, then the question the model asks back
             return Reply("\n".join([*lines, said, *ask]), reports, "results" if lines else "model", replaced)
         missing = [done_line(t, o.call) for o in reports if o.call is not None and not _stated(o, words)]
-        not_attempted = [o.message for o in reports if o.call is None and o.status is Status.NOT_DONE]
+        not_attempted = [o.message for o in reports if o.call is None]
         return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced)
     text = "\n".join([*lines, *ask]) or _without_words(t, intent, replaced)
     return Reply(text, reports, "results", replaced)
