@@ -21,6 +21,8 @@ from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, dec
 from support.live import serve
 from support.sse import parse, reply_after_last_reset, streamed
 
+from backend.app.language.catalog import texts
+
 TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
 
 
@@ -43,22 +45,22 @@ def _model(request: str, question: str, then: dict[str, Any]) -> Callable[[dict[
 
 
 CONFIRMED_IN_WORDS = [
-    ("delete gym", "Are you sure you want to delete “Gym”?", "yes", "delete_task"),
-    ("pls remove gym", "Just to double-check: remove Gym?", "yep go ahead", "delete_task"),
-    ("lösch gym", "Soll ich „Gym“ wirklich löschen?", "ja, mach", "delete_task"),
-    ("supprime gym", "Tu es sûr de vouloir que je supprime « Gym » ?", "oui", "delete_task"),
-    ("borra gym", "¿Seguro que quieres que borre Gym?", "sí", "delete_task"),
-    ("elimina gym", "Vuoi davvero che elimini Gym?", "sì", "delete_task"),
-    ("verwijder gym", "Weet je zeker dat ik Gym moet verwijderen?", "ja", "delete_task"),
-    ("apaga o gym", "Tem certeza que quer que eu apague o Gym?", "sim", "delete_task"),
-    ("mark gym as done", "Should I mark “Gym” as done?", "yes please", "complete_task"),
-    ("marca gym como hecha", "¿Quieres que marque Gym como hecha?", "dale", "complete_task"),
+    ("delete gym", "Are you sure you want to delete “Gym”?", "yes", "delete_task", "en"),
+    ("pls remove gym", "Just to double-check: remove Gym?", "yep go ahead", "delete_task", "en"),
+    ("lösch gym", "Soll ich „Gym“ wirklich löschen?", "ja, mach", "delete_task", "de"),
+    ("supprime gym", "Tu es sûr de vouloir que je supprime « Gym » ?", "oui", "delete_task", "fr"),
+    ("borra gym", "¿Seguro que quieres que borre Gym?", "sí", "delete_task", "es"),
+    ("cancella gym per favore", "Vuoi davvero che cancelli Gym?", "sì", "delete_task", "it"),
+    ("verwijder gym", "Weet je zeker dat ik Gym moet verwijderen?", "ja", "delete_task", "nl"),
+    ("apaga o gym", "Tem certeza que quer que eu apague o Gym?", "sim", "delete_task", "pt"),
+    ("mark gym as done", "Should I mark “Gym” as done?", "yes please", "complete_task", "en"),
+    ("marca gym como hecha", "¿Quieres que marque Gym como hecha?", "dale", "complete_task", "es"),
 ]
 
 
-@pytest.mark.parametrize(("message", "question", "yes", "tool"), CONFIRMED_IN_WORDS)
+@pytest.mark.parametrize(("message", "question", "yes", "tool", "lang"), CONFIRMED_IN_WORDS)
 async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_it(
-    make_client: MakeClient, message: str, question: str, yes: str, tool: str
+    make_client: MakeClient, message: str, question: str, yes: str, tool: str, lang: str
 ) -> None:
     llm = ScriptedLLM(default=_model(message, question, calls((tool, {"task_id": "Gym"}))), checker=declares())
     client = await make_client(llm)
@@ -66,8 +68,10 @@ async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_i
 
     first = (await chat(client, message)).json()
 
-    assert first["assistant_message"].endswith(question)
-    assert first["execution_metadata"]["reply"]["not_done"]  # said: the question does not stand in for it
+    # Said not done, without "Please ask again" talking over the question the user is to answer.
+    not_done = texts(lang)("Not done: “{request}”.", request=message)
+    assert first["assistant_message"].splitlines() == [not_done, question]
+    assert [n["reason"] for n in first["execution_metadata"]["reply"]["not_done"]] == ["not_attempted"]
     assert await _left(client) == {"Gym": "pending", "Taxes": "pending"}
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
     after = {"Taxes": "pending"} | ({"Gym": "completed"} if tool == "complete_task" else {})

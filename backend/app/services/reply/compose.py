@@ -32,7 +32,7 @@ from backend.app.calls.tools import BULK, CHANGING, Tool, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
-from backend.app.language.reading.intent import Action, Intent
+from backend.app.language.reading.intent import Action, Intent, read_question
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.guard.claims import claims
 from backend.app.services.guard.coverage import unattempted
@@ -237,7 +237,15 @@ def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
     return NotDoneReason.NOT_ATTEMPTED
 
 
-def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
+def _asks(words: str) -> bool:
+    """Whether the model's words ask the user something ("Are you sure you want to delete “Gym”?")."""
+    question = read_question(words)
+    return bool(question.changes or question.options)
+
+
+def _action_line(t: Texts, request: str, reason: NotDoneReason, *, asked_back: bool = False) -> str:
+    """The line for an action no call attempted. Beside a question of the model's words it is only
+    said not done: "Please ask again" would talk over the question the user is to answer."""
     if reason is NotDoneReason.MODEL_CHOSE_OTHER:
         return t(
             "Not done: “{request}”. I did something else instead; ask again if you still want it.", request=request
@@ -246,6 +254,8 @@ def _action_line(t: Texts, request: str, reason: NotDoneReason) -> str:
         return t("Not done: “{request}”. This message ran out of its budget first.", request=request)
     if reason is NotDoneReason.STOPPED:
         return t("Not done: “{request}”. I stopped before it.", request=request)
+    if asked_back:
+        return t("Not done: “{request}”.", request=request)
     return t("Not done: “{request}”. Please ask again.", request=request)
 
 
@@ -295,16 +305,17 @@ def compose(
             shown.append((e, status))
     lines = _lines(t, shown, message)
     left = unattempted(intent, [*calls, *repeats_of_done(run.executed)])
+    words = run.words
+    asks = words is not None and words.shown and run.stop_reason in ANSWERED and _asks(words.text)
     for action in left:
         reason = _why_not(action, run)
         request = user_words(message, action.text)
-        line = _action_line(t, request, reason)
+        line = _action_line(t, request, reason, asked_back=asks)
         lines.append(line)
         reports.append(ActionReport(action.tool, Status.NOT_DONE, line, reason=reason))
     if stopped := _stopped(t, run, done_all=intent.needs_tool and not left):
         lines.append(stopped)
     ask = [question.question] if question is not None else []
-    words = run.words
     replaced = [_replaced(words)] if words is not None and words.verdict is WordsVerdict.WITHHELD else []
     if not calls and intent.needs_tool and run.stop_reason in (StopReason.TOOL_NOT_TRIGGERED, StopReason.NO_TOOL_CALLS):
         return Reply(t("Technical error: Tool not triggered."), reports, "contract", replaced)
