@@ -50,7 +50,7 @@ CONFIRMED_IN_WORDS = [
     ("lösch gym", "Soll ich „Gym“ wirklich löschen?", "ja, mach", "delete_task", "de"),
     ("supprime gym", "Tu es sûr de vouloir que je supprime « Gym » ?", "oui", "delete_task", "fr"),
     ("borra gym", "¿Seguro que quieres que borre Gym?", "sí", "delete_task", "es"),
-    ("cancella gym per favore", "Vuoi davvero che cancelli Gym?", "sì", "delete_task", "it"),
+    ("cancella gym per favore", "Vuoi davvero che elimini Gym?", "sì", "delete_task", "it"),
     ("verwijder gym", "Weet je zeker dat ik Gym moet verwijderen?", "ja", "delete_task", "nl"),
     ("apaga o gym", "Tem certeza que quer que eu apague o Gym?", "sim", "delete_task", "pt"),
     ("mark gym as done", "Should I mark “Gym” as done?", "yes please", "complete_task", "en"),
@@ -76,6 +76,31 @@ async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_i
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
     after = {"Taxes": "pending"} | ({"Gym": "completed"} if tool == "complete_task" else {})
     assert await _left(client) == after, body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    "words", ["Anything else?", "How was the gym?", "Hmm, which list do you mean?", "Should I add “Milk” instead?"]
+)
+async def test_beside_a_question_about_something_else_the_user_is_told_to_ask_again(
+    make_client: MakeClient, words: str
+) -> None:
+    client = await make_client(ScriptedLLM(default=completion(words), checker=declares()))
+    await seed_tasks(client, "Gym")
+
+    body = (await chat(client, "delete gym")).json()
+
+    assert "Not done: “delete gym”. Please ask again." in body["assistant_message"].splitlines()
+
+
+async def test_only_the_action_the_question_asks_about_loses_its_ask_again(make_client: MakeClient) -> None:
+    client = await make_client(ScriptedLLM(default=completion("Should I delete “Gym”?"), checker=declares()))
+    await seed_tasks(client, "Gym")
+
+    body = (await chat(client, "delete gym and add milk")).json()
+
+    lines = body["assistant_message"].splitlines()
+    assert "Not done: “delete gym”." in lines and lines[-1] == "Should I delete “Gym”?", lines
+    assert [line for line in lines if "milk" in line and line.endswith("Please ask again.")], lines
 
 
 async def test_a_question_about_one_task_still_says_the_other_was_not_done(make_client: MakeClient) -> None:

@@ -17,7 +17,7 @@ What it promises, in both response modes:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -41,7 +41,7 @@ from backend.app.services.guard.events import silent as silent_calls
 from backend.app.services.guard.final_calls import final_calls, repeats_of_done
 from backend.app.services.guard.reply_check import TOOL_OF
 from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
-from backend.app.tools.resolver import named_in
+from backend.app.tools.resolver import named_in, shares_words
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 # Words withheld because they said a change happened that did not: the reply says nothing changed.
@@ -237,15 +237,17 @@ def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
     return NotDoneReason.NOT_ATTEMPTED
 
 
-def _asks(words: str) -> bool:
-    """Whether the model's words ask the user something ("Are you sure you want to delete “Gym”?")."""
-    question = read_question(words)
-    return bool(question.changes or question.options)
+def _asks_about(action: Action, asked: Mapping[Tool, str]) -> bool:
+    """Whether the model's words ask the user about this action: a question about a change of its
+    tool sharing a word with what it names ("delete gym please": "Are you sure you want to delete
+    “Gym”?"). Only the line's "Please ask again" rests on it: the action is said not done either way."""
+    question = asked.get(action.tool)
+    return question is not None and shares_words(question, action.about)
 
 
 def _action_line(t: Texts, request: str, reason: NotDoneReason, *, asked_back: bool = False) -> str:
-    """The line for an action no call attempted. Beside a question of the model's words it is only
-    said not done: "Please ask again" would talk over the question the user is to answer."""
+    """The line for an action no call attempted. Beside the model's question about it, it is only said
+    not done: "Please ask again" would talk over the question the user is to answer."""
     if reason is NotDoneReason.MODEL_CHOSE_OTHER:
         return t(
             "Not done: “{request}”. I did something else instead; ask again if you still want it.", request=request
@@ -254,7 +256,7 @@ def _action_line(t: Texts, request: str, reason: NotDoneReason, *, asked_back: b
         return t("Not done: “{request}”. This message ran out of its budget first.", request=request)
     if reason is NotDoneReason.STOPPED:
         return t("Not done: “{request}”. I stopped before it.", request=request)
-    if asked_back:
+    if asked_back and reason is NotDoneReason.NOT_ATTEMPTED:
         return t("Not done: “{request}”.", request=request)
     return t("Not done: “{request}”. Please ask again.", request=request)
 
@@ -306,11 +308,12 @@ def compose(
     lines = _lines(t, shown, message)
     left = unattempted(intent, [*calls, *repeats_of_done(run.executed)])
     words = run.words
-    asks = words is not None and words.shown and run.stop_reason in ANSWERED and _asks(words.text)
+    shown_words = words.text if words is not None and words.shown and run.stop_reason in ANSWERED else ""
+    asked = read_question(shown_words).changes if shown_words else {}
     for action in left:
         reason = _why_not(action, run)
         request = user_words(message, action.text)
-        line = _action_line(t, request, reason, asked_back=asks)
+        line = _action_line(t, request, reason, asked_back=_asks_about(action, asked))
         lines.append(line)
         reports.append(ActionReport(action.tool, Status.NOT_DONE, line, reason=reason))
     if stopped := _stopped(t, run, done_all=intent.needs_tool and not left):
