@@ -147,28 +147,16 @@ def failed_line(t: Texts, e: ExecutedCall, *, said: str = "") -> str:
     none is quoted only when the user's words (`said`) hold it: a model's own argument ("./notes.txt",
     an id) is no name the user would know."""
     target = title_of(e.result.data) or e.arguments.get("task_id") or e.arguments.get("title") or ""
+    why = failure_reason(t, e.result.code, e.arguments, e.result.data)
     if e.result.code == ResultCode.NOT_FOUND and not (said and named_in(said, str(target))):
         target = t("the task you meant")
         lines: dict[str, str] = {
-            Tool.DELETE: t(
-                "Couldn't delete {target}: {why}",
-                target=target,
-                why=failure_reason(t, e.result.code, e.arguments, e.result.data),
-            ),
-            Tool.COMPLETE: t(
-                "Couldn't complete {target}: {why}",
-                target=target,
-                why=failure_reason(t, e.result.code, e.arguments, e.result.data),
-            ),
-            Tool.UPDATE: t(
-                "Couldn't update {target}: {why}",
-                target=target,
-                why=failure_reason(t, e.result.code, e.arguments, e.result.data),
-            ),
+            Tool.DELETE: t("Couldn't delete {target}: {why}", target=target, why=why),
+            Tool.COMPLETE: t("Couldn't complete {target}: {why}", target=target, why=why),
+            Tool.UPDATE: t("Couldn't update {target}: {why}", target=target, why=why),
         }
         if e.call.name in lines:
             return lines[e.call.name]
-    why = failure_reason(t, e.result.code, e.arguments, e.result.data)
     lines = {
         Tool.ADD: t("Couldn't add “{target}”: {why}", target=target, why=why),
         Tool.DELETE: t("Couldn't delete “{target}”: {why}", target=target, why=why),
