@@ -197,3 +197,45 @@ def test_each_title_read_around_a_time_takes_its_own_words() -> None:
     """The words of the second title are the second ones typed, not the first title's "Call"."""
     asked = commands_in("add Call Mom at 5pm and call dad at 6pm with Anna", today=SATURDAY)
     assert [a.args["title"] for a in asked] == ["Call Mom", "call dad with Anna"]
+
+
+# "next monday" is the next Monday, as "monday" is: the word said with the weekday goes with it.
+# (message, title) on Saturday 5 December 2026: due Monday 7 December.
+NEXT_WEEKDAY = [
+    ("add call mom next monday", "call mom"),
+    ("add dentist this coming monday", "dentist"),
+    ("remind me to renew the passport coming monday", "renew the passport"),
+    ("añade llamar a mamá el próximo lunes", "llamar a mamá"),
+    ("añade dentista el lunes que viene", "dentista"),
+    ("füge Zahnarzt nächsten Montag hinzu", "Zahnarzt"),
+    ("füge Müll rausbringen kommenden Montag hinzu", "Müll rausbringen"),
+    ("ajoute dentiste lundi prochain", "dentiste"),
+    ("aggiungi dentista lunedì prossimo", "dentista"),
+    ("aggiungi chiamare la nonna il prossimo lunedì", "chiamare la nonna"),
+    ("voeg tandarts volgende maandag toe", "tandarts"),
+    ("voeg boodschappen aanstaande maandag toe", "boodschappen"),
+    ("adicione dentista na próxima segunda", "dentista"),
+    ("adicione pagar a luz segunda que vem", "pagar a luz"),
+    ("lägg till tandläkare nästa måndag", "tandläkare"),
+    ("dentist agle peer ko add kar do", "dentist"),
+]
+
+
+@pytest.mark.parametrize(("message", "title"), NEXT_WEEKDAY, ids=[c[0] for c in NEXT_WEEKDAY])
+def test_the_word_for_next_goes_with_its_weekday(message: str, title: str) -> None:
+    [asked] = commands_in(message, today=SATURDAY)
+    assert (asked.args["title"], asked.args.get("due_date")) == (title, "2026-12-07")
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("add plan the next big trip", "plan the next big trip"),  # no weekday beside it
+        ("add next steps for the report", "next steps for the report"),
+        ("add read the next chapter monday", "read the next chapter"),  # "next" not beside the weekday
+        ("añade próximo viaje el lunes", "próximo viaje"),
+    ],
+)
+def test_a_word_for_next_away_from_a_weekday_stays_in_the_title(message: str, title: str) -> None:
+    [asked] = commands_in(message, today=SATURDAY)
+    assert asked.args["title"] == title

@@ -117,6 +117,10 @@ class Dates:
     # and `m`, `am`, `pm` where it has them.
     times: tuple[re.Pattern[str], ...] = ()
     repeats: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
+    # Words said with a weekday that name the same day ("next monday", "lundi prochain"): the first
+    # matches them ending right before the weekday (searched in the text before it), the second right
+    # after it (matched where it ends).
+    around_weekday: tuple[re.Pattern[str] | None, re.Pattern[str] | None] = (None, None)
 
     def word(self, kind: str) -> re.Pattern[str] | None:
         return self.words[kind]
@@ -214,7 +218,7 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
         (claims_table, _CLAIMS, "claims"),
         (references_table, (*_REFERENCES, "ordinals"), "references"),
         (detect_table, ("common",), "detect"),
-        (dates_table, (*_DATES, "weekdays", "times"), "dates"),
+        (dates_table, (*_DATES, "weekdays", "times", "before_weekday", "after_weekday"), "dates"),
         (repeats_table, _REPEATS, "repeats"),
         (priorities_table, _PRIORITIES, "priorities"),
     )
@@ -250,7 +254,15 @@ def _dates(code: str, dates_table: dict[str, Any], repeats_table: dict[str, Any]
         _weekdays(code, dates_table.get("weekdays", [])),
         tuple(_bounded(t) for t in _strings(dates_table, "times", f"{code}.dates")),
         {k: _alternation(_strings(repeats_table, k, f"{code}.repeats")) for k in _REPEATS},
+        (
+            _around(_strings(dates_table, "before_weekday", f"{code}.dates"), r"(?<![\w'])(?:{})\s+$"),
+            _around(_strings(dates_table, "after_weekday", f"{code}.dates"), r"\s+(?:{})(?![\w])"),
+        ),
     )
+
+
+def _around(entries: list[str], frame: str) -> re.Pattern[str] | None:
+    return re.compile(frame.format("|".join(f"(?:{fold(e)})" for e in entries))) if entries else None
 
 
 def _known_keys(code: str, tables: tuple[tuple[dict[str, Any], tuple[str, ...], str], ...]) -> None:

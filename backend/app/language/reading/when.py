@@ -229,13 +229,14 @@ def day_in(folded: str, today: dt.date) -> tuple[Span, dt.date] | None:
     stands ("record the tonight show tomorrow" is due tomorrow)."""
     best: tuple[Span, dt.date] | None = None
 
-    def consider(m: re.Match[str] | None, day: dt.date | None, *, longer_wins: bool = False) -> None:
+    def consider(m: re.Match[str] | Span | None, day: dt.date | None, *, longer_wins: bool = False) -> None:
         nonlocal best
         if m is None or day is None:
             return
-        longer = best is not None and longer_wins and m.end() - m.start() > best[0][1] - best[0][0]
-        if best is None or m.start() < best[0][0] or longer:
-            best = (m.span(), day)
+        start, end = m if isinstance(m, tuple) else m.span()
+        longer = best is not None and longer_wins and end - start > best[0][1] - best[0][0]
+        if best is None or start < best[0][0] or longer:
+            best = ((start, end), day)
 
     for lex in lexicons():
         for kind, days in (("after_tomorrow", 2), ("today", 0), ("tomorrow", 1), ("next_week", 7), ("in_days", None)):
@@ -247,6 +248,18 @@ def day_in(folded: str, today: dt.date) -> tuple[Span, dt.date] | None:
         if (pattern := lex.dates.word("next_month")) is not None:
             consider(pattern.search(folded), next_month(today))
         for weekday, pattern in enumerate(lex.dates.weekdays):
-            if pattern is not None:
-                consider(pattern.search(folded), today + dt.timedelta(days=(weekday - today.weekday()) % 7 or 7))
+            if pattern is not None and (m := pattern.search(folded)) is not None:
+                consider(_around(lex, folded, m), today + dt.timedelta(days=(weekday - today.weekday()) % 7 or 7))
     return best
+
+
+def _around(lex: Lexicon, folded: str, weekday: re.Match[str]) -> Span:
+    """A weekday's span with the words said with it that name the same day ("next monday", "el lunes
+    que viene"): the next one after today, as the weekday alone."""
+    start, end = weekday.span()
+    before, after = lex.dates.around_weekday
+    if before is not None and (m := before.search(folded, 0, start)) is not None:
+        start = m.start()
+    if after is not None and (m := after.match(folded, end)) is not None:
+        end = m.end()
+    return start, end
