@@ -1,12 +1,12 @@
-"""A whole-list request the model answers with its own question that counts the tasks (issue 48).
+"""A yes to the model's own question never lets its calls go past what the question asked (issue 48).
 
-"clear out my whole list" answered "Do you want me to delete the 12 tasks on your list?": the
-question has no word for the whole list of its own, only a count. The user's own request, the
-message the question answered, asked for every task; a yes to the model's question about that very
-change is a yes to it, and the model's calls over the list are made in that turn, with no second
-question. What stays safe: the anchor is the user's own words, in the message right before the
-question, read as a command of that change over the whole list (not a question, not taken back, not
-an earlier message, not another change), and the model's question must ask about that change.
+A question that counts tasks ("Do you want me to delete the 12 tasks on your list?") was once let
+sweep the whole list after the user's own "clear my whole list", when its count was the list's size.
+A review broke it at once (2026-12-06): a count beside a title ("Should I delete “Pack 3 items”?"),
+a count of the list beside the one task asked about ("Should I delete Gym from your 3 tasks?"), two
+counts ("Of your 12 tasks, should I delete the 5 finished ones?"), an either-or ("the 12 tasks, or
+just the 5 finished ones?"), tasks changed between the question and the yes. A number says nothing
+a title cannot; these cases pin that a yes to such a question changes only what it names.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from support.api import MakeClient, chat, seed_tasks, tasks_of
-from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
+from support.fake_llm import ScriptedLLM, calls, completion, declares
 
 TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
 
@@ -40,76 +40,6 @@ def _model(request: str, question: str, then: dict[str, Any]) -> Callable[[dict[
 
 def _sweep(tool: str, titles: tuple[str, ...]) -> dict[str, Any]:
     return calls(*[(tool, {"task_id": t}) for t in titles])
-
-
-# (request over the whole list, the model's question counting the tasks, a yes): no whole-list word
-# in the question itself.
-DELETES = [
-    ("clear out my whole list please", "Do you want me to delete the 12 tasks on your list?", "yes please"),
-    ("get rid of everything on there", "Should I remove these 12 tasks (Gym, Report, Item 1 to Item 10)?", "sure"),
-    ("borra todas mis tareas", "¿Seguro que quieres que elimine estas 12 tareas?", "sí"),
-    ("lösch bitte alles auf der Liste", "Soll ich die 12 Aufgaben wirklich löschen?", "ja, bitte"),
-    ("supprime toutes mes tâches", "Je supprime ces 12 tâches (Gym, Report, Item 1 à Item 10) ?", "oui"),
-    ("cancella tutte le attività", "Vuoi che elimini le 12 attività della lista?", "sì"),
-    ("verwijder al mijn taken", "Zal ik deze 12 taken verwijderen?", "ja"),
-    ("apaga todas as minhas tarefas", "Quer que eu apague as 12 tarefas da sua lista?", "sim"),
-    ("ta bort allt på listan", "Ska jag ta bort de 12 uppgifterna?", "ja tack"),
-    ("sab tasks delete kar do", "Kya main ye 12 tasks delete kar doon?", "haan"),
-]
-COMPLETES = [
-    ("mark every task as done", "Should I mark the 12 tasks as done?", "yes"),
-    ("marca todas como hechas", "¿Marco las 12 tareas como hechas?", "sí, dale"),
-    ("hak alles af", "Zal ik de 12 taken afvinken?", "ja"),
-    ("markera alla uppgifter som klara", "Vill du att jag markerar 12 uppgifter som klara?", "ja"),
-    ("marque tout comme fait", "Je marque les 12 tâches comme faites ?", "oui"),
-]
-
-
-@pytest.mark.parametrize(("message", "question", "yes"), DELETES)
-@pytest.mark.parametrize("checker", ["honest", "nonsense"])
-async def test_a_yes_to_the_models_count_of_the_whole_list_deletes_it_in_that_turn(
-    make_client: MakeClient, message: str, question: str, yes: str, checker: str
-) -> None:
-    llm = ScriptedLLM(
-        default=_model(message, question, _sweep("delete_task", TWELVE)),
-        checker=declares() if checker == "honest" else NONSENSE_CHECK,
-    )
-    client = await make_client(llm)
-    await seed_tasks(client, *TWELVE)
-
-    first = (await chat(client, message)).json()
-    assert await _left(client) == dict.fromkeys(TWELVE, "pending")
-    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
-
-    assert await _left(client) == {}, body["assistant_message"]
-    assert body.get("confirmation") is None, body["assistant_message"]
-
-
-@pytest.mark.parametrize(("message", "question", "yes"), COMPLETES)
-async def test_a_yes_to_the_models_count_of_the_whole_list_completes_it(
-    make_client: MakeClient, message: str, question: str, yes: str
-) -> None:
-    llm = ScriptedLLM(default=_model(message, question, _sweep("complete_task", TWELVE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *TWELVE)
-
-    first = (await chat(client, message)).json()
-    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
-
-    assert await _left(client) == dict.fromkeys(TWELVE, "completed"), body["assistant_message"]
-
-
-async def test_fifty_tasks_go_by_one_yes(make_client: MakeClient) -> None:
-    fifty = tuple(f"Task {n}" for n in range(1, 51))
-    message, question = "delete all my tasks", "Are you sure you want me to delete your 50 tasks?"
-    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", fifty)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *fifty)
-
-    first = (await chat(client, message)).json()
-    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
-
-    assert await _left(client) == {}, body["assistant_message"]
 
 
 THREE = ("Gym", "Taxes", "Call mom")
@@ -193,3 +123,36 @@ async def test_an_earlier_whole_list_request_is_not_the_one_the_question_answere
     await chat(client, "yes", conversation_id=conversation)
 
     assert await _left(client) == dict.fromkeys(THREE, "pending")
+
+
+# (tasks, the user's request, the model's question): the review's cases, each once let sweep.
+COUNTED = [
+    (("Pack 3 items", "Gym", "Taxes"), "delete all the packing stuff", "Should I delete “Pack 3 items”?"),
+    (("Buy 3 notes", "Gym", "Taxes"), "delete everything about shopping", "Should I delete Buy 3 notes?"),
+    (THREE, "delete everything gym related", "Should I delete Gym from your 3 tasks?"),
+    (THREE, "delete everything about the gym", "Should I delete Gym with its 3 reminders?"),
+    (THREE, "borra todas las tareas del gimnasio", "¿Borro Gym de tus 3 tareas?"),
+    (THREE, "lösch alle Gym-Aufgaben", "Soll ich Gym von deinen 3 Aufgaben löschen?"),
+    (THREE, "cancella tutte le attività della palestra", "Elimino Gym dalle tue 3 attività?"),
+    (THREE, "supprime toutes les tâches de sport", "Je supprime Gym parmi tes 3 tâches ?"),
+    (THREE, "verwijder alle gym taken", "Zal ik Gym uit je 3 taken verwijderen?"),
+    (TWELVE, "delete all the finished tasks", "Of your 12 tasks, should I delete the 5 finished ones?"),
+    (TWELVE, "delete all the finished tasks", "Should I delete 5 of your 12 tasks, the finished ones?"),
+    (TWELVE, "delete all the finished tasks", "Should I delete the 12 tasks, or just the 5 finished ones?"),
+    (TWELVE, "delete all my tasks", "Should I delete the first 5 of your 12 tasks?"),
+]
+
+
+@pytest.mark.parametrize(("tasks", "message", "question"), COUNTED)
+async def test_a_count_in_the_models_question_never_stands_for_the_tasks_it_does_not_name(
+    make_client: MakeClient, tasks: tuple[str, ...], message: str, question: str
+) -> None:
+    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", tasks)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *tasks)
+
+    first = (await chat(client, message)).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    named = {t for t in tasks if t.casefold() in question.casefold()}
+    assert {t for t in tasks if t not in named} <= set(await _left(client))

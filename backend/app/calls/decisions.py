@@ -122,16 +122,9 @@ class Verdict:
         return ToolResult(success=False, code=ResultCode.NEEDS_CONFIRMATION, error=error, data=data)
 
     def grounding(
-        self,
-        *,
-        names: str | None,
-        not_names: str = "",
-        title: str | None = None,
-        forced: bool = False,
-        counts: frozenset[int] = frozenset(),
+        self, *, names: str | None, not_names: str = "", title: str | None = None, forced: bool = False
     ) -> Grounding:
-        """What the call may act on, in the user's own words (`names` None: whatever the model named);
-        `counts`: after a yes, the counts of tasks the question stated (`Grounding.counts`)."""
+        """What the call may act on, in the user's own words (`names` None: whatever the model named)."""
         return Grounding(
             self.hold or Hold.ANY,
             names,
@@ -142,5 +135,4 @@ class Verdict:
             self.strict,
             self.whole_list,
             self.confirmed,
-            counts if self.confirmed else frozenset(),
         )

@@ -77,9 +77,6 @@ class Grounding:
     strict: bool = False  # every value must be one the user's words give (`Verdict.strict`)
     whole_list: bool = False  # a change over every task may be asked about (`Verdict.whole_list`)
     confirmed: bool = False  # the user said yes to the assistant's question about this change
-    # After that yes: the counts of tasks the question stated ("delete the 12 tasks?"), when the request
-    # it answered asked for the change over every task in the user's own words ("clear my whole list").
-    counts: frozenset[int] = frozenset()
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target

@@ -87,8 +87,3 @@ def of_action(action: str) -> Tool | None:
 # guard lets the model go on through it, the reply says it in one line ("Added 12 tasks: ..."), a
 # confirmation asks about it in one phrase ("delete 50 tasks (“A”, “B”, “C” and 47 more)").
 BULK = 4
-
-
-def whole_list_status(tool: str) -> str:
-    """The tasks a change over the whole list is over: a completion, the pending ones; else all."""
-    return "pending" if tool == Tool.COMPLETE else "all"

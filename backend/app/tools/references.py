@@ -2,7 +2,7 @@
 the owner's tasks: the resolver over the database's shortlist, the conversation's references, the
 user's own words when the model's name nothing, how the user's words name the task found, and a
 REST `If-Match` version. Whether the call may act on it, is asked about, repaired or refused is the
-decision table's (calls/verdicts.py, rows T1-T16, docs/guard.md): this gathers its facts and acts on
+decision table's (calls/verdicts.py, rows T1-T14, docs/guard.md): this gathers its facts and acts on
 its verdict.
 
 `TaskFinder` is a collaborator of the handlers (tools/handlers.py), one per `TaskTools`. `find`
@@ -23,7 +23,7 @@ from backend.app.calls.decisions import Do, Verdict
 from backend.app.calls.facts import NO_GROUNDING, Grounding, Hold, Naming, Source, TargetFacts
 from backend.app.calls.payloads import Choices, TaskNamed, choices_of
 from backend.app.calls.said import Said
-from backend.app.calls.tools import traits, whole_list_status
+from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
@@ -92,7 +92,6 @@ class TaskFinder:
         self.said = said
         self.context = context
         self.touched: set[uuid.UUID] = set()
-        self.counted: dict[str, bool] = {}  # a yes's count is the whole list's (`Grounding.counts`), by tool
 
     async def find(
         self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
@@ -106,8 +105,6 @@ class TaskFinder:
         own = clean_reference(reference)
         others = tuple(o for o in step if o and o != own)
         grounding = call.grounding or NO_GROUNDING
-        if grounding.counts and call.name not in self.counted:  # once a turn, before any of its calls ran
-            self.counted[call.name] = await repo.count(status=whole_list_status(call.name)) in grounding.counts
         found = await self._lookup(repo, reference)
         naming: Naming | None = None
         if isinstance(found.match, ToolResult) and _names_no_task(found.match):
@@ -136,9 +133,9 @@ class TaskFinder:
         other = None
         if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
             other = await self._named(repo, grounding.names, (*others, row.title))
-        # After a yes, only the question's own words ("delete all 50?") or its count of the whole list
-        # make it a change over every task: a model deleting every task after "delete “Gym”?" is not.
-        swept = (sweeps and not grounding.confirmed) or self.counted.get(call.name, False)
+        # After a yes, only the question's own words can make it a change over every task ("delete all
+        # 50?"): a model deleting every task after "delete “Gym”?" is not sweeping on the user's word.
+        swept = sweeps and not grounding.confirmed
         whole = naming is Naming.NONE and grounding.whole_list and _whole_list(grounding, sweeps=swept)
         facts = TargetFacts(
             traits(call.name),

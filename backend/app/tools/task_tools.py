@@ -33,7 +33,7 @@ from backend.app.calls.codes import ResultCode
 from backend.app.calls.facts import LoopFacts
 from backend.app.calls.payloads import FieldError, InvalidFields, Payload, task_of
 from backend.app.calls.said import Said
-from backend.app.calls.tools import Tool, having, traits, whole_list_status
+from backend.app.calls.tools import Tool, having, traits
 from backend.app.calls.types import BatchResult, StepInfo, ToolCall, ToolResult, ToolSpec
 from backend.app.calls.verdicts import decide
 from backend.app.core.clock import Clock
@@ -391,6 +391,7 @@ async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozen
     swept = set()
     for tool, references in named.items():
         references.discard("")
-        if len(references) >= 2 and len(references) >= await repo.count(status=whole_list_status(tool)):
+        status = "pending" if tool == Tool.COMPLETE else "all"
+        if len(references) >= 2 and len(references) >= await repo.count(status=status):
             swept.add(tool)
     return frozenset(swept)

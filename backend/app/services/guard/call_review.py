@@ -38,9 +38,6 @@ class Answered:
     option picked, "Q10" of "1) Q1, 2) Q10", for the change the user's request before it asked)."""
 
     changes: dict[str, str]
-    # Per change: the counts of tasks the question stated, when the request it answered asked for that
-    # change over every task ("clear my whole list" → "delete the 12 tasks on your list?").
-    counts: dict[str, frozenset[int]] = dataclasses.field(default_factory=dict)
 
 
 def reading_of(intent: Intent, tool: str | None = None) -> Reading:
@@ -87,12 +84,11 @@ def review_changes(
         if verdict.hold is None or verdict.hold is Hold.ANY:
             continue  # a read, or no guard: the call acts as the model made it
         question = answered.changes.get(call.name, "") if answered is not None else ""
-        counts = answered.counts.get(call.name, frozenset()) if answered is not None else frozenset()
         names, not_names = _words(
             intent, verdict, call, message=message, context=context, question=question, added=added
         )
         title = quotes[0] if verdict.quoted_title else None
-        grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced, counts=counts)
+        grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
 
 

@@ -65,23 +65,13 @@ def covered(intent: Intent, executed: Sequence[ExecutedCall], *, enabled: bool) 
         return any(e.ran and e.result.code != ResultCode.NOT_GROUNDED for e in attempted)
     if missing(intent, executed) is not None:
         return False
-    if over_whole_list(intent):
+    if any(whole_list_words().search(fold(a.clause)) for a in intent.actions if a.tool in LIST_TOOLS):
         return False
     for tool in {a.tool for a in intent.actions}:
         wanted = [a for a in intent.actions if a.tool == tool]
         if sum(1 for e in attempted if satisfies(e, wanted[0])) < len(wanted):
             return False
     return True
-
-
-def over_whole_list(intent: Intent) -> dict[str, str]:
-    """The changes the message asks for over every task ("mark everything done", "borra todo"), each
-    with the clauses that ask it in the words for the whole list."""
-    found: dict[str, list[str]] = {}
-    for a in intent.actions:
-        if a.tool in LIST_TOOLS and whole_list_words().search(fold(a.clause)):
-            found.setdefault(a.tool, []).append(a.clause)
-    return {tool: "\n".join(clauses) for tool, clauses in found.items()}
 
 
 def _going_through_a_list(executed: Sequence[ExecutedCall], *, read: bool) -> bool:

@@ -9,7 +9,6 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
-from functools import cache
 
 from backend.app.agent.limits import Budget
 from backend.app.agent.policy import ToolPolicy
@@ -22,14 +21,12 @@ from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
 from backend.app.language.detect import Language, detect
-from backend.app.language.lexicon import task_nouns
 from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Intent, Question, classify, read_question
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import OptionsInfo, PolicyInfo
 from backend.app.services.confirmations.questions import Answer
 from backend.app.services.guard.call_review import Answered
-from backend.app.services.guard.coverage import over_whole_list
 from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.guard.reply_check import check_request
 from backend.app.services.reply.live import ReplyListener
@@ -147,16 +144,10 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     if said is False:
         return None
     question = read_question(rows[-1].content)
-    request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
     if said is True:
-        if not question.changes:
-            return None
-        # The request it answered asked for a change over every task ("clear my whole list"): the
-        # counts the question states ("delete the 12 tasks on your list?") may be the whole list's.
-        whole = over_whole_list(classify(request)) if request else {}
-        counts = {str(t): frozenset(map(int, _counts().findall(w))) for t, w in question.changes.items() if t in whole}
-        return Answered({str(t): w for t, w in question.changes.items()}, {t: c for t, c in counts.items() if c})
+        return Answered({str(t): w for t, w in question.changes.items()}) if question.changes else None
     if (option := _option(rows[-1].content, question, message)) is not None:
+        request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
         requested, changes = set(classify(request).tools if request else ()), set(question.changes)
         asked = (requested & changes) or requested or changes  # what the user asked, where it can be read
         return Answered(dict.fromkeys(asked, option)) if asked else None
@@ -172,13 +163,6 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
 _OPTION = re.compile(r"(?<![\w.])(\d{1,2})[.)]\s*(.+?)(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))")
 _NUMBER = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
-
-
-@cache
-def _counts() -> re.Pattern[str]:
-    """A count of tasks: a number before a word for a task, in any language ("the 12 tasks", "estas 12
-    tareas"); not a time ("at 3 pm"), nor a title's number ("Item 12")."""
-    return re.compile(rf"(?<![\d.,:])(\d{{1,5}})\s+(?:{task_nouns().pattern})")
 
 
 def _option(text: str, question: Question, message: str) -> str | None:
