@@ -156,3 +156,45 @@ async def test_a_count_in_the_models_question_never_stands_for_the_tasks_it_does
 
     named = {t for t in tasks if t.casefold() in question.casefold()}
     assert {t for t in tasks if t not in named} <= set(await _left(client))
+
+
+SWEPT = [
+    ("clear out my whole list please", "Do you want me to delete the 12 tasks on your list?", "yes please"),
+    ("borra todas mis tareas", "¿Seguro que quieres que elimine estas 12 tareas?", "sí"),
+    ("lösch bitte alles auf der Liste", "Soll ich die 12 Aufgaben wirklich löschen?", "ja, bitte"),
+    ("verwijder alles", "Zal ik deze 12 taken verwijderen?", "ja"),
+    ("ta bort allt på listan", "Ska jag ta bort de 12 uppgifterna?", "ja tack"),
+]
+
+
+@pytest.mark.parametrize(("message", "question", "yes"), SWEPT)
+async def test_after_a_yes_the_models_calls_over_the_whole_list_are_asked_in_one_question(
+    make_client: MakeClient, message: str, question: str, yes: str
+) -> None:
+    # The question counted the tasks but named none: its yes runs none of them; the model's calls over
+    # every task are asked about in the backend's own question, which names them, and its yes does all.
+    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", TWELVE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *TWELVE)
+
+    first = (await chat(client, message)).json()
+    asked = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
+    assert await _left(client) == dict.fromkeys(TWELVE, "pending")
+    assert asked["confirmation"] is not None and "12" in asked["confirmation"]["question"], asked["assistant_message"]
+    assert len(asked["confirmation"]["actions"]) == 12
+    await chat(client, yes, conversation_id=first["conversation_id"])
+
+    assert await _left(client) == {}
+
+
+async def test_after_a_yes_calls_over_part_of_the_list_are_not_asked_about(make_client: MakeClient) -> None:
+    # Two of three tasks, neither named by the question: no change over the whole list, nothing asked.
+    message, question = "delete the old stuff", "Should I delete the 2 old tasks?"
+    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", THREE[:2])), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, message)).json()
+    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+
+    assert body["confirmation"] is None and await _left(client) == dict.fromkeys(THREE, "pending")

@@ -133,10 +133,10 @@ class TaskFinder:
         other = None
         if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
             other = await self._named(repo, grounding.names, (*others, row.title))
-        # After a yes, only the question's own words can make it a change over every task ("delete all
-        # 50?"): a model deleting every task after "delete “Gym”?" is not sweeping on the user's word.
-        swept = sweeps and not grounding.confirmed
-        whole = naming is Naming.NONE and grounding.whole_list and _whole_list(grounding, sweeps=swept)
+        # After a yes, only the question's own words make a change over every task run ("delete all
+        # 50?"); the step's calls over every task after "delete the 12 tasks?" are asked about (T16).
+        said_all = _whole_list(grounding, sweeps=False)
+        whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
             traits(call.name),
             grounding.hold,
@@ -146,7 +146,7 @@ class TaskFinder:
             anywhere=grounding.names is None,
             another=other is not None,
             whole_list=whole,
-            confirmed=grounding.confirmed,
+            confirmed=grounding.confirmed and said_all,
         )
         return found.then(self._act(decide(facts), call, row, other, notes))
 
