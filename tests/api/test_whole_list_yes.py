@@ -198,3 +198,28 @@ async def test_after_a_yes_calls_over_part_of_the_list_are_not_asked_about(make_
     body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
 
     assert body["confirmation"] is None and await _left(client) == dict.fromkeys(THREE, "pending")
+
+
+@pytest.mark.parametrize(
+    ("question", "calls_on"),
+    [
+        ("Should I delete Gym?", THREE),  # a question about one task: the model deleting all is asked nothing
+        ("Should I delete Gym and Taxes?", THREE),
+        ("Should I delete Gym from your 3 tasks?", THREE),
+        ("Do you want me to delete the 3 tasks on your list?", ("Gym", "gym", "GYM")),  # one task, three ways
+    ],
+)
+async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
+    make_client: MakeClient, question: str, calls_on: tuple[str, ...]
+) -> None:
+    message = "delete gym"
+    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", calls_on)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, message)).json()
+    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+
+    assert body["confirmation"] is None, body["assistant_message"]
+    named = {t for t in THREE if t.casefold() in question.casefold()}
+    assert {t for t in THREE if t not in named} <= set(await _left(client))

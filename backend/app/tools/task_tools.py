@@ -382,16 +382,19 @@ _SWEEPING = having("destructive")  # the changes that may be asked about for the
 
 
 async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozenset[str]:
-    """The tools whose calls in this step name as many tasks as the list holds (for a completion, as
-    many as are pending), counted before any of them runs: a change over the whole list."""
+    """The tools whose calls in this step name as many tasks as the list holds (pending ones for a
+    completion; "Gym" and "gym" are one), counted before any runs: a change over the whole list. Not
+    after a yes to a question naming one of them ("Should I delete Gym?"): it asked about those."""
     named: dict[str, set[str]] = {}
     for p in prepared:
         if p.args is not None and p.call.name in _SWEEPING:
-            named.setdefault(p.call.name, set()).add(clean_reference(str(p.arguments.get("task_id") or "")))
+            named.setdefault(p.call.name, set()).add(clean_reference(str(p.arguments.get("task_id") or "")).casefold())
+    asked = {p.call.name: g.names for p in prepared if (g := p.call.grounding) is not None and g.confirmed}
     swept = set()
     for tool, references in named.items():
         references.discard("")
+        named_one = (question := asked.get(tool)) and any(named_in(question, r) for r in references)
         status = "pending" if tool == Tool.COMPLETE else "all"
-        if len(references) >= 2 and len(references) >= await repo.count(status=status):
+        if not named_one and len(references) >= 2 and len(references) >= await repo.count(status=status):
             swept.add(tool)
     return frozenset(swept)
