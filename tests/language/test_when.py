@@ -234,6 +234,10 @@ def test_the_word_for_next_goes_with_its_weekday(message: str, title: str) -> No
         ("add next steps for the report", "next steps for the report"),
         ("add read the next chapter monday", "read the next chapter"),  # "next" not beside the weekday
         ("añade próximo viaje el lunes", "próximo viaje"),
+        # a word after the weekday that goes with the next word, not with the day
+        ("añade el lunes próxima reunión", "próxima reunión"),
+        ("añade avisar que el lunes que viene Ana", "avisar que el que viene Ana"),
+        ("add dinner with this sat crew", "dinner with this crew"),
     ],
 )
 def test_a_word_for_next_away_from_a_weekday_stays_in_the_title(message: str, title: str) -> None:
