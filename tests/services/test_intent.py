@@ -321,32 +321,3 @@ def test_in_a_language_that_puts_the_verb_last_the_clauses_before_a_command_are_
     message: str, objects: list[str]
 ) -> None:
     assert [a.text for a in classify(message).actions] == objects
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "borra todo, toda la lista",
-        "lösch alles, die ganze Liste",
-        "supprime tout, toute la liste",
-        "mark everything done, all of it",
-        "verwijder alles, de hele lijst",
-        "cancella tutto, tutta la lista",
-    ],
-)
-def test_the_whole_list_said_again_is_no_item_of_its_own(message: str) -> None:
-    # "toda la lista" after "borra todo" says the same list again: one action, one "Not done" line.
-    found = classify(message)
-    assert found.kind == "command" and len(found.actions) == 1, found.actions
-
-
-@pytest.mark.parametrize(
-    ("message", "items"),
-    [
-        ("delete gym, taxes, all of them", ["gym", "taxes"]),
-        ("add milk, eggs and all the bread", ["milk", "eggs", "all the bread"]),  # names the bread
-        ("delete gym and everything else", ["gym", "everything else"]),
-    ],
-)
-def test_words_for_all_beside_a_name_are_still_an_item(message: str, items: list[str]) -> None:
-    assert [a.object for a in classify(message).actions] == items

@@ -19,7 +19,7 @@ from typing import Literal
 
 from backend.app.calls.tools import Tool
 from backend.app.language.detect import scores
-from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, fold, lexicons, whole_list_words
+from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, fold, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
 from backend.app.language.lexicon import task_nouns as _task_nouns
 
@@ -303,11 +303,8 @@ def is_item(clause: str) -> bool:
 
 @lru_cache(maxsize=_MEMO)
 def _is_item(clause: str) -> bool:
-    """A verbless clause that names something ("eggs"), not one that only qualifies ("high priority")
-    nor one that only says the whole list again ("borra todo, toda la lista", "all of them")."""
+    """A verbless clause that names something ("eggs"), not one that only qualifies ("high priority")."""
     rest = _modifiers().sub(" ", _ITEM_NOISE.sub(" ", clause))
-    if whole_list_words().search(clause) and not names_something(whole_list_words().sub(" ", clause)):
-        return False
     return any(c.isalpha() for c in rest)
 
 
