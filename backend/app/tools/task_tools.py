@@ -47,7 +47,7 @@ from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
 from backend.app.tools.repeats import past_due
-from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference, named_in
+from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference, exactly_named, named_in
 from backend.app.tools.schemas import ListTasksArgs
 
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
@@ -393,7 +393,7 @@ async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozen
     swept = set()
     for tool, references in named.items():
         references.discard("")
-        named_one = (question := asked.get(tool)) and any(named_in(question, r) for r in references)
+        named_one = (question := asked.get(tool)) and any(exactly_named(question, r) for r in references)
         status = "pending" if tool == Tool.COMPLETE else "all"
         if not named_one and len(references) >= 2 and len(references) >= await repo.count(status=status):
             swept.add(tool)
