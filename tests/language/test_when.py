@@ -218,6 +218,12 @@ NEXT_WEEKDAY = [
     ("adicione pagar a luz segunda que vem", "pagar a luz"),
     ("lägg till tandläkare nästa måndag", "tandläkare"),
     ("dentist agle peer ko add kar do", "dentist"),
+    # a word after the weekday, then another part of the words
+    ("ajoute réunion lundi prochain avec Paul", "réunion avec Paul"),
+    ("aggiungi riunione lunedì prossimo con Marco", "riunione con Marco"),
+    ("adicione reunião segunda que vem com Ana", "reunião com Ana"),
+    ("füge Meeting diesen Montag hinzu", "Meeting"),
+    ("ajoute dentiste lundi prochain, urgent", "dentiste"),
 ]
 
 

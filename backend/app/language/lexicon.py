@@ -119,7 +119,7 @@ class Dates:
     repeats: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     # Words said with a weekday for the next one ("next monday", "lundi prochain"): the first matches
     # them ending right before the weekday (searched in the text before it), the second right after it
-    # and ending the words or a clause (matched where it ends).
+    # (matched where it ends; `when._around` says whether what follows lets it go with the day).
     around_weekday: tuple[re.Pattern[str] | None, re.Pattern[str] | None] = (None, None)
 
     def word(self, kind: str) -> re.Pattern[str] | None:
@@ -256,7 +256,7 @@ def _dates(code: str, dates_table: dict[str, Any], repeats_table: dict[str, Any]
         {k: _alternation(_strings(repeats_table, k, f"{code}.repeats")) for k in _REPEATS},
         (
             _around(_strings(dates_table, "before_weekday", f"{code}.dates"), r"(?<![\w'])(?:{})\s+$"),
-            _around(_strings(dates_table, "after_weekday", f"{code}.dates"), r"\s+(?:{})(?=\s*(?:[^\w\s]|$))"),
+            _around(_strings(dates_table, "after_weekday", f"{code}.dates"), r"\s+(?:{})(?![\w])"),
         ),
     )
 

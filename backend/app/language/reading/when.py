@@ -260,6 +260,20 @@ def _around(lex: Lexicon, folded: str, weekday: re.Match[str]) -> Span:
     before, after = lex.dates.around_weekday
     if before is not None and (m := before.search(folded, 0, start)) is not None:
         start = m.start()
-    if after is not None and (m := after.match(folded, end)) is not None:
+    if after is not None and (m := after.match(folded, end)) is not None and _closes(lex, folded[m.end() :]):
         end = m.end()
     return start, end
+
+
+_NEXT_WORD = re.compile(r"[^\w]*?(\w+)")
+
+
+def _closes(lex: Lexicon, rest: str) -> bool:
+    """Whether a word after a weekday goes with it: nothing follows, or punctuation, or a word that
+    starts another part of the words ("lundi prochain avec Paul"), not one it would qualify ("el
+    lunes próxima reunión", "que viene Ana")."""
+    word = _NEXT_WORD.match(rest)
+    if word is None or rest[: word.start(1)].strip():  # nothing follows, or punctuation ends the part
+        return True
+    fillers = lex.word("title_fillers")
+    return fillers is not None and fillers.fullmatch(word.group(1)) is not None
