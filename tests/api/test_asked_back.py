@@ -12,37 +12,16 @@ number stood beside a word for a task.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks
+from support.asking import TWELVE, asking_model, left
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 from support.live import serve
 from support.sse import parse, reply_after_last_reset, streamed
 
 from backend.app.language.catalog import texts
-
-TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
-
-
-async def _left(client: Any) -> dict[str, str]:
-    return {t["title"]: t["status"] for t in await tasks_of(client)}
-
-
-def _model(request: str, question: str, then: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """A model that answers `request` with `question` (forced or not) and anything after it with
-    `then`, and the results of its calls with "Done."."""
-
-    def answer(body: dict[str, Any]) -> dict[str, Any]:
-        messages = body["messages"]
-        if messages[-1]["role"] == "tool":
-            return completion("Done.")
-        user = next(m["content"] for m in reversed(messages) if m["role"] == "user")
-        return completion(question) if user == request else then
-
-    return answer
-
 
 CONFIRMED_IN_WORDS = [
     ("delete gym", "Are you sure you want to delete “Gym”?", "yes", "delete_task", "en"),
@@ -62,7 +41,7 @@ CONFIRMED_IN_WORDS = [
 async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_it(
     make_client: MakeClient, message: str, question: str, yes: str, tool: str, lang: str
 ) -> None:
-    llm = ScriptedLLM(default=_model(message, question, calls((tool, {"task_id": "Gym"}))), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, calls((tool, {"task_id": "Gym"}))), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, "Gym", "Taxes")
 
@@ -72,10 +51,10 @@ async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_i
     not_done = texts(lang)("Not done: “{request}”.", request=message)
     assert first["assistant_message"].splitlines() == [not_done, question]
     assert [n["reason"] for n in first["execution_metadata"]["reply"]["not_done"]] == ["not_attempted"]
-    assert await _left(client) == {"Gym": "pending", "Taxes": "pending"}
+    assert await left(client) == {"Gym": "pending", "Taxes": "pending"}
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
     after = {"Taxes": "pending"} | ({"Gym": "completed"} if tool == "complete_task" else {})
-    assert await _left(client) == after, body["assistant_message"]
+    assert await left(client) == after, body["assistant_message"]
 
 
 @pytest.mark.parametrize(
@@ -125,7 +104,7 @@ async def test_words_that_ask_nothing_still_leave_the_not_done_line(make_client:
 
     assert body["assistant_message"] != "Anything else?"
     assert body["execution_metadata"]["reply"]["not_done"], body["assistant_message"]
-    assert await _left(client) == {"Gym": "pending"}
+    assert await left(client) == {"Gym": "pending"}
 
 
 async def test_in_model_mode_and_streamed_the_question_ends_the_reply(make_client: MakeClient) -> None:
@@ -139,7 +118,7 @@ async def test_in_model_mode_and_streamed_the_question_ends_the_reply(make_clien
     async with serve(client) as live:
         events = parse((await streamed(live, "lösch gym")).text)
     assert reply_after_last_reset(events) == body["assistant_message"]
-    assert await _left(client) == {"Gym": "pending"}
+    assert await left(client) == {"Gym": "pending"}
 
 
 WHOLE_LIST = [
@@ -159,16 +138,16 @@ async def test_a_whole_list_request_the_model_confirms_in_its_words_is_done_whol
 ) -> None:
     sweep = calls(*[("delete_task", {"task_id": t}) for t in TWELVE])
     check = declares() if checker == "honest" else NONSENSE_CHECK
-    llm = ScriptedLLM(default=_model(message, question, sweep), checker=check)
+    llm = ScriptedLLM(default=asking_model(message, question, sweep), checker=check)
     client = await make_client(llm)
     await seed_tasks(client, *TWELVE)
 
     first = (await chat(client, message)).json()
     assert first["assistant_message"].endswith(question)
-    assert await _left(client) == dict.fromkeys(TWELVE, "pending")
+    assert await left(client) == dict.fromkeys(TWELVE, "pending")
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
-    assert await _left(client) == {}, body["assistant_message"]
+    assert await left(client) == {}, body["assistant_message"]
 
 
 THREE = ("Gym", "Taxes", "Call mom")
@@ -193,14 +172,14 @@ async def test_a_yes_to_a_question_about_some_tasks_never_sweeps_the_list(
     make_client: MakeClient, tasks: tuple[str, ...], message: str, question: str
 ) -> None:
     sweep = calls(*[("delete_task", {"task_id": t}) for t in tasks])
-    llm = ScriptedLLM(default=_model(message, question, sweep), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *tasks)
 
     first = (await chat(client, message)).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert len(await _left(client)) >= len(tasks) - 1
+    assert len(await left(client)) >= len(tasks) - 1
 
 
 @pytest.mark.parametrize(
@@ -223,14 +202,14 @@ async def test_a_yes_to_a_question_that_asks_no_change_changes_nothing(
 ) -> None:
     # The lists read no change in the question: its yes grounds nothing, whatever the model then does.
     sweep = calls(*[("delete_task", {"task_id": t}) for t in THREE])
-    llm = ScriptedLLM(default=_model(message, question, sweep), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *THREE)
 
     first = (await chat(client, message)).json()
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
-    assert await _left(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
+    assert await left(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
 
 
 @pytest.mark.parametrize(
@@ -271,7 +250,7 @@ async def test_a_question_not_about_the_change_leaves_its_not_done_line(
     body = (await chat(client, message)).json()
 
     assert body["execution_metadata"]["reply"]["not_done"], body["assistant_message"]
-    assert await _left(client) == dict.fromkeys(tasks, "pending")
+    assert await left(client) == dict.fromkeys(tasks, "pending")
 
 
 async def test_the_models_which_one_is_answered_by_a_title(make_client: MakeClient) -> None:
@@ -292,4 +271,4 @@ async def test_the_models_which_one_is_answered_by_a_title(make_client: MakeClie
     assert first["assistant_message"].endswith("Which one: “Old invoices” or “Invoice template”?")
     await chat(client, "old invoices", conversation_id=first["conversation_id"])
 
-    assert await _left(client) == {"Invoice template": "pending", "Taxes": "pending"}
+    assert await left(client) == {"Invoice template": "pending", "Taxes": "pending"}

@@ -11,36 +11,12 @@ a title cannot; these cases pin that a yes to such a question changes only what 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, tasks_of
-from support.fake_llm import ScriptedLLM, calls, completion, declares
-
-TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
-
-
-async def _left(client: Any) -> dict[str, str]:
-    return {t["title"]: t["status"] for t in await tasks_of(client)}
-
-
-def _model(request: str, question: str, then: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """Answers `request` with `question` (forced or not), any later message with `then`, results with "Done."."""
-
-    def answer(body: dict[str, Any]) -> dict[str, Any]:
-        messages = body["messages"]
-        if messages[-1]["role"] == "tool":
-            return completion("Done.")
-        user = next(m["content"] for m in reversed(messages) if m["role"] == "user")
-        return completion(question) if user == request else then
-
-    return answer
-
-
-def _sweep(tool: str, titles: tuple[str, ...]) -> dict[str, Any]:
-    return calls(*[(tool, {"task_id": t}) for t in titles])
-
+from support.api import MakeClient, chat, seed_tasks
+from support.asking import TWELVE, asking_model, left, sweep
+from support.fake_llm import ScriptedLLM, completion, declares
 
 THREE = ("Gym", "Taxes", "Call mom")
 
@@ -76,7 +52,7 @@ THREE = ("Gym", "Taxes", "Call mom")
 async def test_the_yes_sweeps_only_on_the_users_own_whole_list_request_for_that_change(
     make_client: MakeClient, message: str, question: str
 ) -> None:
-    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", THREE)), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE)), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *THREE)
 
@@ -85,20 +61,20 @@ async def test_the_yes_sweeps_only_on_the_users_own_whole_list_request_for_that_
 
     # At most the tasks the question names went (its yes grounds them); never the rest of the list.
     named = {t for t in THREE if t.casefold() in question.casefold()}
-    assert {t for t in THREE if t not in named} <= set(await _left(client))
+    assert {t for t in THREE if t not in named} <= set(await left(client))
 
 
 async def test_a_count_that_is_not_the_whole_lists_never_sweeps_it(make_client: MakeClient) -> None:
     # "the 5 finished tasks" of 12: the model then deleting all 12 deletes none it did not name.
     message, question = "delete all the finished tasks", "Do you want me to delete the 5 finished tasks?"
-    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", TWELVE)), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", TWELVE)), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *TWELVE)
 
     first = (await chat(client, message)).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert await _left(client) == dict.fromkeys(TWELVE, "pending")
+    assert await left(client) == dict.fromkeys(TWELVE, "pending")
 
 
 async def test_an_earlier_whole_list_request_is_not_the_one_the_question_answered(make_client: MakeClient) -> None:
@@ -106,7 +82,7 @@ async def test_an_earlier_whole_list_request_is_not_the_one_the_question_answere
     script = {
         "delete everything": completion("Are you sure?"),
         "hmm, let me think first": completion("Should I delete the 3 tasks?"),
-        "yes": _sweep("delete_task", THREE),
+        "yes": sweep("delete_task", THREE),
     }
 
     def model(body: dict[str, Any]) -> dict[str, Any]:
@@ -122,7 +98,7 @@ async def test_an_earlier_whole_list_request_is_not_the_one_the_question_answere
     await chat(client, "hmm, let me think first", conversation_id=conversation)
     await chat(client, "yes", conversation_id=conversation)
 
-    assert await _left(client) == dict.fromkeys(THREE, "pending")
+    assert await left(client) == dict.fromkeys(THREE, "pending")
 
 
 # (tasks, the user's request, the model's question): the review's cases, each once let sweep.
@@ -147,7 +123,7 @@ COUNTED = [
 async def test_a_count_in_the_models_question_never_stands_for_the_tasks_it_does_not_name(
     make_client: MakeClient, tasks: tuple[str, ...], message: str, question: str
 ) -> None:
-    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", tasks)), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", tasks)), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *tasks)
 
@@ -155,7 +131,7 @@ async def test_a_count_in_the_models_question_never_stands_for_the_tasks_it_does
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
     named = {t for t in tasks if t.casefold() in question.casefold()}
-    assert {t for t in tasks if t not in named} <= set(await _left(client))
+    assert {t for t in tasks if t not in named} <= set(await left(client))
 
 
 SWEPT = [
@@ -173,31 +149,31 @@ async def test_after_a_yes_the_models_calls_over_the_whole_list_are_asked_in_one
 ) -> None:
     # The question counted the tasks but named none: its yes runs none of them; the model's calls over
     # every task are asked about in the backend's own question, which names them, and its yes does all.
-    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", TWELVE)), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", TWELVE)), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *TWELVE)
 
     first = (await chat(client, message)).json()
     asked = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
-    assert await _left(client) == dict.fromkeys(TWELVE, "pending")
+    assert await left(client) == dict.fromkeys(TWELVE, "pending")
     assert asked["confirmation"] is not None and "12" in asked["confirmation"]["question"], asked["assistant_message"]
     assert len(asked["confirmation"]["actions"]) == 12
     await chat(client, yes, conversation_id=first["conversation_id"])
 
-    assert await _left(client) == {}
+    assert await left(client) == {}
 
 
 async def test_after_a_yes_calls_over_part_of_the_list_are_not_asked_about(make_client: MakeClient) -> None:
     # Two of three tasks, neither named by the question: no change over the whole list, nothing asked.
     message, question = "delete the old stuff", "Should I delete the 2 old tasks?"
-    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", THREE[:2])), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE[:2])), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *THREE)
 
     first = (await chat(client, message)).json()
     body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
 
-    assert body["confirmation"] is None and await _left(client) == dict.fromkeys(THREE, "pending")
+    assert body["confirmation"] is None and await left(client) == dict.fromkeys(THREE, "pending")
 
 
 @pytest.mark.parametrize(
@@ -213,7 +189,7 @@ async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
     make_client: MakeClient, question: str, calls_on: tuple[str, ...]
 ) -> None:
     message = "delete gym"
-    llm = ScriptedLLM(default=_model(message, question, _sweep("delete_task", calls_on)), checker=declares())
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", calls_on)), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *THREE)
 
@@ -222,4 +198,4 @@ async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
 
     assert body["confirmation"] is None, body["assistant_message"]
     named = {t for t in THREE if t.casefold() in question.casefold()}
-    assert {t for t in THREE if t not in named} <= set(await _left(client))
+    assert {t for t in THREE if t not in named} <= set(await left(client))

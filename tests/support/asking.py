@@ -1,0 +1,36 @@
+"""A model that asks before it changes, and what is left of the user's list: the pieces the tests of
+a yes to the model's own question share (tests/api/test_asked_back.py, test_whole_list_yes.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from support.api import tasks_of
+from support.fake_llm import calls, completion
+
+TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
+
+
+async def left(client: Any) -> dict[str, str]:
+    """The user's tasks now, title to status."""
+    return {t["title"]: t["status"] for t in await tasks_of(client)}
+
+
+def asking_model(request: str, question: str, then: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A model that answers `request` with `question` (forced or not) and anything after it with
+    `then`, and the results of its calls with "Done."."""
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        messages = body["messages"]
+        if messages[-1]["role"] == "tool":
+            return completion("Done.")
+        user = next(m["content"] for m in reversed(messages) if m["role"] == "user")
+        return completion(question) if user == request else then
+
+    return answer
+
+
+def sweep(tool: str, titles: tuple[str, ...]) -> dict[str, Any]:
+    """One step of calls of `tool`, one per title."""
+    return calls(*[(tool, {"task_id": t}) for t in titles])
