@@ -199,39 +199,3 @@ async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
     assert body["confirmation"] is None, body["assistant_message"]
     named = {t for t in THREE if t.casefold() in question.casefold()}
     assert {t for t in THREE if t not in named} <= set(await left(client))
-
-
-@pytest.mark.parametrize(
-    ("tasks", "question", "kept"),
-    [
-        (("Tasks", "Gym", "Taxes"), "Should I delete Gym from your tasks?", "Tasks"),
-        (("List", "Gym", "Taxes"), "Should I delete Gym from your list?", "List"),
-        (("Liste", "Gym", "Taxes"), "Soll ich Gym von deiner Liste löschen?", "Liste"),
-        (("Lista", "Gym", "Taxes"), "¿Borro Gym de tu lista?", "Lista"),
-    ],
-)
-async def test_a_question_about_your_tasks_names_no_task_titled_tasks(
-    make_client: MakeClient, tasks: tuple[str, ...], question: str, kept: str
-) -> None:
-    # A task titled only with words for a task or a list: the question speaks of the user's tasks.
-    message = "delete gym"
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", ("Gym", kept))), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *tasks)
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
-
-    assert set(await left(client)) == {kept, "Taxes"}
-
-
-async def test_a_question_quoting_such_a_title_names_it(make_client: MakeClient) -> None:
-    message, question = "delete the list one", "Should I delete “List”?"
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", ("List",))), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, "List", "Gym")
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
-
-    assert set(await left(client)) == {"Gym"}

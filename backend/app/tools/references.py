@@ -39,7 +39,6 @@ from backend.app.tools.resolver import (
     Resolved,
     clean_reference,
     exactly_named,
-    named_as_tasks_only,
     named_in,
     parse_uuid,
     partly_named,
@@ -211,10 +210,9 @@ class TaskFinder:
         if names is None or grounding.hold is Hold.ANY:
             return Naming.NONE, ()
         said_ref = clean_reference(reference)
-        generic = grounding.confirmed and named_as_tasks_only(names, row.title)  # "your list" names no "List"
-        if named_in(names, row.title) and not generic:
+        if named_in(names, row.title):
             return (Naming.EXACT if exactly_named(names, row.title) else Naming.WHOLE), ()
-        if (not generic and parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref)) or self._points_to(
+        if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref)) or self._points_to(
             names, row, said_ref
         ):
             return (Naming.POINTER if self._points_to(names, row, said_ref) else Naming.WORDS), ()

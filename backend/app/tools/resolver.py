@@ -199,15 +199,6 @@ def named_in(text: str, title: str) -> bool:
     return all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
 
 
-def named_as_tasks_only(text: str, title: str) -> bool:
-    """Whether `title` is made of words for a task or a list alone ("Tasks", "My list", "To-do") and
-    `text` does not quote it: "delete the 3 tasks on your list?" speaks of the user's tasks and list,
-    it names no task called "Tasks" or "List" ("delete “List”?" does)."""
-    wanted = _meaningful(title)
-    quoted = f'"{fold(title).strip()}"' in fold(text)
-    return bool(wanted) and all(task_nouns().fullmatch(w) for w in wanted) and not quoted
-
-
 def exactly_named(text: str, title: str) -> bool:
     """Whether `text` holds the title itself: its words in order, as written (case, accents,
     punctuation, plurals and a leading article aside), no typo allowed ("delete the taxes task" holds
