@@ -199,3 +199,49 @@ async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
     assert body["confirmation"] is None, body["assistant_message"]
     named = {t for t in THREE if t.casefold() in question.casefold()}
     assert {t for t in THREE if t not in named} <= set(await left(client))
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("delete gym", "Should I delete Gym from all your tasks?"),
+        ("delete gym", "Should I delete Gym from your todo list?"),  # "todo" is Spanish for "all"
+        ("borra gym", "¿Borro Gym de todas tus tareas?"),
+        ("supprime gym", "Je supprime Gym de toutes tes tâches ?"),
+    ],
+)
+async def test_the_questions_all_beside_a_task_it_names_lets_no_other_task_go(
+    make_client: MakeClient, message: str, question: str
+) -> None:
+    # Its "all" is where the task is, not what goes: a model deleting every task after the yes deletes
+    # Gym; the others are asked about, never deleted on that yes.
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, message)).json()
+    await chat(
+        client,
+        {"delete": "yes", "borra": "sí", "supprime": "oui"}[message.split()[0]],
+        conversation_id=first["conversation_id"],
+    )
+
+    assert set(await left(client)) == {"Taxes", "Call mom"}
+
+
+async def test_all_the_tasks_with_a_few_named_are_asked_about_in_one_question_and_go_by_its_yes(
+    make_client: MakeClient,
+) -> None:
+    message = "clear my whole list"
+    question = "Do you want me to delete all 12 tasks (Gym, Report and Item 1 to Item 10)?"
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", TWELVE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *TWELVE)
+
+    first = (await chat(client, message)).json()
+    asked = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+    assert set(await left(client)) == {f"Item {n}" for n in range(2, 10)}, asked["assistant_message"]
+    assert asked["confirmation"] is not None and len(asked["confirmation"]["actions"]) == 8
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert await left(client) == {}
