@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks
 from support.asking import TWELVE, asking_model, left, sweep
 from support.fake_llm import ScriptedLLM, completion, declares
 
@@ -245,39 +245,3 @@ async def test_all_the_tasks_with_a_few_named_are_asked_about_in_one_question_an
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
     assert await left(client) == {}
-
-
-@pytest.mark.parametrize(
-    ("question", "calls_on"),
-    [
-        ("Should I delete Gym from all your tasks?", ("Taxes", "Call mom")),  # the others only
-        ("¿Borro Gym de todas tus tareas?", ("Taxes", "Call mom")),
-        ("Should I delete Gym from all your tasks?", ("Gymm", "Taxes", "Call mom")),  # a typo of the model's
-    ],
-)
-async def test_the_questions_all_lets_no_unnamed_task_go_however_the_model_names_its_calls(
-    make_client: MakeClient, question: str, calls_on: tuple[str, ...]
-) -> None:
-    message = "delete gym"
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", calls_on)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    await chat(client, "sí" if question.startswith("¿") else "yes", conversation_id=first["conversation_id"])
-
-    assert {"Taxes", "Call mom"} <= set(await left(client))
-
-
-async def test_the_questions_all_lets_no_unnamed_task_go_when_the_model_passes_ids(make_client: MakeClient) -> None:
-    message, question = "delete gym", "Should I delete Gym from all your tasks?"
-    llm = ScriptedLLM(default=completion("?"), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-    ids = tuple(t["id"] for t in await tasks_of(client))
-    llm.default = asking_model(message, question, sweep("delete_task", ids))
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
-
-    assert {"Taxes", "Call mom"} <= set(await left(client))

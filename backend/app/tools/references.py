@@ -65,6 +65,13 @@ class Found:
         return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used, source)
 
 
+def _whole_list(grounding: Grounding, *, sweeps: bool) -> bool:
+    """Whether a call is one of a change over every task: the user's words for it name them all
+    ("delete them all", "alles erledigt"), or the step's calls of its tool name every task (a model
+    that deletes each task of the list, whatever language the message was in)."""
+    return sweeps or bool(grounding.names and whole_list_words().search(fold(grounding.names)))
+
+
 class TaskFinder:
     """Finds the task a call's reference names, among the owner's (the repository passed in is owner
     scoped). `said` is what the user's message names, `context` the conversation's references ("it",
@@ -85,7 +92,6 @@ class TaskFinder:
         self.said = said
         self.context = context
         self.touched: set[uuid.UUID] = set()
-        self._asked: dict[str, bool] = {}  # per question a yes answered: it names a task of the list
 
     async def find(
         self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
@@ -94,7 +100,8 @@ class TaskFinder:
         how it is held, and the user's words that must name it); with `expected_version` (a REST
         `If-Match`) only at that version. A reference naming no task may be repaired from the user's
         own words for this very action (`_said_task`). `step`: what the step's calls name (a repair
-        never takes a task another of them names); `sweeps`: its calls of this tool cover the list."""
+        never takes a task another of them names); `sweeps`: the step's calls of this tool name every task
+        of the list."""
         own = clean_reference(reference)
         others = tuple(o for o in step if o and o != own)
         grounding = call.grounding or NO_GROUNDING
@@ -126,11 +133,12 @@ class TaskFinder:
         other = None
         if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
             other = await self._named(repo, grounding.names, (*others, row.title))
-        # A change over every task: its words say so ("delete them all") or the step's calls name every
-        # task; after a yes only the question's "all" runs it (T15), unless it names a task (below).
-        said_all = bool(grounding.names and whole_list_words().search(fold(grounding.names)))
-        named = grounding.confirmed and await self._asked_about_one(repo, grounding.names or "")
-        whole = naming is Naming.NONE and grounding.whole_list and (said_all or (sweeps and not named))
+        # After a yes, only the question's own words make a change over every task run ("delete all
+        # 50?"), and only if they name none of its targets ("delete Gym from all your tasks?" asks
+        # about the others); the step's calls over every task after "delete the 12 tasks?" are asked
+        # about (T16).
+        said_all = _whole_list(grounding, sweeps=False)
+        whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
             traits(call.name),
             grounding.hold,
@@ -140,19 +148,9 @@ class TaskFinder:
             anywhere=grounding.names is None,
             another=other is not None,
             whole_list=whole,
-            confirmed=grounding.confirmed and said_all and not named,
+            confirmed=grounding.confirmed and said_all and not grounding.named_one,
         )
         return found.then(self._act(decide(facts), call, row, other, notes))
-
-    async def _asked_about_one(self, repo: TaskRepository, question: str) -> bool:
-        """Whether the question a yes answered names a task of the list (read at the turn's first call of
-        it, before any change): then its "all" is where the task is ("delete Gym from all your tasks?"),
-        and the calls over every task after "Should I delete Gym?" are no change over the list."""
-        if question not in self._asked:
-            limit, above = self.prefilter_limit, self.prefilter_above
-            shortlist = await repo.candidates(clean_reference(question), limit=limit, all_up_to=above)
-            self._asked[question] = any(named_in(question, r.title) for r in shortlist.rows)
-        return self._asked[question]
 
     async def _offer(self, repo: TaskRepository, reference: str, tool: str, found: Found) -> Found:
         """A reference that names no task, in a command for this tool: a pointer into a conversation

@@ -382,17 +382,18 @@ _SWEEPING = having("destructive")  # the changes that may be asked about for the
 
 
 async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozenset[str]:
-    """The tools whose calls in this step name as many tasks as the list holds (for a completion, as
-    many as are pending; "Gym" and "gym" are one), counted before any of them runs: a change over
-    the whole list."""
+    """The tools whose calls in this step name as many tasks as the list holds (pending ones for a
+    completion; "Gym" and "gym" are one), counted before any runs: a change over the whole list. Not
+    after a yes to a question naming one of them ("Should I delete Gym?"): it asked about those."""
     named: dict[str, set[str]] = {}
     for p in prepared:
         if p.args is not None and p.call.name in _SWEEPING:
             named.setdefault(p.call.name, set()).add(clean_reference(str(p.arguments.get("task_id") or "")).casefold())
+    asked = {p.call.name for p in prepared if p.call.grounding is not None and p.call.grounding.named_one}
     swept = set()
     for tool, references in named.items():
         references.discard("")
         status = "pending" if tool == Tool.COMPLETE else "all"
-        if len(references) >= 2 and len(references) >= await repo.count(status=status):
+        if tool not in asked and len(references) >= 2 and len(references) >= await repo.count(status=status):
             swept.add(tool)
     return frozenset(swept)
