@@ -77,9 +77,6 @@ class Grounding:
     strict: bool = False  # every value must be one the user's words give (`Verdict.strict`)
     whole_list: bool = False  # a change over every task may be asked about (`Verdict.whole_list`)
     confirmed: bool = False  # the user said yes to the assistant's question about this change
-    # After that yes: the question names, as written, a task one of the step's calls of this tool acts
-    # on ("Should I delete Gym from all your tasks?"): its "all" lets no other task go without asking.
-    named_one: bool = False
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target

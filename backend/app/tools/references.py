@@ -134,9 +134,7 @@ class TaskFinder:
         if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
             other = await self._named(repo, grounding.names, (*others, row.title))
         # After a yes, only the question's own words make a change over every task run ("delete all
-        # 50?"), and only if they name none of its targets ("delete Gym from all your tasks?" asks
-        # about the others); the step's calls over every task after "delete the 12 tasks?" are asked
-        # about (T16).
+        # 50?"); the step's calls over every task after "delete the 12 tasks?" are asked about (T16).
         said_all = _whole_list(grounding, sweeps=False)
         whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
@@ -148,7 +146,7 @@ class TaskFinder:
             anywhere=grounding.names is None,
             another=other is not None,
             whole_list=whole,
-            confirmed=grounding.confirmed and said_all and not grounding.named_one,
+            confirmed=grounding.confirmed and said_all,
         )
         return found.then(self._act(decide(facts), call, row, other, notes))
 

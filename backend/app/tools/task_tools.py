@@ -47,7 +47,7 @@ from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
 from backend.app.tools.repeats import past_due
-from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference, named_in
+from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference, exactly_named, named_in
 from backend.app.tools.schemas import ListTasksArgs
 
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
@@ -389,11 +389,12 @@ async def _sweeps(repo: TaskRepository, prepared: Sequence[_Prepared]) -> frozen
     for p in prepared:
         if p.args is not None and p.call.name in _SWEEPING:
             named.setdefault(p.call.name, set()).add(clean_reference(str(p.arguments.get("task_id") or "")).casefold())
-    asked = {p.call.name for p in prepared if p.call.grounding is not None and p.call.grounding.named_one}
+    asked = {p.call.name: g.names for p in prepared if (g := p.call.grounding) is not None and g.confirmed}
     swept = set()
     for tool, references in named.items():
         references.discard("")
+        named_one = (question := asked.get(tool)) and any(exactly_named(question, r) for r in references)
         status = "pending" if tool == Tool.COMPLETE else "all"
-        if tool not in asked and len(references) >= 2 and len(references) >= await repo.count(status=status):
+        if not named_one and len(references) >= 2 and len(references) >= await repo.count(status=status):
             swept.add(tool)
     return frozenset(swept)

@@ -25,7 +25,7 @@ from backend.app.calls.verdicts import decide
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.intent import Intent
-from backend.app.tools.resolver import clean_reference, exactly_named, named_in
+from backend.app.tools.resolver import named_in
 
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
 _WHY = {GuardReason.NOT_ASKED: _NO_CHANGE}
@@ -89,16 +89,7 @@ def review_changes(
         )
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
-        if question and _names_a_target(question, calls, call.name):
-            grounding[i] = dataclasses.replace(grounding[i], named_one=True)
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
-
-
-def _names_a_target(question: str, calls: Sequence[ToolCall], tool: str) -> bool:
-    """Whether the question a yes answered names, as written, a task one of the step's calls of `tool`
-    acts on ("Gym" of "Should I delete Gym from all your tasks?")."""
-    targets = [clean_reference(str((c.arguments or {}).get("task_id") or "")) for c in calls if c.name == tool]
-    return any(exactly_named(question, t) for t in targets if t)
 
 
 def _facts(
