@@ -47,11 +47,20 @@ async def test_same_key_other_body_is_422(make_client: MakeClient) -> None:
 
 
 async def test_same_key_while_in_flight_is_409(make_client: MakeClient) -> None:
-    llm = ScriptedLLM(calls(("add_task", {"title": "Slow one"})), delay_s=0.5)
-    client = await make_client(llm)
+    reached = asyncio.Event()
+
+    async def slow(_body: dict[str, Any]) -> dict[str, Any]:
+        reached.set()
+        await asyncio.sleep(0.5)
+        return calls(("add_task", {"title": "Slow one"}))
+
+    client = await make_client(ScriptedLLM(slow))
 
     first = asyncio.create_task(post(client, "add Slow one", "key-3"))
-    await asyncio.sleep(0.2)
+    # The key is claimed before the model is called: once the first request reaches the model (which
+    # then takes 0.5 s), the second one finds it in flight. (A fixed sleep lost the race on a busy
+    # machine: the second request came first.)
+    await asyncio.wait_for(reached.wait(), timeout=10)
     second = await post(client, "add Slow one", "key-3")
 
     assert second.status_code == 409
