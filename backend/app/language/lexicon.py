@@ -119,7 +119,7 @@ class Dates:
     repeats: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     # Words said with a weekday for the next one ("next monday", "lundi prochain"): the first matches
     # them ending right before the weekday (searched in the text before it), the second right after it
-    # (matched where it ends; `when._around` says whether what follows lets it go with the day).
+    # (matched where it ends; `when._closes` says whether what follows lets it go with the day).
     around_weekday: tuple[re.Pattern[str] | None, re.Pattern[str] | None] = (None, None)
 
     def word(self, kind: str) -> re.Pattern[str] | None:
@@ -255,13 +255,13 @@ def _dates(code: str, dates_table: dict[str, Any], repeats_table: dict[str, Any]
         tuple(_bounded(t) for t in _strings(dates_table, "times", f"{code}.dates")),
         {k: _alternation(_strings(repeats_table, k, f"{code}.repeats")) for k in _REPEATS},
         (
-            _around(_strings(dates_table, "before_weekday", f"{code}.dates"), r"(?<![\w'])(?:{})\s+$"),
-            _around(_strings(dates_table, "after_weekday", f"{code}.dates"), r"\s+(?:{})(?![\w])"),
+            _weekday_words(_strings(dates_table, "before_weekday", f"{code}.dates"), r"(?<![\w'])(?:{})\s+$"),
+            _weekday_words(_strings(dates_table, "after_weekday", f"{code}.dates"), r"\s+(?:{})(?![\w])"),
         ),
     )
 
 
-def _around(entries: list[str], frame: str) -> re.Pattern[str] | None:
+def _weekday_words(entries: list[str], frame: str) -> re.Pattern[str] | None:
     return re.compile(frame.format("|".join(f"(?:{fold(e)})" for e in entries))) if entries else None
 
 

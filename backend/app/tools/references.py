@@ -65,11 +65,10 @@ class Found:
         return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used, source)
 
 
-def _whole_list(grounding: Grounding, *, sweeps: bool) -> bool:
-    """Whether a call is one of a change over every task: the user's words for it name them all
-    ("delete them all", "alles erledigt"), or the step's calls of its tool name every task (a model
-    that deletes each task of the list, whatever language the message was in)."""
-    return sweeps or bool(grounding.names and whole_list_words().search(fold(grounding.names)))
+def _says_all(grounding: Grounding) -> bool:
+    """Whether the words a call is held to name every task ("delete them all", "alles erledigt"; after a
+    yes, the question's "delete all 50?"). (The step's calls may also cover the list: `sweeps`.)"""
+    return bool(grounding.names and whole_list_words().search(fold(grounding.names)))
 
 
 class TaskFinder:
@@ -135,7 +134,7 @@ class TaskFinder:
             other = await self._named(repo, grounding.names, (*others, row.title))
         # After a yes, only the question's own words make a change over every task run ("delete all
         # 50?"); the step's calls over every task after "delete the 12 tasks?" are asked about (T16).
-        said_all = _whole_list(grounding, sweeps=False)
+        said_all = _says_all(grounding)
         whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
             traits(call.name),
