@@ -21,62 +21,6 @@ from support.fake_llm import ScriptedLLM, completion, declares
 THREE = ("Gym", "Taxes", "Call mom")
 
 
-@pytest.mark.parametrize(
-    ("message", "question"),
-    [
-        # the request did not ask for the whole list
-        ("delete gym", "Do you want me to delete the 3 tasks on your list?"),
-        ("gym is pointless now", "Should I delete your 3 tasks?"),
-        # it asked, but as a question, a report, or took it back
-        ("should I delete everything?", "Do you want me to delete the 3 tasks on your list?"),
-        ("I deleted everything yesterday", "Should I delete the 3 tasks?"),
-        ("delete everything... no wait, never mind", "Should I delete the 3 tasks?"),
-        ("lösch alles, nein doch nicht", "Soll ich die 3 Aufgaben löschen?"),
-        # it asked for another change over the whole list
-        ("mark everything as done", "Should I delete the 3 tasks instead?"),
-        # the question counts no task, or not the whole list's
-        ("delete everything", "Should I delete Gym first?"),
-        ("delete everything", "Are you sure? This can't be undone."),
-        ("delete everything", "Should I delete the 2 finished tasks?"),
-        ("delete all my finished tasks", "Delete the 2 finished ones, Gym and Taxes?"),
-        ("borra todo", "¿Borro las 2 tareas terminadas?"),
-        ("lösch alles", "Soll ich die 2 erledigten Aufgaben löschen?"),
-        ("delete everything", "Should I delete Gym at 3 pm?"),
-        ("delete everything", "Should I delete the tasks due 3.5 days from now?"),
-        # the question asks no change, or another one
-        ("delete everything", "Should I keep the 3 tasks?"),
-        ("delete everything", "Should I mark the 3 tasks as done?"),
-        ("borra todo", "¿Prefieres conservar las 3 tareas?"),
-    ],
-)
-async def test_the_yes_sweeps_only_on_the_users_own_whole_list_request_for_that_change(
-    make_client: MakeClient, message: str, question: str
-) -> None:
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
-
-    # At most the tasks the question names went (its yes grounds them); never the rest of the list.
-    named = {t for t in THREE if t.casefold() in question.casefold()}
-    assert {t for t in THREE if t not in named} <= set(await left(client))
-
-
-async def test_a_count_that_is_not_the_whole_lists_never_sweeps_it(make_client: MakeClient) -> None:
-    # "the 5 finished tasks" of 12: the model then deleting all 12 deletes none it did not name.
-    message, question = "delete all the finished tasks", "Do you want me to delete the 5 finished tasks?"
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", TWELVE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *TWELVE)
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
-
-    assert await left(client) == dict.fromkeys(TWELVE, "pending")
-
-
 async def test_an_earlier_whole_list_request_is_not_the_one_the_question_answered(make_client: MakeClient) -> None:
     # "delete everything" two messages back: the question answered "hmm, let me think first".
     script = {
@@ -101,8 +45,33 @@ async def test_an_earlier_whole_list_request_is_not_the_one_the_question_answere
     assert await left(client) == dict.fromkeys(THREE, "pending")
 
 
-# (tasks, the user's request, the model's question): the review's cases, each once let sweep.
-COUNTED = [
+# (tasks, the user's request, the model's question): a yes to the question changes only what it names.
+NAMED_ONLY = [
+    # the request did not ask for the whole list
+    (THREE, "delete gym", "Do you want me to delete the 3 tasks on your list?"),
+    (THREE, "gym is pointless now", "Should I delete your 3 tasks?"),
+    # it asked, but as a question, a report, or took it back
+    (THREE, "should I delete everything?", "Do you want me to delete the 3 tasks on your list?"),
+    (THREE, "I deleted everything yesterday", "Should I delete the 3 tasks?"),
+    (THREE, "delete everything... no wait, never mind", "Should I delete the 3 tasks?"),
+    (THREE, "lösch alles, nein doch nicht", "Soll ich die 3 Aufgaben löschen?"),
+    # it asked for another change over the whole list
+    (THREE, "mark everything as done", "Should I delete the 3 tasks instead?"),
+    # the question counts no task, or not the whole list's
+    (THREE, "delete everything", "Should I delete Gym first?"),
+    (THREE, "delete everything", "Are you sure? This can't be undone."),
+    (THREE, "delete everything", "Should I delete the 2 finished tasks?"),
+    (THREE, "delete all my finished tasks", "Delete the 2 finished ones, Gym and Taxes?"),
+    (THREE, "borra todo", "¿Borro las 2 tareas terminadas?"),
+    (THREE, "lösch alles", "Soll ich die 2 erledigten Aufgaben löschen?"),
+    (THREE, "delete everything", "Should I delete Gym at 3 pm?"),
+    (THREE, "delete everything", "Should I delete the tasks due 3.5 days from now?"),
+    # the question asks no change, or another one
+    (THREE, "delete everything", "Should I keep the 3 tasks?"),
+    (THREE, "delete everything", "Should I mark the 3 tasks as done?"),
+    (THREE, "borra todo", "¿Prefieres conservar las 3 tareas?"),
+    (TWELVE, "delete all the finished tasks", "Do you want me to delete the 5 finished tasks?"),
+    # the review's cases, each once let sweep by the count sweep
     (("Pack 3 items", "Gym", "Taxes"), "delete all the packing stuff", "Should I delete “Pack 3 items”?"),
     (("Buy 3 notes", "Gym", "Taxes"), "delete everything about shopping", "Should I delete Buy 3 notes?"),
     (THREE, "delete everything gym related", "Should I delete Gym from your 3 tasks?"),
@@ -119,8 +88,8 @@ COUNTED = [
 ]
 
 
-@pytest.mark.parametrize(("tasks", "message", "question"), COUNTED)
-async def test_a_count_in_the_models_question_never_stands_for_the_tasks_it_does_not_name(
+@pytest.mark.parametrize(("tasks", "message", "question"), NAMED_ONLY)
+async def test_a_yes_to_the_models_question_changes_only_what_it_names(
     make_client: MakeClient, tasks: tuple[str, ...], message: str, question: str
 ) -> None:
     llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", tasks)), checker=declares())
@@ -130,6 +99,7 @@ async def test_a_count_in_the_models_question_never_stands_for_the_tasks_it_does
     first = (await chat(client, message)).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
+    # At most the tasks the question names went (its yes grounds them); never the rest of the list.
     named = {t for t in tasks if t.casefold() in question.casefold()}
     assert {t for t in tasks if t not in named} <= set(await left(client))
 
