@@ -169,3 +169,72 @@ async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
     assert body["confirmation"] is None, body["assistant_message"]
     named = {t for t in THREE if t.casefold() in question.casefold()}
     assert {t for t in THREE if t not in named} <= set(await left(client))
+
+
+# The question names one task and says which list it is on in words for every task ("from all your
+# tasks", "de toda tu lista"): a place, not what the change is about. A yes to it is no sweep (once,
+# any whole-list word anywhere in the question let a model deleting every task delete every task).
+PLACED = [
+    "Should I delete Gym from all your tasks?",
+    "Should I delete Gym from your todo list?",
+    "Do you want me to remove Gym from all of your lists?",
+    "Want me to take Gym off your entire list?",
+    "Soll ich Gym aus all deinen Aufgaben löschen?",
+    "Soll ich Gym von deiner ganzen Liste löschen?",
+    "¿Borro Gym de toda tu lista?",
+    "¿Quieres que elimine Gym de todas tus tareas?",
+    "Je supprime Gym de toute ta liste ?",
+    "Veux-tu que je retire Gym de toutes tes tâches ?",
+    "Elimino Gym da tutte le tue attività?",
+    "Vuoi che tolga Gym da tutta la lista?",
+    "Zal ik Gym uit alle lijsten verwijderen?",
+    "Apago Gym de todas as suas tarefas?",
+    "Quer que eu apague Gym de toda a lista?",
+    "Ska jag ta bort Gym från alla dina uppgifter?",
+    "Kya main Gym ko sari list se delete kar doon?",
+    "Should I delete “Clear all”?",  # a whole-list word inside a title is the title's
+]
+
+
+@pytest.mark.parametrize("question", PLACED)
+async def test_a_yes_to_a_question_placing_its_task_in_the_whole_list_changes_only_that_task(
+    make_client: MakeClient, question: str
+) -> None:
+    tasks = ("Clear all", "Taxes", "Call mom") if "Clear all" in question else THREE
+    llm = ScriptedLLM(default=asking_model("gym", question, sweep("delete_task", tasks)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *tasks)
+
+    first = (await chat(client, "gym")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    # Gym may go (where the question is read as a delete of it), never another task.
+    assert set(tasks[1:]) <= set(await left(client)), question
+
+
+# The same words where they are what the change is about ("everything on your list"): the yes does all.
+SWEPT_PLACED = [
+    ("delete everything", "Should I delete everything on your list?", "yes"),
+    ("delete all my tasks", "Do you want me to delete all 3 tasks from your list?", "yes please"),
+    ("lösch alles", "Soll ich alles von deiner Liste löschen?", "ja"),
+    ("borra todo", "¿Borro todo de tu lista?", "sí"),
+    ("supprime tout", "Je supprime tout de ta liste ?", "oui"),
+    ("cancella tutto", "Elimino tutto dalla tua lista?", "sì"),
+    ("verwijder alles", "Zal ik alles van je lijst verwijderen?", "ja"),
+    ("apaga tudo", "Quer que eu apague tudo da sua lista?", "sim"),
+    ("ta bort allt", "Ska jag ta bort allt från din lista?", "ja"),
+]
+
+
+@pytest.mark.parametrize(("message", "question", "yes"), SWEPT_PLACED)
+async def test_a_yes_to_a_question_about_everything_on_the_list_does_it_all(
+    make_client: MakeClient, message: str, question: str, yes: str
+) -> None:
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, message)).json()
+    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
+
+    assert await left(client) == {}, (question, body["assistant_message"])

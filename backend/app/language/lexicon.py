@@ -42,6 +42,7 @@ _WORDS = (
     "title_fillers",
     "done_states",
     "whole_list",
+    "list_places",
 )
 _CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
@@ -357,6 +358,13 @@ def day_names() -> tuple[tuple[int, str], ...]:
 def whole_list_words() -> re.Pattern[str]:
     """Words that name every task of the list, in any language ("all", "alles", "todas")."""
     parts = [p.pattern for lex in lexicons() if (p := lex.word("whole_list")) is not None]
+    return re.compile("|".join(parts) if parts else r"(?!)")
+
+
+@cache
+def list_places() -> re.Pattern[str]:
+    """Words that only say which list a task is on, in any language ("from all your tasks", "de toda tu lista")."""
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("list_places")) is not None]
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 

@@ -27,8 +27,8 @@ from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
-from backend.app.language.lexicon import fold, whole_list_words
-from backend.app.language.reading.clauses import names_something
+from backend.app.language.lexicon import fold
+from backend.app.language.reading.clauses import names_every_task, names_something
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice, needs_confirmation
 from backend.app.tools.resolver import (
     Ambiguous,
@@ -68,7 +68,7 @@ class Found:
 def _says_all(grounding: Grounding) -> bool:
     """Whether the words a call is held to name every task ("delete them all", "alles erledigt"; after a
     yes, the question's "delete all 50?"). (The step's calls may also cover the list: `sweeps`.)"""
-    return bool(grounding.names and whole_list_words().search(fold(grounding.names)))
+    return bool(grounding.names and names_every_task(grounding.names))
 
 
 class TaskFinder:
