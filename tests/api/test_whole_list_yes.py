@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks
+from support.api import MakeClient, auth, chat, seed_tasks, tasks_of
 from support.asking import TWELVE, asking_model, left, sweep
 from support.fake_llm import ScriptedLLM, completion, declares
 
@@ -238,3 +238,53 @@ async def test_a_yes_to_a_question_about_everything_on_the_list_does_it_all(
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
     assert await left(client) == {}, (question, body["assistant_message"])
+
+
+# A question over every finished task ("all your finished tasks"): its yes lets the model's calls
+# change the finished ones, never a pending task (once, "all" anywhere in the question let a model
+# deleting every task delete the pending ones too).
+FINISHED = [
+    ("delete all my finished tasks", "Should I delete all your finished tasks?"),
+    ("clear out the completed stuff", "Do you want me to delete all the completed tasks?"),
+    ("get rid of what's done", "Should I remove everything that's done?"),
+    ("lösch alle erledigten Aufgaben", "Soll ich alle erledigten Aufgaben löschen?"),
+    ("borra las tareas terminadas", "¿Borro todas las tareas terminadas?"),
+    ("supprime les tâches terminées", "Veux-tu que je supprime toutes les tâches terminées ?"),
+    ("cancella le attività completate", "Vuoi che elimini tutte le attività completate?"),
+    ("verwijder de afgeronde taken", "Zal ik alle afgeronde taken verwijderen?"),
+    ("apague as tarefas concluídas", "Quer que eu apague todas as tarefas concluídas?"),
+    ("ta bort det som är klart", "Ska jag ta bort alla klara uppgifter?"),
+]
+
+
+@pytest.mark.parametrize(("message", "question"), FINISHED)
+async def test_a_yes_to_a_question_over_the_finished_tasks_never_changes_a_pending_one(
+    make_client: MakeClient, message: str, question: str
+) -> None:
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+    for task in await tasks_of(client):
+        if task["title"] != "Call mom":
+            response = await client.patch(
+                f"/api/alice/tasks/{task['id']}", json={"status": "completed"}, headers=auth()
+            )
+            assert response.status_code == 200, response.text
+
+    first = (await chat(client, message)).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert "Call mom" in await left(client), question
+
+
+async def test_a_yes_to_completing_everything_still_completes_everything(make_client: MakeClient) -> None:
+    # The done state is the change asked about, not which tasks: every task is completed.
+    message, question = "mark everything as done", "Should I mark all your tasks as done?"
+    llm = ScriptedLLM(default=asking_model(message, question, sweep("complete_task", THREE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, message)).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert await left(client) == dict.fromkeys(THREE, "completed")

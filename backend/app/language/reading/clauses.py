@@ -253,7 +253,19 @@ def names_every_task(text: str) -> bool:
     """Whether `text` names every task of the list ("delete them all", "alles erledigt", the model's
     "delete all 50?"): a word for all of them that is not inside a quoted title ("Clear all") nor in
     words that only say which list a task is on ("delete Gym from all your tasks?")."""
-    return bool(whole_list_words().search(list_places().sub(" ", QUOTED.sub(" ", fold(text)))))
+    return bool(whole_list_words().search(_unplaced(text)))
+
+
+def of_finished(text: str) -> bool:
+    """Whether the words for every task say the finished ones ("delete all your finished tasks", "alle
+    erledigten Aufgaben", "everything that's done"): a done state beside them."""
+    words = whole_list_words().sub(" ", _unplaced(text))
+    return any((p := lex.word("done_states")) is not None and p.search(words) for lex in lexicons())
+
+
+def _unplaced(text: str) -> str:
+    """The folded words of `text` outside its quoted titles and outside its `list_places`."""
+    return list_places().sub(" ", QUOTED.sub(" ", fold(text)))
 
 
 def names_something(text: str, *, references: bool = True) -> bool:
