@@ -196,9 +196,7 @@ def named_in(text: str, title: str) -> bool:
     wanted = _meaningful(title)
     if not wanted:
         return _symbols_named(text, title)
-    # A word of one or two letters in the text names only itself: "ta" ("ta liste", "ta bort") is
-    # no typo of "Taxes" here (the resolver may still read a reference "call mo" as "Call mom").
-    return all(any(w == t or (len(t) > 2 and (_same_word(w, t) or _ending(w, t))) for t in words) for w in wanted)
+    return all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
 
 
 def exactly_named(text: str, title: str) -> bool:
