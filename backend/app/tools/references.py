@@ -144,9 +144,8 @@ class TaskFinder:
         return found.then(self._act(decide(facts), call, row, other, notes))
 
     async def _says_all(self, repo: TaskRepository, grounding: Grounding, tool: str, row: TaskRow) -> bool:
-        """Whether the words a call is held to name every task, this one among them ("delete them all"; after
-        a yes, the question's "delete all 50?"): only finished ones where they say so ("delete all your
-        finished tasks"), a completion aside. (The step's calls may also cover the list: `sweeps`.)"""
+        """Whether the words a call is held to name every task, this one among them ("delete them all", "delete
+        all 50?"): only finished ones where they say so, a completion aside (also: `sweeps`)."""
         if not grounding.names or not names_every_task(grounding.names):
             return False
         if tool == Tool.COMPLETE or not of_finished(grounding.names):
@@ -214,9 +213,10 @@ class TaskFinder:
         if names is None or grounding.hold is Hold.ANY:
             return Naming.NONE, ()
         said_ref = clean_reference(reference)
-        if named_in(names, row.title):
+        typos = not grounding.confirmed  # the assistant's own question writes the titles it means as they are
+        if named_in(names, row.title, typos=typos):
             return (Naming.EXACT if exactly_named(names, row.title) else Naming.WHOLE), ()
-        if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref)) or self._points_to(
+        if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref, typos=typos)) or self._points_to(
             names, row, said_ref
         ):
             return (Naming.POINTER if self._points_to(names, row, said_ref) else Naming.WORDS), ()

@@ -184,19 +184,20 @@ def _meaningful(text: str) -> list[str]:
     return [w for w in words if not _filler(w)] or words
 
 
-def named_in(text: str, title: str) -> bool:
+def named_in(text: str, title: str, *, typos: bool = True) -> bool:
     """Whether `text` (the user's own words) names the task `title`: every meaningful word of the
     title has a counterpart in the text, typo-tolerant (`_same_word`) or the same word with an
     ending ("врач" in "к врачу", "ara" in "aradım"). "bin the taxes task" names "Taxes"; "delete it"
     or "should I delete the old invoices" name nothing else. In a script written without spaces
-    (Japanese, Chinese, Thai) a title is named where the text holds it ("ジム" in "ジムのタスク消して")."""
+    (Japanese, Chinese, Thai) a title is named where the text holds it ("ジム" in "ジムのタスク消して").
+    Without `typos` a word must be the title's own or it with an ending (words the assistant wrote)."""
     if _unspaced(title):
         return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     words = normalize_title(text).split()
     wanted = _meaningful(title)
     if not wanted:
         return _symbols_named(text, title)
-    return all(any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
+    return all(any(w == t or (typos and _same_word(w, t)) or _ending(w, t) for t in words) for w in wanted)
 
 
 def exactly_named(text: str, title: str) -> bool:
