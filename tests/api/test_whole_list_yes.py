@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from support.api import MakeClient, auth, chat, seed_tasks, tasks_of
 from support.asking import TWELVE, asking_model, left, sweep
-from support.fake_llm import ScriptedLLM, completion, declares
+from support.fake_llm import ScriptedLLM, calls, completion, declares
 
 THREE = ("Gym", "Taxes", "Call mom")
 
@@ -192,7 +192,11 @@ PLACED = [
     "Quer que eu apague Gym de toda a lista?",
     "Ska jag ta bort Gym från alla dina uppgifter?",
     "Kya main Gym ko sari list se delete kar doon?",
+    "Should I delete Gym from every one of your lists?",
+    "Should I delete Gym from all 3 of your lists?",
     "Should I delete “Clear all”?",  # a whole-list word inside a title is the title's
+    "Should I delete **Clear all**?",
+    "Should I delete *Clear all* for you?",
 ]
 
 
@@ -212,9 +216,18 @@ async def test_a_yes_to_a_question_placing_its_task_in_the_whole_list_changes_on
     assert set(tasks[1:]) <= set(await left(client)), question
 
 
-# The same words where they are what the change is about ("everything on your list"): the yes does all.
+# The same words where they are what the change is about ("everything on your list", "all your tasks"
+# after a particle): the yes does all. A review broke a first version on "check off all your tasks",
+# "the tasks on the whole list", "bocka av alla uppgifter" and "sare tasks list se": words that say
+# which list count as no task only where the question names a task.
 SWEPT_PLACED = [
     ("delete everything", "Should I delete everything on your list?", "yes"),
+    ("delete everything", "Should I delete the tasks on the whole list?", "yes"),
+    ("borra todo", "¿Borro las tareas de toda la lista?", "sí"),
+    ("supprime tout", "Je supprime les tâches de toute la liste ?", "oui"),
+    ("ta bort allt", "Ska jag ta bort uppgifterna på hela listan?", "ja"),
+    ("sab delete kar do", "Kya main sare tasks list se delete kar doon?", "haan"),
+    ("sab delete kar do", "Kya main poori list se tasks delete kar doon?", "haan"),
     ("delete all my tasks", "Do you want me to delete all 3 tasks from your list?", "yes please"),
     ("lösch alles", "Soll ich alles von deiner Liste löschen?", "ja"),
     ("borra todo", "¿Borro todo de tu lista?", "sí"),
@@ -288,3 +301,95 @@ async def test_a_yes_to_completing_everything_still_completes_everything(make_cl
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
     assert await left(client) == dict.fromkeys(THREE, "completed")
+
+
+@pytest.mark.parametrize(
+    ("message", "question", "step", "after"),
+    [
+        ("mark everything done", "Should I check off all your tasks?", sweep("complete_task", THREE), "completed"),
+        ("mark everything done", "Should I tick off all 3 tasks?", sweep("complete_task", THREE), "completed"),
+        ("bocka av allt", "Ska jag bocka av alla uppgifter?", sweep("complete_task", THREE), "completed"),
+        (
+            "make everything high priority",
+            "Should I set high priority on all your tasks?",
+            calls(*[("update_task", {"task_id": t, "priority": "high"}) for t in THREE]),
+            "pending",
+        ),
+    ],
+)
+async def test_a_yes_to_a_change_of_all_your_tasks_after_a_particle_does_it_all(
+    make_client: MakeClient, message: str, question: str, step: dict[str, Any], after: str
+) -> None:
+    llm = ScriptedLLM(default=asking_model(message, question, step), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, message)).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    tasks = await tasks_of(client)
+    assert {t["status"] for t in tasks} == {after}, question
+    if after == "pending":
+        assert {t["priority"] for t in tasks} == {"high"}, question
+
+
+# The assistant's own question writes the titles it means as they are: a word of it one letter from
+# another title ("tes" Test, "list" Lisa, "ta" Taxes) names no other task (a review found each).
+LOOK_ALIKES = [
+    ("Je supprime Gym de tes tâches ?", "Test"),
+    ("Should I delete Gym from your list?", "Lisa"),
+    ("Soll ich die Gym-Aufgabe löschen?", "Diet"),
+    ("¿Borro Gym de mis tareas?", "Misa"),
+    ("Je supprime Gym de toute ta liste ?", "Taxes"),
+    ("Ska jag ta bort Gym från min lista?", "Mint"),
+    ("Ska jag ta bort Gym?", "Taxes"),
+    ("Soll ich Gym von dem Plan löschen?", "Demo"),
+]
+
+
+@pytest.mark.parametrize(("question", "look_alike"), LOOK_ALIKES)
+async def test_a_yes_names_no_task_by_a_typo_in_the_question(
+    make_client: MakeClient, question: str, look_alike: str
+) -> None:
+    tasks = ("Gym", look_alike, "Call mom")
+    llm = ScriptedLLM(default=asking_model("gym", question, sweep("delete_task", tasks[:2])), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *tasks)
+
+    first = (await chat(client, "gym")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert look_alike in await left(client), question
+
+
+async def test_a_users_typo_of_a_short_title_is_still_asked_about(make_client: MakeClient) -> None:
+    # The user's own words keep their typos: "gy" is Gym, asked about (a withdrawn change dropped it unsaid).
+    client = await make_client(ScriptedLLM(default=sweep("delete_task", ("Gym",)), checker=declares()))
+    await seed_tasks(client, *THREE)
+
+    body = (await chat(client, "no gy today")).json()
+
+    assert "Gym" in body["assistant_message"], body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "VACÍA mi lista entera porfa, son todo cosas viejas",
+        "borra todo, mi lista ya no sirve",
+        "limpa minha lista inteira, é tudo coisa velha",
+    ],
+)
+async def test_a_word_for_the_list_is_no_done_state(make_client: MakeClient, message: str) -> None:
+    # Spanish and Portuguese "lista" is also "ready": a model that deletes the list over two steps is
+    # asked about once, all of it, and the yes does it (a first reading of "all the finished ones" took
+    # "mi lista entera" for them, and refused every pending task).
+    steps = (sweep("delete_task", TWELVE[:6]), sweep("delete_task", TWELVE[6:]))
+    client = await make_client(ScriptedLLM(*steps, default=completion("Listo."), checker=declares()))
+    await seed_tasks(client, *TWELVE)
+
+    first = (await chat(client, message)).json()
+    assert first["confirmation"] is not None, first["assistant_message"]
+    await chat(client, "sí", conversation_id=first["conversation_id"])
+
+    assert await left(client) == {}

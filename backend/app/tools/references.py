@@ -23,12 +23,12 @@ from backend.app.calls.decisions import Do, Verdict
 from backend.app.calls.facts import NO_GROUNDING, Grounding, Hold, Naming, Source, TargetFacts
 from backend.app.calls.payloads import Choices, TaskNamed, choices_of
 from backend.app.calls.said import Said
-from backend.app.calls.tools import Tool, traits
+from backend.app.calls.tools import traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
-from backend.app.language.reading.clauses import names_every_task, names_something, of_finished
+from backend.app.language.reading.clauses import names_something
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice, needs_confirmation
 from backend.app.tools.resolver import (
     Ambiguous,
@@ -43,6 +43,7 @@ from backend.app.tools.resolver import (
     parse_uuid,
     partly_named,
 )
+from backend.app.tools.whole_list import WholeList
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,7 @@ class TaskFinder:
         self.said = said
         self.context = context
         self.touched: set[uuid.UUID] = set()
+        self.whole = WholeList()
 
     async def find(
         self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
@@ -128,7 +130,7 @@ class TaskFinder:
             other = await self._named(repo, grounding.names, (*others, row.title))
         # After a yes, only the question's own words make a change over every task run ("delete all
         # 50?"); the step's calls over every task after "delete the 12 tasks?" are asked about (T16).
-        said_all = await self._says_all(repo, grounding, call.name, row)
+        said_all = await self.whole.says_all(repo, grounding, call.name, row)
         whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
             traits(call.name),
@@ -142,16 +144,6 @@ class TaskFinder:
             confirmed=grounding.confirmed and said_all,
         )
         return found.then(self._act(decide(facts), call, row, other, notes))
-
-    async def _says_all(self, repo: TaskRepository, grounding: Grounding, tool: str, row: TaskRow) -> bool:
-        """Whether the words a call is held to name every task, this one among them ("delete them all", "delete
-        all 50?"): only finished ones where they say so, a completion aside (also: `sweeps`)."""
-        if not grounding.names or not names_every_task(grounding.names):
-            return False
-        if tool == Tool.COMPLETE or not of_finished(grounding.names):
-            return True
-        task = row.whole or await repo.get(row.id)
-        return task is not None and task.status == "completed"
 
     async def _offer(self, repo: TaskRepository, reference: str, tool: str, found: Found) -> Found:
         """A reference that names no task, in a command for this tool: a pointer into a conversation
