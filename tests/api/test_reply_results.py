@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.asking import asking_model
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, calls, completion, declares, tool_call
 
@@ -325,3 +326,21 @@ async def test_a_repeated_change_does_not_stand_for_another(make_client: MakeCli
 
     assert "Not done: “delete yoga”" in reply, reply
     assert [t["title"] for t in await tasks_of(client, status="pending")] == ["Yoga"]
+
+
+async def test_a_turn_stopped_with_nothing_done_says_nothing_was_changed(make_client: MakeClient) -> None:
+    # The yes answers a question the reader did not take for a change: the model's deletes are refused
+    # and the turn stops. Nothing is listed above the stop line, so it says nothing changed (it once
+    # said "anything not listed above was not done" under nothing at all).
+    titles = ("Gym", "Taxes", "Call mom")
+    sweep = calls(*[("delete_task", {"task_id": t}) for t in titles])
+    llm = ScriptedLLM(default=asking_model("apaga tudo", "Apago tudo da sua lista?", sweep), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *titles)
+
+    first = (await chat(client, "apaga tudo")).json()
+    body = (await chat(client, "sim", conversation_id=first["conversation_id"])).json()
+
+    assert len(await tasks_of(client)) == 3
+    said = "Nada foi alterado: parei antes de conseguir fazer isso. Peça de novo, por favor."
+    assert body["assistant_message"] == said, body["assistant_message"]

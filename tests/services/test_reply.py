@@ -120,6 +120,19 @@ def test_a_stop_is_said_after_the_results() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("stop", "said"),
+    [
+        (StopReason.MAX_STEPS, "Nothing was changed: I stopped before I could do it. Please ask again."),
+        (StopReason.LLM_ERROR, "Nothing was changed: the assistant stopped answering before it finished."),
+    ],
+)
+def test_a_stop_with_nothing_above_it_says_nothing_was_changed(stop: StopReason, said: str) -> None:
+    reply, _ = reply_for("yes", run(stop=stop))
+
+    assert reply.text == said
+
+
 def test_direct_mode_builds_the_reply_from_results_once_a_tool_ran() -> None:
     invoices: TaskData = {
         "id": "t1",

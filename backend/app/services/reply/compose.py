@@ -261,14 +261,16 @@ def _action_line(t: Texts, request: str, reason: NotDoneReason, *, asked_back: b
     return t("Not done: “{request}”. Please ask again.", request=request)
 
 
-def _stopped(t: Texts, run: RunRecord, *, done_all: bool) -> str:
+def _stopped(t: Texts, run: RunRecord, *, done_all: bool, nothing: bool) -> str:
     """Why the turn ended before it was done, as the user hears it: what was done is said above it, what
     was not is this (a budget, a step limit, a model going in circles or writing what cannot be run).
     `done_all`: every action the message asks for was done; a model stopped for repeating itself
-    after that left nothing undone, and is not said."""
+    after that left nothing undone, and is not said. `nothing`: no line above it and no change made."""
     if run.stop_reason is StopReason.REPEATED_CALL and done_all:
         return ""
     if run.stop_reason is StopReason.LLM_ERROR:
+        if nothing:
+            return t("Nothing was changed: the assistant stopped answering before it finished.")
         return t("The assistant stopped answering before it finished: anything not listed above was not done.")
     if run.stop_reason in (
         StopReason.BUDGET_EXCEEDED,
@@ -276,6 +278,8 @@ def _stopped(t: Texts, run: RunRecord, *, done_all: bool) -> str:
         StopReason.REPEATED_CALL,
         StopReason.MODEL_FIX_RETRIES_EXHAUSTED,
     ):
+        if nothing:
+            return t("Nothing was changed: I stopped before I could do it. Please ask again.")
         return t("That is as far as I got with this message: anything not listed above was not done. Please ask again.")
     return ""
 
@@ -316,7 +320,8 @@ def compose(
         line = _action_line(t, request, reason, asked_back=_asks_about(action, asked))
         lines.append(line)
         reports.append(ActionReport(action.tool, Status.NOT_DONE, line, reason=reason))
-    if stopped := _stopped(t, run, done_all=intent.needs_tool and not left):
+    changed = any(e.result.success and e.call.name in CHANGING for e in run.executed)
+    if stopped := _stopped(t, run, done_all=intent.needs_tool and not left, nothing=not lines and not changed):
         lines.append(stopped)
     ask = [question.question] if question is not None else []
     replaced = [_replaced(words)] if words is not None and words.verdict is WordsVerdict.WITHHELD else []
