@@ -195,8 +195,26 @@ PLACED = [
     "Should I delete Gym from every one of your lists?",
     "Should I delete Gym from all 3 of your lists?",
     "Should I delete “Clear all”?",  # a whole-list word inside a title is the title's
-    "Should I delete **Clear all**?",
-    "Should I delete *Clear all* for you?",
+    # a phrase with a word for every task that names none (`not_all`)
+    "All right, should I delete Gym?",
+    "Should I delete Gym after all?",
+    "First of all, should I delete Gym?",
+    "Is that all, should I delete Gym?",
+    "Alright, should I delete Gym at all?",
+    "Okay, that's all clear. Should I delete Gym, all things considered once and for all?",
+    "Alles klar, soll ich Gym löschen?",
+    "Soll ich vor allem Gym löschen?",
+    "Todo bien, ¿borro Gym de todas formas?",
+    "¿Borro Gym de una vez por todas?",
+    "Je supprime Gym tout de suite ?",
+    "Tout à fait, je supprime Gym ?",
+    "Elimino Gym del tutto?",
+    "Tutto chiaro, elimino Gym?",
+    "Alles goed, zal ik Gym verwijderen?",
+    "Tudo bem, quer que eu apague Gym?",
+    "Ska jag ta bort Gym trots allt?",
+    "Ska jag ta bort Gym en gång för alla?",
+    "Kya main Gym sab se pehle delete kar doon?",
 ]
 
 
@@ -222,6 +240,9 @@ async def test_a_yes_to_a_question_placing_its_task_in_the_whole_list_changes_on
 # which list count as no task only where the question names a task.
 SWEPT_PLACED = [
     ("delete everything", "Should I delete everything on your list?", "yes"),
+    ("delete everything", "All right, should I delete all your tasks?", "yes"),
+    ("lösch alles", "Alles klar, soll ich alle Aufgaben löschen?", "ja"),
+    ("borra todo", "Todo bien, ¿borro todo de una vez por todas?", "sí"),
     ("delete everything", "Should I delete the tasks on the whole list?", "yes"),
     ("borra todo", "¿Borro las tareas de toda la lista?", "sí"),
     ("supprime tout", "Je supprime les tâches de toute la liste ?", "oui"),
@@ -259,7 +280,6 @@ async def test_a_yes_to_a_question_about_everything_on_the_list_does_it_all(
 FINISHED = [
     ("delete all my finished tasks", "Should I delete all your finished tasks?"),
     ("clear out the completed stuff", "Do you want me to delete all the completed tasks?"),
-    ("get rid of what's done", "Should I remove everything that's done?"),
     ("lösch alle erledigten Aufgaben", "Soll ich alle erledigten Aufgaben löschen?"),
     ("borra las tareas terminadas", "¿Borro todas las tareas terminadas?"),
     ("supprime les tâches terminées", "Veux-tu que je supprime toutes les tâches terminées ?"),
@@ -393,3 +413,93 @@ async def test_a_word_for_the_list_is_no_done_state(make_client: MakeClient, mes
     await chat(client, "sí", conversation_id=first["conversation_id"])
 
     assert await left(client) == {}
+
+
+# Questions about every task that a yes does at once, Gym finished before: a review of the second
+# version found each stopped (refused, or asked again) by words that say which tasks a change covers
+# ("on all your tasks"), emphasis taken for a title, a done word not about which tasks.
+EVERY = [
+    "Should I delete the tasks on all your lists, like Gym and Taxes?",
+    "Should I delete **all 3 tasks**?",
+    "Should I delete *everything* on your list?",
+    "Should I delete all your tasks for a complete fresh start?",
+    "Should I delete all your tasks and be done with it?",
+    "Pronto, quer que eu apague todas as tarefas?",
+    "¿Borro todas tus tareas tan pronto como pueda?",
+    "Klar, soll ich dann alle Aufgaben löschen?",
+    "Haal ik alle taken van je lijst af?",
+    "Soll ich alle Aufgaben löschen, auch die erledigten?",
+    "Should I delete every task, finished or not?",
+]
+
+
+@pytest.mark.parametrize("question", EVERY)
+async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: MakeClient, question: str) -> None:
+    llm = ScriptedLLM(default=asking_model("clear it all", question, sweep("delete_task", THREE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+    gym = next(t for t in await tasks_of(client) if t["title"] == "Gym")
+    await client.patch(f"/api/alice/tasks/{gym['id']}", json={"status": "completed"}, headers=auth())
+
+    first = (await chat(client, "clear it all")).json()
+    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+
+    assert await left(client) == {}, (question, body["assistant_message"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Should I set high priority on all your tasks, including Gym?", "Should I set *all* your tasks to high priority?"],
+)
+async def test_a_yes_to_an_edit_of_every_task_naming_one_edits_all(make_client: MakeClient, question: str) -> None:
+    step = calls(*[("update_task", {"task_id": t, "priority": "high"}) for t in THREE])
+    client = await make_client(ScriptedLLM(default=asking_model("prioritise", question, step), checker=declares()))
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, "prioritise")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert {t["priority"] for t in await tasks_of(client)} == {"high"}, question
+
+
+@pytest.mark.parametrize(
+    "question", ["Ska jag ta bort alla ”Gym”?", "Ska jag ta bort alla 'gamla' uppgifter?", "Ska jag ta bort alla *Gym*"]
+)
+async def test_a_quoted_title_joins_no_words_around_it(make_client: MakeClient, question: str) -> None:
+    # Taking the title out of the words must not make "alla … uppgifter" read "alla uppgifter".
+    llm = ScriptedLLM(default=asking_model("gym", question, sweep("delete_task", THREE)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *THREE)
+
+    first = (await chat(client, "gym")).json()
+    await chat(client, "ja", conversation_id=first["conversation_id"])
+
+    assert {"Taxes", "Call mom"} <= set(await left(client)), question
+
+
+@pytest.mark.parametrize(
+    ("title", "question"),
+    [("Buy mlik", "Should I delete “Buy milk”?"), ("Recieve package", "Should I delete Receive package?")],
+)
+async def test_a_question_that_mends_a_titles_typo_still_names_it(
+    make_client: MakeClient, title: str, question: str
+) -> None:
+    llm = ScriptedLLM(default=asking_model("that one", question, sweep("delete_task", (title,))), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, title, "Gym")
+
+    first = (await chat(client, "that one")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert await left(client) == {"Gym": "pending"}, question
+
+
+async def test_a_users_whole_list_request_over_two_steps_is_asked_once(make_client: MakeClient) -> None:
+    # "bin fertig damit" (I'm done with it) says nothing of which tasks: all twelve are asked about.
+    steps = (sweep("delete_task", TWELVE[:6]), sweep("delete_task", TWELVE[6:]))
+    client = await make_client(ScriptedLLM(*steps, default=completion("Erledigt."), checker=declares()))
+    await seed_tasks(client, *TWELVE)
+
+    first = (await chat(client, "lösch alle Aufgaben, bin fertig damit")).json()
+
+    assert first["confirmation"] is not None and len(first["confirmation"]["actions"]) == 12, first["assistant_message"]

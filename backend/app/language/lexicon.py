@@ -43,6 +43,7 @@ _WORDS = (
     "done_states",
     "whole_list",
     "list_places",
+    "not_all",
 )
 _CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
@@ -365,6 +366,13 @@ def whole_list_words() -> re.Pattern[str]:
 def list_places() -> re.Pattern[str]:
     """Words that only say which list a task is on, in any language ("from all your tasks", "de toda tu lista")."""
     parts = [p.pattern for lex in lexicons() if (p := lex.word("list_places")) is not None]
+    return re.compile("|".join(parts) if parts else r"(?!)")
+
+
+@cache
+def not_all() -> re.Pattern[str]:
+    """Phrases with a word for every task that name none, in any language ("all right", "alles klar")."""
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("not_all")) is not None]
     return re.compile("|".join(parts) if parts else r"(?!)")
 
 

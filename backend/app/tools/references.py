@@ -117,6 +117,7 @@ class TaskFinder:
         if isinstance(row, ToolResult):
             return found
         self.touched.add(row.id)
+        self.whole.found.add(row.title)
         if call.expected_version is not None and row.version != call.expected_version:
             data = TaskNamed(id=str(row.id), title=row.title, version=row.version)
             error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
@@ -130,7 +131,7 @@ class TaskFinder:
             other = await self._named(repo, grounding.names, (*others, row.title))
         # After a yes, only the question's own words make a change over every task run ("delete all
         # 50?"); the step's calls over every task after "delete the 12 tasks?" are asked about (T16).
-        said_all = await self.whole.says_all(repo, grounding, call.name, row)
+        said_all = naming is Naming.NONE and await self.whole.says_all(repo, grounding, call.name, row)
         whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
             traits(call.name),
@@ -205,10 +206,10 @@ class TaskFinder:
         if names is None or grounding.hold is Hold.ANY:
             return Naming.NONE, ()
         said_ref = clean_reference(reference)
-        typos = not grounding.confirmed  # the assistant's own question writes the titles it means as they are
-        if named_in(names, row.title, typos=typos):
+        strict = grounding.confirmed  # the assistant's own question: its "ta", "list" are no typos of titles
+        if named_in(names, row.title, strict=strict):
             return (Naming.EXACT if exactly_named(names, row.title) else Naming.WHOLE), ()
-        if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref, typos=typos)) or self._points_to(
+        if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref, strict=strict)) or self._points_to(
             names, row, said_ref
         ):
             return (Naming.POINTER if self._points_to(names, row, said_ref) else Naming.WORDS), ()

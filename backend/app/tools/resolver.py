@@ -27,7 +27,7 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns
+from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns, whole_list_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,20 +184,27 @@ def _meaningful(text: str) -> list[str]:
     return [w for w in words if not _filler(w)] or words
 
 
-def named_in(text: str, title: str, *, typos: bool = True) -> bool:
+def named_in(text: str, title: str, *, strict: bool = False) -> bool:
     """Whether `text` (the user's own words) names the task `title`: every meaningful word of the
     title has a counterpart in the text, typo-tolerant (`_same_word`) or the same word with an
     ending ("врач" in "к врачу", "ara" in "aradım"). "bin the taxes task" names "Taxes"; "delete it"
     or "should I delete the old invoices" name nothing else. In a script written without spaces
     (Japanese, Chinese, Thai) a title is named where the text holds it ("ジム" in "ジムのタスク消して").
-    Without `typos` a word must be the title's own or it with an ending (words the assistant wrote)."""
+    `strict` (the assistant's words): a word of some language's fillers, words for a task or a list,
+    or for all of them names only itself ("ta", "tes", "list": never "Taxes", "Test", "Lisa")."""
     if _unspaced(title):
         return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     words = normalize_title(text).split()
     wanted = _meaningful(title)
     if not wanted:
         return _symbols_named(text, title)
-    return all(any(w == t or (typos and _same_word(w, t)) or _ending(w, t) for t in words) for w in wanted)
+    near = [t for t in words if not (strict and _function_word(t))]
+    return all(w in words or any(_same_word(w, t) or _ending(w, t) for t in near) for w in wanted)
+
+
+@cache
+def _function_word(word: str) -> bool:
+    return _filler(word) or bool(task_nouns().fullmatch(word)) or bool(whole_list_words().fullmatch(word))
 
 
 def exactly_named(text: str, title: str) -> bool:

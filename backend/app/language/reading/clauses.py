@@ -25,8 +25,6 @@ from backend.app.language.lexicon import (
     conjunctions,
     fold,
     lexicons,
-    list_places,
-    whole_list_words,
 )
 from backend.app.language.lexicon import modifiers as _modifiers
 from backend.app.language.lexicon import task_nouns as _task_nouns
@@ -247,36 +245,6 @@ def _run(code: str, kind: str) -> re.Pattern[str] | None:
 # A quoted span that holds a title, its text in group 1 or 2 (services/turn/commands.py reads it): an
 # empty or blank one ('""', '" "') holds none.
 QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])([^\"]*)\"|(?<![\w'])'(?=[^']*[^'\s])([^']*)'(?!\w)")
-
-
-def names_every_task(text: str, *, places: bool = True) -> bool:
-    """Whether `text` names every task of the list ("delete them all", "alles erledigt", the model's
-    "delete all 50?") by a word for all of them outside a title written in quotes or bold ("Clear
-    all", **Clear all**). Without `places`, not by words that only say which list a task is on
-    ("Should I delete Gym from all your tasks?", "de toda tu lista")."""
-    words = _untitled(text)
-    return bool(whole_list_words().search(words if places else list_places().sub(" ", words)))
-
-
-def of_finished(text: str) -> bool:
-    """Whether the words for every task say the finished ones ("delete all your finished tasks", "alle
-    erledigten Aufgaben", "everything that's done"): a done state beside them (never a word for a
-    list, "VACÍA mi lista entera", where Spanish "lista" is also "ready")."""
-    words = _task_nouns().sub(" ", whole_list_words().sub(" ", list_places().sub(" ", _untitled(text))))
-    return any((p := lex.word("done_states")) is not None and p.search(words) for lex in lexicons())
-
-
-def unplaced(text: str) -> str:
-    """`text` folded, without the words that only say which list a task is on (`list_places`)."""
-    return list_places().sub(" ", fold(text))
-
-
-_MARKED = re.compile(r"\*\*?[^*\n]+\*\*?|\u201a[^'\n]*'")  # a title in bold or in German low quotes
-
-
-def _untitled(text: str) -> str:
-    """The folded words of `text` outside the titles it quotes or sets in bold."""
-    return _MARKED.sub(" ", QUOTED.sub(" ", fold(text)))
 
 
 def names_something(text: str, *, references: bool = True) -> bool:
