@@ -61,6 +61,25 @@ def test_named_in_any_language(text: str, title: str) -> None:
     assert named_in(text, title)
 
 
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("remove gym", "Remote"),
+        ("mark gym as done", "Market"),
+        ("borra gym", "Borrador"),
+        ("lösche gym", "Löschpapier"),
+        ("cancella gym", "Cancelleria"),
+    ],
+)
+def test_a_change_verb_names_no_title_by_an_ending(text: str, title: str) -> None:
+    assert not named_in(text, title)
+
+
+def test_a_change_verb_still_names_a_title_that_is_itself() -> None:
+    assert named_in("delete the remote", "Remote") and named_in("mark marketing done", "Marketing")
+    assert named_in("tick off the laundy", "Laundry")  # a typo of the title, not of a verb
+
+
 def test_a_short_word_is_no_ending_of_another() -> None:
     assert not named_in("call mom about the cat", "Catalog")
     assert not named_in("delete errand 4", "Errand 40")

@@ -190,21 +190,28 @@ def named_in(text: str, title: str, *, strict: bool = False) -> bool:
     ending ("врач" in "к врачу", "ara" in "aradım"). "bin the taxes task" names "Taxes"; "delete it"
     or "should I delete the old invoices" name nothing else. In a script written without spaces
     (Japanese, Chinese, Thai) a title is named where the text holds it ("ジム" in "ジムのタスク消して").
-    `strict` (the assistant's words): a word of some language's fillers, words for a task or a list,
-    or for all of them names only itself ("ta", "tes", "list": never "Taxes", "Test", "Lisa")."""
+    A change verb names a title only as itself; with `strict` (the assistant's words) so do a filler
+    and a word for a task, a list or all of them ("ta", "tes", "list": never "Taxes", "Test", "Lisa")."""
     if _unspaced(title):
         return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
     words = normalize_title(text).split()
     wanted = _meaningful(title)
     if not wanted:
         return _symbols_named(text, title)
-    near = [t for t in words if not (strict and _function_word(t))]
+    near = [t for t in words if not _verb(t) and not (strict and _function_word(t))]
     return all(w in words or any(_same_word(w, t) or _ending(w, t) for t in near) for w in wanted)
 
 
 @cache
 def _function_word(word: str) -> bool:
     return _filler(word) or bool(task_nouns().fullmatch(word)) or bool(whole_list_words().fullmatch(word))
+
+
+@cache
+def _verb(word: str) -> bool:
+    """A form of some language's verbs for a change ("remove", "mark", "lösche"): it names a title only
+    as itself, never by a typo or an ending ("remove gym" names no "Remote", "mark" no "Market")."""
+    return any(lex.any_verb is not None and lex.any_verb.fullmatch(word) for lex in lexicons())
 
 
 def exactly_named(text: str, title: str) -> bool:
