@@ -430,6 +430,10 @@ EVERY = [
     "Haal ik alle taken van je lijst af?",
     "Soll ich alle Aufgaben löschen, auch die erledigten?",
     "Should I delete every task, finished or not?",
+    # a third review: a phrase that names no task only where it stands alone, quotes as emphasis
+    "Should I delete them all right now?",
+    'Do you want me to delete "everything"?',
+    "Do you want me to delete “everything” on your list?",
 ]
 
 
@@ -449,7 +453,11 @@ async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: 
 
 @pytest.mark.parametrize(
     "question",
-    ["Should I set high priority on all your tasks, including Gym?", "Should I set *all* your tasks to high priority?"],
+    [
+        "Should I set high priority on all your tasks, including Gym?",
+        "Should I set *all* your tasks to high priority?",
+        "Should I set them all the same priority, high?",
+    ],
 )
 async def test_a_yes_to_an_edit_of_every_task_naming_one_edits_all(make_client: MakeClient, question: str) -> None:
     step = calls(*[("update_task", {"task_id": t, "priority": "high"}) for t in THREE])
@@ -503,3 +511,19 @@ async def test_a_users_whole_list_request_over_two_steps_is_asked_once(make_clie
     first = (await chat(client, "lösch alle Aufgaben, bin fertig damit")).json()
 
     assert first["confirmation"] is not None and len(first["confirmation"]["actions"]) == 12, first["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    ("message", "tool", "other"),
+    [("remove gym", "delete_task", "Remote"), ("mark gym as done", "complete_task", "Market")],
+)
+async def test_the_users_verb_names_no_task_by_its_ending(
+    make_client: MakeClient, message: str, tool: str, other: str
+) -> None:
+    # "remove" once named "Remote" (a shared stem, read as a conjugation): a model's extra call on it ran.
+    client = await make_client(ScriptedLLM(default=sweep(tool, ("Gym", other)), checker=declares()))
+    await seed_tasks(client, "Gym", other, "Taxes")
+
+    await chat(client, message)
+
+    assert (await left(client)).get(other) == "pending", message
