@@ -190,7 +190,7 @@ def named_in(text: str, title: str, *, strict: bool = False) -> bool:
     ending ("врач" in "к врачу", "ara" in "aradım"). "bin the taxes task" names "Taxes"; "delete it"
     or "should I delete the old invoices" name nothing else. In a script written without spaces
     (Japanese, Chinese, Thai) a title is named where the text holds it ("ジム" in "ジムのタスク消して").
-    A change verb names a title only as itself; with `strict` (the assistant's words) so do a filler
+    A change verb names only a verb of a title; with `strict` (the assistant's words) so do a filler
     and a word for a task, a list or all of them ("ta", "tes", "list": never "Taxes", "Test", "Lisa")."""
     if _unspaced(title):
         return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
@@ -198,8 +198,17 @@ def named_in(text: str, title: str, *, strict: bool = False) -> bool:
     wanted = _meaningful(title)
     if not wanted:
         return _symbols_named(text, title)
-    near = [t for t in words if not _verb(t) and not (strict and _function_word(t))]
-    return all(w in words or any(_same_word(w, t) or _ending(w, t) for t in near) for w in wanted)
+    near = [t for t in words if not (strict and _function_word(t))]
+    return all(w in words or any(_near(w, t) for t in near) for w in wanted)
+
+
+def _near(word: str, said: str) -> bool:
+    """`said` is the title's `word` with a typo or an ending; a change verb only where the title's word
+    is a verb too or its start ("cancelled" is "Cancel subscription"'s, "closed" "Close deal"'s;
+    "remove" is no "Remote", "mark" no "Market")."""
+    if not (_same_word(word, said) or _ending(word, said)):
+        return False
+    return not _verb(said) or _verb(word) or said.startswith(word)
 
 
 @cache
