@@ -197,6 +197,10 @@ PLACED = [
     "Should I delete “Clear all”?",  # a whole-list word inside a title is the title's
     # a phrase with a word for every task that names none (`not_all`)
     "All right, should I delete Gym?",
+    "**All right**, should I delete Gym?",
+    "All right 👍 should I delete Gym?",
+    "All right so should I delete Gym?",
+    "Theek hai all right, kya main Gym delete kar doon?",
     "Should I delete Gym after all?",
     "First of all, should I delete Gym?",
     "Is that all, should I delete Gym?",
@@ -430,10 +434,8 @@ EVERY = [
     "Haal ik alle taken van je lijst af?",
     "Soll ich alle Aufgaben löschen, auch die erledigten?",
     "Should I delete every task, finished or not?",
-    # a third review: a phrase that names no task only where it stands alone, quotes as emphasis
+    # a third review: a phrase that names no task never where "all" counts tasks
     "Should I delete them all right now?",
-    'Do you want me to delete "everything"?',
-    "Do you want me to delete “everything” on your list?",
 ]
 
 
@@ -457,6 +459,7 @@ async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: 
         "Should I set high priority on all your tasks, including Gym?",
         "Should I set *all* your tasks to high priority?",
         "Should I set them all the same priority, high?",
+        "Should I get them all set to high priority?",
     ],
 )
 async def test_a_yes_to_an_edit_of_every_task_naming_one_edits_all(make_client: MakeClient, question: str) -> None:
@@ -527,3 +530,31 @@ async def test_the_users_verb_names_no_task_by_its_ending(
     await chat(client, message)
 
     assert (await left(client)).get(other) == "pending", message
+
+
+@pytest.mark.parametrize("title", ["Everything", "Todo"])
+async def test_a_quoted_word_for_every_task_is_a_title(make_client: MakeClient, title: str) -> None:
+    # Read once as emphasis ("delete "everything"?"): a review deleted every task after a yes to it.
+    tasks = (title, "Gym", "Taxes")
+    question = f'Should I delete "{title}"?'
+    llm = ScriptedLLM(default=asking_model("that one", question, sweep("delete_task", tasks)), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *tasks)
+
+    first = (await chat(client, "that one")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert {"Gym", "Taxes"} <= set(await left(client))
+
+
+async def test_a_yes_to_a_question_about_a_titles_own_verb_runs(make_client: MakeClient) -> None:
+    # "Should I tick off the cancelled subscription task?" names "Cancel subscription" (review 4).
+    question = "Should I tick off the cancelled subscription task?"
+    step = sweep("complete_task", ("Cancel subscription",))
+    client = await make_client(ScriptedLLM(default=asking_model("I cancelled it", question, step), checker=declares()))
+    await seed_tasks(client, "Cancel subscription", "Gym")
+
+    first = (await chat(client, "I cancelled it")).json()
+    await chat(client, "yes", conversation_id=first["conversation_id"])
+
+    assert await left(client) == {"Cancel subscription": "completed", "Gym": "pending"}

@@ -56,13 +56,7 @@ def unplaced(text: str) -> str:
 
 def _untitled(text: str) -> str:
     """The folded words of `text`, each quoted title one placeholder word (no words come together
-    across it), without the phrases that name no task ("alles klar": never "klar", done)."""
+    across it; quotes are a title's even around "everything", which may be one), without the phrases
+    that name no task ("alles klar": never "klar", done)."""
     lines = "\n".join(" ".join(line.split()) for line in fold(text).splitlines())  # a line is a clause
-    return not_all().sub(" ", QUOTED.sub(_title, lines))
-
-
-def _title(quoted: re.Match[str]) -> str:
-    """A quoted title as one placeholder word; quotes around words for every task stay: emphasis
-    ("Do you want me to delete "everything"?")."""
-    inner = quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
-    return quoted.group() if whole_list_words().fullmatch(inner.strip()) else " §title§ "
+    return not_all().sub(" ", QUOTED.sub(" §title§ ", lines))
