@@ -201,6 +201,9 @@ PLACED = [
     "All right 👍 should I delete Gym?",
     "All right so should I delete Gym?",
     "Theek hai all right, kya main Gym delete kar doon?",
+    "All right now, should I delete Gym?",
+    "All right here's what I found: should I delete Gym?",
+    "All the same priority as before — should I delete Gym?",
     "Should I delete Gym after all?",
     "First of all, should I delete Gym?",
     "Is that all, should I delete Gym?",
@@ -436,6 +439,7 @@ EVERY = [
     "Should I delete every task, finished or not?",
     # a third review: a phrase that names no task never where "all" counts tasks
     "Should I delete them all right now?",
+    "Should I delete them all right after lunch?",
 ]
 
 
@@ -460,6 +464,8 @@ async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: 
         "Should I set *all* your tasks to high priority?",
         "Should I set them all the same priority, high?",
         "Should I get them all set to high priority?",
+        "Should I set them all the same high priority?",
+        "Should I have them all set at high priority?",
     ],
 )
 async def test_a_yes_to_an_edit_of_every_task_naming_one_edits_all(make_client: MakeClient, question: str) -> None:
@@ -518,7 +524,12 @@ async def test_a_users_whole_list_request_over_two_steps_is_asked_once(make_clie
 
 @pytest.mark.parametrize(
     ("message", "tool", "other"),
-    [("remove gym", "delete_task", "Remote"), ("mark gym as done", "complete_task", "Market")],
+    [
+        ("remove gym", "delete_task", "Remote"),
+        ("mark gym as done", "complete_task", "Market"),
+        ("complete gym", "complete_task", "Gym comp"),
+        ("finish gym", "complete_task", "Gym with Fin"),
+    ],
 )
 async def test_the_users_verb_names_no_task_by_its_ending(
     make_client: MakeClient, message: str, tool: str, other: str

@@ -69,6 +69,11 @@ def test_named_in_any_language(text: str, title: str) -> None:
         ("borra gym", "Borrador"),
         ("lösche gym", "Löschpapier"),
         ("cancella gym", "Cancelleria"),
+        ("complete gym", "Gym comp"),  # a review found these: a verb's start is no title word
+        ("mark rent done", "Rent Mar"),
+        ("change lunch to high priority", "Lunch with Chan"),
+        ("postpone gym to friday", "Gym post"),
+        ("finish gym", "Gym with Fin"),
     ],
 )
 def test_a_change_verb_names_no_title_by_an_ending(text: str, title: str) -> None:
@@ -86,7 +91,6 @@ def test_a_change_verb_names_no_title_by_an_ending(text: str, title: str) -> Non
         ("I changed the oil, mark it done", "Oil change"),
         ("done updating my CV", "Update CV"),
         ("mark editing video done", "Edit video"),
-        ("I closed the deal, mark it done", "Close deal"),
         ("delete the updated CV", "Update CV"),
     ],
 )

@@ -204,11 +204,9 @@ def named_in(text: str, title: str, *, strict: bool = False) -> bool:
 
 def _near(word: str, said: str) -> bool:
     """`said` is the title's `word` with a typo or an ending; a change verb only where the title's word
-    is a verb too or its start ("cancelled" is "Cancel subscription"'s, "closed" "Close deal"'s;
-    "remove" is no "Remote", "mark" no "Market")."""
-    if not (_same_word(word, said) or _ending(word, said)):
-        return False
-    return not _verb(said) or _verb(word) or said.startswith(word)
+    is a verb too ("cancelled" is "Cancel subscription"'s; "remove" is no "Remote", "mark" no "Market",
+    "complete" no "Comp")."""
+    return (_same_word(word, said) or _ending(word, said)) and (not _verb(said) or _verb(word))
 
 
 @cache
