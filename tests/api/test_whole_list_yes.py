@@ -203,7 +203,10 @@ PLACED = [
     "Theek hai all right, kya main Gym delete kar doon?",
     "All right now, should I delete Gym?",
     "All right here's what I found: should I delete Gym?",
-    "All the same priority as before — should I delete Gym?",
+    "Should I delete Gym and leave the rest of them all the same?",
+    "Should I delete Gym, or are those all good?",
+    "Should I delete Gym and leave them all right where they are?",
+    "Should I delete Gym and keep these all the same?",
     "Should I delete Gym after all?",
     "First of all, should I delete Gym?",
     "Is that all, should I delete Gym?",
@@ -440,6 +443,7 @@ EVERY = [
     # a third review: a phrase that names no task never where "all" counts tasks
     "Should I delete them all right now?",
     "Should I delete them all right after lunch?",
+    "Should I delete your tasks all right now?",
 ]
 
 
@@ -466,6 +470,8 @@ async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: 
         "Should I get them all set to high priority?",
         "Should I set them all the same high priority?",
         "Should I have them all set at high priority?",
+        "Should I set your 3 tasks all the same priority, high?",
+        "Should I set all the same priority: high?",
     ],
 )
 async def test_a_yes_to_an_edit_of_every_task_naming_one_edits_all(make_client: MakeClient, question: str) -> None:
