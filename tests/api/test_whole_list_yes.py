@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, auth, chat, seed_tasks, tasks_of
-from support.asking import TWELVE, asking_model, left, sweep
+from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.asking import TWELVE, asking_model, left, sweep, yes_to
 from support.fake_llm import ScriptedLLM, calls, completion, declares
 
 THREE = ("Gym", "Taxes", "Call mom")
@@ -92,12 +92,7 @@ NAMED_ONLY = [
 async def test_a_yes_to_the_models_question_changes_only_what_it_names(
     make_client: MakeClient, tasks: tuple[str, ...], message: str, question: str
 ) -> None:
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", tasks)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *tasks)
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, tasks, message, question, sweep("delete_task", tasks))
 
     # At most the tasks the question names went (its yes grounds them); never the rest of the list.
     named = {t for t in tasks if t.casefold() in question.casefold()}
@@ -136,12 +131,7 @@ async def test_after_a_yes_the_models_calls_over_the_whole_list_are_asked_in_one
 async def test_after_a_yes_calls_over_part_of_the_list_are_not_asked_about(make_client: MakeClient) -> None:
     # Two of three tasks, neither named by the question: no change over the whole list, nothing asked.
     message, question = "delete the old stuff", "Should I delete the 2 old tasks?"
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE[:2])), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+    client, body = await yes_to(make_client, THREE, message, question, sweep("delete_task", THREE[:2]))
 
     assert body["confirmation"] is None and await left(client) == dict.fromkeys(THREE, "pending")
 
@@ -159,12 +149,7 @@ async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
     make_client: MakeClient, question: str, calls_on: tuple[str, ...]
 ) -> None:
     message = "delete gym"
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", calls_on)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+    client, body = await yes_to(make_client, THREE, message, question, sweep("delete_task", calls_on))
 
     assert body["confirmation"] is None, body["assistant_message"]
     named = {t for t in THREE if t.casefold() in question.casefold()}
@@ -233,12 +218,7 @@ async def test_a_yes_to_a_question_placing_its_task_in_the_whole_list_changes_on
     make_client: MakeClient, question: str
 ) -> None:
     tasks = ("Clear all", "Taxes", "Call mom") if "Clear all" in question else THREE
-    llm = ScriptedLLM(default=asking_model("gym", question, sweep("delete_task", tasks)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *tasks)
-
-    first = (await chat(client, "gym")).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, tasks, "gym", question, sweep("delete_task", tasks))
 
     # Gym may go (where the question is read as a delete of it), never another task.
     assert set(tasks[1:]) <= set(await left(client)), question
@@ -274,12 +254,7 @@ SWEPT_PLACED = [
 async def test_a_yes_to_a_question_about_everything_on_the_list_does_it_all(
     make_client: MakeClient, message: str, question: str, yes: str
 ) -> None:
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
+    client, body = await yes_to(make_client, THREE, message, question, sweep("delete_task", THREE), yes=yes)
 
     assert await left(client) == {}, (question, body["assistant_message"])
 
@@ -304,18 +279,8 @@ FINISHED = [
 async def test_a_yes_to_a_question_over_the_finished_tasks_never_changes_a_pending_one(
     make_client: MakeClient, message: str, question: str
 ) -> None:
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("delete_task", THREE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-    for task in await tasks_of(client):
-        if task["title"] != "Call mom":
-            response = await client.patch(
-                f"/api/alice/tasks/{task['id']}", json={"status": "completed"}, headers=auth()
-            )
-            assert response.status_code == 200, response.text
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    done = ("Gym", "Taxes")
+    client, _ = await yes_to(make_client, THREE, message, question, sweep("delete_task", THREE), done=done)
 
     assert "Call mom" in await left(client), question
 
@@ -323,12 +288,7 @@ async def test_a_yes_to_a_question_over_the_finished_tasks_never_changes_a_pendi
 async def test_a_yes_to_completing_everything_still_completes_everything(make_client: MakeClient) -> None:
     # The done state is the change asked about, not which tasks: every task is completed.
     message, question = "mark everything as done", "Should I mark all your tasks as done?"
-    llm = ScriptedLLM(default=asking_model(message, question, sweep("complete_task", THREE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, THREE, message, question, sweep("complete_task", THREE))
 
     assert await left(client) == dict.fromkeys(THREE, "completed")
 
@@ -350,12 +310,7 @@ async def test_a_yes_to_completing_everything_still_completes_everything(make_cl
 async def test_a_yes_to_a_change_of_all_your_tasks_after_a_particle_does_it_all(
     make_client: MakeClient, message: str, question: str, step: dict[str, Any], after: str
 ) -> None:
-    llm = ScriptedLLM(default=asking_model(message, question, step), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, THREE, message, question, step)
 
     tasks = await tasks_of(client)
     assert {t["status"] for t in tasks} == {after}, question
@@ -382,12 +337,7 @@ async def test_a_yes_names_no_task_by_a_typo_in_the_question(
     make_client: MakeClient, question: str, look_alike: str
 ) -> None:
     tasks = ("Gym", look_alike, "Call mom")
-    llm = ScriptedLLM(default=asking_model("gym", question, sweep("delete_task", tasks[:2])), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *tasks)
-
-    first = (await chat(client, "gym")).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, tasks, "gym", question, sweep("delete_task", tasks[:2]))
 
     assert look_alike in await left(client), question
 
@@ -449,14 +399,8 @@ EVERY = [
 
 @pytest.mark.parametrize("question", EVERY)
 async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: MakeClient, question: str) -> None:
-    llm = ScriptedLLM(default=asking_model("clear it all", question, sweep("delete_task", THREE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-    gym = next(t for t in await tasks_of(client) if t["title"] == "Gym")
-    await client.patch(f"/api/alice/tasks/{gym['id']}", json={"status": "completed"}, headers=auth())
-
-    first = (await chat(client, "clear it all")).json()
-    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
+    step = sweep("delete_task", THREE)
+    client, body = await yes_to(make_client, THREE, "clear it all", question, step, done=("Gym",))
 
     assert await left(client) == {}, (question, body["assistant_message"])
 
@@ -476,11 +420,7 @@ async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: 
 )
 async def test_a_yes_to_an_edit_of_every_task_naming_one_edits_all(make_client: MakeClient, question: str) -> None:
     step = calls(*[("update_task", {"task_id": t, "priority": "high"}) for t in THREE])
-    client = await make_client(ScriptedLLM(default=asking_model("prioritise", question, step), checker=declares()))
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, "prioritise")).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, THREE, "prioritise", question, step)
 
     assert {t["priority"] for t in await tasks_of(client)} == {"high"}, question
 
@@ -490,12 +430,7 @@ async def test_a_yes_to_an_edit_of_every_task_naming_one_edits_all(make_client: 
 )
 async def test_a_quoted_title_joins_no_words_around_it(make_client: MakeClient, question: str) -> None:
     # Taking the title out of the words must not make "alla … uppgifter" read "alla uppgifter".
-    llm = ScriptedLLM(default=asking_model("gym", question, sweep("delete_task", THREE)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, "gym")).json()
-    await chat(client, "ja", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, THREE, "gym", question, sweep("delete_task", THREE), yes="ja")
 
     assert {"Taxes", "Call mom"} <= set(await left(client)), question
 
@@ -507,12 +442,7 @@ async def test_a_quoted_title_joins_no_words_around_it(make_client: MakeClient, 
 async def test_a_question_that_mends_a_titles_typo_still_names_it(
     make_client: MakeClient, title: str, question: str
 ) -> None:
-    llm = ScriptedLLM(default=asking_model("that one", question, sweep("delete_task", (title,))), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, title, "Gym")
-
-    first = (await chat(client, "that one")).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, (title, "Gym"), "that one", question, sweep("delete_task", (title,)))
 
     assert await left(client) == {"Gym": "pending"}, question
 
@@ -554,12 +484,7 @@ async def test_a_quoted_word_for_every_task_is_a_title(make_client: MakeClient, 
     # Read once as emphasis ("delete "everything"?"): a review deleted every task after a yes to it.
     tasks = (title, "Gym", "Taxes")
     question = f'Should I delete "{title}"?'
-    llm = ScriptedLLM(default=asking_model("that one", question, sweep("delete_task", tasks)), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *tasks)
-
-    first = (await chat(client, "that one")).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, tasks, "that one", question, sweep("delete_task", tasks))
 
     assert {"Gym", "Taxes"} <= set(await left(client))
 
@@ -568,10 +493,6 @@ async def test_a_yes_to_a_question_about_a_titles_own_verb_runs(make_client: Mak
     # "Should I tick off the cancelled subscription task?" names "Cancel subscription" (review 4).
     question = "Should I tick off the cancelled subscription task?"
     step = sweep("complete_task", ("Cancel subscription",))
-    client = await make_client(ScriptedLLM(default=asking_model("I cancelled it", question, step), checker=declares()))
-    await seed_tasks(client, "Cancel subscription", "Gym")
-
-    first = (await chat(client, "I cancelled it")).json()
-    await chat(client, "yes", conversation_id=first["conversation_id"])
+    client, _ = await yes_to(make_client, ("Cancel subscription", "Gym"), "I cancelled it", question, step)
 
     assert await left(client) == {"Cancel subscription": "completed", "Gym": "pending"}

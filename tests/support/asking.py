@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from support.api import tasks_of
-from support.fake_llm import calls, completion
+from support.api import auth, chat, seed_tasks, tasks_of
+from support.fake_llm import ScriptedLLM, calls, completion, declares
 
 TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
 
@@ -34,3 +34,27 @@ def asking_model(request: str, question: str, then: dict[str, Any]) -> Callable[
 def sweep(tool: str, titles: tuple[str, ...]) -> dict[str, Any]:
     """One step of calls of `tool`, one per title."""
     return calls(*[(tool, {"task_id": t}) for t in titles])
+
+
+async def yes_to(
+    make_client: Callable[..., Any],
+    tasks: tuple[str, ...],
+    request: str,
+    question: str,
+    then: dict[str, Any],
+    *,
+    yes: str = "yes",
+    done: tuple[str, ...] = (),
+) -> tuple[Any, dict[str, Any]]:
+    """The user's `request` over `tasks` (those in `done` completed first), the model's `question`
+    back, the user's `yes`, and the model's step `then`: the client, and the reply to the yes."""
+    client = await make_client(ScriptedLLM(default=asking_model(request, question, then), checker=declares()))
+    await seed_tasks(client, *tasks)
+    for task in await tasks_of(client):
+        if task["title"] in done:
+            response = await client.patch(
+                f"/api/alice/tasks/{task['id']}", json={"status": "completed"}, headers=auth()
+            )
+            assert response.status_code == 200, response.text
+    first = (await chat(client, request)).json()
+    return client, (await chat(client, yes, conversation_id=first["conversation_id"])).json()
