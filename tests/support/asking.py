@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from support.api import auth, chat, seed_tasks, tasks_of
+from support.api import USER, auth, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM, calls, completion, declares
 
 TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
@@ -53,7 +53,7 @@ async def yes_to(
     for task in await tasks_of(client):
         if task["title"] in done:
             response = await client.patch(
-                f"/api/alice/tasks/{task['id']}", json={"status": "completed"}, headers=auth()
+                f"/api/{USER}/tasks/{task['id']}", json={"status": "completed"}, headers=auth()
             )
             assert response.status_code == 200, response.text
     first = (await chat(client, request)).json()

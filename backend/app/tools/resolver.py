@@ -211,13 +211,13 @@ def _near(word: str, said: str) -> bool:
 
 @cache
 def _function_word(word: str) -> bool:
+    """A filler, or a word for a task, a list or all of them, in some language ("ta", "list", "toute")."""
     return _filler(word) or bool(task_nouns().fullmatch(word)) or bool(whole_list_words().fullmatch(word))
 
 
 @cache
 def _verb(word: str) -> bool:
-    """A form of some language's verbs for a change ("remove", "mark", "lösche"): it names a title only
-    as itself, never by a typo or an ending ("remove gym" names no "Remote", "mark" no "Market")."""
+    """A form of some language's verbs for a change ("remove", "mark", "lösche", "cancelled")."""
     return any(lex.any_verb is not None and lex.any_verb.fullmatch(word) for lex in lexicons())
 
 

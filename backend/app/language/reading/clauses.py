@@ -19,13 +19,7 @@ from typing import Literal
 
 from backend.app.calls.tools import Tool
 from backend.app.language.detect import scores
-from backend.app.language.lexicon import (
-    Lexicon,
-    VerbPattern,
-    conjunctions,
-    fold,
-    lexicons,
-)
+from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, fold, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
 from backend.app.language.lexicon import task_nouns as _task_nouns
 
@@ -240,11 +234,6 @@ def _whole(kind: str, clause: str) -> bool:
 def _run(code: str, kind: str) -> re.Pattern[str] | None:
     pattern = next(lex.word(kind) for lex in lexicons() if lex.code == code)
     return re.compile(rf"(?:(?:{pattern.pattern})\W*)+") if pattern is not None else None
-
-
-# A quoted span that holds a title, its text in group 1 or 2 (services/turn/commands.py reads it): an
-# empty or blank one ('""', '" "') holds none.
-QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])([^\"]*)\"|(?<![\w'])'(?=[^']*[^'\s])([^']*)'(?!\w)")
 
 
 def names_something(text: str, *, references: bool = True) -> bool:

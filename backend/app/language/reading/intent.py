@@ -34,7 +34,6 @@ from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import QUOTES, fold, lexicons
 from backend.app.language.lexicon import task_nouns as _task_nouns
 from backend.app.language.reading.clauses import (
-    QUOTED,
     Reading,
     declines,
     is_item,
@@ -148,6 +147,9 @@ class Intent:
         return self.actions[0].tool if self.actions else None
 
 
+# A quoted span that holds a title, its text in group 1 or 2 (services/turn/commands.py reads it): an
+# empty or blank one ('""', '" "') holds none.
+QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])([^\"]*)\"|(?<![\w'])'(?=[^']*[^'\s])([^']*)'(?!\w)")
 _PLACEHOLDER = re.compile(r"\"?§(\d+)§\"?")  # a quoted span while the message is read (no pattern matches §)
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
