@@ -3,36 +3,41 @@
 A question is asked (`propose`) when deletions go over the per-turn cap; when the decision table
 (calls/verdicts.py, docs/guard.md) held a call to be looked up and asked about, not run
 (`NEEDS_CONFIRMATION`: a destructive change whose target the backend chose and the words do not name
-exactly, a change on a message that asks for none but names the task, a message not read); and
-when a delete, complete or update names several tasks of one title (then the user picks one: "2",
-"the second one", "la segunda", "the one due Friday", "the urgent one", "the work one"). The next
-message in the conversation answers it (`answer`): a yes in any covered language (or `"confirm":
+exactly, a change on a message that asks for none but names the task, a message not read); when the
+model asked about a change in words that cannot be shown (`restated`); and when a delete, complete or
+update names several tasks of one title (then the user picks one: "2", "the second one", "la
+segunda", "the one due Friday", "the urgent one", "the work one"). The next message in the
+conversation answers it (`answer`): a yes in any covered language (or `"confirm":
 "<id>"`) runs exactly the stored calls, with no LLM call; a no cancels; anything else cancels it and
 is handled as a new message. Questions expire. Every question is written in the user's language,
-from the tasks' own titles and facts, never from the model's words.
+from the tasks' own titles and facts, never from the model's words (which, restated, only say which).
 """
 
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Literal, cast
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import AskedAction, AskedFacts, Choice, choices_of, task_id_of, title_of
 from backend.app.calls.tools import BULK, Tool, having
 from backend.app.calls.types import ExecutedCall
-from backend.app.db.models import PendingConfirmation
+from backend.app.db.models import PendingConfirmation, Task
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import day_names, fold, lexicons, month_names
+from backend.app.language.lexicon import QUOTES, day_names, fold, lexicons, month_names
+from backend.app.language.reading.intent import QUOTED, read_question
 from backend.app.language.reading.when import day_in
+from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
 from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
 ASKABLE = having("destructive")  # never without the user's own words or a yes
 CHOOSABLE = having("targets")
+RESTATED = frozenset({Tool.DELETE, Tool.COMPLETE})  # a model's question that names only its task
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -47,6 +52,26 @@ class Proposal:
     covers: frozenset[int] = field(default_factory=frozenset)  # id() of the calls it asks about
     answers: list[tuple[str, str]] = field(default_factory=list)
 
+    def shown(self, *, expires_at: datetime) -> Confirmation:
+        """The question as the response shows it, under a new id: a confirm's first answer carries the
+        id, so a client's button answers this very question."""
+        confirmation_id = str(uuid.uuid4())
+        return Confirmation(
+            id=confirmation_id,
+            question=self.question,
+            actions=[ConfirmationAction(name=a["name"], arguments=a["arguments"]) for a in self.actions],
+            expires_at=expires_at,
+            kind=self.kind,
+            answers=[
+                ConfirmationAnswer(
+                    label=label,
+                    message=message,
+                    confirm=confirmation_id if self.kind == "confirm" and i == 0 else None,
+                )
+                for i, (label, message) in enumerate(self.answers)
+            ],
+        )
+
 
 def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
     """The question a turn's results call for, if any (a choice among twins first): the calls the
@@ -59,7 +84,34 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
     asks = [e for e in calls if _needs_yes(e)]
     if not asks:
         return None
-    actions = [_action(e) for e in asks]
+    return _confirm([_action(e) for e in asks], t, covers=frozenset(map(id, asks)))
+
+
+def asked_change(words: str) -> tuple[Tool, str] | None:
+    """The change a model's words ask about, and the one title they quote for it (folded), where they
+    ask about one change (a delete or a completion) of one quoted title: "Makes sense! Want me to
+    delete "Gym" from your list?" asks to delete "gym". Anything else is None (`restated`)."""
+    changes = read_question(words).changes
+    if len(changes) != 1 or (tool := next(iter(changes))) not in RESTATED:
+        return None
+    quoted = {fold(m[1] or m[2]).strip() for m in QUOTED.finditer(changes[tool].translate(QUOTES))}
+    return (tool, quoted.pop()) if len(quoted) == 1 else None
+
+
+def restated(asked: tuple[Tool, str], tasks: Sequence[Task], *, t: Texts) -> Proposal | None:
+    """The model's own question about a change (`asked_change`), asked in the catalog's words, for a
+    turn whose words cannot be shown (the check that would verify them could not be read): "Do you
+    want me to delete “Gym”? Answer yes or no.", whose yes runs that delete. Only where the title it
+    quotes is exactly the title of one task it can change."""
+    tool, title = asked
+    fits = [x for x in tasks if fold(x.title).strip() == title and (tool != Tool.COMPLETE or x.status == "pending")]
+    if len(fits) != 1:
+        return None
+    return _confirm([AskedAction(name=tool, arguments={"task_id": str(fits[0].id)}, label=fits[0].title)], t)
+
+
+def _confirm(actions: list[AskedAction], t: Texts, *, covers: frozenset[int] = frozenset()) -> Proposal:
+    """A yes-or-no question about `actions`: "Do you want me to delete “Gym”? Answer yes or no."."""
     labels: dict[str, list[str]] = {}  # by tool, in the order asked
     for a in actions:
         labels.setdefault(a["name"], []).append(a["label"])
@@ -70,7 +122,7 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
     listed = t.join(phrases)
     question = t("Do you want me to {actions}? Answer yes or no.", actions=listed)
     answers = [(t("Yes"), t("yes")), (t("No"), t("no"))]
-    return Proposal("confirm", question, actions, frozenset(map(id, asks)), answers)
+    return Proposal("confirm", question, actions, covers, answers)
 
 
 def _choose(e: ExecutedCall, choices: list[Choice], reference: str | None, t: Texts) -> Proposal:

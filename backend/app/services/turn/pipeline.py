@@ -24,13 +24,14 @@ from datetime import date, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from backend.app.agent.guard_protocol import WordsReason
 from backend.app.agent.limits import BudgetUse
-from backend.app.agent.loop_types import ChatCompletionsClient
+from backend.app.agent.loop_types import ANSWERED, ChatCompletionsClient
 from backend.app.agent.presets import Preset
 from backend.app.agent.run_io import CallsObserver, RunResult
 from backend.app.agent.runner import AgentRunner
 from backend.app.calls.said import Commands, Said, SaidAction, SaidAdd
-from backend.app.calls.tools import Tool
+from backend.app.calls.tools import READING, Tool
 from backend.app.core.clock import NO_ZONE_NAMES, Clock, ZoneNames
 from backend.app.core.config import Settings
 from backend.app.core.exceptions import AppError, InvalidRequest
@@ -39,9 +40,15 @@ from backend.app.core.logging import turn_id_var
 from backend.app.core.metrics import Metrics
 from backend.app.db.repositories.preferences import user_clock
 from backend.app.db.repositories.routing import Observed
+from backend.app.db.repositories.tasks import TaskRepository
+from backend.app.db.session import unit_of_work
+from backend.app.language.catalog import texts
+from backend.app.language.detect import detect
 from backend.app.language.reading.intent import Intent
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo, PresetInfo
+from backend.app.services.confirmations.questions import Proposal, asked_change, restated
+from backend.app.services.guard.claims import claims
 from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.reply.live import LiveReply, ReplyListener
 from backend.app.services.turn import prompt
@@ -190,7 +197,10 @@ class ChatService:
             run, step = await self._run(turn)
             if isinstance(run, RunResult) and step.guard is not None:
                 run = await self._claims_checked(turn, run, step.guard)
-            finished = finish(turn, run, step, settings=self.settings, clock=self.clock, model=self.model_info)
+            asked = await self._restated(turn, run, step) if isinstance(run, RunResult) else None
+            finished = finish(
+                turn, run, step, settings=self.settings, clock=self.clock, model=self.model_info, asked=asked
+            )
             learned = self._learned(turn, run, finished) if isinstance(run, RunResult) else []
             await self.store.persist(turn, finished, learned)
             self._observe(turn, run, finished)
@@ -258,6 +268,27 @@ class ChatService:
         step = max((e.step for e in run.executed), default=0)
         checked, events = guard.review_titles(words, named, run.executed, step=step)
         return replace(run, words=checked, guard_events=[*run.guard_events, *events]) if events else run
+
+    async def _restated(self, turn: TurnContext, run: RunResult, step: Step) -> Proposal | None:
+        """The model's question about a change asked in the catalog's words (confirmations/questions.py
+        `restated`), where nothing was changed and its words cannot be shown because the check that
+        would verify them could not be read: what the user can answer, where only help was said."""
+        words = run.words
+        if (
+            not step.asks
+            or words is None
+            or words.reason is not WordsReason.UNVERIFIED
+            or run.stop_reason not in ANSWERED
+            or any(e.call.name not in READING for e in run.executed)
+            or claims(words.text)
+            or (asked := asked_change(words.text)) is None
+        ):
+            return None
+        async with unit_of_work(self.sessionmaker) as session:
+            tasks = await TaskRepository(session, turn.user_id).list_tasks()
+        # In the model's language where the message's own could not be told ("yoga fällt aus").
+        language = step.language if step.language.how != "default" else detect(words.text)
+        return restated(asked, tasks, t=texts(language.code))
 
     def _tools(self, turn: TurnContext, step: Step | None = None) -> TaskTools:
         """The turn's tools; with a guarded `step`, with what the message names for each action, to

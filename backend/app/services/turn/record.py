@@ -5,7 +5,6 @@ the metadata into the response body, and keeps beside it what the turn's last tr
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -35,8 +34,6 @@ from backend.app.schemas.chat import (
     ActionMetadata,
     ChatResponse,
     Confirmation,
-    ConfirmationAction,
-    ConfirmationAnswer,
     DroppedValue,
     ToolCallRecord,
     ToolResultOut,
@@ -100,14 +97,22 @@ class Finished:
 
 
 def finish(
-    turn: TurnContext, run: RunResult | AnswerRun, step: Step, *, settings: Settings, clock: Clock, model: ModelInfo
+    turn: TurnContext,
+    run: RunResult | AnswerRun,
+    step: Step,
+    *,
+    settings: Settings,
+    clock: Clock,
+    model: ModelInfo,
+    asked: Proposal | None = None,
 ) -> Finished:
     """What the user reads and what explains it: the reply (composed in services/reply/compose.py), the
-    question to ask if any, the findings, the execution metadata and the response. `model`: the
-    model the turn ran on, as its execution metadata shows it."""
+    question to ask if any (the results', else `asked`: the model's, restated), the findings, the
+    execution metadata and the response. `model`: the model the turn ran on, as its execution
+    metadata shows it."""
     calls = final_calls(run.executed)
     t = step.texts
-    proposal = propose(calls, t=t) if step.asks else None
+    proposal = (propose(calls, t=t) if step.asks else None) or asked
     reply = compose(
         run=run,
         intent=step.intent,
@@ -125,7 +130,7 @@ def finish(
     confirmation = None
     if proposal is not None:
         expires_at = now + timedelta(minutes=settings.confirmation_ttl_minutes)
-        confirmation = _confirmation(proposal, expires_at=expires_at)
+        confirmation = proposal.shown(expires_at=expires_at)
     response = ChatResponse(
         conversation_id=turn.conversation_id,
         assistant_message=reply.text,
@@ -180,27 +185,6 @@ def _turn_metadata(
     )
     metadata.time_zone = turn.clock.zone_name
     return metadata
-
-
-def _confirmation(proposal: Proposal, *, expires_at: datetime) -> Confirmation:
-    """The question as the response shows it, under a new id: a confirm's first answer carries the
-    id, so a client's button answers this very question."""
-    confirmation_id = str(uuid.uuid4())
-    return Confirmation(
-        id=confirmation_id,
-        question=proposal.question,
-        actions=[ConfirmationAction(name=a["name"], arguments=a["arguments"]) for a in proposal.actions],
-        expires_at=expires_at,
-        kind=proposal.kind,
-        answers=[
-            ConfirmationAnswer(
-                label=label,
-                message=message,
-                confirm=confirmation_id if proposal.kind == "confirm" and i == 0 else None,
-            )
-            for i, (label, message) in enumerate(proposal.answers)
-        ],
-    )
 
 
 def tool_call_records(executed: Sequence[ExecutedCall]) -> list[ToolCallRecord]:
