@@ -333,14 +333,18 @@ async def test_a_yes_about_one_task_never_lets_a_model_delete_the_whole_list(mak
 
 
 async def test_a_question_beside_a_sentence_no_list_reads_is_not_shown_unchecked(make_client: MakeClient) -> None:
-    # A claim in a language no file reads, then a question: the check cannot be read, so nothing shows.
+    # A claim in a language no file reads, then a question: the check cannot be read, so nothing of
+    # the words shows. The question may be asked in the catalog's own words (its yes deletes Gym),
+    # never the claim beside it.
     llm = ScriptedLLM(completion("全部削除しました。 Do you want me to delete “Gym” too?"), checker=NONSENSE_CHECK)
     client = await make_client(llm)
     await seed_tasks(client, "Gym", "Yoga")
 
     body = (await chat(client, "hi there")).json()
 
-    assert "全部" not in body["assistant_message"] and "Gym" not in body["assistant_message"]
+    assert "全部" not in body["assistant_message"] and "too" not in body["assistant_message"]
+    assert body["confirmation"] is None or body["assistant_message"] == body["confirmation"]["question"]
+    assert set(await _left(client)) == {"Gym", "Yoga"}
 
 
 async def test_a_no_to_the_models_question_grounds_nothing(make_client: MakeClient) -> None:

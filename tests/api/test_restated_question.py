@@ -79,7 +79,7 @@ RESTATED = [
     (
         "nl",
         "yoga gaat deze maand niet door",
-        "Balen, geen zonnegroet dus. Zal ik 'Yoga' van je lijst verwijderen?",
+        "Balen, geen zonnegroet dus. Zal ik 'Yoga' verwijderen?",
         "ja",
         "delete_task",
         "Yoga",
@@ -150,7 +150,7 @@ async def test_the_models_question_is_asked_in_the_catalogs_words_and_its_yes_ma
 
 
 async def test_a_no_to_the_restated_question_changes_nothing(make_client: MakeClient) -> None:
-    message, question = "gym membership ran out", 'Membership kaput, alas! Should I delete "Gym" then?'
+    message, question = "gym membership ran out", 'Membership kaput, alas! Should I delete "Gym"?'
     client = await make_client(_client_model(message, question, calls(("delete_task", {"task_id": "Gym"}))))
     await seed_tasks(client, *TASKS)
     first = (await chat(client, message)).json()
@@ -170,6 +170,19 @@ NOT_RESTATED = [
     ("Renovations, what a saga! Should I delete Gym?", ()),  # no quote: the words do not say where the title is
     ('Renovations, what a saga! Is "Gym" still on your list?', ()),  # asks no change
     ('Renovations, what a saga! I could delete "Gym" for you.', ()),  # says, does not ask
+    ('Renovations, what a saga! Should I not delete "Gym"?', ()),  # negated
+    ('Renovations, what a saga! Do you want to keep "Gym" or delete it?', ()),  # a choice
+    ('Renovations, what a saga! Should I delete "Gym"? Just kidding, it stays on your list!', ()),  # taken back
+    ('Renovations, what a saga! Should I delete everything except "Gym"?', ()),  # the opposite of "Gym"
+    ('Renovations, what a saga! Should I delete the "Gym" tag?', ()),  # the quote is not the verb's object
+    ('Renovations, what a saga! Like "Gym", should I remove Yoga as well?', ()),  # another task's quote
+    ('Renovations, what a saga! Should I delete "Gym" and everything else?', ()),  # more than one task
+    ('Renovations, what a saga! Should I delete "Gym" or just postpone it?', ()),  # an alternative
+    ('Renovations, what a saga! Should I delete ＂Gym＂ and keep "Yoga" as is?', ()),  # fullwidth quotes
+    ("Schade, Entspannung adé. Soll ich „Gym“ nicht löschen?", ()),
+    ("Quelle tristesse ! Tu veux que je supprime tout sauf « Gym » ?", ()),
+    ("¡Uf, menuda odisea! ¿No quieres que elimine «Gym»?", ()),
+    ('Uff, dumbbells ki chhutti. Kya main "Gym" delete na karoon?', ()),
 ]
 
 
@@ -196,7 +209,7 @@ async def test_any_other_question_is_not_restated(
 
 
 async def test_words_that_can_be_shown_are_shown_not_restated(make_client: MakeClient) -> None:
-    message, question = "gym membership ran out", 'Membership kaput, alas! Should I delete "Gym" then?'
+    message, question = "gym membership ran out", 'Membership kaput, alas! Should I delete "Gym"?'
     client = await make_client(_client_model(message, question, completion("ok"), honest=True))
     await seed_tasks(client, *TASKS)
     first = (await chat(client, message)).json()
@@ -228,4 +241,23 @@ async def test_in_model_mode_and_streamed_the_restated_question_is_the_reply(mak
         events = parse((await streamed(live, message)).text)
     shown = [data for kind, data in events if kind == "confirmation"]
     assert len(shown) == 1 and shown[0]["question"] == body["confirmation"]["question"], events
+    assert await left(client) == dict.fromkeys(TASKS, "pending")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "delete yoga",  # a command: its own actions are what the turn says
+        "don't delete the gym, it is only closed for a week",  # says no
+    ],
+)
+async def test_beside_a_command_or_a_no_the_models_question_is_not_restated(
+    make_client: MakeClient, message: str
+) -> None:
+    question = 'Renovations, what a saga! Should I delete "Gym"?'
+    client = await make_client(_client_model(message, question, completion("ok")))
+    await seed_tasks(client, *TASKS)
+    first = (await chat(client, message)).json()
+    assert first["confirmation"] is None, first["assistant_message"]
+    assert "Gym" not in first["assistant_message"], first["assistant_message"]
     assert await left(client) == dict.fromkeys(TASKS, "pending")

@@ -50,3 +50,11 @@ def test_a_german_request_to_take_a_task_off_the_list_deletes_it(message: str, a
 )
 def test_a_german_wish_or_question_to_take_it_off_is_no_command(message: str) -> None:
     assert classify(message).kind != "command", classify(message)
+
+
+def test_a_fullwidth_quote_is_a_quote_and_keeps_its_own_title() -> None:
+    """＂Gym＂ folds to "Gym": the spans as typed and the placeholders are found alike, so each quote
+    comes back as its own title (the first one read as "Yoga" before)."""
+    found = classify('delete ＂Gym＂ and "Yoga"')
+    assert found.quotes == ('"Gym"', '"Yoga"'), found
+    assert '"Gym"' in found.actions[0].object and "Yoga" not in found.actions[0].object, found.actions

@@ -76,7 +76,7 @@ _FLAGS = (
     "infinitive_at_head",
 )
 _FLAG_DEFAULTS = {"infinitive_at_head": True}
-QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
+QUOTES = str.maketrans("’‘`´“”„«»＂＇", '\'\'\'\'""""""\'')  # fullwidth too: `fold` decomposes those to plain ones
 
 
 def fold(text: str) -> str:

@@ -24,11 +24,12 @@ from typing import Any, Literal, cast
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import AskedAction, AskedFacts, Choice, choices_of, task_id_of, title_of
-from backend.app.calls.tools import BULK, Tool, having
+from backend.app.calls.tools import BULK, CHANGING, Tool, having
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation, Task
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import QUOTES, day_names, fold, lexicons, month_names
+from backend.app.language.lexicon import QUOTES, Lexicon, day_names, fold, lexicons, month_names, whole_list_words
+from backend.app.language.reading.clauses import verb_tools
 from backend.app.language.reading.intent import QUOTED, read_question
 from backend.app.language.reading.when import day_in
 from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
@@ -88,14 +89,41 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
 
 
 def asked_change(words: str) -> tuple[Tool, str] | None:
-    """The change a model's words ask about, and the one title they quote for it (folded), where they
-    ask about one change (a delete or a completion) of one quoted title: "Makes sense! Want me to
-    delete "Gym" from your list?" asks to delete "gym". Anything else is None (`restated`)."""
-    changes = read_question(words).changes
-    if len(changes) != 1 or (tool := next(iter(changes))) not in RESTATED:
+    """The change a model's words end by asking about, and the one title they quote for it (folded),
+    where it is plainly an offer of that change on that task: "Makes sense! Want me to delete "Gym"
+    from your list?" asks to delete "gym". Anything else is None (`restated`): a question that does
+    not end the words ("… Just kidding, it stays."), offers a choice or more than one clause ("keep
+    "Gym" or delete it?"), quotes a title away from its verb ("the "Gym" tag", "Like "Gym", should
+    I delete Yoga?", "… or just postpone it?"), or holds a negation, a task's field or a word for
+    every task in any language ("Should I not delete "Gym"?", "the "Gym" tag", "everything except
+    "Gym""). A question about the past said with the verb beside
+    the title ("Did you delete "Gym"?") is still read as the offer: its yes is to the catalog's words."""
+    if not words.rstrip().endswith(("?", "？")):
         return None
-    quoted = {fold(m[1] or m[2]).strip() for m in QUOTED.finditer(changes[tool].translate(QUOTES))}
-    return (tool, quoted.pop()) if len(quoted) == 1 else None
+    question = read_question(words)
+    if len(question.changes) != 1 or question.options or (tool := next(iter(question.changes))) not in RESTATED:
+        return None
+    clause = question.changes[tool].translate(QUOTES)
+    spans = list(QUOTED.finditer(clause))
+    if "\n" in clause or len(spans) != 1:
+        return None
+    before, after = fold(clause[: spans[0].start()]).rstrip(), fold(clause[spans[0].end() :]).lstrip()
+    other = set(verb_tools(after)) & CHANGING - {tool}  # "… or just postpone it?"
+    if other or not any(_verb_beside(lex, before, after) for lex in lexicons()):
+        return None
+    said = f"{before} {after}"
+    kinds = [p for lex in lexicons() for p in (lex.word("negation"), lex.word("fields"))] + [whole_list_words()]
+    if any(p is not None and p.search(said) for p in kinds):
+        return None
+    return tool, fold(spans[0][1] or spans[0][2]).strip()
+
+
+def _verb_beside(lex: Lexicon, before: str, after: str) -> bool:
+    """Whether the language's verb stands right before the quote or right after it (verb last, "Soll ich
+    „Yoga“ löschen")."""
+    if lex.any_verb is None:
+        return False
+    return lex.any_verb.match(after) is not None or any(m.end() == len(before) for m in lex.any_verb.finditer(before))
 
 
 def restated(asked: tuple[Tool, str], tasks: Sequence[Task], *, t: Texts) -> Proposal | None:

@@ -272,10 +272,13 @@ class ChatService:
     async def _restated(self, turn: TurnContext, run: RunResult, step: Step) -> Proposal | None:
         """The model's question about a change asked in the catalog's words (confirmations/questions.py
         `restated`), where nothing was changed and its words cannot be shown because the check that
-        would verify them could not be read: what the user can answer, where only help was said."""
+        would verify them could not be read: what the user can answer, where only help was said. Never
+        beside a command (its own actions are what the turn says) nor a message that says no."""
         words = run.words
         if (
             not step.asks
+            or step.intent.kind in ("command", "negated")
+            or step.intent.declined
             or words is None
             or words.reason is not WordsReason.UNVERIFIED
             or run.stop_reason not in ANSWERED
