@@ -388,3 +388,91 @@ async def test_deletions_over_the_cap_beside_a_choice_say_why_they_were_not_done
     assert "which task do you mean" not in body["assistant_message"], body["assistant_message"]
     assert "Not done: delete “gym” (too many actions in one message; send it again)." in body["assistant_message"]
     assert sorted(t["title"] for t in await tasks_of(client)) == ["Gym", "Report", "Report", "Yoga"]
+
+
+async def one_over_the_cap(make_client: MakeClient) -> tuple[Any, ScriptedLLM, dict[str, Any]]:
+    """Three deletes over a cap of two: the third, Gym, is asked about."""
+    llm = ScriptedLLM(calls(*[("delete_task", {"task_id": t}) for t in FOUR[:3]]))
+    client = await make_client(llm, max_destructive_calls_per_turn=2)
+    await seed_tasks(client, *FOUR)
+    body = (await chat(client, "delete taxes, bread and gym")).json()
+    assert body["confirmation"]["actions"][0]["name"] == "delete_task", body["assistant_message"]
+    assert await titles(client) == ["Gym", "Laundry"]
+    return client, llm, body
+
+
+@pytest.mark.parametrize(
+    "yes",
+    [
+        "yes, delete it",
+        "delete it",
+        "sí, bórrala",
+        "ja, lösch es",
+        "pode apagar sim",
+        "ja, verwijder het maar",
+        "ja, ta bort den",
+        "haan, delete kar do",
+        "yes, delete gym",  # the task asked about, named again
+        "sí, borra “Gym”",
+    ],
+)
+async def test_a_yes_said_as_the_change_again_runs_the_stored_call(make_client: MakeClient, yes: str) -> None:
+    """ "yes, delete it" answers "Do you want me to delete “Gym”?" as a yes does (it was a new
+    message, whose model's delete was asked about again)."""
+    client, llm, asked = await one_over_the_cap(make_client)
+    requests = len(llm.requests)
+
+    body = (await chat(client, yes, conversation_id=asked["conversation_id"])).json()
+
+    assert len(llm.requests) == requests, body["assistant_message"]
+    assert await titles(client) == ["Laundry"]
+    assert body["execution_metadata"]["confirmation_answer"]["verdict"] == "run"
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "delete laundry",  # another task: a new message
+        "yes, delete gym and laundry",  # names a task not asked about
+        "complete it",  # another change
+        "don't delete it",  # a no said as the change
+    ],
+)
+async def test_a_change_that_is_not_the_one_asked_is_no_yes(make_client: MakeClient, other: str) -> None:
+    client, llm, asked = await one_over_the_cap(make_client)
+    llm.push(completion("Okay."))
+
+    body = (await chat(client, other, conversation_id=asked["conversation_id"])).json()
+
+    assert body["execution_metadata"].get("confirmation_answer", {}).get("verdict") != "run", body
+    assert await titles(client) == ["Gym", "Laundry"]
+
+
+async def test_a_yes_never_runs_on_a_task_renamed_since_it_was_asked(make_client: MakeClient) -> None:
+    """The yes was given to "delete “Gym”": renamed since (here through the API, as from another
+    conversation), the task is not deleted, and the reply says why."""
+    client, llm, asked = await one_over_the_cap(make_client)
+    gym = next(t for t in await tasks_of(client) if t["title"] == "Gym")
+    renamed = await client.patch(f"/api/{USER}/tasks/{gym['id']}", json={"title": "Tax return"}, headers=auth())
+    assert renamed.status_code == 200, renamed.text
+    requests = len(llm.requests)
+
+    body = (await chat(client, "yes", conversation_id=asked["conversation_id"])).json()
+
+    assert len(llm.requests) == requests
+    assert await titles(client) == ["Laundry", "Tax return"]
+    assert body["assistant_message"] == (
+        "Couldn't delete “Gym”: it was changed by another request at the same time; nothing was done. Please try again."
+    )
+    assert body["tool_calls"][0]["result"]["success"] is False
+
+
+async def test_a_yes_still_runs_on_a_task_changed_otherwise_since(make_client: MakeClient) -> None:
+    client, _, asked = await one_over_the_cap(make_client)
+    gym = next(t for t in await tasks_of(client) if t["title"] == "Gym")
+    changed = await client.patch(f"/api/{USER}/tasks/{gym['id']}", json={"priority": "high"}, headers=auth())
+    assert changed.status_code == 200, changed.text
+
+    await chat(client, "yes", conversation_id=asked["conversation_id"])
+
+    assert await titles(client) == ["Laundry"]

@@ -101,12 +101,12 @@ RESTATED = [
         "Dentist",
     ),
     (
-        "ur",
-        "gym ab band ho gaya hai",
-        'Uff, dumbbells ki chhutti. Kya main "Gym" delete kar doon?',
-        "haan",
-        "delete_task",
-        "Gym",
+        "sv",
+        "äntligen betald",
+        "Skönt, hyresvärden blir glad! Vill du att jag bockar av ”Pay rent”?",
+        "ja",
+        "complete_task",
+        "Pay rent",
     ),
 ]
 
@@ -179,6 +179,14 @@ NOT_RESTATED = [
     ('Renovations, what a saga! Should I delete "Gym" and everything else?', ()),  # more than one task
     ('Renovations, what a saga! Should I delete "Gym" or just postpone it?', ()),  # an alternative
     ('Renovations, what a saga! Should I delete ＂Gym＂ and keep "Yoga" as is?', ()),  # fullwidth quotes
+    ('Renovations, what a saga! Should I keep it instead of deleting "Gym"?', ()),  # offers the opposite
+    ('Renovations, what a saga! Should Anna delete "Gym"?', ()),  # someone else
+    ('Renovations, what a saga! Should I delete "Gym" tomorrow?', ()),  # another time
+    ('Renovations, what a saga! Did you delete "Gym"?', ()),  # the past
+    ('Renovations, what a saga! Should I have deleted "Gym"?', ()),
+    ('Renovations, what a saga! Is "Yoga" complete?', ()),  # a state
+    ("Schade, Entspannung adé. Soll ich Yoga statt „Gym“ löschen?", ()),  # another task, the verb last
+    ('Uff, dumbbells ki chhutti. Kya main "Gym" delete karne ke bajaye rakh loon?', ()),
     ("Schade, Entspannung adé. Soll ich „Gym“ nicht löschen?", ()),
     ("Quelle tristesse ! Tu veux que je supprime tout sauf « Gym » ?", ()),
     ("¡Uf, menuda odisea! ¿No quieres que elimine «Gym»?", ()),

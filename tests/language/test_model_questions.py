@@ -58,3 +58,23 @@ def test_a_fullwidth_quote_is_a_quote_and_keeps_its_own_title() -> None:
     found = classify('delete ＂Gym＂ and "Yoga"')
     assert found.quotes == ('"Gym"', '"Yoga"'), found
     assert '"Gym"' in found.actions[0].object and "Yoga" not in found.actions[0].object, found.actions
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Poxa! Quer que eu tire «Academia» da lista?",
+        "Quer que eu tire “Mercado” da sua lista?",
+        'Entendi. Tire "Inglês" da lista, então?',
+    ],
+)
+def test_portuguese_tire_before_a_quoted_title_asks_a_delete(question: str) -> None:
+    """ "tire" is also "take" ("tire uma foto"): a delete only before a quoted title or a word that
+    points at a task, as in the model's "Quer que eu tire «Academia» da lista?"."""
+    assert Tool.DELETE in read_question(question).changes, read_question(question)
+
+
+@pytest.mark.parametrize(("message", "command"), [('tire "Mercado" da lista', True), ("tire uma foto da lista", False)])
+def test_portuguese_tire_is_a_delete_only_before_a_quoted_title(message: str, command: bool) -> None:
+    found = classify(message)
+    assert (found.kind == "command" and found.actions[0].tool == Tool.DELETE) is command, found

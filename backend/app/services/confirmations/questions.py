@@ -24,13 +24,13 @@ from typing import Any, Literal, cast
 
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.payloads import AskedAction, AskedFacts, Choice, choices_of, task_id_of, title_of
-from backend.app.calls.tools import BULK, CHANGING, Tool, having
+from backend.app.calls.tools import BULK, Tool, having
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation, Task
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import QUOTES, Lexicon, day_names, fold, lexicons, month_names, whole_list_words
-from backend.app.language.reading.clauses import verb_tools
-from backend.app.language.reading.intent import QUOTED, read_question
+from backend.app.language.lexicon import day_names, fold, lexicons, month_names
+from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.intent import classify
 from backend.app.language.reading.when import day_in
 from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
@@ -38,7 +38,6 @@ from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
 
 ASKABLE = having("destructive")  # never without the user's own words or a yes
 CHOOSABLE = having("targets")
-RESTATED = frozenset({Tool.DELETE, Tool.COMPLETE})  # a model's question that names only its task
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -88,52 +87,14 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
     return _confirm([_action(e) for e in asks], t, covers=frozenset(map(id, asks)))
 
 
-def asked_change(words: str) -> tuple[Tool, str] | None:
-    """The change a model's words end by asking about, and the one title they quote for it (folded),
-    where it is plainly an offer of that change on that task: "Makes sense! Want me to delete "Gym"
-    from your list?" asks to delete "gym". Anything else is None (`restated`): a question that does
-    not end the words ("… Just kidding, it stays."), offers a choice or more than one clause ("keep
-    "Gym" or delete it?"), quotes a title away from its verb ("the "Gym" tag", "Like "Gym", should
-    I delete Yoga?", "… or just postpone it?"), or holds a negation, a task's field or a word for
-    every task in any language ("Should I not delete "Gym"?", "the "Gym" tag", "everything except
-    "Gym""). A question about the past said with the verb beside
-    the title ("Did you delete "Gym"?") is still read as the offer: its yes is to the catalog's words."""
-    if not words.rstrip().endswith(("?", "？")):
-        return None
-    question = read_question(words)
-    if len(question.changes) != 1 or question.options or (tool := next(iter(question.changes))) not in RESTATED:
-        return None
-    clause = question.changes[tool].translate(QUOTES)
-    spans = list(QUOTED.finditer(clause))
-    if "\n" in clause or len(spans) != 1:
-        return None
-    before, after = fold(clause[: spans[0].start()]).rstrip(), fold(clause[spans[0].end() :]).lstrip()
-    other = set(verb_tools(after)) & CHANGING - {tool}  # "… or just postpone it?"
-    if other or not any(_verb_beside(lex, before, after) for lex in lexicons()):
-        return None
-    said = f"{before} {after}"
-    kinds = [p for lex in lexicons() for p in (lex.word("negation"), lex.word("fields"))] + [whole_list_words()]
-    if any(p is not None and p.search(said) for p in kinds):
-        return None
-    return tool, fold(spans[0][1] or spans[0][2]).strip()
-
-
-def _verb_beside(lex: Lexicon, before: str, after: str) -> bool:
-    """Whether the language's verb stands right before the quote or right after it (verb last, "Soll ich
-    „Yoga“ löschen")."""
-    if lex.any_verb is None:
-        return False
-    return lex.any_verb.match(after) is not None or any(m.end() == len(before) for m in lex.any_verb.finditer(before))
-
-
 def restated(asked: tuple[Tool, str], tasks: Sequence[Task], *, t: Texts) -> Proposal | None:
-    """The model's own question about a change (`asked_change`), asked in the catalog's words, for a
+    """The model's own offer of a change (language/reading/offer.py), asked in the catalog's words, for a
     turn whose words cannot be shown (the check that would verify them could not be read): "Do you
     want me to delete “Gym”? Answer yes or no.", whose yes runs that delete. Only where the title it
-    quotes is exactly the title of one task it can change."""
+    quotes is the title of exactly one task, one it can change."""
     tool, title = asked
-    fits = [x for x in tasks if fold(x.title).strip() == title and (tool != Tool.COMPLETE or x.status == "pending")]
-    if len(fits) != 1:
+    fits = [x for x in tasks if fold(x.title).strip() == title]  # any status: "Résumé" done is no "Resume"
+    if len(fits) != 1 or (tool == Tool.COMPLETE and fits[0].status != "pending"):
         return None
     return _confirm([AskedAction(name=tool, arguments={"task_id": str(fits[0].id)}, label=fits[0].title)], t)
 
@@ -228,6 +189,8 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, t
     if by_id and (pending.kind == "confirm" or len(actions) == 1):
         return Answer("run", tuple(actions), "confirmed by id")
     said = Referents().answer(message)
+    if said is None and _said_again(actions, message):
+        said = True
     if pending.kind == "confirm":
         if said is True:
             return Answer("run", tuple(actions), "yes")
@@ -240,12 +203,32 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, t
     return Answer("cancel" if said is False else "new", how="no" if said is False else "")
 
 
+def _said_again(actions: Sequence[AskedAction], message: str) -> bool:
+    """A yes said as the very change asked, naming nothing else ("yes, delete it", "sí, bórralo", "pode
+    tirar sim", "yes, delete Gym" when Gym is asked about), as `_answered` (services/turn/context.py)
+    reads one to the model's own question: the message asks every change asked about and no other,
+    and its words name no task but the one asked ("delete yoga" is a new message)."""
+    found = classify(message)
+    asked = {a["name"] for a in actions}
+    titles = {_bare(asked_title(a)) for a in actions}
+    said = {str(tool) for a in found.actions for tool in a.tools}  # every change asked, said again
+    return (
+        found.needs_tool
+        and asked <= said
+        and all(
+            set(a.tools) & asked
+            and (not names_something(a.about) or Referents().answer(a.about) is True or _bare(a.about) in titles)
+            for a in found.actions
+        )
+    )
+
+
 def _pick(actions: Sequence[AskedAction], message: str, *, today: date | None = None) -> AskedAction | None:
     """The action the user picked: by number or position ("2", "the second one", "pehla wala"), or by
     what tells it apart ("the one due Friday", "the 12th", "el 12 de marzo", "die von morgen", "the
     urgent one", "the work one") when exactly one fits."""
     said = fold(message)
-    titled = [a for a in actions if _bare(_title(a)) == _bare(said)]
+    titled = [a for a in actions if _bare(asked_title(a)) == _bare(said)]
     if len(titled) == 1 and not _bare(said).isdigit():  # its whole title, however short ("A2"); "2" is a number
         return titled[0]
     shown = tuple(TaskRef(str(a["arguments"]["task_id"]), str(a["label"])) for a in actions)
@@ -313,7 +296,8 @@ def _days(said: str, *, dated: bool) -> set[int]:
     return {int(n) for n, mark in _DAY.findall(said) if 1 <= int(n) <= 31 and (mark or dated or short)}
 
 
-def _title(action: AskedAction) -> str:
+def asked_title(action: AskedAction) -> str:
+    """The title of the task an asked call was asked about with."""
     return str((action.get("facts") or AskedFacts()).get("title") or action["label"])
 
 

@@ -9,18 +9,24 @@ answers it; this module is where that meets the turn: its transaction, its tools
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from backend.app.agent.loop_types import Finding, StopReason
+from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import GuardEvent
-from backend.app.calls.types import ExecutedCall, ToolCall
+from backend.app.calls.payloads import AskedAction
+from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.core.clock import Clock
 from backend.app.core.exceptions import ConfirmationNotPending
 from backend.app.db.models import as_utc
 from backend.app.db.repositories.confirmations import ConfirmationRepository
-from backend.app.services.confirmations.questions import Answer, answer
+from backend.app.db.repositories.tasks import TaskRepository
+from backend.app.db.session import unit_of_work
+from backend.app.language.lexicon import fold
+from backend.app.services.confirmations.questions import Answer, answer, asked_title
 from backend.app.services.turn.context import TurnContext
 from backend.app.tools.referents import TurnAccount
 from backend.app.tools.task_tools import TaskTools
@@ -89,15 +95,54 @@ async def run_answer(turn: TurnContext, tools: TaskTools) -> AnswerRun:
     assert turn.answer is not None
     if turn.answer.verdict != "run":
         return AnswerRun((), StopReason.FINAL)
-    calls = [ToolCall(f"confirm-{i}", a["name"], dict(a["arguments"])) for i, a in enumerate(turn.answer.actions)]
-    outcome = await tools.execute_batch(calls)
-    executed = tuple(
-        ExecutedCall(call=c, arguments=args, result=result, step=0, duration_ms=0.0)
-        for c, result, args in zip(calls, outcome.results, outcome.executed_arguments, strict=True)
-    )
+    actions = turn.answer.actions
+    calls = [ToolCall(f"confirm-{i}", a["name"], dict(a["arguments"])) for i, a in enumerate(actions)]
+    renamed = await _renamed(tools, actions)  # their results say so; the others run
+    runs = [c for i, c in enumerate(calls) if i not in renamed]
+    outcome = await tools.execute_batch(runs) if runs else None
+    ran = iter(zip(outcome.results, outcome.executed_arguments, strict=True) if outcome is not None else ())
+    executed: list[ExecutedCall] = []
+    for i, call in enumerate(calls):
+        result, arguments = (_changed_since(actions[i]), dict(actions[i]["arguments"])) if i in renamed else next(ran)
+        executed.append(ExecutedCall(call=call, arguments=arguments, result=result, step=0, duration_ms=0.0))
     if turn.on_calls is not None:
-        await turn.on_calls(executed)
-    return AnswerRun(executed, StopReason.COMPOSED)
+        await turn.on_calls(tuple(executed))
+    return AnswerRun(tuple(executed), StopReason.COMPOSED)
+
+
+async def _renamed(tools: TaskTools, actions: Sequence[AskedAction]) -> set[int]:
+    """The stored calls whose task no longer has the title it was asked about with (renamed since, in
+    this conversation or elsewhere): the yes was given to that title, so they do not run."""
+    ids = {i: task_id for i, a in enumerate(actions) if (task_id := _task_uuid(a)) is not None}
+    if not ids:
+        return set()
+    async with unit_of_work(tools.sessionmaker) as session:
+        found = await TaskRepository(session, tools.user_id).by_ids(list(ids.values()))
+    return {
+        i
+        for i, task_id in ids.items()
+        if task_id in found and fold(found[task_id].title) != fold(asked_title(actions[i]))
+    }
+
+
+def _task_uuid(action: AskedAction) -> uuid.UUID | None:
+    """The task an asked call was resolved to, where it was asked with that task's title."""
+    task_id = str(action["arguments"].get("task_id") or "")
+    try:
+        found = uuid.UUID(task_id)
+    except ValueError:
+        return None
+    return found if asked_title(action) not in ("", task_id) else None
+
+
+def _changed_since(action: AskedAction) -> ToolResult:
+    title = asked_title(action)
+    return ToolResult(
+        success=False,
+        data={"id": str(action["arguments"]["task_id"]), "title": title},
+        code=ResultCode.CONFLICT,
+        error=f"'{title}' was renamed after the question was asked; nothing was done.",
+    )
 
 
 def _uuid(value: str) -> uuid.UUID:

@@ -45,9 +45,10 @@ from backend.app.db.session import unit_of_work
 from backend.app.language.catalog import texts
 from backend.app.language.detect import detect
 from backend.app.language.reading.intent import Intent
+from backend.app.language.reading.offer import offered_change
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo, PresetInfo
-from backend.app.services.confirmations.questions import Proposal, asked_change, restated
+from backend.app.services.confirmations.questions import Proposal, restated
 from backend.app.services.guard.claims import claims
 from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.reply.live import LiveReply, ReplyListener
@@ -284,7 +285,7 @@ class ChatService:
             or run.stop_reason not in ANSWERED
             or any(e.call.name not in READING for e in run.executed)
             or claims(words.text)
-            or (asked := asked_change(words.text)) is None
+            or (asked := offered_change(words.text)) is None
         ):
             return None
         async with unit_of_work(self.sessionmaker) as session:

@@ -1,0 +1,97 @@
+"""What a model's words plainly offer to do: one change of one quoted task, asked at their end ("Makes
+sense! Want me to delete "Gym" from your list?"). Read where the words themselves cannot be shown, so
+that the backend can ask the same in its catalog's words (services/confirmations/questions.py
+`restated`); anything but a plain offer is none here.
+
+A plain offer is read by what its words are, not by what they are not: around the quoted title
+stand only its verb (right before it, or right after it where the verb comes last: "Soll ich „Yoga“
+löschen?"; before it, any verb the files know), an offer's frame ("should I", "want me to",
+"soll ich", "quer que eu": the language files' `offer` claims, with the first person and fillers, all of one language),
+the list the task is taken from ("from your list": `list_places`) and a done state ("as done"). Any
+other word ("keep it instead of deleting", "the "Gym" tag", "tomorrow", "Anna", "for you") makes
+it something else; so does a word no list names, as Urdu's light verb ("delete kar doon") and
+Portuguese "marque" (also a French participle) are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from backend.app.calls.tools import Tool
+from backend.app.language.lexicon import QUOTES, Lexicon, fold, lexicons
+from backend.app.language.reading.intent import QUOTED, read_question
+
+OFFERED = frozenset({Tool.DELETE, Tool.COMPLETE})  # changes that name only their task
+_WORD = re.compile(r"[^\W\d_]+")
+_QUOTE = ' "§" '  # the title's place in the clause, as the reader marks a quote
+
+
+def offered_change(words: str) -> tuple[Tool, str] | None:
+    """The change `words` end by plainly offering and the one title they quote for it, folded
+    ("delete", "gym"), or None: a question that does not end the words ("… Just kidding, it
+    stays."), asks a choice or more than one clause, quotes more or less than one title, or holds
+    any word but a plain offer's ("Should I not delete "Gym"?", "keep "Gym" or delete it?", "Should
+    Anna delete "Gym"?", "delete "Gym" tomorrow?")."""
+    if not words.rstrip().endswith(("?", "？")):
+        return None
+    question = read_question(words)
+    if len(question.changes) != 1 or question.options or (tool := next(iter(question.changes))) not in OFFERED:
+        return None
+    clause = question.changes[tool].translate(QUOTES)
+    spans = list(QUOTED.finditer(clause))
+    if "\n" in clause or len(spans) != 1:
+        return None
+    before, after = fold(clause[: spans[0].start()]).strip(), fold(clause[spans[0].end() :]).strip()
+    said = before + _QUOTE + after
+    if not any(_offers(lex, said, len(before)) for lex in lexicons()):
+        return None
+    if any(p is not None and p.search(said) for lex in lexicons() for p in (lex.word("negation"), lex.word("fields"))):
+        return None  # a filler of one language may be another's no ("na"), a field its verb ("tag")
+    return tool, fold(spans[0][1] or spans[0][2]).strip()
+
+
+def _offers(lex: Lexicon, said: str, at: int) -> bool:
+    """Whether the language reads `said` (the title's place at `at`) as a plain offer: one of its
+    verbs right beside the title, and every other word one of its offer's ("should I have deleted" is
+    none: the first person counts only as one word, "I", not "I have")."""
+    if lex.any_verb is None:
+        return False
+    end = at + len(_QUOTE)
+    verbs = [(m.start(), m.end()) for m in lex.any_verb.finditer(said)]
+    last = [(a, b) for a, b in verbs if a == end]  # after the title, only its own verb ("löschen")
+    if not last and not any(b == at for _, b in verbs):  # "the "Gym" tag", "Like "Gym", should I …"
+        return False
+    person = [(a, b) for a, b in _every(lex.claim("first_person"), said[:at]) if " " not in said[a:b]]
+    framing = [*verbs, *person, *_matches(lex, ("offer",), ("fillers", "title_fillers"), said[:at])]
+    placing = [*last, *(_shifted(_matches(lex, (), _PLACES, said[end:]), end))]
+    return _only(said, 0, at, framing) and _only(said, end, len(said), placing)
+
+
+_PLACES = ("list_places", "done_states", "fillers", "title_fillers")  # "from your list", "as done"
+
+
+def _only(said: str, start: int, end: int, known: list[tuple[int, int]]) -> bool:
+    """Whether every word of `said[start:end]` lies within one of the `known` spans."""
+    covered = [False] * len(said)
+    for a, b in known:
+        covered[a:b] = [True] * (b - a)
+    return all(all(covered[start + m.start() : start + m.end()]) for m in _WORD.finditer(said[start:end]))
+
+
+def _matches(lex: Lexicon, claims: tuple[str, ...], words: tuple[str, ...], text: str) -> list[tuple[int, int]]:
+    patterns = [lex.claim(kind) for kind in claims] + [lex.word(kind) for kind in words]
+    return [span for p in patterns for span in _every(p, text)]
+
+
+def _shifted(spans: list[tuple[int, int]], by: int) -> list[tuple[int, int]]:
+    return [(a + by, b + by) for a, b in spans]
+
+
+def _every(pattern: re.Pattern[str] | None, text: str) -> list[tuple[int, int]]:
+    """Every match of `pattern` in `text`, overlapping ones too ("do you want" and "want me to")."""
+    found: list[tuple[int, int]] = []
+    at = 0
+    while pattern is not None and (m := pattern.search(text, at)) is not None:
+        found.append((m.start(), m.end()))
+        at = m.start() + 1
+    return found
