@@ -402,49 +402,38 @@ async def one_over_the_cap(make_client: MakeClient) -> tuple[Any, ScriptedLLM, d
 
 
 @pytest.mark.parametrize(
-    "yes",
-    [
-        "yes, delete it",
-        "delete it",
-        "sí, bórrala",
-        "ja, lösch es",
-        "pode apagar sim",
-        "ja, verwijder het maar",
-        "ja, ta bort den",
-        "haan, delete kar do",
-        "yes, delete gym",  # the task asked about, named again
-        "sí, borra “Gym”",
-    ],
-)
-async def test_a_yes_said_as_the_change_again_runs_the_stored_call(make_client: MakeClient, yes: str) -> None:
-    """ "yes, delete it" answers "Do you want me to delete “Gym”?" as a yes does (it was a new
-    message, whose model's delete was asked about again)."""
-    client, llm, asked = await one_over_the_cap(make_client)
-    requests = len(llm.requests)
-
-    body = (await chat(client, yes, conversation_id=asked["conversation_id"])).json()
-
-    assert len(llm.requests) == requests, body["assistant_message"]
-    assert await titles(client) == ["Laundry"]
-    assert body["execution_metadata"]["confirmation_answer"]["verdict"] == "run"
-
-
-@pytest.mark.parametrize(
     "other",
     [
-        "delete laundry",  # another task: a new message
-        "yes, delete gym and laundry",  # names a task not asked about
-        "complete it",  # another change
-        "don't delete it",  # a no said as the change
+        "delete laundry",  # another task
+        "delete it",  # the change said again: read by the model, not run as a yes (see below)
+        "yes, delete it tomorrow",
+        "not yet, delete it",
+        "delete it?",
+        'delete "2025"',
+        "complete it",
+        "don't delete it",
     ],
 )
-async def test_a_change_that_is_not_the_one_asked_is_no_yes(make_client: MakeClient, other: str) -> None:
+async def test_only_a_yes_runs_the_stored_call(make_client: MakeClient, other: str) -> None:
+    """Anything but a yes is a new message, however like the change it reads. A yes said as the
+    change again ("yes, delete it") was read as a yes for a while and withdrawn after review: on a
+    question over two tasks "delete gym" deleted both, "delete "2025"" deleted the task asked about,
+    "not yet, delete it" and "bórralo luego" ran at once."""
     client, llm, asked = await one_over_the_cap(make_client)
     llm.push(completion("Okay."))
 
     body = (await chat(client, other, conversation_id=asked["conversation_id"])).json()
 
     assert body["execution_metadata"].get("confirmation_answer", {}).get("verdict") != "run", body
+    assert await titles(client) == ["Gym", "Laundry"]
+
+
+async def test_naming_one_of_two_tasks_asked_is_no_yes_to_both(make_client: MakeClient) -> None:
+    client, llm, asked = await over_the_cap(make_client)
+    llm.push(completion("Okay."))
+
+    await chat(client, "delete gym, not laundry", conversation_id=asked["conversation_id"])
+
     assert await titles(client) == ["Gym", "Laundry"]
 
 
@@ -467,10 +456,12 @@ async def test_a_yes_never_runs_on_a_task_renamed_since_it_was_asked(make_client
     assert body["tool_calls"][0]["result"]["success"] is False
 
 
-async def test_a_yes_still_runs_on_a_task_changed_otherwise_since(make_client: MakeClient) -> None:
+async def test_a_yes_still_runs_on_a_task_changed_otherwise_or_recased_since(make_client: MakeClient) -> None:
     client, _, asked = await one_over_the_cap(make_client)
     gym = next(t for t in await tasks_of(client) if t["title"] == "Gym")
-    changed = await client.patch(f"/api/{USER}/tasks/{gym['id']}", json={"priority": "high"}, headers=auth())
+    changed = await client.patch(
+        f"/api/{USER}/tasks/{gym['id']}", json={"priority": "high", "title": "gym "}, headers=auth()
+    )
     assert changed.status_code == 200, changed.text
 
     await chat(client, "yes", conversation_id=asked["conversation_id"])

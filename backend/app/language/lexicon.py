@@ -45,7 +45,7 @@ _WORDS = (
     "list_places",
     "not_all",
 )
-_CLAIMS = ("first_person", "second_person", "done", "offer", "nothing", "state", "denial")
+_CLAIMS = ("first_person", "second_person", "done", "offer", "own_offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
 _REFERENCES = ("this", "last", "previous", "just_added", "number", "yes", "no")
 _DATES = ("today", "tomorrow", "after_tomorrow", "in_days", "next_week", "next_month", "soonest", "latest")

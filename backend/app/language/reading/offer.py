@@ -5,12 +5,14 @@ that the backend can ask the same in its catalog's words (services/confirmations
 
 A plain offer is read by what its words are, not by what they are not: around the quoted title
 stand only its verb (right before it, or right after it where the verb comes last: "Soll ich „Yoga“
-löschen?"; before it, any verb the files know), an offer's frame ("should I", "want me to",
-"soll ich", "quer que eu": the language files' `offer` claims, with the first person and fillers, all of one language),
-the list the task is taken from ("from your list": `list_places`) and a done state ("as done"). Any
-other word ("keep it instead of deleting", "the "Gym" tag", "tomorrow", "Anna", "for you") makes
-it something else; so does a word no list names, as Urdu's light verb ("delete kar doon") and
-Portuguese "marque" (also a French participle) are.
+löschen?"; before it, any verb the files know), the model's own offer to make it ("should I", "want
+me to", "soll ich", "quer que eu": the files' `own_offer`, never a condition, a time or the user's
+act), a title's fillers ("the", "my"; other fillers only at the start: elsewhere they may say when,
+"sen", "luego"), the list the task is taken from ("from your list": `list_places`, in words for a
+list only) and a done state ("as done"), all of one language. Any other word ("keep it instead of
+deleting", "the "Gym" tag", "tomorrow", "Anna", "for you", "when") makes it something else; so does
+a word no list names, as Urdu's light verb ("delete kar doon") and Portuguese "marque" (also a
+French participle) are.
 """
 
 from __future__ import annotations
@@ -52,8 +54,8 @@ def offered_change(words: str) -> tuple[Tool, str] | None:
 
 def _offers(lex: Lexicon, said: str, at: int) -> bool:
     """Whether the language reads `said` (the title's place at `at`) as a plain offer: one of its
-    verbs right beside the title, and every other word one of its offer's ("should I have deleted" is
-    none: the first person counts only as one word, "I", not "I have")."""
+    verbs right beside the title, and every other word its offer's, a title's filler, the list or a
+    done state ("Should I have deleted "Gym"?" is none: "have" is neither)."""
     if lex.any_verb is None:
         return False
     end = at + len(_QUOTE)
@@ -61,13 +63,26 @@ def _offers(lex: Lexicon, said: str, at: int) -> bool:
     last = [(a, b) for a, b in verbs if a == end]  # after the title, only its own verb ("löschen")
     if not last and not any(b == at for _, b in verbs):  # "the "Gym" tag", "Like "Gym", should I …"
         return False
-    person = [(a, b) for a, b in _every(lex.claim("first_person"), said[:at]) if " " not in said[a:b]]
-    framing = [*verbs, *person, *_matches(lex, ("offer",), ("fillers", "title_fillers"), said[:at])]
-    placing = [*last, *(_shifted(_matches(lex, (), _PLACES, said[end:]), end))]
+    head = (0, lex.after_fillers(said))  # "ok so, …"; fillers elsewhere may say when ("sen", "luego")
+    framing = [*verbs, head, *_matches(lex, ("own_offer",), ("title_fillers",), said[:at])]
+    after = said[end:]
+    placing = [
+        *last,
+        *_shifted([*_matches(lex, (), ("done_states", "title_fillers"), after), *_lists(lex, after)], end),
+    ]
     return _only(said, 0, at, framing) and _only(said, end, len(said), placing)
 
 
-_PLACES = ("list_places", "done_states", "fillers", "title_fillers")  # "from your list", "as done"
+def _lists(lex: Lexicon, text: str) -> list[tuple[int, int]]:
+    """Where `text` says the list a task is taken from ("from your list", "da lista"): after its first
+    word, only words for a list and a title's fillers ("from Anna's list", "from your other list" say
+    another)."""
+    plain = [p for p in (lex.word("task_nouns"), lex.word("title_fillers")) if p is not None]
+    return [
+        (a, b)
+        for a, b in _every(lex.word("list_places"), text)
+        if all(any(p.fullmatch(w) for p in plain) for w in _WORD.findall(text[a:b])[1:])
+    ]
 
 
 def _only(said: str, start: int, end: int, known: list[tuple[int, int]]) -> bool:

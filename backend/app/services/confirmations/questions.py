@@ -29,8 +29,6 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation, Task
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import day_names, fold, lexicons, month_names
-from backend.app.language.reading.clauses import names_something
-from backend.app.language.reading.intent import classify
 from backend.app.language.reading.when import day_in
 from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
@@ -189,8 +187,6 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, t
     if by_id and (pending.kind == "confirm" or len(actions) == 1):
         return Answer("run", tuple(actions), "confirmed by id")
     said = Referents().answer(message)
-    if said is None and _said_again(actions, message):
-        said = True
     if pending.kind == "confirm":
         if said is True:
             return Answer("run", tuple(actions), "yes")
@@ -201,26 +197,6 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, t
     if said is True and len(actions) == 1:
         return Answer("run", tuple(actions), "yes")
     return Answer("cancel" if said is False else "new", how="no" if said is False else "")
-
-
-def _said_again(actions: Sequence[AskedAction], message: str) -> bool:
-    """A yes said as the very change asked, naming nothing else ("yes, delete it", "sí, bórralo", "pode
-    tirar sim", "yes, delete Gym" when Gym is asked about), as `_answered` (services/turn/context.py)
-    reads one to the model's own question: the message asks every change asked about and no other,
-    and its words name no task but the one asked ("delete yoga" is a new message)."""
-    found = classify(message)
-    asked = {a["name"] for a in actions}
-    titles = {_bare(asked_title(a)) for a in actions}
-    said = {str(tool) for a in found.actions for tool in a.tools}  # every change asked, said again
-    return (
-        found.needs_tool
-        and asked <= said
-        and all(
-            set(a.tools) & asked
-            and (not names_something(a.about) or Referents().answer(a.about) is True or _bare(a.about) in titles)
-            for a in found.actions
-        )
-    )
 
 
 def _pick(actions: Sequence[AskedAction], message: str, *, today: date | None = None) -> AskedAction | None:

@@ -121,8 +121,13 @@ async def _renamed(tools: TaskTools, actions: Sequence[AskedAction]) -> set[int]
     return {
         i
         for i, task_id in ids.items()
-        if task_id in found and fold(found[task_id].title) != fold(asked_title(actions[i]))
+        if task_id in found and _same(found[task_id].title) != _same(asked_title(actions[i]))
     }
+
+
+def _same(title: str) -> str:
+    """A title as compared with the one asked about: folded, its spaces collapsed."""
+    return " ".join(fold(title).split())
 
 
 def _task_uuid(action: AskedAction) -> uuid.UUID | None:
