@@ -11,6 +11,8 @@ import pytest
 from backend.app.language.reading.offer import offered_change
 
 OFFERS = [
+    'Should I tick off "Gym"?',
+    "Vuoi che segni «Gym» come fatto?",
     'Oof, that dentist saga continues! Should I remove "Dentist" from your list?',
     "Landlord appeased, splendid! Want me to mark 'Pay rent' as done?",
     "Schade, Entspannung adé. Soll ich „Yoga“ von deiner Liste löschen?",
@@ -33,7 +35,6 @@ OFFERS = [
     "¿Quieres que borre «Gym» de tu lista?",
     "Posso excluir «Gym»?",
     "Je supprime « Gym » ?",
-    "¿Borro «Gym»?",
 ]
 
 
@@ -75,6 +76,19 @@ NOT_OFFERS = [
     "¿Quieres que borre «Gym» luego?",
     "Vuoi che elimini «Gym» poi?",
     'Should I delete "Gym" for you?',
+    "¿Borro «Gym»?",  # a first-person present is read as a past or a statement: no offer's verb
+    '"Gym" deleted?',
+    "„Gym“ gelöscht?",
+    '"Gym" is done?',
+    "„Gym“ ist erledigt?",
+    'Should I check whether your coach already ticked off "Gym"?',
+    'Should I tick your warm-up off "Gym"?',
+    "Vuoi che segni che Anna ha fatto «Gym»?",
+    "Tu veux que je marque quand tu auras fini « Gym » ?",
+    'Should I delete "Gym" on 12/05?',
+    "¿Quieres que borre «Gym» a las 18:00?",
+    'Should I remove "Gym" as completed?',
+    "¿Quieres que quite «Gym» de las hechas?",
     'Should I delete "Gym"? Just kidding, it stays on your list!',
     'Should I delete "Gym" or "Yoga"?',
     'Should I delete "Gym", or mark "Yoga" as done?',

@@ -20,11 +20,11 @@ from __future__ import annotations
 import re
 
 from backend.app.calls.tools import Tool
-from backend.app.language.lexicon import QUOTES, Lexicon, fold, lexicons
+from backend.app.language.lexicon import QUOTES, Lexicon, VerbPattern, fold, lexicons
 from backend.app.language.reading.intent import QUOTED, read_question
 
 OFFERED = frozenset({Tool.DELETE, Tool.COMPLETE})  # changes that name only their task
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W_]+")  # letters or digits: "on 12/05", "at 7" are words too
 _QUOTE = ' "§" '  # the title's place in the clause, as the reader marks a quote
 
 
@@ -45,32 +45,39 @@ def offered_change(words: str) -> tuple[Tool, str] | None:
         return None
     before, after = fold(clause[: spans[0].start()]).strip(), fold(clause[spans[0].end() :]).strip()
     said = before + _QUOTE + after
-    if not any(_offers(lex, said, len(before)) for lex in lexicons()):
+    if not any(_offers(lex, said, len(before), tool) for lex in lexicons()):
         return None
     if any(p is not None and p.search(said) for lex in lexicons() for p in (lex.word("negation"), lex.word("fields"))):
         return None  # a filler of one language may be another's no ("na"), a field its verb ("tag")
     return tool, fold(spans[0][1] or spans[0][2]).strip()
 
 
-def _offers(lex: Lexicon, said: str, at: int) -> bool:
-    """Whether the language reads `said` (the title's place at `at`) as a plain offer: one of its
-    verbs right beside the title, and every other word its offer's, a title's filler, the list or a
-    done state ("Should I have deleted "Gym"?" is none: "have" is neither)."""
-    if lex.any_verb is None:
-        return False
+def _offers(lex: Lexicon, said: str, at: int, tool: Tool) -> bool:
+    """Whether the language reads `said` (the title's place at `at`) as a plain offer: a verb of its
+    that asks for the change (its imperative or infinitive, never a past or a state: ""Gym"
+    deleted?", ""Gym" is done?") right beside the
+    title, spanning no words of its own (""tick your warm-up off "Gym""), and every other word its
+    offer's, a title's filler, the list, or a done state where the change is a completion."""
     end = at + len(_QUOTE)
-    verbs = [(m.start(), m.end()) for m in lex.any_verb.finditer(said)]
-    last = [(a, b) for a, b in verbs if a == end]  # after the title, only its own verb ("löschen")
-    if not last and not any(b == at for _, b in verbs):  # "the "Gym" tag", "Like "Gym", should I …"
+    asking = [v for v in lex.verbs if v.form in ("imperative", "infinitive")]
+    beside = [(v, m) for v in asking for m in v.pattern.finditer(said) if m.end() == at or m.start() == end]
+    verb = next(((m.start(), m.end()) for v, m in beside if _tight(v, m.group())), None)
+    if verb is None:  # "the "Gym" tag", "Like "Gym", should I …"
         return False
     head = (0, lex.after_fillers(said))  # "ok so, …"; fillers elsewhere may say when ("sen", "luego")
-    framing = [*verbs, head, *_matches(lex, ("own_offer",), ("title_fillers",), said[:at])]
+    framing = [verb, head, *_matches(lex, ("own_offer",), ("title_fillers",), said[:at])]
+    states = ("done_states", "title_fillers") if tool == Tool.COMPLETE else ("title_fillers",)  # "as done"
     after = said[end:]
-    placing = [
-        *last,
-        *_shifted([*_matches(lex, (), ("done_states", "title_fillers"), after), *_lists(lex, after)], end),
-    ]
+    placing = [verb, *_shifted([*_matches(lex, (), states, after), *_lists(lex, after)], end)]
     return _only(said, 0, at, framing) and _only(said, end, len(said), placing)
+
+
+def _tight(verb: VerbPattern, said: str) -> bool:
+    """Whether every word between the first and last of a verb's match is one its pattern spells ("von
+    deiner Liste löschen"), none that a gap in it let through ("tick your warm-up off")."""
+    return all(
+        re.search(rf"(?<![^\W\d_]){re.escape(w)}(?![^\W\d_])", verb.pattern.pattern) for w in _WORD.findall(said)[1:-1]
+    )
 
 
 def _lists(lex: Lexicon, text: str) -> list[tuple[int, int]]:
