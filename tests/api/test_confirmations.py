@@ -467,3 +467,14 @@ async def test_a_yes_still_runs_on_a_task_changed_otherwise_or_recased_since(mak
     await chat(client, "yes", conversation_id=asked["conversation_id"])
 
     assert await titles(client) == ["Laundry"]
+
+
+@pytest.mark.parametrize("later", ["sí, luego", "ja, danach", "oui, ensuite", "yes, instead"])
+async def test_a_yes_that_says_later_runs_nothing_now(make_client: MakeClient, later: str) -> None:
+    client, llm, asked = await one_over_the_cap(make_client)
+    llm.push(completion("Okay."))
+
+    body = (await chat(client, later, conversation_id=asked["conversation_id"])).json()
+
+    assert body["execution_metadata"].get("confirmation_answer", {}).get("verdict") != "run", body
+    assert await titles(client) == ["Gym", "Laundry"]

@@ -26,6 +26,7 @@ FORMS: tuple[Form, ...] = get_args(Form)
 
 _WORDS = (
     "fillers",
+    "order",  # fillers that say when or instead ("then", "luego"): read with the fillers, never beside a yes
     "request",
     "usage",
     "question",
@@ -208,11 +209,7 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
                 verbs.append(VerbPattern(_tools(key), form, pattern, len(verbs)))
                 every_verb += entries
                 every_past += entries if form == "past" else []
-    words_table, claims_table, references_table = (
-        data.get("words", {}),
-        data.get("claims", {}),
-        data.get("references", {}),
-    )
+    words_table, claims_table, references_table = (data.get(k, {}) for k in ("words", "claims", "references"))
     detect_table, dates_table = data.get("detect", {}), data.get("dates", {})
     priorities_table, repeats_table = data.get("priorities", {}), data.get("repeats", {})
     tables = (
@@ -226,6 +223,7 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
     )
     _known_keys(code, tables)
     words = {k: _alternation(_strings(words_table, k, f"{code}.words"), whole=k == "conjunctions") for k in _WORDS}
+    words["fillers"] = _alternation([*_strings(words_table, "fillers", code), *_strings(words_table, "order", code)])
     claims = {k: _alternation(_strings(claims_table, k, f"{code}.claims")) for k in _CLAIMS}
     flags = {k: bool(data.get(k, _FLAG_DEFAULTS.get(k, False))) for k in _FLAGS}
     references = {k: _alternation(_strings(references_table, k, f"{code}.references"), whole=True) for k in _REFERENCES}

@@ -344,8 +344,8 @@ def _forms(text: str) -> list[str]:
     folded = _EDGES.sub("", " ".join(fold(text).split()))
     polite = _EDGES.sub("", _POLITE_TAIL.sub("", folded))
     words = polite.split()
-    while len(words) > 1 and _filler(_EDGES.sub("", words[-1])):
-        words.pop()
+    while len(words) > 1 and _filler(last := _EDGES.sub("", words[-1])) and not _order(last):
+        words.pop()  # "sí porfa"; never "sí, luego": a yes to do it later is no yes to do it now
     bare = _EDGES.sub("", " ".join(words))
     forms = (folded, polite, bare)
     return list(dict.fromkeys(f for t in forms for f in (t, _REPEATED.sub(r"\1", t)) if f))
@@ -353,16 +353,23 @@ def _forms(text: str) -> list[str]:
 
 @cache
 def _yes_run() -> re.Pattern[str]:
-    """A run of yes words and polite words, at least one a yes, no no among them (any language)."""
+    """A run of yes words and polite words, at least one a yes, no no and no word of when or instead
+    ("sí, luego", "ja, danach", "yes, instead") among them (any language)."""
     yes = "|".join(p.pattern for lex in lexicons() if (p := lex.reference("yes")) is not None)
     no = "|".join(p.pattern for lex in lexicons() if (p := lex.reference("no")) is not None)
     fill = "|".join(p.pattern for lex in lexicons() if (p := lex.word("fillers")) is not None)
-    word = rf"(?:(?!(?:{no})\b)(?:{yes}|{fill}))"
+    later = "|".join(p.pattern for lex in lexicons() if (p := lex.word("order")) is not None)
+    word = rf"(?:(?!(?:{no})\b)(?!(?:{later})\b)(?:{yes}|{fill}))"
     return re.compile(rf"(?=.*?\b(?:{yes})\b){word}(?:[\s,.!]+{word})*")
 
 
 def _filler(word: str) -> bool:
     return any((p := lex.word("fillers")) is not None and p.fullmatch(word) for lex in lexicons())
+
+
+def _order(word: str) -> bool:
+    """ "then", "luego", "danach", "instead": a filler that says when or instead."""
+    return any((p := lex.word("order")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
 def _whole(pattern: re.Pattern[str] | None, text: str) -> bool:

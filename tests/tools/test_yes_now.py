@@ -1,0 +1,38 @@
+"""A yes to a pending question runs it now, so a yes with a word of when or instead is none ("sí,
+luego", "ja, danach", "yes, instead": the files' `[words] order`, read as fillers by the clause
+reader and never beside a yes); polite words beside a yes still make one ("sí porfa", "ja, mach",
+"ok then")."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.app.tools.referents import Referents
+
+LATER = [
+    "sí, luego", "sí, después", "sim, depois", "ja, danach", "ja, zum Schluss", "ja, gleich", "ja, sen",
+    "ja, daarna", "ja, maar", "oui, ensuite", "oui, par contre", "sì, poi", "sì, invece", "haan, phir",
+    "yes, instead", "ok, next", "yes, first", "ja tack, sedan",
+]  # fmt: skip
+YES = [
+    "yes",
+    "yes please",
+    "sí porfa",
+    "ja bitte",
+    "ja, mach",
+    "jo, gerne",
+    "yup go ahead",
+    "ok then",
+    "ja dann",
+    "sí, claro",
+]
+
+
+@pytest.mark.parametrize("message", LATER)
+def test_a_yes_with_a_word_of_when_or_instead_is_no_yes(message: str) -> None:
+    assert Referents().answer(message) is None
+
+
+@pytest.mark.parametrize("message", YES)
+def test_a_yes_with_polite_words_is_a_yes(message: str) -> None:
+    assert Referents().answer(message) is True
