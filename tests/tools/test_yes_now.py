@@ -11,7 +11,7 @@ from backend.app.tools.referents import Referents
 
 LATER = [
     "sí, luego", "sí, después", "sim, depois", "ja, danach", "ja, zum Schluss", "ja, gleich", "ja, sen",
-    "ja, daarna", "ja, maar", "oui, ensuite", "oui, par contre", "sì, poi", "sì, invece", "haan, phir",
+    "ja, daarna", "ja, maar", "oui, ensuite", "oui, par contre", "sì, poi", "sì, invece", "haan, pehle",
     "yes, instead", "ok, next", "yes, first", "ja tack, sedan",
 ]  # fmt: skip
 YES = [
@@ -25,6 +25,9 @@ YES = [
     "ok then",
     "ja dann",
     "sí, claro",
+    "ja, prima",  # Italian "prima" (first) is an order word; beside "ja" it is German and Dutch "great"
+    "oké, prima hoor",
+    "haan phir",  # "phir" as "ok then": a filler, as "then" and "dann" are
 ]
 
 
