@@ -222,8 +222,9 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
         (priorities_table, _PRIORITIES, "priorities"),
     )
     _known_keys(code, tables)
-    words = {k: _alternation(_strings(words_table, k, f"{code}.words"), whole=k == "conjunctions") for k in _WORDS}
-    words["fillers"] = _alternation([*_strings(words_table, "fillers", code), *_strings(words_table, "order", code)])
+    listed = {k: _strings(words_table, k, f"{code}.words") for k in _WORDS}
+    listed["fillers"] += listed["order"]  # read as fillers everywhere; `order` alone only beside a yes
+    words = {k: _alternation(v, whole=k == "conjunctions") for k, v in listed.items()}
     claims = {k: _alternation(_strings(claims_table, k, f"{code}.claims")) for k in _CLAIMS}
     flags = {k: bool(data.get(k, _FLAG_DEFAULTS.get(k, False))) for k in _FLAGS}
     references = {k: _alternation(_strings(references_table, k, f"{code}.references"), whole=True) for k in _REFERENCES}

@@ -55,9 +55,9 @@ def offered_change(words: str) -> tuple[Tool, str] | None:
 def _offers(lex: Lexicon, said: str, at: int, tool: Tool) -> bool:
     """Whether the language reads `said` (the title's place at `at`) as a plain offer: a verb of its
     that asks for the change (its imperative or infinitive, never a past or a state: ""Gym"
-    deleted?", ""Gym" is done?") right beside the
-    title, spanning no words of its own (""tick your warm-up off "Gym""), and every other word its
-    offer's, a title's filler, the list, or a done state where the change is a completion."""
+    deleted?", ""Gym" is done?") right beside the title, spanning no words of its own ("tick your
+    warm-up off "Gym""), and every other word its offer's, a title's filler, the list, or a done
+    state where the change is a completion."""
     end = at + len(_QUOTE)
     asking = [v for v in lex.verbs if v.form in ("imperative", "infinitive")]
     beside = [(v, m) for v in asking for m in v.pattern.finditer(said) if m.end() == at or m.start() == end]
