@@ -437,22 +437,29 @@ async def test_naming_one_of_two_tasks_asked_is_no_yes_to_both(make_client: Make
     assert await titles(client) == ["Gym", "Laundry"]
 
 
-async def test_a_yes_never_runs_on_a_task_renamed_since_it_was_asked(make_client: MakeClient) -> None:
+@pytest.mark.parametrize(
+    ("yes", "said"),
+    [
+        ("yes", "Couldn't delete “Gym”: it was renamed after the question was asked; nothing was done."),
+        ("ja, bitte", "Ich konnte „Gym“ nicht löschen: sie wurde nach der Frage umbenannt; es wurde nichts gemacht."),
+    ],
+)
+async def test_a_yes_never_runs_on_a_task_renamed_since_it_was_asked(
+    make_client: MakeClient, yes: str, said: str
+) -> None:
     """The yes was given to "delete “Gym”": renamed since (here through the API, as from another
-    conversation), the task is not deleted, and the reply says why."""
+    conversation), the task is not deleted, and the reply says why in the answer's language."""
     client, llm, asked = await one_over_the_cap(make_client)
     gym = next(t for t in await tasks_of(client) if t["title"] == "Gym")
     renamed = await client.patch(f"/api/{USER}/tasks/{gym['id']}", json={"title": "Tax return"}, headers=auth())
     assert renamed.status_code == 200, renamed.text
     requests = len(llm.requests)
 
-    body = (await chat(client, "yes", conversation_id=asked["conversation_id"])).json()
+    body = (await chat(client, yes, conversation_id=asked["conversation_id"])).json()
 
     assert len(llm.requests) == requests
     assert await titles(client) == ["Laundry", "Tax return"]
-    assert body["assistant_message"] == (
-        "Couldn't delete “Gym”: it was changed by another request at the same time; nothing was done. Please try again."
-    )
+    assert body["assistant_message"] == said
     assert body["tool_calls"][0]["result"]["success"] is False
 
 

@@ -33,6 +33,8 @@ def failure_reason(t: Texts, code: str | None, arguments: Mapping[str, Any], dat
         return t("there is no task by that name on your list.")
     if code == ResultCode.CONFLICT:
         return t("it was changed by another request at the same time; nothing was done. Please try again.")
+    if code == ResultCode.RENAMED:
+        return t("it was renamed after the question was asked; nothing was done.")
     if code == ResultCode.DUE_DATE_IN_PAST:
         return t("the due date {date} is in the past.", date=arguments.get("due_date"))
     if code == ResultCode.STORAGE_ERROR:

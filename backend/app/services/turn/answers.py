@@ -145,7 +145,7 @@ def _changed_since(action: AskedAction) -> ToolResult:
     return ToolResult(
         success=False,
         data={"id": str(action["arguments"]["task_id"]), "title": title},
-        code=ResultCode.CONFLICT,
+        code=ResultCode.RENAMED,
         error=f"'{title}' was renamed after the question was asked; nothing was done.",
     )
 
