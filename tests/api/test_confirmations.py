@@ -476,7 +476,7 @@ async def test_a_yes_still_runs_on_a_task_changed_otherwise_or_recased_since(mak
     assert await titles(client) == ["Laundry"]
 
 
-@pytest.mark.parametrize("later", ["sí, luego", "ja, danach", "oui, ensuite", "yes, instead"])
+@pytest.mark.parametrize("later", ["sí, luego", "ja, danach", "oui, ensuite", "yes, instead", "ja, zo direct"])
 async def test_a_yes_that_says_later_runs_nothing_now(make_client: MakeClient, later: str) -> None:
     client, llm, asked = await one_over_the_cap(make_client)
     llm.push(completion("Okay."))

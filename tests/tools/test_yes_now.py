@@ -13,6 +13,8 @@ LATER = [
     "sí, luego", "sí, después", "sim, depois", "ja, danach", "ja, zum Schluss", "ja, gleich", "ja, sen",
     "ja, daarna", "ja, maar", "oui, ensuite", "oui, par contre", "sì, poi", "sì, invece", "haan, pehle",
     "yes, instead", "ok, next", "yes, first", "ja tack, sedan",
+    # a few words, each of them a filler alone: never stripped word by word
+    "ja, zo direct", "ja zo meteen", "ja, nog even", "sim, já já", "ja, zo direct graag", "oké, in plaats daarvan",
 ]  # fmt: skip
 YES = [
     "yes",
@@ -28,6 +30,9 @@ YES = [
     "ja, prima",  # Italian "prima" (first) is an order word; beside "ja" it is German and Dutch "great"
     "oké, prima hoor",
     "haan phir",  # "phir" as "ok then": a filler, as "then" and "dann" are
+    "ja, meteen",  # "right away"
+    "ja, zo",
+    "sim, já",  # "yes, now"
 ]
 
 

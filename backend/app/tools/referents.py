@@ -344,7 +344,7 @@ def _forms(text: str) -> list[str]:
     folded = _EDGES.sub("", " ".join(fold(text).split()))
     polite = _EDGES.sub("", _POLITE_TAIL.sub("", folded))
     words = polite.split()
-    while len(words) > 1 and _filler(last := _EDGES.sub("", words[-1])) and not _order(last):
+    while len(words) > 1 and _filler(_EDGES.sub("", words[-1])) and not _said_when(words):
         words.pop()  # "sí porfa"; never "sí, luego": a yes to do it later is no yes to do it now
     bare = _EDGES.sub("", " ".join(words))
     forms = (folded, polite, bare)
@@ -367,9 +367,10 @@ def _filler(word: str) -> bool:
     return any((p := lex.word("fillers")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
-def _order(word: str) -> bool:
-    """ "then", "luego", "danach", "instead": a filler that says when or instead."""
-    return any((p := lex.word("order")) is not None and p.fullmatch(word) for lex in lexicons())
+def _said_when(words: list[str]) -> bool:
+    """Whether the words end in a word of when or instead, or a few ("luego", "zo direct": fillers alone)."""
+    tails = (_EDGES.sub("", " ".join(words[i:])) for i in range(max(0, len(words) - 4), len(words)))
+    return any((p := lex.word("order")) is not None and p.fullmatch(tail) for tail in tails for lex in lexicons())
 
 
 def _whole(pattern: re.Pattern[str] | None, text: str) -> bool:
