@@ -78,3 +78,29 @@ def test_portuguese_tire_before_a_quoted_title_asks_a_delete(question: str) -> N
 def test_portuguese_tire_is_a_delete_only_before_a_quoted_title(message: str, command: bool) -> None:
     found = classify(message)
     assert (found.kind == "command" and found.actions[0].tool == Tool.DELETE) is command, found
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Vill du att jag markerar alla 12 uppgifter som klara (Gym, Tvätta och Item 1–Item 10)?",
+        "Okej! Vill du att jag markerar ”Gym” som klar?",
+        "Ska jag bocka av Gym, eller vill du att jag markerar Tvätta som klart?",
+    ],
+)
+def test_a_swedish_question_in_the_models_present_asks_a_completion(question: str) -> None:
+    """ "(vill du att) jag markerar … som klar": the model's own present, read as the delete's present
+    forms are ("vill du att jag tar bort ...")."""
+    assert Tool.COMPLETE in read_question(question).changes, read_question(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Vill du att Lisa markerar Gym som klar?",  # another's present: not the model's offer
+        "Appen markerar Gym som klar automatiskt, vill du ha en påminnelse?",
+        "Vill du att jag markerar Gym som inte klar?",  # a reopening, not a completion
+    ],
+)
+def test_a_swedish_present_of_anyone_else_asks_no_completion(question: str) -> None:
+    assert Tool.COMPLETE not in read_question(question).changes, read_question(question)

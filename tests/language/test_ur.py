@@ -38,6 +38,8 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("bread likh lo", [ADD]),
     ("note kar lo: plumber ko phone karna", [ADD]),
     ("shopping mein eggs shamil kar do", [ADD]),
+    ("list mein daal do: ammi ko doctor ke paas le jana", [ADD]),  # "list" before "mein" is the noun
+    ("meri list mein daal do: bijli ka bill, doodh", [ADD]),
     ("create kar do ek task: gym jana", [ADD]),
     ("mujhe yaad dilana ke rent dena hai", [ADD]),
     ("Buy milk likh do", [ADD]),

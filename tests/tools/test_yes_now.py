@@ -14,7 +14,7 @@ LATER = [
     "ja, daarna", "ja, maar", "oui, ensuite", "oui, par contre", "sì, poi", "sì, invece", "haan, pehle",
     "yes, instead", "ok, next", "yes, first", "ja tack, sedan",
     # a few words, each of them a filler alone: never stripped word by word
-    "ja, zo direct", "ja zo meteen", "ja, nog even", "sim, já já", "ja, zo direct graag", "oké, in plaats daarvan",
+    "ja, zo direct", "ja zo meteen", "ja, nog even", "ja, zo direct graag", "oké, in plaats daarvan",
 ]  # fmt: skip
 YES = [
     "yes",
@@ -33,6 +33,8 @@ YES = [
     "ja, meteen",  # "right away"
     "ja, zo",
     "sim, já",  # "yes, now"
+    "ja ja",  # German and Dutch "yes yes" (a Portuguese "já já", in a moment, pooled would break it)
+    "ja ja graag",
 ]
 
 
