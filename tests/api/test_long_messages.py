@@ -177,3 +177,35 @@ async def test_a_list_heading_is_no_request_left_undone(make_client: MakeClient,
 
     assert sorted(await _titles(client)) == sorted(items)
     assert [a["status"] for a in body["action_metadata"]["actions"]] == ["done", "done"], body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    ("message", "added", "left_out"),
+    [
+        (
+            "add these: milk, deleting old photos, calling mom, finishing the tax return",
+            ["milk", "deleting old photos"],
+            ["calling mom", "finishing the tax return"],
+        ),
+        (
+            "list mein daal do: sabzi, purana sofa hatana, form complete karna, dawai lani",
+            ["sabzi", "purana sofa hatana"],
+            ["form complete karna", "dawai lani"],
+        ),
+    ],
+)
+async def test_a_title_of_a_pasted_list_the_model_leaves_out_is_said_not_done(
+    make_client: MakeClient, message: str, added: list[str], left_out: list[str]
+) -> None:
+    # A clause after the add's colon whose verb stands where no command does is a title: the two the
+    # model never adds are actions not done, said so, and nothing but the adds happens.
+    llm, _ = compliant([[("add_task", {"title": t}) for t in added]], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    assert await _titles(client) == sorted([*TITLES, *added])
+    statuses = [a["status"] for a in body["action_metadata"]["actions"]]
+    assert statuses.count("done") == 2 and len(statuses) == 4, body["action_metadata"]
+    assert all(t in body["assistant_message"] for t in left_out), body["assistant_message"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from backend.app.calls.tools import Tool
+from backend.app.calls.tools import Tool, having
 from backend.app.language.detect import scores
 from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, fold, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
@@ -60,6 +60,8 @@ _PUNCT = re.compile(r"^\W+|\W+$")
 # The readings of the clauses seen last: a clause read once is not read again (a pasted list repeats
 # its shapes, a conversation its "yes" and "thanks"). Each reading depends on the clause alone.
 _MEMO = 4096
+# Items of a list ("add milk, eggs and bread") are counted for these tools only.
+ITEM_TOOLS = having("items")
 _WORDS = re.compile(r"[^\W\d_]+")
 _NUMBERED = re.compile(r"§\d+§")  # a quoted span's placeholder (language/reading/intent.py `_quotes`)
 _ITEM_NOISE = re.compile(r"\d+(?:[:./-]\d+)*(?:st|nd|rd|th|am|pm)?|#[\w-]+|\"\"|[^\w\s]")
@@ -308,6 +310,7 @@ def _is_item(clause: str) -> bool:
     return any(c.isalpha() for c in rest)
 
 
+_LIST_COLON = re.compile(r":(?:\s|$)")  # a colon that opens a list, not one of a time or an address
 # A list's marker at the head of a line: "- ", "* ", "• ", "3. ", "3) ".
 _MARKER = re.compile(r"\s*(?:[-*•·+]|\d{1,3}[.)])\s*")
 
@@ -325,6 +328,30 @@ def item_line(clause: str, reading: Reading, *, numbered: bool = False) -> bool:
     if reading.weak and reading.kind == "chat":
         return marker.end() == reading.start
     return reading.kind == "command" and not _PUNCT.sub("", clause[reading.start + reading.length :])
+
+
+def opens_titles(clause: str, reading: Reading) -> bool:
+    """An add whose verb a colon and a space follow ("add these: milk", "list mein daal do: sabzi"; not
+    "add dentist at 10:30"): the rest of its sentence lists titles."""
+    return reading.tools[0] == Tool.ADD and _LIST_COLON.search(clause, reading.start + reading.length) is not None
+
+
+def listed_item(
+    clause: str, reading: Reading | None, previous: Reading | None, *, colon: Reading | None, numbered: bool
+) -> bool:
+    """Whether the clause is one more item of `previous`, the command before it: one with no verb, a
+    list's line that begins with one ("add these:\n- delete old photos"), or, in the list a colon after
+    an add's verb opens, one whose verb stands where no command does ("list mein daal do: sabzi,
+    purana sofa hatana"). `colon`: the sentence's add that opened such a list. A command stays one
+    ("add these: milk, eggs, and delete gym"): the words cannot tell it from a title, and read as a
+    title the user's command would be refused."""
+    if previous is None or not set(previous.tools) & ITEM_TOOLS or not is_item(clause):
+        return False
+    return (
+        reading is None
+        or (previous is colon and reading.kind == "chat" and reading.weak)
+        or item_line(clause, reading, numbered=numbered)
+    )
 
 
 @cache

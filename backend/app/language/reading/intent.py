@@ -30,16 +30,18 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from backend.app.calls.tools import Tool, having
+from backend.app.calls.tools import Tool
 from backend.app.language.lexicon import QUOTES, fold, lexicons
 from backend.app.language.lexicon import task_nouns as _task_nouns
 from backend.app.language.reading.clauses import (
+    ITEM_TOOLS,
     Reading,
     declines,
     is_item,
-    item_line,
+    listed_item,
     names_something,
     only_fillers,
+    opens_titles,
     read_clause,
     short,
     split_sentences,
@@ -49,8 +51,6 @@ from backend.app.language.reading.clauses import (
 
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
-# Items of a list ("add milk, eggs and bread") are counted for these tools only.
-_ITEM_TOOLS = having("items")
 # A message is read whole, up to MAX_MESSAGE_CHARS (the schema's bound); what that costs is measured
 # by `python -m backend.devtools.bench.reader` (docs/performance). In a message longer than this, a
 # field's value ("... with this description: ...") that starts within it is content, read like a quote.
@@ -284,7 +284,7 @@ class _Found:
     def command(self, clause: str, reading: Reading, leading: list[str]) -> None:
         """A command's action; in a language that puts the verb last, the items before it are its items
         too ("taxes aur bread delete kar do")."""
-        if leading and set(reading.tools) & _ITEM_TOOLS and _verb_last(reading.language):
+        if leading and set(reading.tools) & ITEM_TOOLS and _verb_last(reading.language):
             self.actions += [_item(c, reading) for c in leading]
         else:
             self.free.extend(leading)
@@ -336,6 +336,7 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
     for clauses, asked in sentences:
         previous: Reading | None = carried
         mood: Reading | None = None  # a question, advice or report governs the verbs coordinated with it
+        colon: Reading | None = None  # an add with a colon after its verb: the rest of the sentence lists its titles
         leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
         for clause in filter(None, (raw.strip(" \t\"'") for raw in clauses)):  # not only quote marks: '""'
             if whole("small_talk", clause) or only_fillers(clause):
@@ -355,8 +356,8 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
                 found.free, leading, previous = [*found.free, *leading, clause], [], None
                 found.declined.append(clause)
                 continue
-            listed = previous is not None and bool(set(previous.tools) & _ITEM_TOOLS) and is_item(clause)
-            if reading is None or (listed and item_line(clause, reading, numbered=numbered)):
+            listed = listed_item(clause, reading, previous, colon=colon, numbered=numbered)
+            if reading is None or listed:
                 if listed and previous is not None:
                     found.item(clause, previous)
                 elif not found.actions and mood is None and is_item(clause):
@@ -369,7 +370,7 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
             if reading.kind == "command":
                 found.command(clause, reading, leading)
                 leading = []
-                previous = reading
+                previous, colon = reading, reading if opens_titles(clause, reading) else colon
             else:
                 found.free += [*leading, clause]
                 leading = []
