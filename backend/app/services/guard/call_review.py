@@ -13,6 +13,7 @@ only give content (a quoted title, a task to add, what a no names).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -130,9 +131,12 @@ def _words(
     added: Sequence[str] = (),
 ) -> tuple[str | None, str]:
     """The words the call's target (or title) must be named by, and those that only give content.
-    `added`: the titles this step adds that the message holds (`_titles_given`)."""
+    `added`: the titles this step adds that the message holds (`_titles_given`). Words no action
+    took never hold the message's no ("add milk, don't delete gym" deletes nothing): those give
+    content only (`content_for`; row T4 refuses a call they alone name)."""
     tool = call.name
-    said = "\n".join([intent.free, *intent.quotes])
+    free, quotes = _unrefused(intent)
+    said = "\n".join([free, *quotes])
     match verdict.ground:
         case None:
             return None, ""
@@ -145,7 +149,7 @@ def _words(
             items = _items_added(intent, call)
             others = [w for t in intent.tools if t != tool for w in intent.words_for(t).splitlines() if w not in items]
             content = dict.fromkeys(filter(None, [*intent.content_for(tool).splitlines(), *others]))
-            own = "\n".join(filter(None, [intent.words_for(tool) or intent.free, *items]))
+            own = "\n".join(filter(None, [intent.words_for(tool) or free, *items]))
             return own, "\n".join(c for c in content if c not in items)
         case Ground.ASKED:
             words = "\n".join(intent.words_for(t) for t in intent.tools) or intent.free
@@ -157,11 +161,12 @@ def _words(
             # to change ("add: cancel Netflix and delete the account" deletes nothing).
             return _without(fold(said), added), "\n".join(added)
         case Ground.FREE:
-            return intent.free, ""
+            return free, ""
         case Ground.REST:
-            return _without(said, intent.declined), "\n".join(intent.declined)
-        case Ground.MESSAGE:
-            return "\n".join(filter(None, [message, context])), ""
+            return said, "\n".join(intent.declined)
+        case Ground.MESSAGE:  # where the message says no, what it says apart from its no
+            typed = "\n".join([*(intent.words_for(t) for t in intent.tools), said]) if intent.declined else message
+            return "\n".join(filter(None, [typed, context])), intent.content_for(tool) if intent.declined else ""
         case Ground.QUESTION:
             return question, ""
 
@@ -205,8 +210,17 @@ def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:
     return [t for t in given if len(t.split()) > 1 and t in folded and t != folded]
 
 
+def _unrefused(intent: Intent) -> tuple[str, list[str]]:
+    """The words no action took and the quotes, without what the message says no to."""
+    if not intent.declined:
+        return intent.free, list(intent.quotes)
+    no = {fold(d) for d in intent.declined}
+    return _without(intent.free, intent.declined), [q for q in intent.quotes if fold(q) not in no]
+
+
 def _without(words: str, parts: Sequence[str]) -> str:
-    """`words` without `parts` (the clauses of a no), as far as they are found in it."""
-    for part in parts:
-        words = words.replace(part, " ")
+    """`words` without `parts` (the clauses of a no), as far as they are found in it as whole words
+    ("no" is cut from "no, delete the notes", never from "notes")."""
+    for part in filter(None, parts):
+        words = re.sub(rf"(?<!\w){re.escape(part)}(?!\w)", " ", words)
     return " ".join(words.split())
