@@ -382,3 +382,32 @@ async def test_a_choice_grounds_the_change_the_user_asked_not_another_the_questi
     await chat(client, "2", conversation_id=first["conversation_id"])
 
     assert set(await _left(client)) == {"Q1", "Q10", "Taxes"}
+
+
+@pytest.mark.parametrize(
+    ("question", "yes"),
+    [
+        ("Should I delete Gym and Yoga, but not Taxes?", "yes"),
+        ("¿Borro Gym y Yoga, pero no Taxes?", "sí"),
+        ("Soll ich Gym und Yoga löschen, aber nicht Taxes?", "ja"),
+        ("Je supprime Gym et Yoga, mais pas Taxes ?", "oui"),
+        ("Zal ik Gym en Yoga verwijderen, maar niet Taxes?", "ja"),
+    ],
+)
+async def test_a_yes_grounds_nothing_the_question_says_no_to(make_client: MakeClient, question: str, yes: str) -> None:
+    # The question's clause that says no ("but not Taxes") is no item of its delete: after the yes,
+    # the model's delete of Taxes too is not run.
+    llm = ScriptedLLM(
+        completion(question),
+        calls(*[("delete_task", {"task_id": t}) for t in ("Gym", "Yoga", "Taxes")]),
+        completion("Done."),
+        checker=declares(),
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Yoga", "Taxes")
+
+    first = (await chat(client, "clean up my list")).json()
+    assert first["assistant_message"].endswith(question), first["assistant_message"]
+    await chat(client, yes, conversation_id=first["conversation_id"])
+
+    assert set(await _left(client)) == {"Taxes"}

@@ -240,6 +240,9 @@ def read_question(text: str) -> Question:
         for clause in clauses:
             words = _restored(clause, typed)
             tools = verb_tools(clause)
+            if not tools and declines(clause.strip()):  # "Should I delete Gym and Yoga, but not Taxes?": no item
+                others.append(words)
+                continue
             if tools and not current:
                 words = "\n".join([*leading, words])
             current = tools or current
