@@ -23,9 +23,12 @@ async def test_an_event_stream_is_closed_after_the_idle_time(make_client: MakeCl
 async def test_a_user_holds_at_most_the_cap_of_event_streams_and_others_are_not_held_up(
     make_client: MakeClient,
 ) -> None:
-    client = await make_client(ScriptedLLM(), mcp_stream_idle_s=1.0, mcp_streams_per_user=2)
+    client = await make_client(ScriptedLLM(), mcp_stream_idle_s=3.0, mcp_streams_per_user=2)
     held = [asyncio.create_task(client.get("/mcp", headers={**auth(), **STREAM})) for _ in range(2)]
-    await asyncio.sleep(0.2)  # both open
+    # Both open: the test transport hands a stream's headers over only when it closes, so nothing
+    # says when a stream is held; a second under load (two test workers on one database) was not
+    # always enough at 0.2 s, and the streams stay open for three.
+    await asyncio.sleep(1.0)
 
     third = await asyncio.wait_for(client.get("/mcp", headers={**auth(), **STREAM}), 5)
     bobs = asyncio.create_task(client.get("/mcp", headers={**auth("bob"), **STREAM}))
