@@ -102,7 +102,6 @@ def _facts(
     # Facts only the rows for unread messages, a retry after a claim, or a no read are gathered only
     # there (the others' rows never read them).
     unread = reading is Reading.UNREAD or forcing is Forcing.GHOST
-    said = "\n".join([intent.free, *intent.quotes])
     return CallFacts(
         traits=traits(call.name),
         guarded=guarded,
@@ -113,7 +112,7 @@ def _facts(
         whole_message=unread and _whole_message(call, message),
         one_quote=len(quotes) == 1 and bool(quotes[0]),
         asks_something=unread and any(mark in intent.free for mark in "?？¿؟"),
-        rest_names=reading is Reading.DECLINED and names_something(_without(said, intent.declined)),
+        rest_names=reading is Reading.DECLINED and names_something(" ".join(_said_but_no(intent))),
         stands_in=call.name == Tool.UPDATE
         and (call.arguments or {}).get("status") == "completed"
         and Tool.COMPLETE in intent.tools,
@@ -135,7 +134,7 @@ def _words(
     took never hold the message's no ("add milk, don't delete gym" deletes nothing): those give
     content only (`content_for`; row T4 refuses a call they alone name)."""
     tool = call.name
-    free, quotes = _unrefused(intent)
+    free, *quotes = _said_but_no(intent)
     said = "\n".join([free, *quotes])
     match verdict.ground:
         case None:
@@ -210,12 +209,13 @@ def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:
     return [t for t in given if len(t.split()) > 1 and t in folded and t != folded]
 
 
-def _unrefused(intent: Intent) -> tuple[str, list[str]]:
-    """The words no action took and the quotes, without what the message says no to."""
+def _said_but_no(intent: Intent) -> list[str]:
+    """The words no action took, then the quotes, without what the message says no to (row C14 asks
+    about what rests; the other rows' words never hold it)."""
     if not intent.declined:
-        return intent.free, list(intent.quotes)
+        return [intent.free, *intent.quotes]
     no = {fold(d) for d in intent.declined}
-    return _without(intent.free, intent.declined), [q for q in intent.quotes if fold(q) not in no]
+    return [_without(intent.free, intent.declined), *(q for q in intent.quotes if fold(q) not in no)]
 
 
 def _without(words: str, parts: Sequence[str]) -> str:
