@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from backend.app.calls.tools import Tool
-from backend.app.language.reading.intent import classify, read_question
+from backend.app.language.reading.intent import classify
+from backend.app.language.reading.question import read_question
 
 
 @pytest.mark.parametrize(

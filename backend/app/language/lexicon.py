@@ -24,28 +24,14 @@ Form = Literal["imperative", "infinitive", "past", "declarative"]
 TOOL_NAMES: frozenset[str] = frozenset(Tool)
 FORMS: tuple[Form, ...] = get_args(Form)
 
+# `order`: fillers that say when or instead ("then", "luego"), read with the fillers, never beside a
+# yes. `exception`: words that leave out of a change of tasks what they name ("except", "außer"),
+# `exception_after_all` only right after a word for every task ("all but gym", "todo menos gym").
 _WORDS = (
-    "fillers",
-    "order",  # fillers that say when or instead ("then", "luego"): read with the fillers, never beside a yes
-    "request",
-    "usage",
-    "question",
-    "advice",
-    "report",
-    "negation",
-    "retraction",
-    "small_talk",
-    "fields",
-    "field_links",
-    "modifiers",
-    "conjunctions",
-    "task_nouns",
-    "title_fillers",
-    "done_states",
-    "whole_list",
-    "list_places",
-    "not_all",
-)
+    "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",
+    "fields", "field_links", "modifiers", "conjunctions", "task_nouns", "title_fillers", "done_states", "whole_list",
+    "list_places", "not_all", "exception", "exception_after_all"
+)  # fmt: skip
 _CLAIMS = ("first_person", "second_person", "done", "offer", "own_offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.
 _REFERENCES = ("this", "last", "previous", "just_added", "number", "yes", "no")
@@ -75,6 +61,7 @@ _FLAGS = (
     "report_anywhere",
     "infinitive_at_end",
     "infinitive_at_head",
+    "exception_follows",  # an exception word follows what it leaves out ("gym ke ilawa")
 )
 _FLAG_DEFAULTS = {"infinitive_at_head": True}
 QUOTES = str.maketrans("’‘`´“”„«»＂＇", '\'\'\'\'""""""\'')  # fullwidth too: `fold` decomposes those to plain ones
@@ -152,6 +139,10 @@ class Lexicon:
 
     def claim(self, kind: str) -> re.Pattern[str] | None:
         return self.claims[kind]
+
+    def verb_last(self) -> bool:
+        """Whether the language may put a command's verb last ("milk add kar do", "Milch hinzufügen")."""
+        return self.flags["imperative_anywhere"] or self.flags["infinitive_at_end"]
 
     def reference(self, kind: str) -> re.Pattern[str] | None:
         return self.references[kind]

@@ -367,5 +367,28 @@ def split_sentences(text: str) -> list[tuple[list[str], bool]]:
         if not sentence.strip(" .!?;\n"):
             continue
         opened = m.start() > 0 and text[m.start() - 1] == "¿"
-        found.append((_clause_split().split(sentence.strip(" .!?;\n")), "?" in sentence or opened))
+        found.append((_clauses(sentence.strip(" .!?;\n")), "?" in sentence or opened))
     return found
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The sentence cut at its conjunctions and commas. A conjunction that leaves out right after a
+    word for every task stays at the head of the clause after it ("delete everything but gym": "but
+    gym", left out, never an item), unless that clause has a verb ("delete all done ones but add milk")
+    or, after an edit, a value ("set all to high but gym to low")."""
+    from backend.app.language.reading.exceptions import after_all, gives_value  # they read clauses here
+
+    clauses: list[str] = []
+    kept: dict[int, int] = {}  # a clause that holds its conjunction: the conjunction's length
+    start = 0
+    for m in _clause_split().finditer(sentence):
+        clauses.append(sentence[start : m.start()])
+        if after_all(sentence, m):
+            kept[len(clauses)], start = m.end() - m.start(), m.start()
+        else:
+            start = m.end()
+    clauses.append(sentence[start:])
+    # a clause with a verb, or a value after an edit's, is another change ("set all to high but gym to low")
+    edits = {i for i in kept if Tool.UPDATE in verb_tools(clauses[i - 1])}
+    own = [i for i in kept if verb_tools(clauses[i]) or (i in edits and gives_value(clauses[i]))]
+    return [c[kept[i] :] if i in own else c for i, c in enumerate(clauses)]

@@ -27,10 +27,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Literal
 
-from backend.app.calls.tools import Tool
+from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import QUOTES, fold, lexicons
 from backend.app.language.lexicon import task_nouns as _task_nouns
 from backend.app.language.reading.clauses import (
@@ -45,9 +45,9 @@ from backend.app.language.reading.clauses import (
     read_clause,
     short,
     split_sentences,
-    verb_tools,
     whole,
 )
+from backend.app.language.reading.exceptions import before_verb, cut, left_out, of_every
 
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
@@ -55,6 +55,7 @@ KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated",
 # by `python -m backend.devtools.bench.reader` (docs/performance). In a message longer than this, a
 # field's value ("... with this description: ...") that starts within it is content, read like a quote.
 FIELD_WITHIN = 300
+_TARGETS = having("targets")  # the tools that change existing tasks: what an exception leaves out of
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,13 +156,13 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 
 
 @cache
-def _verb_last(code: str) -> bool:
+def verb_last(code: str) -> bool:
     """Whether the language may put a command's verb last ("milk add kar do", "Milch hinzufügen")."""
     lex = next((lex for lex in lexicons() if lex.code == code), None)
-    return lex is not None and (lex.flag("imperative_anywhere") or lex.flag("infinitive_at_end"))
+    return lex is not None and lex.verb_last()
 
 
-def _quotes(message: str) -> tuple[str, list[str]]:
+def placeheld(message: str) -> tuple[str, list[str]]:
     """The folded message with each quoted span replaced by a placeholder, and the spans as typed."""
     typed = [m.group() for m in QUOTED.finditer(message.translate(QUOTES))]
     spans = iter(range(len(typed)))
@@ -169,7 +170,7 @@ def _quotes(message: str) -> tuple[str, list[str]]:
     return _SPACES.sub(" ", folded), typed
 
 
-def _restored(text: str, typed: list[str]) -> str:
+def restored(text: str, typed: list[str]) -> str:
     """`text` with its placeholders back as the user typed the quotes."""
     return _PLACEHOLDER.sub(lambda m: typed[int(m[1])] if int(m[1]) < len(typed) else '""', text)
 
@@ -189,18 +190,18 @@ def _field_value(text: str) -> int | None:
 
 def classify(message: str) -> Intent:
     """Read one chat message; never raises."""
-    text, typed = _quotes(message)
+    text, typed = placeheld(message)
     if len(text) > FIELD_WITHIN and (at := _field_value(text)) is not None:
-        typed.append(_restored(text[at:], typed).strip())
+        typed.append(restored(text[at:], typed).strip())
         text = f'{text[:at]} "§{len(typed) - 1}§"'
     intent, free = _classify(split_sentences(text))
     free_text = " ".join(_PLACEHOLDER.sub(" ", " ".join(free if intent.needs_tool else [text])).split())
     actions = tuple(
         dataclasses.replace(
             a,
-            text=short(_restored(a.text, typed)),
-            object=_restored(a.object, typed),
-            clause=_restored(a.clause, typed),
+            text=short(restored(a.text, typed)),
+            object=restored(a.object, typed),
+            clause=restored(a.clause, typed),
         )
         for a in intent.actions
     )
@@ -208,51 +209,6 @@ def classify(message: str) -> Intent:
     said_no = [typed[int(i)] for c in intent.declined for i in _PLACEHOLDER.findall(c) if int(i) < len(typed)]
     declined = tuple(" ".join(_PLACEHOLDER.sub(" ", c).split()) for c in intent.declined) + tuple(said_no)
     return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """What an assistant's message asks, read like a message: for each change it asks about, the
-    clauses that ask it ("Should I delete “Gym”, or mark “Yoga” as done?": delete → "should i delete
-    “Gym”", complete → "or mark “Yoga” as done"); the clauses that ask nothing of a change; and the
-    sentences that do not ask at all (a yes answers none of them)."""
-
-    changes: dict[Tool, str]
-    options: tuple[str, ...]  # the asking clauses without a verb: "A1", "A2 ya A10"
-    others: tuple[str, ...]  # the sentences that ask nothing ("Entendido.", "Yoga is due tomorrow.")
-
-
-_FULL_STOPS = str.maketrans({"。": ". ", "！": "! ", "？": "? "})
-
-
-@lru_cache(maxsize=256)
-def read_question(text: str) -> Question:
-    folded, typed = _quotes(text.translate(_FULL_STOPS))
-    changes: dict[Tool, list[str]] = {}
-    options: list[str] = []
-    others: list[str] = []
-    for clauses, asked in split_sentences(folded):
-        if not asked:
-            others.append(_restored(" ".join(clauses), typed))
-            continue
-        current: tuple[Tool, ...] = ()  # the change verbless clauses around it list items of
-        leading: list[str] = []  # verbless clauses before the sentence's first verb ("(Sabzi, Dhobi) done kar doon?")
-        for clause in clauses:
-            words = _restored(clause, typed)
-            tools = verb_tools(clause)
-            if not tools and declines(clause.strip()):  # "Should I delete Gym and Yoga, but not Taxes?": no item
-                others.append(words)
-                continue
-            if tools and not current:
-                words = "\n".join([*leading, words])
-            current = tools or current
-            for tool in current:
-                changes.setdefault(tool, []).append(words)
-            if not tools:
-                options.append(words.strip(" ?¿？()"))
-                if not current:
-                    leading.append(words)
-    return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others))
 
 
 @dataclass
@@ -268,6 +224,9 @@ class _Found:
     declined: list[str] = dataclasses.field(default_factory=list)
     small_talk: bool = False  # a clause of small talk
     chatted: bool = False  # a clause that is not
+    excepting: bool = False  # the clause before left something out ("except gym"): a verbless one now does too
+    open: bool = False  # a verbless clause left something out, and no verb came since ("alles außer Gym, ...")
+    changing: tuple[Tool, ...] = ()  # the sentence's last command's tools, if it changes existing tasks
 
     def retract(self, clause: str) -> None:
         """A retraction takes back the commands before it ("delete gym, wait, no"): what their clauses
@@ -284,10 +243,47 @@ class _Found:
         self.free.append(clause)
         self.declined.append(clause)
 
+    def leaves_out(self, clause: str, leading: list[str]) -> str:
+        """What of a verbless clause is not a no ("" when none is): all of it is one where it opens
+        with a negation after a command ("delete gym, not the yoga") or follows an exception ("...
+        except gym, and yoga"); an exception's words are ("except gym", "but gym" kept after
+        "everything", "gym ke ilawa"), after a change of tasks in the sentence; before one, only
+        after words for every task ("alles außer Gym" of "alles außer Gym und Yoga löschen")."""
+        if self.excepting or (self.actions and declines(clause)):
+            start, end = 0, len(clause)
+        elif span := self._left_out(clause):
+            (start, end), self.excepting = span, True
+            self.open = start > 0 and end == len(clause)
+        else:
+            return clause
+        rest = (clause[:start] + " " + clause[end:]).strip()
+        no = clause[start:end] if rest else clause
+        self.free += [no] if rest else [*leading, no]
+        self.declined.append(no)
+        return rest
+
+    def _left_out(self, clause: str) -> tuple[int, int] | None:
+        if self.changing:
+            return left_out(clause, edit=Tool.UPDATE in self.changing)
+        return of_every(clause)
+
     def command(self, clause: str, reading: Reading, leading: list[str]) -> None:
         """A command's action; in a language that puts the verb last, the items before it are its items
-        too ("taxes aur bread delete kar do")."""
-        if leading and set(reading.tools) & ITEM_TOOLS and _verb_last(reading.language):
+        too ("taxes aur bread delete kar do"). What its exception leaves out is a no ("delete all except
+        gym"), with the items before it where it stands before the verb ("gym aur yoga ke ilawa ..."),
+        as are the words before a verb that comes last while an exception is open ("alles außer Gym
+        und Yoga löschen")."""
+        if self.open and verb_last(reading.language):
+            excepted = before_verb(clause, reading)
+        else:
+            excepted = cut(clause, reading, reading.tools)
+        if excepted is not None:
+            clause, no = excepted.clause, [*(leading if excepted.before_verb else ()), excepted.left_out]
+            leading = [] if excepted.before_verb else leading
+            self.free, self.declined = [*self.free, *no], [*self.declined, *no]
+        self.excepting, self.open = excepted is not None, False
+        self.changing = reading.tools if set(reading.tools) & _TARGETS else ()
+        if leading and set(reading.tools) & ITEM_TOOLS and verb_last(reading.language):
             self.actions += [_item(c, reading) for c in leading]
         else:
             self.free.extend(leading)
@@ -312,7 +308,7 @@ class _Found:
             return Intent(self.other[0], (), self.other[1], languages, weak_tools=weak, declined=declined)
         if self.small_talk and not self.chatted:
             return Intent("small_talk", (), "small talk: asks for nothing", languages)
-        return Intent("chat", (), "no task verb", languages, weak_tools=weak)
+        return Intent("chat", (), "no task verb", languages, weak_tools=weak, declined=declined)
 
 
 def _item(clause: str, command: Reading) -> Action:
@@ -341,11 +337,11 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
         mood: Reading | None = None  # a question, advice or report governs the verbs coordinated with it
         colon: Reading | None = None  # an add with a colon after its verb: the rest of the sentence lists its titles
         leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
+        found.excepting, found.open, found.changing = False, False, ()  # an exception ends with its sentence
         for clause in filter(None, (raw.strip(" \t\"'") for raw in clauses)):  # not only quote marks: '""'
             if whole("small_talk", clause) or only_fillers(clause):
-                found.small_talk = True
+                found.small_talk, previous = True, None
                 found.free.append(clause)
-                previous = None
                 continue
             if whole("retraction", clause):
                 found.retract(clause)
@@ -355,9 +351,8 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
             reading = read_clause(clause, asked=asked)
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 reading = Reading(mood.kind, (), f"{mood.why} (and '{short(clause)}' with it)", 0, mood.language)
-            if reading is None and found.actions and declines(clause):
-                found.free, leading, previous = [*found.free, *leading, clause], [], None
-                found.declined.append(clause)
+            if reading is None and not (clause := found.leaves_out(clause, leading)):
+                leading, previous = [], None
                 continue
             listed = listed_item(clause, reading, previous, colon=colon, numbered=numbered)
             if reading is None or listed:

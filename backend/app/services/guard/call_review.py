@@ -36,9 +36,12 @@ _WHY = {GuardReason.NOT_ASKED: _NO_CHANGE}
 class Answered:
     """The assistant's question the user's message answers: each change it asked about, with the
     words that name what the answer grounds (a yes: the clauses asking that change; a choice: the
-    option picked, "Q10" of "1) Q1, 2) Q10", for the change the user's request before it asked)."""
+    option picked, "Q10" of "1) Q1, 2) Q10", for the change the user's request before it asked), and
+    what the question said no to or left out ("…, but not Taxes?", "… everything except Taxes?"):
+    content, never a target, so a yes to a question about the whole list leaves it alone."""
 
     changes: dict[str, str]
+    declined: str = ""
 
 
 def reading_of(intent: Intent, tool: str | None = None) -> Reading:
@@ -84,9 +87,8 @@ def review_changes(
             continue
         if verdict.hold is None or verdict.hold is Hold.ANY:
             continue  # a read, or no guard: the call acts as the model made it
-        question = answered.changes.get(call.name, "") if answered is not None else ""
         names, not_names = _words(
-            intent, verdict, call, message=message, context=context, question=question, added=added
+            intent, verdict, call, message=message, context=context, answered=answered, added=added
         )
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
@@ -126,7 +128,7 @@ def _words(
     *,
     message: str,
     context: str,
-    question: str,
+    answered: Answered | None,
     added: Sequence[str] = (),
 ) -> tuple[str | None, str]:
     """The words the call's target (or title) must be named by, and those that only give content.
@@ -135,7 +137,7 @@ def _words(
     content only (`content_for`; row T4 refuses a call they alone name)."""
     tool = call.name
     free, *quotes = _said_but_no(intent)
-    said = "\n".join([free, *quotes])
+    said, no = "\n".join([free, *quotes]), "\n".join(intent.declined)  # what it says no to: content
     match verdict.ground:
         case None:
             return None, ""
@@ -155,19 +157,20 @@ def _words(
             return words, intent.content_for(tool)
         case Ground.SAID:
             if not traits(tool).targets or not added:
-                return said, ""
+                return said, no
             # Words inside the title of a task the step adds were made a title: they name no task
             # to change ("add: cancel Netflix and delete the account" deletes nothing).
-            return _without(fold(said), added), "\n".join(added)
+            return _without(fold(said), added), "\n".join([*added, *intent.declined])
         case Ground.FREE:
-            return free, ""
+            return free, no
         case Ground.REST:
             return said, "\n".join(intent.declined)
         case Ground.MESSAGE:  # where the message says no, what it says apart from its no
             typed = "\n".join([*(intent.words_for(t) for t in intent.tools), said]) if intent.declined else message
             return "\n".join(filter(None, [typed, context])), intent.content_for(tool) if intent.declined else ""
         case Ground.QUESTION:
-            return question, ""
+            assert answered is not None  # the table grounds on the question only after a yes to it
+            return answered.changes.get(tool, ""), answered.declined
 
 
 def _items_added(intent: Intent, call: ToolCall) -> list[str]:
@@ -191,11 +194,10 @@ def _whole_message(call: ToolCall, message: str) -> bool:
 
 def _own(intent: Intent, tool: str) -> str:
     """The clauses asking for `tool`; when they name no task ("mark it done", "coche-les"), with the
-    words no action took, which say what "it" is ("FINALLY filed my taxes!!! mark it done")."""
-    from backend.app.language.reading.clauses import names_something
-
+    words no action took, which say what "it" is ("FINALLY filed my taxes!!! mark it done"), but
+    never what the message says no to ("borra todo excepto gym")."""
     clauses = intent.clauses_for(tool)
-    return clauses if names_something(intent.about_for(tool)) else f"{clauses}\n{intent.free}"
+    return clauses if names_something(intent.about_for(tool)) else f"{clauses}\n{_said_but_no(intent)[0]}"
 
 
 def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:

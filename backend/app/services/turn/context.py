@@ -21,8 +21,11 @@ from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
 from backend.app.language.detect import Language, detect
+from backend.app.language.lexicon import fold
 from backend.app.language.reading.clauses import names_something
-from backend.app.language.reading.intent import Intent, Question, classify, read_question
+from backend.app.language.reading.exceptions import of_every
+from backend.app.language.reading.intent import Intent, classify
+from backend.app.language.reading.question import Question, read_question
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import OptionsInfo, PolicyInfo
 from backend.app.services.confirmations.questions import Answer
@@ -144,25 +147,36 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     if said is False:
         return None
     question = read_question(rows[-1].content)
+    no = "\n".join(question.declined)
     if said is True:
-        return Answered({str(t): w for t, w in question.changes.items()}) if question.changes else None
+        return Answered({str(t): w for t, w in question.changes.items()}, no) if question.changes else None
     if (option := _option(rows[-1].content, question, message)) is not None:
         request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
         requested, changes = set(classify(request).tools if request else ()), set(question.changes)
         asked = (requested & changes) or requested or changes  # what the user asked, where it can be read
-        return Answered(dict.fromkeys(asked, option)) if asked else None
+        option, left = _kept(option)
+        return Answered(dict.fromkeys(asked, option), "\n".join(filter(None, [no, left]))) if asked else None
     again = intent.needs_tool and all(
         set(a.tools) & set(question.changes)
         and (not names_something(a.about) or turn.conversation.answer(a.about) is True)
         for a in intent.actions
     )
     repeated = {str(t): w for t, w in question.changes.items() if t in intent.tools}  # only the change said again
-    return Answered(repeated) if again and repeated else None
+    return Answered(repeated, no) if again and repeated else None
 
 
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
 _OPTION = re.compile(r"(?<![\w.])(\d{1,2})[.)]\s*(.+?)(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))")
 _NUMBER = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
+
+
+def _kept(option: str) -> tuple[str, str]:
+    """An option's words without what it leaves out ("1) everything except Gym"), and those words."""
+    folded = fold(option)
+    if (span := of_every(folded)) is None:
+        return option, ""
+    start, end = span
+    return f"{folded[:start]} {folded[end:]}".strip(), folded[start:end]
 
 
 def _option(text: str, question: Question, message: str) -> str | None:

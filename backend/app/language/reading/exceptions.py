@@ -1,0 +1,217 @@
+"""What a change of every task leaves out: "delete all except gym", "borra todo menos gym", "lösch
+alles außer Gym", "gym ke ilawa sab delete kar do", "delete everything but gym, and yoga".
+
+The words an exception names are the user's no: `intent.classify` and `question.read_question` put
+them with the message's (or the question's) declined clauses, which never name the target of a
+change (row T4 of the decision table refuses a call only they name).
+
+An exception leaves out of a set: a language's `exception` word ("except", "außer", "sauf") does
+in a change of existing tasks whose words before it hold one of the same language's words for
+every task (`whole_list`, outside a phrase that names none: "all good except gym" is a report), as
+do its `exception_after_all` words right after such a word ("all but gym": "but" is a conjunction
+elsewhere, "menos" a "less"). So a title that holds such a word stays a title ("delete the task Save
+for car", "add pack everything except the charger"). Where a language puts the word after what it
+leaves out (`exception_follows`, Urdu "ke ilawa"), the words between the verb, or the clause's
+head, and the word are left out ("gym ke alawa yoga bhi delete kar do", with no set, is "besides
+gym, yoga too"). After such a change in the same sentence, a clause that opens with an exception
+word ("delete all, except gym") or after it ("…, and yoga") is left out too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from backend.app.calls.tools import Tool, having
+from backend.app.language.lexicon import Lexicon, conjunctions, lexicons, not_all, whole_list_words
+from backend.app.language.reading.clauses import Reading, names_something
+from backend.app.language.reading.when import day_in, time_in
+
+_TARGETS = having("targets")
+# Up to six words between a word for every task and an exception word: "all the tasks on my list but gym".
+_BETWEEN = r"(?:\s+[^\W\d_][\w'-]*){0,6}?[\s,]+"
+_PUNCT = re.compile(r"[^\w\s]")
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A command's clause without what its exception leaves out (blanked, so that the reading's
+    positions stay those of the clause), the words left out, and whether they stand before the verb
+    (then the clause's leading items are left out with them: "gym aur yoga ke ilawa sab delete kar do")."""
+
+    clause: str
+    left_out: str
+    before_verb: bool
+
+
+@cache
+def _after_all(code: str) -> re.Pattern[str] | None:
+    """One of the language's words for every task, then one of its exception words that leave out
+    only there (group 1)."""
+    lex = next(lex for lex in lexicons() if lex.code == code)
+    every, after = lex.word("whole_list"), lex.word("exception_after_all")
+    return re.compile(rf"(?:{every.pattern}){_BETWEEN}({after.pattern})") if every and after else None
+
+
+def _unnamed(text: str) -> str:
+    """`text` with the phrases that name no task blanked ("all good", "alles klar"), at their width."""
+    return not_all().sub(lambda m: " " * len(m.group()), text)
+
+
+@cache
+def _after_all_words() -> re.Pattern[str]:
+    """Every language's `exception_after_all` words."""
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("exception_after_all")) is not None]
+    return re.compile("|".join(parts) or "(?!)")
+
+
+@cache
+def _any_word() -> re.Pattern[str]:
+    """Every language's exception words: one search tells a clause that has none (most) to go on."""
+    kinds = ("exception", "exception_after_all")
+    parts = [p.pattern for lex in lexicons() for kind in kinds if (p := lex.word(kind)) is not None]
+    return re.compile("|".join(parts) or "(?!)")
+
+
+def after_all(text: str, word: re.Match[str]) -> bool:
+    """Whether `word` of `text` (a conjunction) is an exception word that leaves out only after a
+    word for every task, right after one ("delete everything but gym"); the clause splitter keeps it
+    in its clause."""
+    if not _after_all_words().fullmatch(word.group()):
+        return False
+    at = word.start()
+    start = max(0, at - 120)  # a word for every task and up to six words: never a whole long message
+    window = _unnamed(text[start : at + 40])
+    patterns = (p for lex in lexicons() if (p := _after_all(lex.code)) is not None)
+    return any(m.start(1) == at - start for p in patterns for m in p.finditer(window))
+
+
+def _a_set(lex: Lexicon, words: str) -> bool:
+    """Whether `words` hold one of the language's words for every task: what an exception leaves out of."""
+    every = lex.word("whole_list")
+    return every is not None and every.search(_unnamed(words)) is not None
+
+
+def _names(text: str) -> bool:
+    """Whether `text` names something: a word that is no filler or reference, or a quoted title."""
+    return names_something(text) or "§" in text
+
+
+def _leaves(text: str, *, edit: bool) -> bool:
+    """Whether the words an exception word opens leave something out: they name something and, in an
+    edit, give no value of their own, which makes them another change ("set all to high except gym to
+    low"; but "delete everything except gym today")."""
+    return _names(text) and not (edit and gives_value(text))
+
+
+_ANY_DAY = dt.date(2026, 1, 1)  # only whether words say a day is read, never which
+
+
+def gives_value(text: str) -> bool:
+    """Whether `text` says a priority, a day or a time of day ("to low", "to friday", "at 5")."""
+    priorities = (p for lex in lexicons() for p in lex.priorities.values() if p is not None)
+    return any(p.search(text) for p in priorities) or day_in(text, _ANY_DAY) is not None or time_in(text) is not None
+
+
+def cut(clause: str, reading: Reading, tools: tuple[Tool, ...]) -> Cut | None:
+    """What a clause leaves out, if it asks for (or about) a change of existing tasks by `tools`
+    (the verb `reading` found) and has an exception."""
+    if not set(tools) & _TARGETS or not _any_word().search(clause):
+        return None
+    unnamed = _unnamed(clause)
+    edit = Tool.UPDATE in tools
+    spans = [span for lex in lexicons() if (span := _span(lex, clause, unnamed, reading, edit=edit)) is not None]
+    if not spans:
+        return None
+    start, end = min(spans)
+    kept = clause[:start] + " " * (end - start) + clause[end:]
+    return Cut(kept.rstrip(), clause[start:end].strip(), end <= reading.start and start == reading.head)
+
+
+def _span(lex: Lexicon, clause: str, unnamed: str, reading: Reading, *, edit: bool) -> tuple[int, int] | None:
+    """Where the first of `lex`'s exceptions leaves out in the clause: from the word to the verb (the
+    verb last: "alles außer Gym löschen") or to the clause's end, after a word for every task; where
+    the word follows what it leaves out, from the clause's head or the verb to it, in a change of
+    every task ("gym ke ilawa sab delete kar do"). `unnamed`: the clause, its phrases that name no
+    task blanked."""
+    verb_end = reading.start + reading.length
+    pattern = lex.word("exception")
+    found = pattern.search(clause, reading.head) if pattern is not None else None
+    if found is not None and lex.flag("exception_follows"):
+        start = reading.head if found.end() <= reading.start else verb_end if found.start() >= verb_end else None
+        rest = clause[: start or 0] + " " + clause[found.end() :]
+        return (start, found.end()) if start is not None and _a_set(lex, rest) else None
+    words = [found.span()] if found is not None and _a_set(lex, clause[reading.head : found.start()]) else []
+    if (after := _after_all(lex.code)) is not None and (but := after.search(unnamed, reading.head)):
+        words.append(but.span(1))
+    start, end = min(words, default=(0, 0))
+    stop = reading.start if start < reading.start else len(clause.rstrip(" :"))  # a list's colon stays
+    return (start, stop) if words and _leaves(clause[end:stop], edit=edit) else None
+
+
+@lru_cache(maxsize=1024)
+def left_out(clause: str, *, edit: bool = False) -> tuple[int, int] | None:
+    """What a clause without a verb, after a change in its sentence, leaves out of it: all of it where
+    it opens with an exception word ("except gym", "menos el gym", "but gym" kept after "everything")
+    or ends with one ("Gym ausgenommen", "gym ke ilawa"); from the word on where words come before it
+    ("thanks, except gym"). Nothing where what follows names nothing ("other than that", "salvo eso")
+    or, after an edit (`edit`), gives a value ("set all to high, except gym to low")."""
+    if not _any_word().search(clause):
+        return None
+    spans: list[tuple[int, int]] = []
+    for lex in lexicons():
+        at = lex.after_fillers(clause)
+        for kind in ("exception", "exception_after_all"):
+            pattern = lex.word(kind)
+            opening = pattern.match(clause, at) if pattern is not None else None
+            # an after-all word opens a clause only where the splitter kept it there ("but gym")
+            if opening is not None and (kind == "exception" or conjunctions().fullmatch(opening.group())):
+                return (0, len(clause)) if _leaves(clause[opening.end() :], edit=edit) else None
+        if (pattern := lex.word("exception")) is None or (found := pattern.search(clause, at)) is None:
+            continue
+        if lex.flag("exception_follows") or not _PUNCT.sub("", clause[found.end() :]).strip():
+            spans.append((0, found.end()))  # "gym ke ilawa", "Gym ausgenommen"
+        elif _leaves(clause[found.end() :], edit=edit):
+            spans.append((found.start(), len(clause)))
+    return min(spans, default=None)
+
+
+@lru_cache(maxsize=1024)
+def of_every(text: str, *, framed: bool = False) -> tuple[int, int] | None:
+    """Where words for every task and an exception after them leave out, in a clause with no verb
+    and no other words ("alles außer Gym" of "alles außer Gym und Yoga löschen"; an option: "1)
+    everything except Gym"): from the exception word to the end. `framed`: a question's clause, where
+    a language that puts its verb last may open with other words ("Soll ich alles außer Gym und
+    Yoga löschen?"; never "Everything is done except Gym, should I mark it done?")."""
+    if not _any_word().search(text):
+        return None
+    words: list[tuple[int, int]] = []
+    for lex in lexicons():
+        if lex.flag("exception_follows"):
+            continue
+        pattern = lex.word("exception")
+        found = [m.span()] if pattern is not None and (m := pattern.search(text)) is not None else []
+        if (after := _after_all(lex.code)) is not None and (but := after.search(_unnamed(text))) is not None:
+            found.append(but.span(1))
+        before = _unnamed(text[: min(found, default=(0, 0))[0]])
+        if found and _a_set(lex, before) and ((framed and lex.verb_last()) or _only_a_set(before)):
+            words.append(min(found))
+    start, end = min(words, default=(0, 0))
+    return (start, len(text)) if words and _leaves(text[end:], edit=False) else None
+
+
+def _only_a_set(words: str) -> bool:
+    """Words for every task, and nothing else but fillers and words for tasks: not "everything's done"
+    (a report)."""
+    return not names_something(whole_list_words().sub(" ", words), references=False)
+
+
+def before_verb(clause: str, reading: Reading) -> Cut | None:
+    """The words before a verb that comes last, left out where an exception before it is still open
+    ("alles außer Gym und Yoga löschen": "Yoga")."""
+    words = clause[reading.head : reading.start]
+    if not words.strip():
+        return None
+    return Cut(clause[: reading.head] + " " * len(words) + clause[reading.start :], words.strip(), False)

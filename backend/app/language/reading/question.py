@@ -1,0 +1,95 @@
+"""Reading the assistant's question, as a yes to it grounds a change (services/turn/context.py): which
+changes it asks about, in which words, and what it says no to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from backend.app.calls.tools import Tool, having
+from backend.app.language.reading.clauses import declines, read_clause, split_sentences, verb_tools
+from backend.app.language.reading.exceptions import Cut, before_verb, cut, left_out, of_every
+from backend.app.language.reading.intent import placeheld, restored, verb_last
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What an assistant's message asks, read like a message: for each change it asks about, the
+    clauses that ask it ("Should I delete “Gym”, or mark “Yoga” as done?": delete → "should i delete
+    “Gym”", complete → "or mark “Yoga” as done"); the clauses that ask nothing of a change; the
+    sentences that do not ask at all (a yes answers none of them); and what it says no to or leaves
+    out ("…, but not Taxes?", "… everything except Taxes?"): a yes never grounds a change of that."""
+
+    changes: dict[Tool, str]
+    options: tuple[str, ...]  # the asking clauses without a verb: "A1", "A2 ya A10"
+    others: tuple[str, ...]  # the sentences that ask nothing ("Entendido.", "Yoga is due tomorrow.")
+    declined: tuple[str, ...] = ()
+
+
+_TARGETS = having("targets")
+_FULL_STOPS = str.maketrans({"。": ". ", "！": "! ", "？": "? "})
+
+
+@lru_cache(maxsize=256)
+def read_question(text: str) -> Question:
+    folded, typed = placeheld(text.translate(_FULL_STOPS))
+    changes: dict[Tool, list[str]] = {}
+    options: list[str] = []
+    others: list[str] = []
+    declined: list[str] = []
+    for clauses, asked in split_sentences(folded):
+        if not asked:
+            others.append(restored(" ".join(clauses), typed))
+            continue
+        current: tuple[Tool, ...] = ()  # the change verbless clauses around it list items of
+        leading: list[str] = []  # verbless clauses before the sentence's first verb ("(Sabzi, Dhobi) done kar doon?")
+        excepting = opened = False  # an exception before ("except Gym"), still open before a verb ("alles außer Gym")
+        for clause in clauses:
+            tools = verb_tools(clause)
+            if not tools and excepting:  # "... everything except Gym and Yoga?"
+                declined.append(restored(clause, typed))
+                continue
+            if not tools and (span := _left_out(bare := clause.strip(), current)) is not None:
+                start, end = span
+                declined.append(restored(bare[start:end], typed))
+                excepting, opened = True, start > 0 and end == len(bare)
+                if not (clause := (bare[:start] + " " + bare[end:]).strip()):
+                    continue
+            if not tools and declines(clause.strip()):  # "Should I delete Gym and Yoga, but not Taxes?": no item
+                others.append(restored(clause, typed))
+                declined.append(others[-1])
+                continue
+            if (excepted := _cut(clause, tools, opened)) is not None:
+                clause = excepted.clause
+                declined.append(restored(excepted.left_out, typed))
+            excepting = excepted is not None or (excepting and not tools)
+            opened = opened and not tools
+            words = restored(clause, typed)
+            if tools and not current:
+                words = "\n".join([*leading, words])
+            current = tools or current
+            for tool in current:
+                changes.setdefault(tool, []).append(words)
+            if not tools:
+                options.append(words.strip(" ?¿？()"))
+                if not current:
+                    leading.append(words)
+    return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others), tuple(declined))
+
+
+def _left_out(clause: str, change: tuple[Tool, ...]) -> tuple[int, int] | None:
+    """What a verbless clause leaves out: after a change of tasks in its sentence (`change`), what an
+    exception word opens; before one, only what one leaves out of a set ("alles außer Gym, …")."""
+    if set(change) & _TARGETS:
+        return left_out(clause, edit=Tool.UPDATE in change)
+    return of_every(clause, framed=True)
+
+
+def _cut(clause: str, tools: tuple[Tool, ...], opened: bool) -> Cut | None:
+    """What a clause asking about a change leaves out ("Should I delete everything except Gym?"), or
+    its words before a verb that comes last while an exception is open ("Soll ich alles außer Gym
+    und Yoga löschen?": "Yoga")."""
+    reading = read_clause(clause, asked=True) if tools else None
+    if reading is None:
+        return None
+    return before_verb(clause, reading) if opened and verb_last(reading.language) else cut(clause, reading, tools)
