@@ -388,7 +388,8 @@ def _clauses(sentence: str) -> list[str]:
         else:
             start = m.end()
     clauses.append(sentence[start:])
-    # a clause with a verb, or a value after an edit's, is another change ("set all to high but gym to low")
-    edits = {i for i in kept if Tool.UPDATE in verb_tools(clauses[i - 1])}
+    # a clause with a verb, or a value after an edit's value, is another change ("set all to high but gym
+    # to low"; "move all but gym to friday" is one)
+    edits = {i for i in kept if Tool.UPDATE in verb_tools(clauses[i - 1]) and gives_value(clauses[i - 1])}
     own = [i for i in kept if verb_tools(clauses[i]) or (i in edits and gives_value(clauses[i]))]
     return [c[kept[i] :] if i in own else c for i, c in enumerate(clauses)]

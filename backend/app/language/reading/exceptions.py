@@ -148,6 +148,9 @@ def _span(lex: Lexicon, clause: str, unnamed: str, reading: Reading, *, edit: bo
         words.append(but.span(1))
     start, end = min(words, default=(0, 0))
     stop = reading.start if start < reading.start else len(clause.rstrip(" :"))  # a list's colon stays
+    # an edit's value after the exception is the task's own where the edit gave one before it ("set
+    # all to high except gym to low"), else the edit's ("move everything except gym to friday")
+    edit = edit and gives_value(clause[:start])
     return (start, stop) if words and _leaves(clause[end:stop], edit=edit) else None
 
 

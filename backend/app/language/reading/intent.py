@@ -47,7 +47,7 @@ from backend.app.language.reading.clauses import (
     split_sentences,
     whole,
 )
-from backend.app.language.reading.exceptions import before_verb, cut, left_out, of_every
+from backend.app.language.reading.exceptions import before_verb, cut, gives_value, left_out, of_every
 
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
@@ -263,8 +263,9 @@ class _Found:
         return rest
 
     def _left_out(self, clause: str) -> tuple[int, int] | None:
-        if self.changing:
-            return left_out(clause, edit=Tool.UPDATE in self.changing)
+        if self.changing:  # an edit that gives a value: one after the exception is the task's own
+            edit = Tool.UPDATE in self.changing and any(gives_value(a.clause) for a in self.actions[-1:])
+            return left_out(clause, edit=edit)
         return of_every(clause)
 
     def command(self, clause: str, reading: Reading, leading: list[str]) -> None:
@@ -308,7 +309,7 @@ class _Found:
             return Intent(self.other[0], (), self.other[1], languages, weak_tools=weak, declined=declined)
         if self.small_talk and not self.chatted:
             return Intent("small_talk", (), "small talk: asks for nothing", languages)
-        return Intent("chat", (), "no task verb", languages, weak_tools=weak, declined=declined)
+        return Intent("chat", (), "no task verb", languages, weak_tools=weak)
 
 
 def _item(clause: str, command: Reading) -> Action:
