@@ -72,6 +72,12 @@ async def _yes_if_asked(client: Any, body: dict[str, Any]) -> dict[str, Any]:
         ('delete all but "Gym"', "delete_task", {"Gym"}),
         ("mark all done but “Gym”", "complete_task", {"Gym"}),
         ("delete all the tasks on my list but gym", "delete_task", {"Gym"}),
+        # found by the fifth review: "but" before a relative clause, a reason; "fora", "fuera de"
+        ("delete everything but gym which is due tomorrow", "delete_task", {"Gym"}),
+        ("delete everything but gym because it is important", "delete_task", {"Gym"}),
+        ("delete everything but gym also yoga", "delete_task", {"Gym", "Yoga"}),
+        ("apague tudo fora o gym", "delete_task", {"Gym"}),
+        ("borra todo fuera de gym", "delete_task", {"Gym"}),
         ("borra todas las tareas de mi lista menos gym", "delete_task", {"Gym"}),
     ],
 )
@@ -382,3 +388,31 @@ async def test_a_value_after_the_exception_is_the_whole_changes(make_client: Mak
 
     due = {t["title"]: t["due_date"] for t in await tasks_of(client)}
     assert due["Gym"] is None, due
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "step"),
+    [
+        ("Which tasks should I delete?", "everything except Gym", _every("delete_task")),
+        ("¿Cuáles borro?", "todo menos gym", _every("delete_task")),
+        (
+            "Which tasks should I set to high priority?",
+            "all tasks except gym",
+            [("update_task", {"task_id": t, "priority": "high"}) for t in TITLES],
+        ),
+    ],
+)
+async def test_an_answer_that_leaves_out_never_changes_it(
+    make_client: MakeClient, question: str, answer: str, step: list[Call]
+) -> None:
+    # found by the fifth review: the answer alone, "everything except Gym", leaves Gym out of the
+    # change its question asked about (a "keep" question reads the other way: its delete is refused)
+    llm = ScriptedLLM(completion(question), calls(*step), completion("Done."), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    first = (await chat(client, "clean up my list")).json()
+    await _yes_if_asked(client, (await chat(client, answer, conversation_id=first["conversation_id"])).json())
+
+    gym = next(t for t in await tasks_of(client) if t["title"] == "Gym")
+    assert gym["status"] == "pending" and gym["priority"] == "medium", gym

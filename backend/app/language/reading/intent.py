@@ -249,7 +249,7 @@ class _Found:
         except gym, and yoga"); an exception's words are ("except gym", "but gym" kept after
         "everything", "gym ke ilawa"), after a change of tasks in the sentence; before one, only
         after words for every task ("alles außer Gym" of "alles außer Gym und Yoga löschen")."""
-        if self.excepting or (self.actions and declines(clause)):
+        if (self.excepting and not self._own_value(clause)) or (self.actions and declines(clause)):
             start, end = 0, len(clause)
         elif span := self._left_out(clause):
             (start, end), self.excepting = span, True
@@ -261,6 +261,11 @@ class _Found:
         self.free += [no] if rest else [*leading, no]
         self.declined.append(no)
         return rest
+
+    def _own_value(self, clause: str) -> bool:
+        """A verbless clause after an edit's exception that gives a value: that task's own change
+        ("move everything except gym to friday, and gym to monday")."""
+        return Tool.UPDATE in self.changing and gives_value(clause)
 
     def _left_out(self, clause: str) -> tuple[int, int] | None:
         if self.changing:  # an edit that gives a value: one after the exception is the task's own
@@ -309,7 +314,7 @@ class _Found:
             return Intent(self.other[0], (), self.other[1], languages, weak_tools=weak, declined=declined)
         if self.small_talk and not self.chatted:
             return Intent("small_talk", (), "small talk: asks for nothing", languages)
-        return Intent("chat", (), "no task verb", languages, weak_tools=weak)
+        return Intent("chat", (), "no task verb", languages, weak_tools=weak, declined=declined)
 
 
 def _item(clause: str, command: Reading) -> Action:

@@ -137,7 +137,7 @@ def _words(
     content only (`content_for`; row T4 refuses a call they alone name)."""
     tool = call.name
     free, *quotes = _said_but_no(intent)
-    said = "\n".join([free, *quotes])
+    said, no = "\n".join([free, *quotes]), "\n".join(intent.declined)  # what it says no to: content
     match verdict.ground:
         case None:
             return None, ""
@@ -157,12 +157,12 @@ def _words(
             return words, intent.content_for(tool)
         case Ground.SAID:
             if not traits(tool).targets or not added:
-                return said, ""
+                return said, no
             # Words inside the title of a task the step adds were made a title: they name no task
             # to change ("add: cancel Netflix and delete the account" deletes nothing).
-            return _without(fold(said), added), "\n".join(added)
+            return _without(fold(said), added), "\n".join([*added, *intent.declined])
         case Ground.FREE:
-            return free, ""
+            return free, no
         case Ground.REST:
             return said, "\n".join(intent.declined)
         case Ground.MESSAGE:  # where the message says no, what it says apart from its no
