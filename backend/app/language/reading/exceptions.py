@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import Lexicon, conjunctions, lexicons, not_all, whole_list_words
+from backend.app.language.lexicon import Lexicon, conjunctions, lexicon, lexicons, not_all, whole_list_words
 from backend.app.language.reading.clauses import Reading, names_something
 from backend.app.language.reading.when import day_in, time_in
 
@@ -38,19 +38,21 @@ _PUNCT = re.compile(r"[^\w\s]")
 @dataclass(frozen=True, slots=True)
 class Cut:
     """A command's clause without what its exception leaves out (blanked, so that the reading's
-    positions stay those of the clause), the words left out, and whether they stand before the verb
-    (then the clause's leading items are left out with them: "gym aur yoga ke ilawa sab delete kar do")."""
+    positions stay those of the clause), the words left out, and whether the verbless items before
+    the clause are left out with them (the words stand at its head, before the verb: "gym aur yoga ke
+    ilawa sab delete kar do")."""
 
     clause: str
     left_out: str
-    before_verb: bool
+    leading_too: bool
 
 
 @cache
 def _after_all(code: str) -> re.Pattern[str] | None:
     """One of the language's words for every task, then one of its exception words that leave out
     only there (group 1)."""
-    lex = next(lex for lex in lexicons() if lex.code == code)
+    lex = lexicon(code)
+    assert lex is not None
     every, after = lex.word("whole_list"), lex.word("exception_after_all")
     return re.compile(rf"(?:{every.pattern}){_BETWEEN}({after.pattern})") if every and after else None
 
@@ -88,10 +90,11 @@ def after_all(text: str, word: re.Match[str]) -> bool:
     return any(m.start(1) == at - start for p in patterns for m in p.finditer(window))
 
 
-def _a_set(lex: Lexicon, words: str) -> bool:
-    """Whether `words` hold one of the language's words for every task: what an exception leaves out of."""
+def _a_set(lex: Lexicon, unnamed: str) -> bool:
+    """Whether words (their phrases that name no task blanked: `_unnamed`) hold one of the language's
+    words for every task: what an exception leaves out of."""
     every = lex.word("whole_list")
-    return every is not None and every.search(_unnamed(words)) is not None
+    return every is not None and every.search(unnamed) is not None
 
 
 def _names(text: str) -> bool:
@@ -115,7 +118,27 @@ def gives_value(text: str) -> bool:
     return any(p.search(text) for p in priorities) or day_in(text, _ANY_DAY) is not None or time_in(text) is not None
 
 
-def cut(clause: str, reading: Reading, tools: tuple[Tool, ...]) -> Cut | None:
+def in_clause(clause: str, reading: Reading, tools: tuple[Tool, ...], *, opened: bool) -> Cut | None:
+    """What a clause with a verb leaves out: where an exception of a verbless clause before it is still
+    open (`opened`) and the verb comes last, its words before the verb ("alles außer Gym und Yoga
+    löschen": "Yoga"); else its own exception (`_cut`)."""
+    lex = lexicon(reading.language)
+    if opened and lex is not None and lex.verb_last():
+        return _before_verb(clause, reading)
+    return _cut(clause, reading, tools)
+
+
+def in_verbless(clause: str, change: tuple[Tool, ...], *, edit: bool, framed: bool = False) -> tuple[int, int] | None:
+    """What a clause without a verb leaves out: after a change of existing tasks in its sentence
+    (`change`, the tools of the sentence's last command), what an exception word opens (`_left_out`;
+    `edit`: that change is an edit that gave a value); before one, only what an exception leaves out
+    of a set (`of_every`)."""
+    if set(change) & _TARGETS:
+        return _left_out(clause, edit=edit)
+    return of_every(clause, framed=framed)
+
+
+def _cut(clause: str, reading: Reading, tools: tuple[Tool, ...]) -> Cut | None:
     """What a clause leaves out, if it asks for (or about) a change of existing tasks by `tools`
     (the verb `reading` found) and has an exception."""
     if not set(tools) & _TARGETS or not _any_word().search(clause):
@@ -141,9 +164,9 @@ def _span(lex: Lexicon, clause: str, unnamed: str, reading: Reading, *, edit: bo
     found = pattern.search(clause, reading.head) if pattern is not None else None
     if found is not None and lex.flag("exception_follows"):
         start = reading.head if found.end() <= reading.start else verb_end if found.start() >= verb_end else None
-        rest = clause[: start or 0] + " " + clause[found.end() :]
+        rest = unnamed[: start or 0] + " " + unnamed[found.end() :]
         return (start, found.end()) if start is not None and _a_set(lex, rest) else None
-    words = [found.span()] if found is not None and _a_set(lex, clause[reading.head : found.start()]) else []
+    words = [found.span()] if found is not None and _a_set(lex, unnamed[reading.head : found.start()]) else []
     if (after := _after_all(lex.code)) is not None and (but := after.search(unnamed, reading.head)):
         words.append(but.span(1))
     start, end = min(words, default=(0, 0))
@@ -155,7 +178,7 @@ def _span(lex: Lexicon, clause: str, unnamed: str, reading: Reading, *, edit: bo
 
 
 @lru_cache(maxsize=1024)
-def left_out(clause: str, *, edit: bool = False) -> tuple[int, int] | None:
+def _left_out(clause: str, *, edit: bool = False) -> tuple[int, int] | None:
     """What a clause without a verb, after a change in its sentence, leaves out of it: all of it where
     it opens with an exception word ("except gym", "menos el gym", "but gym" kept after "everything")
     or ends with one ("Gym ausgenommen", "gym ke ilawa"); from the word on where words come before it
@@ -190,15 +213,16 @@ def of_every(text: str, *, framed: bool = False) -> tuple[int, int] | None:
     Yoga löschen?"; never "Everything is done except Gym, should I mark it done?")."""
     if not _any_word().search(text):
         return None
+    unnamed = _unnamed(text)
     words: list[tuple[int, int]] = []
     for lex in lexicons():
         if lex.flag("exception_follows"):
             continue
         pattern = lex.word("exception")
         found = [m.span()] if pattern is not None and (m := pattern.search(text)) is not None else []
-        if (after := _after_all(lex.code)) is not None and (but := after.search(_unnamed(text))) is not None:
+        if (after := _after_all(lex.code)) is not None and (but := after.search(unnamed)) is not None:
             found.append(but.span(1))
-        before = _unnamed(text[: min(found, default=(0, 0))[0]])
+        before = unnamed[: min(found, default=(0, 0))[0]]
         if found and _a_set(lex, before) and ((framed and lex.verb_last()) or _only_a_set(before)):
             words.append(min(found))
     start, end = min(words, default=(0, 0))
@@ -211,7 +235,7 @@ def _only_a_set(words: str) -> bool:
     return not names_something(whole_list_words().sub(" ", words), references=False)
 
 
-def before_verb(clause: str, reading: Reading) -> Cut | None:
+def _before_verb(clause: str, reading: Reading) -> Cut | None:
     """The words before a verb that comes last, left out where an exception before it is still open
     ("alles außer Gym und Yoga löschen": "Yoga")."""
     words = clause[reading.head : reading.start]

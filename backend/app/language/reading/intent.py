@@ -31,7 +31,7 @@ from functools import cache
 from typing import Literal
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import QUOTES, fold, lexicons
+from backend.app.language.lexicon import QUOTES, fold, lexicon, lexicons
 from backend.app.language.lexicon import task_nouns as _task_nouns
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
@@ -47,7 +47,7 @@ from backend.app.language.reading.clauses import (
     split_sentences,
     whole,
 )
-from backend.app.language.reading.exceptions import before_verb, cut, gives_value, left_out, of_every
+from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
 
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
@@ -158,8 +158,7 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 @cache
 def verb_last(code: str) -> bool:
     """Whether the language may put a command's verb last ("milk add kar do", "Milch hinzufügen")."""
-    lex = next((lex for lex in lexicons() if lex.code == code), None)
-    return lex is not None and lex.verb_last()
+    return (lex := lexicon(code)) is not None and lex.verb_last()
 
 
 def placeheld(message: str) -> tuple[str, list[str]]:
@@ -227,6 +226,7 @@ class _Found:
     excepting: bool = False  # the clause before left something out ("except gym"): a verbless one now does too
     open: bool = False  # a verbless clause left something out, and no verb came since ("alles außer Gym, ...")
     changing: tuple[Tool, ...] = ()  # the sentence's last command's tools, if it changes existing tasks
+    valued: bool = False  # that command is an edit that gives a value ("set all to high, …")
 
     def retract(self, clause: str) -> None:
         """A retraction takes back the commands before it ("delete gym, wait, no"): what their clauses
@@ -251,7 +251,7 @@ class _Found:
         after words for every task ("alles außer Gym" of "alles außer Gym und Yoga löschen")."""
         if (self.excepting and not self._own_value(clause)) or (self.actions and declines(clause)):
             start, end = 0, len(clause)
-        elif span := self._left_out(clause):
+        elif span := in_verbless(clause, self.changing, edit=self.valued and bool(self.actions)):
             (start, end), self.excepting = span, True
             self.open = start > 0 and end == len(clause)
         else:
@@ -267,28 +267,20 @@ class _Found:
         ("move everything except gym to friday, and gym to monday")."""
         return Tool.UPDATE in self.changing and gives_value(clause)
 
-    def _left_out(self, clause: str) -> tuple[int, int] | None:
-        if self.changing:  # an edit that gives a value: one after the exception is the task's own
-            edit = Tool.UPDATE in self.changing and any(gives_value(a.clause) for a in self.actions[-1:])
-            return left_out(clause, edit=edit)
-        return of_every(clause)
-
     def command(self, clause: str, reading: Reading, leading: list[str]) -> None:
         """A command's action; in a language that puts the verb last, the items before it are its items
         too ("taxes aur bread delete kar do"). What its exception leaves out is a no ("delete all except
         gym"), with the items before it where it stands before the verb ("gym aur yoga ke ilawa ..."),
         as are the words before a verb that comes last while an exception is open ("alles außer Gym
         und Yoga löschen")."""
-        if self.open and verb_last(reading.language):
-            excepted = before_verb(clause, reading)
-        else:
-            excepted = cut(clause, reading, reading.tools)
+        excepted = in_clause(clause, reading, reading.tools, opened=self.open)
         if excepted is not None:
-            clause, no = excepted.clause, [*(leading if excepted.before_verb else ()), excepted.left_out]
-            leading = [] if excepted.before_verb else leading
+            clause, no = excepted.clause, [*(leading if excepted.leading_too else ()), excepted.left_out]
+            leading = [] if excepted.leading_too else leading
             self.free, self.declined = [*self.free, *no], [*self.declined, *no]
         self.excepting, self.open = excepted is not None, False
         self.changing = reading.tools if set(reading.tools) & _TARGETS else ()
+        self.valued = Tool.UPDATE in self.changing and gives_value(clause[reading.head :])
         if leading and set(reading.tools) & ITEM_TOOLS and verb_last(reading.language):
             self.actions += [_item(c, reading) for c in leading]
         else:

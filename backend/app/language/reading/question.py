@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from backend.app.calls.tools import Tool, having
+from backend.app.calls.tools import Tool
 from backend.app.language.reading.clauses import declines, read_clause, split_sentences, verb_tools
-from backend.app.language.reading.exceptions import Cut, before_verb, cut, left_out, of_every
-from backend.app.language.reading.intent import placeheld, restored, verb_last
+from backend.app.language.reading.exceptions import Cut, in_clause, in_verbless
+from backend.app.language.reading.intent import placeheld, restored
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,6 @@ class Question:
     declined: tuple[str, ...] = ()
 
 
-_TARGETS = having("targets")
 _FULL_STOPS = str.maketrans({"。": ". ", "！": "! ", "？": "? "})
 
 
@@ -49,7 +48,8 @@ def read_question(text: str) -> Question:
             if not tools and excepting:  # "... everything except Gym and Yoga?"
                 declined.append(restored(clause, typed))
                 continue
-            if not tools and (span := _left_out(bare := clause.strip(), current)) is not None:
+            edit = Tool.UPDATE in current
+            if not tools and (span := in_verbless(bare := clause.strip(), current, edit=edit, framed=True)) is not None:
                 start, end = span
                 declined.append(restored(bare[start:end], typed))
                 excepting, opened = True, start > 0 and end == len(bare)
@@ -77,19 +77,9 @@ def read_question(text: str) -> Question:
     return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others), tuple(declined))
 
 
-def _left_out(clause: str, change: tuple[Tool, ...]) -> tuple[int, int] | None:
-    """What a verbless clause leaves out: after a change of tasks in its sentence (`change`), what an
-    exception word opens; before one, only what one leaves out of a set ("alles außer Gym, …")."""
-    if set(change) & _TARGETS:
-        return left_out(clause, edit=Tool.UPDATE in change)
-    return of_every(clause, framed=True)
-
-
 def _cut(clause: str, tools: tuple[Tool, ...], opened: bool) -> Cut | None:
     """What a clause asking about a change leaves out ("Should I delete everything except Gym?"), or
     its words before a verb that comes last while an exception is open ("Soll ich alles außer Gym
     und Yoga löschen?": "Yoga")."""
     reading = read_clause(clause, asked=True) if tools else None
-    if reading is None:
-        return None
-    return before_verb(clause, reading) if opened and verb_last(reading.language) else cut(clause, reading, tools)
+    return in_clause(clause, reading, tools, opened=opened) if reading is not None else None
