@@ -27,10 +27,14 @@ FORMS: tuple[Form, ...] = get_args(Form)
 # `order`: fillers that say when or instead ("then", "luego"), read with the fillers, never beside a
 # yes. `exception`: words that leave out of a change of tasks what they name ("except", "außer"),
 # `exception_after_all` only right after a word for every task ("all but gym", "todo menos gym").
+# `additive`: conjunctions that join items of one list, over which a no goes on ("don't delete gym and taxes").
+# `not`: words that say no to what stands before them, closing a clause ("lösch Gym, aber Taxes nicht").
+# `copula`: "is", "ist", "está": a clause that holds one states something of its own ("taxes is done").
 _WORDS = (
     "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",
     "fields", "field_links", "modifiers", "conjunctions", "task_nouns", "title_fillers", "done_states", "whole_list",
-    "list_places", "not_all", "exception", "exception_after_all"
+    "list_places", "not_all", "exception", "exception_after_all", "additive",
+    "not", "copula"
 )  # fmt: skip
 _CLAIMS = ("first_person", "second_person", "done", "offer", "own_offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.detect import scores
 from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, fold, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
 from backend.app.language.lexicon import task_nouns as _task_nouns
@@ -51,6 +51,7 @@ class Reading:
     sets_mood: bool = False  # a question, advice or supposition that governs the verbs coordinated with it
     weak: bool = False  # only "the verb is not where a command's is": another language may know better
     head: int = 0  # where the clause's own words start, past fillers and a request frame
+    stated: bool = False  # a state said of a task, no command's verb ("taxes as done"; negated: "gym isn't done")
 
 
 # A period in a number ("1.5 h") or after a number that follows a word ("auf den 15. Dezember") ends
@@ -76,8 +77,13 @@ def unnumbered(clause: str) -> str:
 
 def clear_memos() -> None:
     """Forget every clause read so far (the reader bench: each shape is a new message)."""
-    for memo in (_read_clause, _whole, _only_fillers, _declines, _is_item):
+    for memo in (_read_clause, _whole, _only_fillers, _is_item):
         memo.cache_clear()
+    for clear in MEMOS:
+        clear()
+
+
+MEMOS: list[Callable[[], None]] = []  # other modules' memos of clauses (negation.py), forgotten with these
 
 
 def short(text: str) -> str:
@@ -155,7 +161,8 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
 
     negation = lex.word("negation")
     if neg := _search(negation, before) or (lex.flag("negation_anywhere") and _search(negation, after)):
-        return reading("negated", f"'{word}' is negated by '{neg.group()}'")
+        negated = reading("negated", f"'{word}' is negated by '{neg.group()}'", verb.tools)
+        return dataclasses.replace(negated, stated=verb.form in ("declarative", "past"))  # "gym isn't done"
     advice = lex.word("advice")
     if adv := _search(advice, before) or (lex.flag("advice_anywhere") and _search(advice, after)):
         return reading("advice", f"'{short(adv.group())}' asks for advice about '{word}'")
@@ -176,7 +183,7 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     if verb.form == "declarative":
         if question and Tool.LIST not in tools:  # "is the report done?"; but "what's left?" asks for the list
             return reading("question", f"'{word}' is asked about")
-        return reading("command", command, tools)
+        return dataclasses.replace(reading("command", command, tools), stated=True)
     # "time to clean up: delete gym": what follows a colon with no verb before it starts afresh.
     colon = clause.rfind(":", 0, start)
     after_colon = colon + 1 + len(clause[colon + 1 :]) - len(clause[colon + 1 :].lstrip()) if colon >= 0 else -1
@@ -276,29 +283,6 @@ def _only_fillers(clause: str) -> bool:
     return any(not _PUNCT.sub("", clause[lex.after_fillers(clause) :]) for lex in lexicons())
 
 
-def declines(clause: str) -> bool:
-    return _declines(unnumbered(clause))
-
-
-@lru_cache(maxsize=_MEMO)
-def _declines(clause: str) -> bool:
-    """A clause with no verb the reader knows that opens with a negation: after a command ("delete
-    gym, not the yoga") it excludes what it names, never adds it as an item. (Alone it may be a
-    reason for a change, "not doing it this week", or a request, "nicht mehr nötig": not read so.)
-    Only a negation of the clause's own language counts: "no te olvides del yoga" is a Spanish
-    reminder, not the English "no"."""
-    found = scores(clause)
-    best = max(found.values(), default=0)
-    own = {code for code, score in found.items() if score == best and best > 0}
-    for lex in lexicons():
-        if own and lex.code not in own:
-            continue
-        negation = lex.word("negation")
-        if negation is not None and negation.match(clause, lex.after_fillers(clause)) is not None:
-            return True
-    return False
-
-
 def is_item(clause: str) -> bool:
     return _is_item(unnumbered(clause))
 
@@ -359,31 +343,44 @@ def _clause_split() -> re.Pattern[str]:
     return conjunctions()
 
 
-def split_sentences(text: str) -> list[tuple[list[str], bool]]:
-    """(the sentence's clauses, asked): asked when it ends with '?' or opens with '¿'."""
+class Sentence(NamedTuple):
+    """A sentence's clauses; `asked`: it ends with '?' or opens with '¿'; `joins`: for each clause, what
+    joins it to the clause before ("" for the first; "and", ",", ", and": a blank clause's too)."""
+
+    clauses: list[str]
+    asked: bool
+    joins: list[str]
+
+
+def split_sentences(text: str) -> list[Sentence]:
     found = []
     for m in _SENTENCE.finditer(text):
         sentence = m.group()
         if not sentence.strip(" .!?;\n"):
             continue
         opened = m.start() > 0 and text[m.start() - 1] == "¿"
-        found.append((_clauses(sentence.strip(" .!?;\n")), "?" in sentence or opened))
+        clauses, joins = _clauses(sentence.strip(" .!?;\n"))
+        found.append(Sentence(clauses, "?" in sentence or opened, joins))
     return found
 
 
-def _clauses(sentence: str) -> list[str]:
-    """The sentence cut at its conjunctions and commas. A conjunction that leaves out right after a
-    word for every task stays at the head of the clause after it ("delete everything but gym": "but
-    gym", left out, never an item), unless that clause has a verb ("delete all done ones but add milk")
-    or, after an edit, a value ("set all to high but gym to low")."""
+def _clauses(sentence: str) -> tuple[list[str], list[str]]:
+    """The sentence cut at its conjunctions and commas, and what joins each clause to the one before. A
+    conjunction that leaves out right after a word for every task stays at the head of the clause after
+    it ("delete everything but gym": "but gym", left out, never an item), unless that clause has a verb
+    ("delete all done ones but add milk") or, after an edit, a value ("set all to high but gym to low")."""
     from backend.app.language.reading.exceptions import after_all, gives_value  # they read clauses here
 
     clauses: list[str] = []
+    joins: list[str] = [""]
     kept: dict[int, int] = {}  # a clause that holds its conjunction: the conjunction's length
     start = 0
     for m in _clause_split().finditer(sentence):
         clauses.append(sentence[start : m.start()])
-        if after_all(sentence, m):
+        join = "" if after_all(sentence, m) else m.group()
+        blank = not clauses[-1].strip() and len(joins[-1]) < 20  # across a blank clause (",,,,": one long join)
+        joins.append(f"{joins[-1]} {join}" if blank else join if clauses[-1].strip() else joins[-1])
+        if not join:
             kept[len(clauses)], start = m.end() - m.start(), m.start()
         else:
             start = m.end()
@@ -392,4 +389,6 @@ def _clauses(sentence: str) -> list[str]:
     # to low"; "move all but gym to friday" is one)
     edits = {i for i in kept if Tool.UPDATE in verb_tools(clauses[i - 1]) and gives_value(clauses[i - 1])}
     own = [i for i in kept if verb_tools(clauses[i]) or (i in edits and gives_value(clauses[i]))]
-    return [c[kept[i] :] if i in own else c for i, c in enumerate(clauses)]
+    for i in own:
+        clauses[i], joins[i] = clauses[i][kept[i] :], clauses[i][: kept[i]]
+    return clauses, joins

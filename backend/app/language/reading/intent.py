@@ -25,18 +25,17 @@ language. This module applies them to a message; `clauses.py` reads one clause (
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import QUOTES, fold, lexicon, lexicons
+from backend.app.language.lexicon import fold, lexicon, lexicons
 from backend.app.language.lexicon import task_nouns as _task_nouns
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
     Reading,
-    declines,
+    Sentence,
     is_item,
     listed_item,
     names_something,
@@ -48,6 +47,8 @@ from backend.app.language.reading.clauses import (
     whole,
 )
 from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
+from backend.app.language.reading.negation import Scope, and_joined, declines
+from backend.app.language.reading.quoted import PLACEHOLDER, placeheld, restored, unquoted
 
 Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
 KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
@@ -148,30 +149,10 @@ class Intent:
         return self.actions[0].tool if self.actions else None
 
 
-# A quoted span that holds a title, its text in group 1 or 2 (services/turn/commands.py reads it): an
-# empty or blank one ('""', '" "') holds none.
-QUOTED = re.compile(r"\"(?=[^\"]*[^\"\s])([^\"]*)\"|(?<![\w'])'(?=[^']*[^'\s])([^']*)'(?!\w)")
-_PLACEHOLDER = re.compile(r"\"?§(\d+)§\"?")  # a quoted span while the message is read (no pattern matches §)
-_SPACES = re.compile(r"[ \t\u00a0]+")
-
-
 @cache
 def verb_last(code: str) -> bool:
     """Whether the language may put a command's verb last ("milk add kar do", "Milch hinzufügen")."""
     return (lex := lexicon(code)) is not None and lex.verb_last()
-
-
-def placeheld(message: str) -> tuple[str, list[str]]:
-    """The folded message with each quoted span replaced by a placeholder, and the spans as typed."""
-    typed = [m.group() for m in QUOTED.finditer(message.translate(QUOTES))]
-    spans = iter(range(len(typed)))
-    folded = QUOTED.sub(lambda m: f' "§{next(spans, 0)}§" ', fold(message))
-    return _SPACES.sub(" ", folded), typed
-
-
-def restored(text: str, typed: list[str]) -> str:
-    """`text` with its placeholders back as the user typed the quotes."""
-    return _PLACEHOLDER.sub(lambda m: typed[int(m[1])] if int(m[1]) < len(typed) else '""', text)
 
 
 def _field_value(text: str) -> int | None:
@@ -194,7 +175,7 @@ def classify(message: str) -> Intent:
         typed.append(restored(text[at:], typed).strip())
         text = f'{text[:at]} "§{len(typed) - 1}§"'
     intent, free = _classify(split_sentences(text))
-    free_text = " ".join(_PLACEHOLDER.sub(" ", " ".join(free if intent.needs_tool else [text])).split())
+    free_text = unquoted(" ".join(free if intent.needs_tool else [text]))
     actions = tuple(
         dataclasses.replace(
             a,
@@ -205,8 +186,8 @@ def classify(message: str) -> Intent:
         for a in intent.actions
     )
     # What a no names: its clauses, and the quotes in them as typed ("delete \"Gym\"... wait, no").
-    said_no = [typed[int(i)] for c in intent.declined for i in _PLACEHOLDER.findall(c) if int(i) < len(typed)]
-    declined = tuple(" ".join(_PLACEHOLDER.sub(" ", c).split()) for c in intent.declined) + tuple(said_no)
+    said_no = [typed[int(i)] for c in intent.declined for i in PLACEHOLDER.findall(c) if int(i) < len(typed)]
+    declined = tuple(unquoted(c) for c in intent.declined) + tuple(said_no)
     return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
 
 
@@ -227,6 +208,19 @@ class _Found:
     open: bool = False  # a verbless clause left something out, and no verb came since ("alles außer Gym, ...")
     changing: tuple[Tool, ...] = ()  # the sentence's last command's tools, if it changes existing tasks
     valued: bool = False  # that command is an edit that gives a value ("set all to high, …")
+    no: Scope = dataclasses.field(default_factory=Scope)  # how far a no reaches in the sentence
+
+    def in_no(self, clause: str, reading: Reading | None, join: str) -> bool:
+        """Whether the clause is in a no (`Scope`), with the items "and" joined right before it that it
+        takes back ("lösch Yoga, aber Gym und Taxes nicht": Gym): what they name is what the no names."""
+        said, back = self.no.said(clause, reading, join, self.changing, len(self.actions))
+        if not said:
+            return False
+        at = len(self.actions) if back is None else back
+        taken, self.actions[at:] = self.actions[at:], []
+        words = [*(a.clause for a in taken), clause]
+        self.free, self.declined = [*self.free, *words], [*self.declined, *said[:-1], *words]
+        return True
 
     def retract(self, clause: str) -> None:
         """A retraction takes back the commands before it ("delete gym, wait, no"): what their clauses
@@ -280,6 +274,7 @@ class _Found:
             self.free, self.declined = [*self.free, *no], [*self.declined, *no]
         self.excepting, self.open = excepted is not None, False
         self.changing = reading.tools if set(reading.tools) & _TARGETS else ()
+        self.no.commanded(clause, reading)
         self.valued = Tool.UPDATE in self.changing and gives_value(clause[reading.head :])
         if leading and set(reading.tools) & ITEM_TOOLS and verb_last(reading.language):
             self.actions += [_item(c, reading) for c in leading]
@@ -288,13 +283,27 @@ class _Found:
         self.actions.append(_action(clause, reading))
         self.reasons.append(reading.why)
 
-    def item(self, clause: str, command: Reading) -> None:
+    def asks_nothing(self, clause: str, reading: Reading, leading: list[str], join: str) -> None:
+        """A clause whose verb asks for no change (a question, a report, a no). A no says no to the
+        items before it that "and" joins to it, in a language that puts the verb last ("gym aur
+        taxes delete mat karo")."""
+        self.free += [*leading, clause]
+        self.other = self.other or (reading.kind, reading.why)
+        if reading.kind == "negated":  # only the verb's own no ("delete mat karo", not "nai diary delete")
+            self.no.negated(clause, reading)
+            joined = verb_last(reading.language) and and_joined(join) and self.no.tools is not None
+            self.declined += [*(leading if joined else ()), clause]
+        if reading.weak and reading.kind == "chat":
+            self.weak += [t for t in reading.tools if t not in self.weak]
+
+    def item(self, clause: str, command: Reading, join: str) -> None:
         """One more item of `command`. The first after a clause ending with a colon ("add these:",
         "lägg till:", "delete these:") makes that clause the list's heading: its own words are no
         item, the items are what it asks for."""
         last = self.actions[-1] if self.actions else None
         if last is not None and last.explicit and last.clause.rstrip().endswith(":"):
             self.free.append(self.actions.pop().clause)
+        self.no.item(len(self.actions), join)
         self.actions.append(_item(clause, command))
 
     def intent(self) -> Intent:
@@ -325,18 +334,21 @@ def _action(clause: str, reading: Reading) -> Action:
     return Action(reading.tools, short(clause), True, " ".join(about.split()), verb, reading.language, own)
 
 
-def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str]]:
+def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
     """The reading, and the clauses no action took."""
     found = _Found()
     carried: Reading | None = None  # a command whose list goes on over the next lines ("add these:\n- milk")
     numbered = False  # the sentence before was a line's number only ("1." of "1. milk")
-    for clauses, asked in sentences:
+    for clauses, asked, joins in sentences:
         previous: Reading | None = carried
         mood: Reading | None = None  # a question, advice or report governs the verbs coordinated with it
         colon: Reading | None = None  # an add with a colon after its verb: the rest of the sentence lists its titles
         leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
         found.excepting, found.open, found.changing = False, False, ()  # an exception ends with its sentence
-        for clause in filter(None, (raw.strip(" \t\"'") for raw in clauses)):  # not only quote marks: '""'
+        found.no.start()  # so does a no
+        for raw, join in zip(clauses, joins, strict=True):
+            if not (clause := raw.strip(" \t\"'")):  # not only quote marks: '""'
+                continue
             if whole("small_talk", clause) or only_fillers(clause):
                 found.small_talk, previous = True, None
                 found.free.append(clause)
@@ -349,13 +361,16 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
             reading = read_clause(clause, asked=asked)
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 reading = Reading(mood.kind, (), f"{mood.why} (and '{short(clause)}' with it)", 0, mood.language)
+            if found.in_no(clause, reading, join):  # after "Taxes nicht" the command goes on ("…, und Yoga")
+                leading, previous = [], previous if found.no.closed else None
+                continue
             if reading is None and not (clause := found.leaves_out(clause, leading)):
                 leading, previous = [], None
                 continue
             listed = listed_item(clause, reading, previous, colon=colon, numbered=numbered)
             if reading is None or listed:
                 if listed and previous is not None:
-                    found.item(clause, previous)
+                    found.item(clause, previous, join)
                 elif not found.actions and mood is None and is_item(clause):
                     leading.append(clause)
                 else:
@@ -368,14 +383,8 @@ def _classify(sentences: list[tuple[list[str], bool]]) -> tuple[Intent, list[str
                 leading = []
                 previous, colon = reading, reading if opens_titles(clause, reading) else colon
             else:
-                found.free += [*leading, clause]
-                leading = []
-                found.other = found.other or (reading.kind, reading.why)
-                if reading.kind == "negated":
-                    found.declined.append(clause)
-                if reading.weak and reading.kind == "chat":
-                    found.weak += [t for t in reading.tools if t not in found.weak]
-                previous = None
+                found.asks_nothing(clause, reading, leading, join)
+                leading, previous = [], None
                 if reading.sets_mood:
                     mood = mood or reading
         found.free.extend(leading)

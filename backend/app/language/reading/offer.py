@@ -21,8 +21,8 @@ import re
 
 from backend.app.calls.tools import Tool
 from backend.app.language.lexicon import QUOTES, Lexicon, VerbPattern, fold, lexicons
-from backend.app.language.reading.intent import QUOTED
 from backend.app.language.reading.question import read_question
+from backend.app.language.reading.quoted import QUOTED
 
 OFFERED = frozenset({Tool.DELETE, Tool.COMPLETE})  # changes that name only their task
 _WORD = re.compile(r"[^\W_]+")  # letters or digits: "on 12/05", "at 7" are words too

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from backend.app.calls.tools import Tool
-from backend.app.language.reading.clauses import declines, read_clause, split_sentences, verb_tools
-from backend.app.language.reading.exceptions import Cut, in_clause, in_verbless
-from backend.app.language.reading.intent import placeheld, restored
+from backend.app.language.reading.clauses import read_clause, split_sentences, verb_tools
+from backend.app.language.reading.exceptions import Cut, gives_value, in_clause, in_verbless
+from backend.app.language.reading.negation import and_joined, declines
+from backend.app.language.reading.quoted import placeheld, restored
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,16 +37,20 @@ def read_question(text: str) -> Question:
     options: list[str] = []
     others: list[str] = []
     declined: list[str] = []
-    for clauses, asked in split_sentences(folded):
+    for clauses, asked, joins in split_sentences(folded):
         if not asked:
             others.append(restored(" ".join(clauses), typed))
             continue
         current: tuple[Tool, ...] = ()  # the change verbless clauses around it list items of
         leading: list[str] = []  # verbless clauses before the sentence's first verb ("(Sabzi, Dhobi) done kar doon?")
         excepting = opened = False  # an exception before ("except Gym"), still open before a verb ("alles außer Gym")
-        for clause in clauses:
+        saying_no = False  # the clause before says no ("…, but not Taxes"): what "and" joins to it does too
+        for clause, join in zip(clauses, joins, strict=True):
             tools = verb_tools(clause)
-            if not tools and excepting:  # "... everything except Gym and Yoga?"
+            own_value = Tool.UPDATE in current and gives_value(clause)  # "…, but not Yoga and Report to Monday?"
+            if not tools and (
+                excepting or (saying_no and and_joined(join) and not own_value)
+            ):  # "… except Gym and Yoga?"
                 declined.append(restored(clause, typed))
                 continue
             edit = Tool.UPDATE in current
@@ -55,7 +60,8 @@ def read_question(text: str) -> Question:
                 excepting, opened = True, start > 0 and end == len(bare)
                 if not (clause := (bare[:start] + " " + bare[end:]).strip()):
                     continue
-            if not tools and declines(clause.strip()):  # "Should I delete Gym and Yoga, but not Taxes?": no item
+            saying_no = not tools and declines(clause.strip())
+            if saying_no:  # "Should I delete Gym and Yoga, but not Taxes?": no item
                 others.append(restored(clause, typed))
                 declined.append(others[-1])
                 continue

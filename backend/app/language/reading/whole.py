@@ -10,7 +10,7 @@ from functools import cache
 
 from backend.app.language.lexicon import fold, lexicons, list_places, not_all, whole_list_words
 from backend.app.language.lexicon import task_nouns as _task_nouns
-from backend.app.language.reading.intent import QUOTED
+from backend.app.language.reading.quoted import QUOTED
 
 _WORDS = re.compile(r"[^\W\d_]+")  # words of letters, as clauses reads them
 

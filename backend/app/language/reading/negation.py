@@ -1,0 +1,195 @@
+"""Where a no is, and how far it reaches in its sentence (read by intent.py and question.py).
+
+A clause without a verb the reader knows is a no where it opens with a negation ("not the yoga",
+"nicht Taxes") or, after a change of existing tasks and in a language whose negation follows what
+it negates, where a word of no closes it ("lösch Gym, aber Taxes nicht"; each language's `not`).
+What "and" joins to a no (each language's `additive`, never a comma, "but" or "then") is one too
+when it has no verb of its own ("don't delete gym and taxes") or only states the state the no's verb
+would put a task in ("do not mark gym and taxes as done"; not "taxes is done": a `copula`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from backend.app.calls.tools import Tool
+from backend.app.language.detect import scores
+from backend.app.language.lexicon import Lexicon, lexicon, lexicons
+from backend.app.language.reading.clauses import MEMOS, Reading, read_clause, unnumbered
+from backend.app.language.reading.exceptions import gives_value
+
+_PUNCT = re.compile(r"^\W+|\W+$")
+_BEFORE = 2  # at most so many words stand before a closing no ("die Steuern nicht"; not "Taxes brauch ich nicht")
+
+
+def declines(clause: str) -> bool:
+    return _declines(unnumbered(clause))
+
+
+@lru_cache(maxsize=4096)
+def _declines(clause: str) -> bool:
+    """A clause with no verb the reader knows that opens with a negation: after a command ("delete
+    gym, not the yoga") it excludes what it names, never adds it as an item. (Alone it may be a
+    reason for a change, "not doing it this week", or a request, "nicht mehr nötig": not read so.)
+    Only a negation of the clause's own language opens one: "no te olvides del yoga" is a Spanish
+    reminder, not the English "no"."""
+    negations = ((lex, lex.word("negation")) for lex in _own(clause))
+    return any(n is not None and n.match(clause, lex.after_fillers(clause)) for lex, n in negations)
+
+
+MEMOS.append(_declines.cache_clear)
+
+
+def _completes(pending: str, clause: str, reading: Reading) -> bool:
+    """Whether a stated clause's state ends the verb a pending no negates ("comme faites" of "ne marque
+    pas gym ... comme faites"; not "done" after "no worries and taxes done", nor "erledigt" after
+    "kein Stress und Taxes erledigt")."""
+    joined = read_clause(f"{pending} {clause[reading.start :]}", asked=False)
+    crosses = joined is not None and joined.start < len(pending) < joined.start + joined.length
+    return crosses and joined is not None and joined.kind == "negated"
+
+
+def _own_word(clause: str) -> bool:
+    """A clause after "and" that says something of its own: a value ("taxes to low"), a copula ("taxes
+    is", "taxes is done already") or a yes ("taxes sí", "Taxes schon")."""
+    yes = (lex.reference("yes") for lex in lexicons())
+    return (
+        gives_value(clause)
+        or _copulas().search(clause) is not None
+        or any(y is not None and y.search(clause) for y in yes)
+    )
+
+
+def _opens_not(clause: str) -> bool:
+    """A clause that opens with a word that says no to an item ("not the yoga", "nicht Taxes", "no gym")."""
+    first = clause.split()[:1]
+    return any((n := lex.word("not")) is not None and n.fullmatch(w) for lex in lexicons() for w in first)
+
+
+def and_joined(join: str) -> bool:
+    """Whether what joins a clause to the one before is a word that joins items of one list alone
+    ("gym and taxes", "gym & taxes"; not "gym, and taxes", "gym but taxes"): some language's `additive`."""
+    return _additive().fullmatch(" ".join(join.split())) is not None
+
+
+@cache
+def _copulas() -> re.Pattern[str]:
+    return re.compile("|".join(p.pattern for lex in lexicons() if (p := lex.word("copula")) is not None) or "(?!)")
+
+
+@cache
+def _additive() -> re.Pattern[str]:
+    parts = [p.pattern for lex in lexicons() if (p := lex.word("additive")) is not None]
+    return re.compile("|".join([*parts, "&"]))
+
+
+def _own(clause: str) -> list[Lexicon]:
+    """The languages a clause is most likely in, or every one."""
+    found = scores(clause)
+    best = max(found.values(), default=0)
+    own = {code for code, score in found.items() if score == best and best > 0}
+    return [lex for lex in lexicons() if not own or lex.code in own]
+
+
+@dataclass(slots=True)
+class Scope:
+    """The no open in a sentence as the reader walks it: its tools (empty where its verb is not known),
+    or None; `statement`: the no is a statement ("gym isn't done"), which no state joins; `pending`:
+    a verbless clause before any command, which is a no that a stated clause joins where it opens with
+    a negation ("ne marque pas gym", a verb the reader does not know, "… et taxes comme faites"), never
+    a bare item (a reason, "non mi servono più gym e taxes")."""
+
+    tools: tuple[Tool, ...] | None = None
+    statement: bool = False
+    pending: str = ""
+    run: int = 0  # where the items "and" joins up to the clause before start
+    run_join: str = ""  # what joined the first of them to the clause before it (", aber")
+    command: tuple[str, Reading] | None = None  # the sentence's last command: its clause and reading
+    closed: bool = False  # the last clause was a no a word of no closed: the command goes on after it
+    last: str = ""  # what the clause before was: "command", "item" or "" (anything else)
+    before: str = ""  # what the clause before the one being read was
+
+    def start(self) -> None:
+        """A new sentence: a no ends with its sentence."""
+        self.tools, self.statement, self.pending = None, False, ""
+        self.command, self.closed, self.last = None, False, ""
+
+    def commanded(self, clause: str, reading: Reading) -> None:
+        self.command, self.last = (clause, reading), "command"
+
+    def item(self, at: int, join: str) -> None:
+        if self.before != "item" or not and_joined(join):
+            self.run, self.run_join = at, join
+        self.last = "item"
+
+    def negated(self, clause: str, reading: Reading) -> None:
+        """A clause whose verb is negated ("don't delete gym", "gym isn't done"). Only a negation of the
+        verb itself opens a no that goes on over "and" ("don't delete gym and taxes"), never one of
+        another verb before it ("don't hesitate to delete gym and taxes", "why don't you delete ...")."""
+        lex = lexicon(reading.language)
+        negation = lex.word("negation") if lex is not None else None
+        said = list(negation.finditer(clause, 0, reading.start)) if negation is not None else []
+        gap = clause[said[-1].end() : reading.start] if said else ""
+        own = lex is None or not gap.strip() or lex.after_fillers(gap.strip()) == len(gap.strip())
+        self.tools, self.statement = (reading.tools if own else None), reading.stated
+
+    def said(
+        self, clause: str, reading: Reading | None, join: str, changing: tuple[Tool, ...], at: int
+    ) -> tuple[list[str], int | None]:
+        """The clauses this one says no with ([] when it is no part of a no; a pending no first), and
+        from which action on the actions before it are in the no too: a clause a word of no closes
+        takes back the items "and" joined right before it after a "but" ("lösch Yoga, aber Gym und
+        Taxes nicht": Gym; not "lösch Gym, Yoga und Taxes nicht", "hak Gym und Yoga ab und Taxes
+        nicht"), never the command ("lösch Gym und Taxes nicht" may say "delete Gym, not Taxes"), and
+        the command goes on after it. `changing`: the tools of the sentence's command if it changes
+        existing tasks; `at`: the actions so far."""
+        self.closed, self.before, self.last = False, self.last, ""
+        joined, pending = and_joined(join), self.pending
+        self.pending = clause if reading is None and not at else ""
+        if joined and self.tools is not None and reading is None and not _own_word(clause):
+            return [clause], None  # "don't delete gym and taxes"
+        if joined and reading is not None and self._states(clause, reading):
+            if self.tools is not None:
+                return [clause], None  # "do not mark gym and taxes as done"
+            if pending and declines(pending) and _completes(pending, clause, reading):
+                self.pending = pending
+                return [pending, clause], None  # "ne marque pas gym et taxes comme faites"
+        if reading is None and changing and self._closes(clause):
+            self.tools, self.closed = None, True
+            contrast = any(c.isalpha() for c in self.run_join) and not and_joined(self.run_join)
+            return [clause], self.run if joined and self.before == "item" and contrast else None
+        item_no = reading is None and at > 0 and bool(changing) and _opens_not(clause) and declines(clause)
+        self.tools, self.statement = (changing if item_no else None), False  # "not the yoga"; never after an add
+        return [], None
+
+    def _states(self, clause: str, reading: Reading) -> bool:
+        """A clause that only states the state the no's verb would put a task in ("taxes as done" after
+        "don't mark gym", "taxes como hechas" after "no marques gym"); never a statement of its own,
+        with a copula ("taxes is done", "taxes ya está hecha") or after one ("gym isn't done and taxes
+        done"), nor of another change ("taxes done" after "don't delete gym")."""
+        if not reading.stated or reading.requested or self.statement:
+            return False
+        same = not self.tools or bool(set(reading.tools) & set(self.tools))
+        return same and _copulas().search(clause) is None
+
+    def _closes(self, clause: str) -> bool:
+        """A clause a word of no closes, in the command's language where a negation follows what it
+        negates ("Taxes nicht", "taxes pas", "taxes nahin"; not Spanish "taxes no", nor "Warum nicht"
+        in an English message): its `not` after one or two words of letters ("marcher 10000 pas" is a
+        title), last, or before a word that ends the command's verb ("hak Gym und Taxes nicht ab")."""
+        lex = lexicon(self.command[1].language) if self.command is not None else None
+        word = lex.word("not") if lex is not None and lex.flag("negation_anywhere") else None
+        words = _PUNCT.sub("", clause).split()
+        said = [i for i, w in enumerate(words) if word is not None and word.fullmatch(w)]
+        if not said or not 0 < said[-1] <= _BEFORE or not all(w.isalpha() for w in words[: said[-1]]):
+            return False
+        rest = words[said[-1] + 1 :]
+        return not rest or (len(rest) == 1 and self._ends_verb(rest[0]))
+
+    def _ends_verb(self, word: str) -> bool:
+        """Whether the word ends the command's verb ("ab" of "hak ... ab")."""
+        assert self.command is not None
+        clause, reading = self.command
+        joined = read_clause(f"{clause} {word}", asked=False)
+        return joined is not None and joined.length > reading.length
