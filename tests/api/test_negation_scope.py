@@ -305,3 +305,25 @@ async def test_what_says_something_of_its_own_after_and_is_no_part_of_the_no(
 
     asked = body["confirmation"] is not None and "Taxes" in body["confirmation"]["question"]
     assert asked or (await _left(client))["Taxes"] == "completed", body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    ("message", "target"),
+    [
+        ("don't hesitate to delete gym and taxes", "Taxes"),  # the no of another verb
+        ("why don't you delete gym and taxes", "Taxes"),
+        ("gym aur nai diary delete kar do", "Gym"),  # "nai" (new) is no no of the verb
+    ],
+)
+async def test_a_no_of_another_word_than_the_verb_reaches_no_further(
+    make_client: MakeClient, message: str, target: str
+) -> None:
+    # found by the fourth and fifth reviews: the task "and" joins is done or asked about, never refused
+    llm, _ = compliant([_on("delete_task", target)], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    asked = body["confirmation"] is not None and target in body["confirmation"]["question"]
+    assert asked or target not in await _left(client), body["assistant_message"]

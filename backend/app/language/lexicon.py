@@ -297,6 +297,13 @@ def lexicons() -> tuple[Lexicon, ...]:
 
 
 @cache
+def words_of(*kinds: str) -> re.Pattern[str]:
+    """Every language's words of `kinds`, as one pattern (a message may mix languages)."""
+    parts = [p.pattern for lex in lexicons() for kind in kinds if (p := lex.word(kind)) is not None]
+    return re.compile("|".join(parts) or "(?!)")
+
+
+@cache
 def conjunctions() -> re.Pattern[str]:
     """Clause separators of every language (a message may mix them)."""
     parts = [p.pattern for lex in lexicons() if (p := lex.word("conjunctions")) is not None]
@@ -307,16 +314,14 @@ def conjunctions() -> re.Pattern[str]:
 def modifiers() -> re.Pattern[str]:
     """Words that only qualify an item (dates, priorities) in any language: a clause of nothing else
     is not an item of its own ("add call mom tomorrow, high priority")."""
-    parts = [p.pattern for lex in lexicons() if (p := lex.word("modifiers")) is not None]
-    return re.compile("|".join(parts) if parts else r"(?!)")
+    return words_of("modifiers")
 
 
 @cache
 def task_nouns() -> re.Pattern[str]:
     """Words for a task or a list themselves, in any language ("task", "liste", "Aufgabe"): a title
     made of nothing else names nothing."""
-    parts = [p.pattern for lex in lexicons() if (p := lex.word("task_nouns")) is not None]
-    return re.compile("|".join(parts) if parts else r"(?!)")
+    return words_of("task_nouns")
 
 
 # Weekday names beyond the language files, for an answer to "which one?" ("den på onsdag"): wide
@@ -352,22 +357,19 @@ def day_names() -> tuple[tuple[int, str], ...]:
 @cache
 def whole_list_words() -> re.Pattern[str]:
     """Words that name every task of the list, in any language ("all", "alles", "todas")."""
-    parts = [p.pattern for lex in lexicons() if (p := lex.word("whole_list")) is not None]
-    return re.compile("|".join(parts) if parts else r"(?!)")
+    return words_of("whole_list")
 
 
 @cache
 def list_places() -> re.Pattern[str]:
     """Words that only say which list a task is on, in any language ("from all your tasks", "de toda tu lista")."""
-    parts = [p.pattern for lex in lexicons() if (p := lex.word("list_places")) is not None]
-    return re.compile("|".join(parts) if parts else r"(?!)")
+    return words_of("list_places")
 
 
 @cache
 def not_all() -> re.Pattern[str]:
     """Phrases with a word for every task that name none, in any language ("all right", "alles klar")."""
-    parts = [p.pattern for lex in lexicons() if (p := lex.word("not_all")) is not None]
-    return re.compile("|".join(parts) if parts else r"(?!)")
+    return words_of("not_all")
 
 
 @cache

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import Lexicon, conjunctions, lexicon, lexicons, not_all, whole_list_words
+from backend.app.language.lexicon import Lexicon, conjunctions, lexicon, lexicons, not_all, whole_list_words, words_of
 from backend.app.language.reading.clauses import Reading, names_something
 from backend.app.language.reading.when import day_in, time_in
 
@@ -62,26 +62,11 @@ def _unnamed(text: str) -> str:
     return not_all().sub(lambda m: " " * len(m.group()), text)
 
 
-@cache
-def _after_all_words() -> re.Pattern[str]:
-    """Every language's `exception_after_all` words."""
-    parts = [p.pattern for lex in lexicons() if (p := lex.word("exception_after_all")) is not None]
-    return re.compile("|".join(parts) or "(?!)")
-
-
-@cache
-def _any_word() -> re.Pattern[str]:
-    """Every language's exception words: one search tells a clause that has none (most) to go on."""
-    kinds = ("exception", "exception_after_all")
-    parts = [p.pattern for lex in lexicons() for kind in kinds if (p := lex.word(kind)) is not None]
-    return re.compile("|".join(parts) or "(?!)")
-
-
 def after_all(text: str, word: re.Match[str]) -> bool:
     """Whether `word` of `text` (a conjunction) is an exception word that leaves out only after a
     word for every task, right after one ("delete everything but gym"); the clause splitter keeps it
     in its clause."""
-    if not _after_all_words().fullmatch(word.group()):
+    if not words_of("exception_after_all").fullmatch(word.group()):
         return False
     at = word.start()
     start = max(0, at - 120)  # a word for every task and up to six words: never a whole long message
@@ -141,7 +126,7 @@ def in_verbless(clause: str, change: tuple[Tool, ...], *, edit: bool, framed: bo
 def _cut(clause: str, reading: Reading, tools: tuple[Tool, ...]) -> Cut | None:
     """What a clause leaves out, if it asks for (or about) a change of existing tasks by `tools`
     (the verb `reading` found) and has an exception."""
-    if not set(tools) & _TARGETS or not _any_word().search(clause):
+    if not set(tools) & _TARGETS or not words_of("exception", "exception_after_all").search(clause):
         return None
     unnamed = _unnamed(clause)
     edit = Tool.UPDATE in tools
@@ -184,7 +169,7 @@ def _left_out(clause: str, *, edit: bool = False) -> tuple[int, int] | None:
     or ends with one ("Gym ausgenommen", "gym ke ilawa"); from the word on where words come before it
     ("thanks, except gym"). Nothing where what follows names nothing ("other than that", "salvo eso")
     or, after an edit (`edit`), gives a value ("set all to high, except gym to low")."""
-    if not _any_word().search(clause):
+    if not words_of("exception", "exception_after_all").search(clause):
         return None
     spans: list[tuple[int, int]] = []
     for lex in lexicons():
@@ -211,7 +196,7 @@ def of_every(text: str, *, framed: bool = False) -> tuple[int, int] | None:
     everything except Gym"): from the exception word to the end. `framed`: a question's clause, where
     a language that puts its verb last may open with other words ("Soll ich alles außer Gym und
     Yoga löschen?"; never "Everything is done except Gym, should I mark it done?")."""
-    if not _any_word().search(text):
+    if not words_of("exception", "exception_after_all").search(text):
         return None
     unnamed = _unnamed(text)
     words: list[tuple[int, int]] = []

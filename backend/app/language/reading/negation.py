@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from backend.app.calls.tools import Tool
 from backend.app.language.detect import scores
-from backend.app.language.lexicon import Lexicon, lexicon, lexicons
+from backend.app.language.lexicon import Lexicon, lexicon, lexicons, words_of
 from backend.app.language.reading.clauses import MEMOS, Reading, read_clause, unnumbered
 from backend.app.language.reading.exceptions import gives_value
 
@@ -46,8 +46,9 @@ def _completes(pending: str, clause: str, reading: Reading) -> bool:
     pas gym ... comme faites"; not "done" after "no worries and taxes done", nor "erledigt" after
     "kein Stress und Taxes erledigt")."""
     joined = read_clause(f"{pending} {clause[reading.start :]}", asked=False)
-    crosses = joined is not None and joined.start < len(pending) < joined.start + joined.length
-    return crosses and joined is not None and joined.kind == "negated"
+    return (
+        joined is not None and joined.kind == "negated" and joined.start < len(pending) < joined.start + joined.length
+    )
 
 
 def _own_word(clause: str) -> bool:
@@ -56,32 +57,22 @@ def _own_word(clause: str) -> bool:
     yes = (lex.reference("yes") for lex in lexicons())
     return (
         gives_value(clause)
-        or _copulas().search(clause) is not None
+        or words_of("copula").search(clause) is not None
         or any(y is not None and y.search(clause) for y in yes)
     )
 
 
 def _opens_not(clause: str) -> bool:
     """A clause that opens with a word that says no to an item ("not the yoga", "nicht Taxes", "no gym")."""
-    first = clause.split()[:1]
-    return any((n := lex.word("not")) is not None and n.fullmatch(w) for lex in lexicons() for w in first)
+    words = clause.split()
+    return bool(words) and words_of("not").fullmatch(words[0]) is not None
 
 
 def and_joined(join: str) -> bool:
     """Whether what joins a clause to the one before is a word that joins items of one list alone
     ("gym and taxes", "gym & taxes"; not "gym, and taxes", "gym but taxes"): some language's `additive`."""
-    return _additive().fullmatch(" ".join(join.split())) is not None
-
-
-@cache
-def _copulas() -> re.Pattern[str]:
-    return re.compile("|".join(p.pattern for lex in lexicons() if (p := lex.word("copula")) is not None) or "(?!)")
-
-
-@cache
-def _additive() -> re.Pattern[str]:
-    parts = [p.pattern for lex in lexicons() if (p := lex.word("additive")) is not None]
-    return re.compile("|".join([*parts, "&"]))
+    joined = " ".join(join.split())
+    return joined == "&" or words_of("additive").fullmatch(joined) is not None
 
 
 def _own(clause: str) -> list[Lexicon]:
@@ -171,7 +162,7 @@ class Scope:
         if not reading.stated or reading.requested or self.statement:
             return False
         same = not self.tools or bool(set(reading.tools) & set(self.tools))
-        return same and _copulas().search(clause) is None
+        return same and words_of("copula").search(clause) is None
 
     def _closes(self, clause: str) -> bool:
         """A clause a word of no closes, in the command's language where a negation follows what it

@@ -47,10 +47,9 @@ def read_question(text: str) -> Question:
         saying_no = False  # the clause before says no ("…, but not Taxes"): what "and" joins to it does too
         for clause, join in zip(clauses, joins, strict=True):
             tools = verb_tools(clause)
-            own_value = Tool.UPDATE in current and gives_value(clause)  # "…, but not Yoga and Report to Monday?"
-            if not tools and (
-                excepting or (saying_no and and_joined(join) and not own_value)
-            ):  # "… except Gym and Yoga?"
+            # "… except Gym and Yoga?", "…, but not Yoga and Report?" (not "… and Report to Monday?")
+            joins_no = saying_no and and_joined(join) and not (Tool.UPDATE in current and gives_value(clause))
+            if not tools and (excepting or joins_no):
                 declined.append(restored(clause, typed))
                 continue
             edit = Tool.UPDATE in current
