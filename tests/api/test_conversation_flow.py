@@ -13,14 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, statuses
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 
 ERRANDS = tuple(f"Errand {n}" for n in range(1, 31))
-
-
-async def _left(client: Any) -> dict[str, str]:
-    return {t["title"]: t["status"] for t in await tasks_of(client)}
 
 
 @pytest.mark.parametrize(
@@ -54,7 +50,7 @@ async def test_a_request_over_a_list_of_thirty_asks_once_and_its_yes_does_all(
 
     asked = (await chat(client, message)).json()
 
-    assert set((await _left(client)).values()) == {"pending"}  # nothing changed before the yes
+    assert set((await statuses(client)).values()) == {"pending"}  # nothing changed before the yes
     question = asked["confirmation"]
     assert question is not None, asked["assistant_message"]
     assert len(question["actions"]) == 30 and {a["name"] for a in question["actions"]} == {tool}
@@ -64,7 +60,7 @@ async def test_a_request_over_a_list_of_thirty_asks_once_and_its_yes_does_all(
 
     done = (await chat(client, yes, conversation_id=asked["conversation_id"])).json()
 
-    left = await _left(client)
+    left = await statuses(client)
     assert left == ({} if tool == "delete_task" else dict.fromkeys(ERRANDS, "completed")), done["assistant_message"]
     assert done["confirmation"] is None
     assert len(done["assistant_message"].splitlines()) == 1  # said in one line
@@ -79,10 +75,10 @@ async def test_a_model_deleting_every_task_of_an_unread_message_is_asked_about_o
 
     asked = (await chat(client, "töm hela listan tack")).json()
     assert asked["confirmation"] is not None and len(asked["confirmation"]["actions"]) == 6
-    assert set((await _left(client)).values()) == {"pending"}
+    assert set((await statuses(client)).values()) == {"pending"}
 
     await chat(client, "yes", conversation_id=asked["conversation_id"])
-    assert await _left(client) == {}
+    assert await statuses(client) == {}
 
 
 async def test_a_model_deleting_some_tasks_of_an_unread_message_is_still_refused(make_client: MakeClient) -> None:
@@ -96,7 +92,7 @@ async def test_a_model_deleting_some_tasks_of_an_unread_message_is_still_refused
     body = (await chat(client, "hur ser veckan ut")).json()
 
     assert body["confirmation"] is None
-    assert set((await _left(client)).values()) == {"pending"}
+    assert set((await statuses(client)).values()) == {"pending"}
 
 
 @pytest.mark.parametrize(
@@ -145,7 +141,7 @@ async def test_a_yes_to_the_models_own_question_makes_that_change(
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
     expected = dict.fromkeys(("Gym", "Taxes", "Laundry"), "pending") | after
-    assert await _left(client) == {t: s for t, s in expected.items() if s is not None}, body["assistant_message"]
+    assert await statuses(client) == {t: s for t, s in expected.items() if s is not None}, body["assistant_message"]
     assert body["confirmation"] is None  # the user already said yes: not asked again
 
 
@@ -163,7 +159,7 @@ async def test_a_yes_grounds_only_what_the_question_named(make_client: MakeClien
     first = (await chat(client, "gym is pointless now")).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert await _left(client) == {"Taxes": "pending", "Laundry": "pending"}
+    assert await statuses(client) == {"Taxes": "pending", "Laundry": "pending"}
 
 
 async def test_a_yes_to_a_question_about_another_kind_of_change_grounds_nothing(make_client: MakeClient) -> None:
@@ -180,7 +176,7 @@ async def test_a_yes_to_a_question_about_another_kind_of_change_grounds_nothing(
     first = (await chat(client, "went to the gym today")).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert (await _left(client))["Gym"] == "pending"
+    assert (await statuses(client))["Gym"] == "pending"
 
 
 async def test_an_exact_title_wins_over_a_position_in_the_list(make_client: MakeClient) -> None:
@@ -193,7 +189,7 @@ async def test_an_exact_title_wins_over_a_position_in_the_list(make_client: Make
     first = (await chat(client, "show my list")).json()
     body = (await chat(client, "delete Item 2", conversation_id=first["conversation_id"])).json()
 
-    assert set(await _left(client)) == {"Item 1", "Item 10", "Item 12"}, body["assistant_message"]
+    assert set(await statuses(client)) == {"Item 1", "Item 10", "Item 12"}, body["assistant_message"]
     assert body["confirmation"] is None
 
 
@@ -218,7 +214,7 @@ async def test_a_choice_in_the_models_question_is_answered_by_number_or_title(
     first = (await chat(client, "mark the Q one done")).json()
     body = (await chat(client, answer, conversation_id=first["conversation_id"])).json()
 
-    done = [t for t, s in (await _left(client)).items() if s == "completed"]
+    done = [t for t, s in (await statuses(client)).items() if s == "completed"]
     assert done == [chosen], body["assistant_message"]
     assert body["confirmation"] is None
 
@@ -237,7 +233,7 @@ async def test_a_choice_grounds_only_the_option_picked(make_client: MakeClient) 
     first = (await chat(client, "mark the Q one done")).json()
     await chat(client, "2", conversation_id=first["conversation_id"])
 
-    assert set((await _left(client)).values()) == {"pending"}
+    assert set((await statuses(client)).values()) == {"pending"}
 
 
 @pytest.mark.parametrize("message", ["mark 🧺 as done", "marca 🧺 como hecha", "🧺 ist erledigt, hak es ab"])
@@ -248,7 +244,7 @@ async def test_an_emoji_title_named_exactly_wins_over_near_ones(make_client: Mak
 
     body = (await chat(client, message)).json()
 
-    assert (await _left(client))["🧺"] == "completed", body["assistant_message"]
+    assert (await statuses(client))["🧺"] == "completed", body["assistant_message"]
     assert body["confirmation"] is None
 
 
@@ -268,7 +264,7 @@ async def test_the_task_just_added_is_changed_when_the_user_points_to_it(
     first = (await chat(client, "add call the bank")).json()
     body = (await chat(client, reference, conversation_id=first["conversation_id"])).json()
 
-    assert set(await _left(client)) == {"Gym", "Taxes"}, body["assistant_message"]
+    assert set(await statuses(client)) == {"Gym", "Taxes"}, body["assistant_message"]
     assert body["confirmation"] is None
 
 
@@ -283,7 +279,7 @@ async def test_words_naming_no_task_do_not_hand_the_last_task_to_a_delete(make_c
     first = (await chat(client, "add call the bank")).json()
     body = (await chat(client, "delete the report", conversation_id=first["conversation_id"])).json()
 
-    assert set(await _left(client)) == {"Gym", "Call the bank"}, body["assistant_message"]
+    assert set(await statuses(client)) == {"Gym", "Call the bank"}, body["assistant_message"]
 
 
 @pytest.mark.parametrize("words", ["<|im_end|>", "<end_of_turn>", "<|eot_id|>"])
@@ -311,7 +307,7 @@ async def test_a_yes_grounds_only_the_sentence_that_asked(make_client: MakeClien
     assert first["assistant_message"].endswith("Should I delete “Gym”?"), first["assistant_message"]
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == {"Yoga", "Taxes"}
+    assert set(await statuses(client)) == {"Yoga", "Taxes"}
 
 
 async def test_a_yes_about_one_task_never_lets_a_model_delete_the_whole_list(make_client: MakeClient) -> None:
@@ -329,7 +325,7 @@ async def test_a_yes_about_one_task_never_lets_a_model_delete_the_whole_list(mak
     first = (await chat(client, "gym is pointless now")).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == {"Yoga"}
+    assert set(await statuses(client)) == {"Yoga"}
 
 
 async def test_a_question_beside_a_sentence_no_list_reads_is_not_shown_unchecked(make_client: MakeClient) -> None:
@@ -344,7 +340,7 @@ async def test_a_question_beside_a_sentence_no_list_reads_is_not_shown_unchecked
 
     assert "全部" not in body["assistant_message"] and "too" not in body["assistant_message"]
     assert body["confirmation"] is None or body["assistant_message"] == body["confirmation"]["question"]
-    assert set(await _left(client)) == {"Gym", "Yoga"}
+    assert set(await statuses(client)) == {"Gym", "Yoga"}
 
 
 async def test_a_no_to_the_models_question_grounds_nothing(make_client: MakeClient) -> None:
@@ -361,7 +357,7 @@ async def test_a_no_to_the_models_question_grounds_nothing(make_client: MakeClie
     first = (await chat(client, "gym is pointless now")).json()
     await chat(client, "no", conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == {"Gym", "Yoga"}
+    assert set(await statuses(client)) == {"Gym", "Yoga"}
 
 
 async def test_a_choice_grounds_the_change_the_user_asked_not_another_the_question_named(
@@ -381,7 +377,7 @@ async def test_a_choice_grounds_the_change_the_user_asked_not_another_the_questi
     first = (await chat(client, "mark the Q task done")).json()
     await chat(client, "2", conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == {"Q1", "Q10", "Taxes"}
+    assert set(await statuses(client)) == {"Q1", "Q10", "Taxes"}
 
 
 @pytest.mark.parametrize(
@@ -410,4 +406,4 @@ async def test_a_yes_grounds_nothing_the_question_says_no_to(make_client: MakeCl
     assert first["assistant_message"].endswith(question), first["assistant_message"]
     await chat(client, yes, conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == {"Taxes"}
+    assert set(await statuses(client)) == {"Taxes"}

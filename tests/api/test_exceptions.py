@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, statuses, tasks_of
 from support.compliant import compliant
 from support.fake_llm import ScriptedLLM, calls, completion, declares
 
@@ -24,10 +24,6 @@ Call = tuple[str, dict[str, Any]]
 
 def _every(tool: str) -> list[Call]:
     return [(tool, {"task_id": t}) for t in TITLES]
-
-
-async def _left(client: Any) -> dict[str, str]:
-    return {t["title"]: t["status"] for t in await tasks_of(client)}
 
 
 async def _yes_if_asked(client: Any, body: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +86,7 @@ async def test_what_a_change_of_every_task_leaves_out_is_never_changed(
 
     body = (await chat(client, message)).json()
 
-    left = await _left(client)
+    left = await statuses(client)
     assert all(left.get(t) == "pending" for t in kept), (left, body["assistant_message"])
     on_kept = [c for c in body["tool_calls"] if c["arguments"]["task_id"] in kept]
     assert on_kept and not any(c["result"]["success"] for c in on_kept), body["tool_calls"]
@@ -111,10 +107,10 @@ async def test_the_yes_to_the_rest_changes_only_the_rest(make_client: MakeClient
     await seed_tasks(client, *TITLES)
 
     first = (await chat(client, message)).json()
-    assert set(await _left(client)) == set(TITLES), first["assistant_message"]
+    assert set(await statuses(client)) == set(TITLES), first["assistant_message"]
     await chat(client, yes, conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == {"Gym"}
+    assert set(await statuses(client)) == {"Gym"}
 
 
 @pytest.mark.parametrize(
@@ -145,7 +141,7 @@ async def test_a_yes_to_the_models_question_leaves_out_what_it_leaves_out(
     assert first["assistant_message"].endswith(question), first["assistant_message"]
     await chat(client, yes, conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == kept
+    assert set(await statuses(client)) == kept
 
 
 @pytest.mark.parametrize(
@@ -180,7 +176,7 @@ async def test_the_commands_beside_an_exception_still_run(
 
     body = (await chat(client, message)).json()
 
-    assert added in await _left(client), (body["assistant_message"], body["tool_calls"])
+    assert added in await statuses(client), (body["assistant_message"], body["tool_calls"])
 
 
 async def test_a_title_that_opens_with_an_exception_word_is_a_title(make_client: MakeClient) -> None:
@@ -190,7 +186,7 @@ async def test_a_title_that_opens_with_an_exception_word_is_a_title(make_client:
 
     await chat(client, "delete apart from home")
 
-    assert set(await _left(client)) == {"Gym"}
+    assert set(await statuses(client)) == {"Gym"}
 
 
 @pytest.mark.parametrize(
@@ -208,7 +204,7 @@ async def test_an_option_that_leaves_out_leaves_it_out(make_client: MakeClient, 
     first = (await chat(client, "delete some tasks")).json()
     await chat(client, answer, conversation_id=first["conversation_id"])
 
-    assert "Gym" in await _left(client)
+    assert "Gym" in await statuses(client)
 
 
 @pytest.mark.parametrize(
@@ -264,7 +260,7 @@ async def test_what_leaves_nothing_out_changes_what_was_asked(
 
     body = await _yes_if_asked(client, (await chat(client, message)).json())
 
-    assert (await _left(client)).get(done) == "completed", (body["assistant_message"], body["tool_calls"])
+    assert (await statuses(client)).get(done) == "completed", (body["assistant_message"], body["tool_calls"])
 
 
 @pytest.mark.parametrize(
@@ -294,7 +290,7 @@ async def test_besides_is_no_exception(make_client: MakeClient, message: str, st
 
     await _yes_if_asked(client, (await chat(client, message)).json())
 
-    left = await _left(client)
+    left = await statuses(client)
     assert not any(left.get(t) == "pending" for t in gone), left
 
 
@@ -312,7 +308,7 @@ async def test_an_option_whose_title_holds_an_exception_word_is_that_title(make_
     first = (await chat(client, "delete one of them")).json()
     await chat(client, "1", conversation_id=first["conversation_id"])
 
-    assert set(await _left(client)) == {"Gym"}
+    assert set(await statuses(client)) == {"Gym"}
 
 
 @pytest.mark.parametrize(
@@ -360,7 +356,7 @@ async def test_the_common_phrasings_leave_out(
 
     body = await _yes_if_asked(client, (await chat(client, message)).json())
 
-    assert set(await _left(client)) == {kept}, body["assistant_message"]
+    assert set(await statuses(client)) == {kept}, body["assistant_message"]
 
 
 async def test_a_question_that_reports_first_still_grounds_its_change(make_client: MakeClient) -> None:
@@ -374,7 +370,7 @@ async def test_a_question_that_reports_first_still_grounds_its_change(make_clien
     first = (await chat(client, "how am I doing?")).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert (await _left(client))["Gym"] == "completed"
+    assert (await statuses(client))["Gym"] == "completed"
 
 
 async def test_a_value_after_the_exception_is_the_whole_changes(make_client: MakeClient) -> None:

@@ -15,21 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.api import MakeClient, chat, seed_tasks, statuses, tasks_of
 from support.asking import sweep, yes_to
-from support.compliant import compliant
+from support.compliant import calls_on, compliant
 from support.fake_llm import ScriptedLLM, calls, completion, declares
 
 TITLES = ("Gym", "Taxes", "Yoga")
 Call = tuple[str, dict[str, Any]]
-
-
-async def _left(client: Any) -> dict[str, str]:
-    return {t["title"]: t["status"] for t in await tasks_of(client)}
-
-
-def _on(tool: str, *titles: str) -> list[Call]:
-    return [(tool, {"task_id": t}) for t in titles]
 
 
 # (message, the tool it says no to, what the no names, what else it asks to be changed)
@@ -80,13 +72,13 @@ SAID_NO = [
 async def test_a_model_that_changes_what_a_no_names_is_refused(
     make_client: MakeClient, message: str, tool: str, kept: set[str], changed: set[str]
 ) -> None:
-    llm, _ = compliant([_on(tool, *sorted(changed | kept))], TITLES, after_tools="Done.")
+    llm, _ = compliant([calls_on(tool, *sorted(changed | kept))], TITLES, after_tools="Done.")
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
 
     body = (await chat(client, message)).json()
 
-    left = await _left(client)
+    left = await statuses(client)
     assert all(left.get(t) == "pending" for t in kept), (left, body["assistant_message"])
     assert body["confirmation"] is None, body["assistant_message"]  # nothing the user said no to is asked about
     done = "completed" if tool == "complete_task" else None
@@ -107,14 +99,14 @@ def _retried(llm: ScriptedLLM) -> list[Any]:
 async def test_a_no_forces_nothing_on_a_model_that_obeys_it(
     make_client: MakeClient, message: str, tool: str, kept: set[str], changed: set[str]
 ) -> None:
-    answer = calls(*_on(tool, *sorted(changed))) if changed else completion("Okay, I'll leave them.")
+    answer = calls(*calls_on(tool, *sorted(changed))) if changed else completion("Okay, I'll leave them.")
     llm = ScriptedLLM(answer, completion("Done."), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
 
     body = (await chat(client, message)).json()
 
-    left = await _left(client)
+    left = await statuses(client)
     assert all(left.get(t) == "pending" for t in kept), (left, body["assistant_message"])
     assert _retried(llm) == [], body["assistant_message"]
     assert "taxes" not in body["assistant_message"].casefold()  # no "Not done" of what the user said no to
@@ -122,40 +114,40 @@ async def test_a_no_forces_nothing_on_a_model_that_obeys_it(
 
 # (message, the model's calls, the tasks gone or done after it): what a no stands beside still runs
 BESIDE = [
-    ("don't delete gym, delete taxes", _on("delete_task", "Taxes"), {"Taxes"}),
-    ("don't delete gym and delete taxes", _on("delete_task", "Taxes"), {"Taxes"}),
-    ("delete yoga and taxes, not gym", _on("delete_task", "Yoga", "Taxes"), {"Yoga", "Taxes"}),
-    ("no borres gym, borra taxes", _on("delete_task", "Taxes"), {"Taxes"}),
-    ("don't mark gym done, mark taxes done", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("mark gym and taxes as done", _on("complete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
-    ("lösch Yoga und Taxes", _on("delete_task", "Yoga", "Taxes"), {"Yoga", "Taxes"}),
-    ("hak Gym und Taxes ab", _on("complete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
-    ("marque gym et taxes comme faites", _on("complete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
-    ("ta bort gym och taxes", _on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
-    ("gym aur taxes delete kar do", _on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("don't delete gym, delete taxes", calls_on("delete_task", "Taxes"), {"Taxes"}),
+    ("don't delete gym and delete taxes", calls_on("delete_task", "Taxes"), {"Taxes"}),
+    ("delete yoga and taxes, not gym", calls_on("delete_task", "Yoga", "Taxes"), {"Yoga", "Taxes"}),
+    ("no borres gym, borra taxes", calls_on("delete_task", "Taxes"), {"Taxes"}),
+    ("don't mark gym done, mark taxes done", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("mark gym and taxes as done", calls_on("complete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("lösch Yoga und Taxes", calls_on("delete_task", "Yoga", "Taxes"), {"Yoga", "Taxes"}),
+    ("hak Gym und Taxes ab", calls_on("complete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("marque gym et taxes comme faites", calls_on("complete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("ta bort gym och taxes", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("gym aur taxes delete kar do", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
     # found by review: a stated change of another kind than the no's, a clause of its own with "nicht"
-    ("don't delete gym and taxes is done", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("lösch Gym und Taxes brauch ich nicht", _on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
-    ("lösch Gym und vergiss Yoga nicht", _on("delete_task", "Gym"), {"Gym"}),
-    ("non mi servono più gym e taxes, cancellali", _on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("don't delete gym and taxes is done", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("lösch Gym und Taxes brauch ich nicht", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("lösch Gym und vergiss Yoga nicht", calls_on("delete_task", "Gym"), {"Gym"}),
+    ("non mi servono più gym e taxes, cancellali", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
     # found by the second review: a statement of its own (a copula) after a no is no part of it
-    ("gym isn't done and taxes is done", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("don't mark gym done and taxes is done", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("no marques gym y taxes ya está hecha", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("ne marque pas gym et taxes est finie", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("Gym ist nicht erledigt und Taxes ist erledigt", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("delete gym and taxes or not", _on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    ("gym isn't done and taxes is done", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("don't mark gym done and taxes is done", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("no marques gym y taxes ya está hecha", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("ne marque pas gym et taxes est finie", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("Gym ist nicht erledigt und Taxes ist erledigt", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("delete gym and taxes or not", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
     # found by the third review: a no that is a statement, a command that goes on after a closed no
-    ("gym isn't done and taxes done", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("Gym noch nicht erledigt und Taxes erledigt", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("lösch Gym, Taxes nicht und Yoga auch", _on("delete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
-    ("lösch Gym, Taxes nicht, und Yoga", _on("delete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
-    ("hak Gym ab, Taxes nicht und Yoga auch", _on("complete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
+    ("gym isn't done and taxes done", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("Gym noch nicht erledigt und Taxes erledigt", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("lösch Gym, Taxes nicht und Yoga auch", calls_on("delete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
+    ("lösch Gym, Taxes nicht, und Yoga", calls_on("delete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
+    ("hak Gym ab, Taxes nicht und Yoga auch", calls_on("complete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
     # found by the sixth review: a phrase with "no" before a state, an item whose clause was finished
-    ("no worries and taxes done", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("kein Stress und Taxes erledigt", _on("complete_task", "Taxes"), {"Taxes"}),
-    ("hak Gym und Yoga ab und Taxes nicht", _on("complete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
-    ("lösch Gym und Yoga sofort und Taxes nicht", _on("delete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
+    ("no worries and taxes done", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("kein Stress und Taxes erledigt", calls_on("complete_task", "Taxes"), {"Taxes"}),
+    ("hak Gym und Yoga ab und Taxes nicht", calls_on("complete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
+    ("lösch Gym und Yoga sofort und Taxes nicht", calls_on("delete_task", "Gym", "Yoga"), {"Gym", "Yoga"}),
 ]
 
 
@@ -169,7 +161,7 @@ async def test_the_commands_beside_a_no_still_run(
 
     body = (await chat(client, message)).json()
 
-    left = await _left(client)
+    left = await statuses(client)
     assert all(left.get(t) in (None, "completed") for t in changed), (left, body["assistant_message"])
     assert all(left.get(t) == "pending" for t in set(TITLES) - changed), (left, body["assistant_message"])
 
@@ -181,7 +173,7 @@ async def test_an_add_beside_a_no_still_runs(make_client: MakeClient) -> None:
 
     await chat(client, "don't delete gym and add milk")
 
-    assert await _left(client) == {**dict.fromkeys(TITLES, "pending"), "milk": "pending"}
+    assert await statuses(client) == {**dict.fromkeys(TITLES, "pending"), "milk": "pending"}
 
 
 @pytest.mark.parametrize(
@@ -199,7 +191,7 @@ async def test_a_yes_leaves_alone_what_the_question_says_no_to(
     tasks = (*TITLES, "Report")
     client, _ = await yes_to(make_client, tasks, "clean up my list", question, sweep("delete_task", tasks), yes=yes)
 
-    assert set(await _left(client)) == {"Yoga", "Report"}
+    assert set(await statuses(client)) == {"Yoga", "Report"}
 
 
 # Titles that end in a word some language negates with ("mat" in Urdu, "stop" in English): a title.
@@ -209,13 +201,13 @@ MAT = ("Gym", "Yoga mat", "Bus stop", "Why not", "Just say no", "Warum nicht", "
 @pytest.mark.parametrize(
     ("message", "step"),
     [
-        ("delete gym and the yoga mat", _on("delete_task", "Gym", "Yoga mat")),
-        ("complete gym and the bus stop", _on("complete_task", "Gym", "Bus stop")),
-        ("delete the yoga mat and bus stop", _on("delete_task", "Yoga mat", "Bus stop")),
-        ("delete gym and Why not", _on("delete_task", "Gym", "Why not")),
-        ("complete gym and just say no", _on("complete_task", "Gym", "Just say no")),
-        ("delete gym and Warum nicht", _on("delete_task", "Gym", "Warum nicht")),
-        ("supprime gym et marcher 10000 pas", _on("delete_task", "Gym", "Marcher 10000 pas")),
+        ("delete gym and the yoga mat", calls_on("delete_task", "Gym", "Yoga mat")),
+        ("complete gym and the bus stop", calls_on("complete_task", "Gym", "Bus stop")),
+        ("delete the yoga mat and bus stop", calls_on("delete_task", "Yoga mat", "Bus stop")),
+        ("delete gym and Why not", calls_on("delete_task", "Gym", "Why not")),
+        ("complete gym and just say no", calls_on("complete_task", "Gym", "Just say no")),
+        ("delete gym and Warum nicht", calls_on("delete_task", "Gym", "Warum nicht")),
+        ("supprime gym et marcher 10000 pas", calls_on("delete_task", "Gym", "Marcher 10000 pas")),
     ],
 )
 async def test_a_title_that_ends_with_a_word_of_no_is_a_title(
@@ -227,7 +219,7 @@ async def test_a_title_that_ends_with_a_word_of_no_is_a_title(
 
     await chat(client, message)
 
-    left, changed = await _left(client), {a["task_id"] for _, a in step}
+    left, changed = await statuses(client), {a["task_id"] for _, a in step}
     assert all(left.get(t) in (None, "completed") for t in changed), left
     assert all(left[t] == "pending" for t in set(MAT) - changed), left
 
@@ -239,7 +231,7 @@ async def test_what_follows_a_no_in_an_add_is_added(make_client: MakeClient) -> 
 
     await chat(client, "add milk, no sugar yogurt and bread")
 
-    assert {"milk", "bread"} <= set(await _left(client))
+    assert {"milk", "bread"} <= set(await statuses(client))
 
 
 async def test_an_add_of_a_title_that_ends_with_a_word_of_no_adds_it(make_client: MakeClient) -> None:
@@ -249,7 +241,7 @@ async def test_an_add_of_a_title_that_ends_with_a_word_of_no_adds_it(make_client
 
     await chat(client, "add milk and a new yoga mat")
 
-    assert set(await _left(client)) == {"milk", "yoga mat"}
+    assert set(await statuses(client)) == {"milk", "yoga mat"}
 
 
 @pytest.mark.parametrize(
@@ -259,7 +251,7 @@ async def test_a_yes_to_a_question_naming_such_a_title_does_it(make_client: Make
     client, _ = await yes_to(make_client, MAT, "clean up", question, sweep("delete_task", MAT))
 
     named = {t for t in MAT if t.casefold() in question.casefold()}
-    assert set(await _left(client)) == set(MAT) - named
+    assert set(await statuses(client)) == set(MAT) - named
 
 
 @pytest.mark.parametrize(
@@ -274,7 +266,7 @@ async def test_a_yes_to_a_question_naming_such_a_title_does_it(make_client: Make
 async def test_a_yes_to_a_question_that_ends_or_not_does_it(make_client: MakeClient, question: str, yes: str) -> None:
     client, _ = await yes_to(make_client, TITLES, "clean up", question, sweep("delete_task", TITLES), yes=yes)
 
-    assert set(await _left(client)) == {"Yoga"}
+    assert set(await statuses(client)) == {"Yoga"}
 
 
 async def test_a_yes_moves_what_has_a_value_of_its_own_after_a_no(make_client: MakeClient) -> None:
@@ -297,14 +289,14 @@ async def test_what_says_something_of_its_own_after_and_is_no_part_of_the_no(
     make_client: MakeClient, message: str
 ) -> None:
     # found by the fifth review: a copula or a yes after "and" (Taxes is done, or asked about; never refused)
-    llm, _ = compliant([_on("complete_task", "Taxes")], TITLES, after_tools="Done.")
+    llm, _ = compliant([calls_on("complete_task", "Taxes")], TITLES, after_tools="Done.")
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
 
     body = (await chat(client, message)).json()
 
     asked = body["confirmation"] is not None and "Taxes" in body["confirmation"]["question"]
-    assert asked or (await _left(client))["Taxes"] == "completed", body["assistant_message"]
+    assert asked or (await statuses(client))["Taxes"] == "completed", body["assistant_message"]
 
 
 @pytest.mark.parametrize(
@@ -319,11 +311,11 @@ async def test_a_no_of_another_word_than_the_verb_reaches_no_further(
     make_client: MakeClient, message: str, target: str
 ) -> None:
     # found by the fourth and fifth reviews: the task "and" joins is done or asked about, never refused
-    llm, _ = compliant([_on("delete_task", target)], TITLES, after_tools="Done.")
+    llm, _ = compliant([calls_on("delete_task", target)], TITLES, after_tools="Done.")
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
 
     body = (await chat(client, message)).json()
 
     asked = body["confirmation"] is not None and target in body["confirmation"]["question"]
-    assert asked or target not in await _left(client), body["assistant_message"]
+    assert asked or target not in await statuses(client), body["assistant_message"]

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from backend.app.calls.tools import Tool
 from backend.app.language.lexicon import QUOTES
-from backend.app.language.reading.intent import KINDS, Intent, classify
+from backend.app.language.reading.asks import KINDS, Intent
+from backend.app.language.reading.intent import classify
 from backend.app.services.turn.commands import commands_in
 
 QUOTES_CHARS = "".join(chr(k) + str(v) for k, v in QUOTES.items())

@@ -95,6 +95,11 @@ async def tasks_of(client: httpx.AsyncClient, user: str = USER, status: str = "a
     return list(response.json())
 
 
+async def statuses(client: httpx.AsyncClient, user: str = USER) -> dict[str, str]:
+    """Each task's status by its title."""
+    return {t["title"]: t["status"] for t in await tasks_of(client, user)}
+
+
 async def seed_tasks(client: AppClient, *titles: str, user: str = USER, **fields: Any) -> None:
     """Tasks written straight through the repository, so no scripted model answer is spent on them."""
     from backend.app.db.repositories.tasks import TaskRepository

@@ -107,6 +107,11 @@ class CompliantModel:
         return {"task_id": reference}
 
 
+def calls_on(tool: str, *titles: str) -> list[Call]:
+    """One call of `tool` on each title: a step of the model's."""
+    return [(tool, {"task_id": t}) for t in titles]
+
+
 def compliant(answer: Answer, titles: Sequence[str] = (), **kwargs: Any) -> tuple[ScriptedLLM, CompliantModel]:
     model = CompliantModel(answer, titles, **kwargs)
     return ScriptedLLM(default=model), model

@@ -27,11 +27,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import fold, lexicon, lexicons
-from backend.app.language.lexicon import task_nouns as _task_nouns
+from backend.app.language.lexicon import lexicon, lexicons
+from backend.app.language.reading.asks import Action, Intent, Kind
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
     Reading,
@@ -47,106 +46,14 @@ from backend.app.language.reading.clauses import (
     whole,
 )
 from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
-from backend.app.language.reading.negation import Scope, and_joined, declines
+from backend.app.language.reading.negation import Scope, and_joined, declines, verbs_of
 from backend.app.language.reading.quoted import PLACEHOLDER, placeheld, restored, unquoted
 
-Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
-KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
 # A message is read whole, up to MAX_MESSAGE_CHARS (the schema's bound); what that costs is measured
 # by `python -m backend.devtools.bench.reader` (docs/performance). In a message longer than this, a
 # field's value ("... with this description: ...") that starts within it is content, read like a quote.
 FIELD_WITHIN = 300
 _TARGETS = having("targets")  # the tools that change existing tasks: what an exception leaves out of
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One thing the message asks for: the tools that would do it (the first is the one to force),
-    the clause that asks, and whether it has a verb of its own (an item of a list has not)."""
-
-    tools: tuple[Tool, ...]
-    text: str
-    explicit: bool = True
-    object: str = ""  # the clause without its verb: what the action is about ("milk" of "add milk")
-    verb: str = ""  # the verb's words as matched ("strike gym off": a verb around its object)
-    language: str = ""  # the language file that read it
-    clause: str = ""  # the whole clause
-
-    @property
-    def tool(self) -> Tool:
-        return self.tools[0]
-
-    @property
-    def about(self) -> str:
-        """What the action is about, without its verb. A verb around its object ("hak gym ab", "voeg
-        melk toe", "pon huevos en la lista") keeps what it holds: only its first word goes, and its
-        last unless that is the list's (which a title's edges then drop, with what says which list)."""
-        tokens, verb = self.object.split(), self.verb.split()
-        around = self.object == self.clause or any(_task_nouns().fullmatch(w) for w in verb)
-        if not around or not verb:
-            return self.object
-        for k in range(len(tokens) - len(verb) + 1):
-            if [fold(t) for t in tokens[k : k + len(verb)]] == verb:
-                last = tokens[k + len(verb) - 1]
-                inner = tokens[k + 1 : k + len(verb) - 1]
-                if len(verb) > 1 and _task_nouns().fullmatch(fold(last)):
-                    inner.append(last)
-                return " ".join(tokens[:k] + inner + tokens[k + len(verb) :])
-        return self.object
-
-
-@dataclass(frozen=True, slots=True)
-class Intent:
-    """What a message asks for: `actions` in order, empty unless `kind == "command"`; `free`, the
-    words no action took (the whole message when none did), without quoted text; `quotes`, the
-    quoted text as typed."""
-
-    kind: Kind
-    actions: tuple[Action, ...]
-    reason: str
-    languages: tuple[str, ...] = ()
-    free: str = ""
-    quotes: tuple[str, ...] = ()
-    # Tools whose verbs the message has, but not where a command's verb stands ("you can tick off X"):
-    # on a message read as nothing else, a call of one of these on what the user's words name may run.
-    weak_tools: tuple[Tool, ...] = ()
-    # The clauses that say no ("don't delete yoga" of "don't delete yoga, it's the laundry that needs
-    # to go"): what they name is never the target of a change, nor of a question about one.
-    declined: tuple[str, ...] = ()
-
-    def words_for(self, tool: str) -> str:
-        """The words that ask for `tool`: what its actions are about, quotes included."""
-        return "\n".join(a.object for a in self.actions if tool in a.tools)
-
-    def about_for(self, tool: str) -> str:
-        """What the actions asking for `tool` are about, without their verbs."""
-        return "\n".join(a.about for a in self.actions if tool in a.tools)
-
-    def clauses_for(self, tool: str) -> str:
-        """The clauses that ask for `tool`, verb and all."""
-        return "\n".join(a.clause for a in self.actions if tool in a.tools)
-
-    def content_for(self, tool: str) -> str:
-        """What the user gave as content, for a call of `tool`: quoted text outside the words asking
-        for it, and the titles of tasks to add; and the clauses that say no ("delete gym, not the
-        yoga"). It names no target for that call, nor one to ask about."""
-        own = self.words_for(tool)
-        parts = [q for q in self.quotes if q not in own]
-        if tool != Tool.ADD:
-            parts += [self.words_for(Tool.ADD), *self.declined]
-        return "\n".join(p for p in parts if p)
-
-    @property
-    def tools(self) -> tuple[Tool, ...]:
-        return tuple(dict.fromkeys(t for a in self.actions for t in a.tools))
-
-    @property
-    def needs_tool(self) -> bool:
-        return self.kind == "command" and bool(self.actions)
-
-    @property
-    def primary(self) -> Tool | None:
-        return self.actions[0].tool if self.actions else None
 
 
 @cache
@@ -186,9 +93,13 @@ def classify(message: str) -> Intent:
         for a in intent.actions
     )
     # What a no names: its clauses, and the quotes in them as typed ("delete \"Gym\"... wait, no").
-    said_no = [typed[int(i)] for c in intent.declined for i in PLACEHOLDER.findall(c) if int(i) < len(typed)]
-    declined = tuple(unquoted(c) for c in intent.declined) + tuple(said_no)
-    return dataclasses.replace(intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined)
+    said_no = [(typed[int(i)], c) for c in intent.declined for i in PLACEHOLDER.findall(c) if int(i) < len(typed)]
+    declined = tuple(unquoted(c) for c in intent.declined) + tuple(q for q, _ in said_no)
+    of = dict(intent.declined_tools)
+    to = [(unquoted(c), of[c]) for c in intent.declined if c in of] + [(q, of[c]) for q, c in said_no if c in of]
+    return dataclasses.replace(
+        intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined, declined_tools=tuple(to)
+    )
 
 
 @dataclass
@@ -202,6 +113,7 @@ class _Found:
     languages: list[str] = dataclasses.field(default_factory=list)
     weak: list[Tool] = dataclasses.field(default_factory=list)
     declined: list[str] = dataclasses.field(default_factory=list)
+    no_to: dict[str, tuple[Tool, ...]] = dataclasses.field(default_factory=dict)  # what a no says no to: `say_no`
     small_talk: bool = False  # a clause of small talk
     chatted: bool = False  # a clause that is not
     excepting: bool = False  # the clause before left something out ("except gym"): a verbless one now does too
@@ -213,14 +125,22 @@ class _Found:
     def in_no(self, clause: str, reading: Reading | None, join: str) -> bool:
         """Whether the clause is in a no (`Scope`), with the items "and" joined right before it that it
         takes back ("lösch Yoga, aber Gym und Taxes nicht": Gym): what they name is what the no names."""
-        said, back = self.no.said(clause, reading, join, self.changing, len(self.actions))
+        said, back, tools = self.no.said(clause, reading, join, self.changing, len(self.actions))
         if not said:
             return False
         at = len(self.actions) if back is None else back
         taken, self.actions[at:] = self.actions[at:], []
         words = [*(a.clause for a in taken), clause]
-        self.free, self.declined = [*self.free, *words], [*self.declined, *said[:-1], *words]
+        self.free.extend(words)
+        self.say_no([*said[:-1], *words], tools)
         return True
+
+    def say_no(self, clauses: list[str], tools: tuple[Tool, ...] = ()) -> None:
+        """The clauses say no to the changes of `tools` (none: to every change)."""
+        for clause in clauses:
+            before = self.no_to.get(clause, tools) if clause in self.declined else tools
+            self.no_to[clause] = tuple(dict.fromkeys([*before, *tools])) if before and tools else ()
+            self.declined.append(clause)
 
     def retract(self, clause: str) -> None:
         """A retraction takes back the commands before it ("delete gym, wait, no"): what their clauses
@@ -229,13 +149,13 @@ class _Found:
         if self.actions:
             taken = ", ".join(dict.fromkeys(a.tool for a in self.actions))
             self.other = ("negated", f"'{short(clause)}' takes back {taken}")
-            self.declined.extend(dict.fromkeys(a.clause for a in self.actions))
+            self.say_no(list(dict.fromkeys(a.clause for a in self.actions)))
             self.actions.clear()
             self.reasons.clear()
         else:
             self.other = self.other or ("negated", f"'{short(clause)}' retracts")
         self.free.append(clause)
-        self.declined.append(clause)
+        self.say_no([clause])
 
     def leaves_out(self, clause: str, leading: list[str]) -> str:
         """What of a verbless clause is not a no ("" when none is): all of it is one where it opens
@@ -253,7 +173,7 @@ class _Found:
         rest = (clause[:start] + " " + clause[end:]).strip()
         no = clause[start:end] if rest else clause
         self.free += [no] if rest else [*leading, no]
-        self.declined.append(no)
+        self.say_no([no], self.changing)
         return rest
 
     def _own_value(self, clause: str) -> bool:
@@ -271,7 +191,8 @@ class _Found:
         if excepted is not None:
             clause, no = excepted.clause, [*(leading if excepted.leading_too else ()), excepted.left_out]
             leading = [] if excepted.leading_too else leading
-            self.free, self.declined = [*self.free, *no], [*self.declined, *no]
+            self.free.extend(no)
+            self.say_no(no, reading.tools)
         self.excepting, self.open = excepted is not None, False
         self.changing = reading.tools if set(reading.tools) & _TARGETS else ()
         self.no.commanded(clause, reading)
@@ -290,9 +211,10 @@ class _Found:
         self.free += [*leading, clause]
         self.other = self.other or (reading.kind, reading.why)
         if reading.kind == "negated":  # only the verb's own no ("delete mat karo", not "nai diary delete")
-            self.no.negated(clause, reading)
+            tools = verbs_of(clause, reading)
+            self.no.negated(clause, reading, tools)
             joined = verb_last(reading.language) and and_joined(join) and self.no.tools is not None
-            self.declined += [*(leading if joined else ()), clause]
+            self.say_no([*(leading if joined else ()), clause], tools)
         if reading.weak and reading.kind == "chat":
             self.weak += [t for t in reading.tools if t not in self.weak]
 
@@ -307,15 +229,18 @@ class _Found:
         self.actions.append(_item(clause, command))
 
     def intent(self) -> Intent:
+        languages, weak = tuple(self.languages), tuple(self.weak)
         if self.actions:
             reason = "; ".join(self.reasons[:3]) or "items of a command"
-            return Intent("command", tuple(self.actions), reason, tuple(self.languages), declined=tuple(self.declined))
-        languages, weak, declined = tuple(self.languages), tuple(self.weak), tuple(self.declined)
-        if self.other is not None:
-            return Intent(self.other[0], (), self.other[1], languages, weak_tools=weak, declined=declined)
-        if self.small_talk and not self.chatted:
+            read = Intent("command", tuple(self.actions), reason, languages)
+        elif self.other is not None:
+            read = Intent(self.other[0], (), self.other[1], languages, weak_tools=weak)
+        elif self.small_talk and not self.chatted:
             return Intent("small_talk", (), "small talk: asks for nothing", languages)
-        return Intent("chat", (), "no task verb", languages, weak_tools=weak, declined=declined)
+        else:
+            read = Intent("chat", (), "no task verb", languages, weak_tools=weak)
+        said = tuple((clause, tools) for clause, tools in self.no_to.items() if tools)
+        return dataclasses.replace(read, declined=tuple(self.declined), declined_tools=said)
 
 
 def _item(clause: str, command: Reading) -> Action:

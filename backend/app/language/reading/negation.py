@@ -83,6 +83,16 @@ def _own(clause: str) -> list[Lexicon]:
     return [lex for lex in lexicons() if not own or lex.code in own]
 
 
+def verbs_of(clause: str, reading: Reading) -> tuple[Tool, ...]:
+    """The changes a negated clause says no to: its verb's and every verb's after it ("never delete or
+    complete gym": both; none where a verb is not known: every change)."""
+    tools, at = list(reading.tools), reading.start + reading.length
+    while tools and (after := read_clause(clause[at:], asked=False)) is not None and after.length:
+        tools = [*tools, *after.tools] if after.tools else []
+        at += after.start + after.length
+    return tuple(dict.fromkeys(tools))
+
+
 @dataclass(slots=True)
 class Scope:
     """The no open in a sentence as the reader walks it: its tools (empty where its verb is not known),
@@ -114,45 +124,46 @@ class Scope:
             self.run, self.run_join = at, join
         self.last = "item"
 
-    def negated(self, clause: str, reading: Reading) -> None:
-        """A clause whose verb is negated ("don't delete gym", "gym isn't done"). Only a negation of the
-        verb itself opens a no that goes on over "and" ("don't delete gym and taxes"), never one of
-        another verb before it ("don't hesitate to delete gym and taxes", "why don't you delete ...")."""
+    def negated(self, clause: str, reading: Reading, tools: tuple[Tool, ...]) -> None:
+        """A clause whose verb is negated ("don't delete gym", "gym isn't done"), saying no to `tools`
+        (`verbs_of`). Only a negation of the verb itself opens a no that goes on over "and" ("don't
+        delete gym and taxes"), never one of another verb before it ("don't hesitate to delete gym and
+        taxes", "why don't you delete ...")."""
         lex = lexicon(reading.language)
         negation = lex.word("negation") if lex is not None else None
         said = list(negation.finditer(clause, 0, reading.start)) if negation is not None else []
         gap = clause[said[-1].end() : reading.start] if said else ""
         own = lex is None or not gap.strip() or lex.after_fillers(gap.strip()) == len(gap.strip())
-        self.tools, self.statement = (reading.tools if own else None), reading.stated
+        self.tools, self.statement = (tools if own else None), reading.stated
 
     def said(
         self, clause: str, reading: Reading | None, join: str, changing: tuple[Tool, ...], at: int
-    ) -> tuple[list[str], int | None]:
-        """The clauses this one says no with ([] when it is no part of a no; a pending no first), and
-        from which action on the actions before it are in the no too: a clause a word of no closes
-        takes back the items "and" joined right before it after a "but" ("lösch Yoga, aber Gym und
-        Taxes nicht": Gym; not "lösch Gym, Yoga und Taxes nicht", "hak Gym und Yoga ab und Taxes
-        nicht"), never the command ("lösch Gym und Taxes nicht" may say "delete Gym, not Taxes"), and
-        the command goes on after it. `changing`: the tools of the sentence's command if it changes
-        existing tasks; `at`: the actions so far."""
+    ) -> tuple[list[str], int | None, tuple[Tool, ...]]:
+        """The clauses this one says no with ([] when it is no part of a no; a pending no first), from
+        which action on the actions before it are in the no too, and the changes it says no to (none
+        known: every change). A clause a word of no closes takes back the items "and" joined right
+        before it after a "but" ("lösch Yoga, aber Gym und Taxes nicht": Gym; not "lösch Gym, Yoga und
+        Taxes nicht", "hak Gym und Yoga ab und Taxes nicht"), never the command ("lösch Gym und Taxes
+        nicht" may say "delete Gym, not Taxes"), and the command goes on after it. `changing`: the
+        tools of the sentence's command if it changes existing tasks; `at`: the actions so far."""
         self.closed, self.before, self.last = False, self.last, ""
         joined, pending = and_joined(join), self.pending
         self.pending = clause if reading is None and not at else ""
         if joined and self.tools is not None and reading is None and not _own_word(clause):
-            return [clause], None  # "don't delete gym and taxes"
+            return [clause], None, self.tools  # "don't delete gym and taxes"
         if joined and reading is not None and self._states(clause, reading):
             if self.tools is not None:
-                return [clause], None  # "do not mark gym and taxes as done"
+                return [clause], None, self.tools  # "do not mark gym and taxes as done"
             if pending and declines(pending) and _completes(pending, clause, reading):
                 self.pending = pending
-                return [pending, clause], None  # "ne marque pas gym et taxes comme faites"
+                return [pending, clause], None, reading.tools  # "ne marque pas gym et taxes comme faites"
         if reading is None and changing and self._closes(clause):
             self.tools, self.closed = None, True
             contrast = any(c.isalpha() for c in self.run_join) and not and_joined(self.run_join)
-            return [clause], self.run if joined and self.before == "item" and contrast else None
+            return [clause], self.run if joined and self.before == "item" and contrast else None, changing
         item_no = reading is None and at > 0 and bool(changing) and _opens_not(clause) and declines(clause)
         self.tools, self.statement = (changing if item_no else None), False  # "not the yoga"; never after an add
-        return [], None
+        return [], None, ()
 
     def _states(self, clause: str, reading: Reading) -> bool:
         """A clause that only states the state the no's verb would put a task in ("taxes as done" after

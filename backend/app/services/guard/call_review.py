@@ -24,8 +24,8 @@ from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.language.lexicon import fold
+from backend.app.language.reading.asks import Intent
 from backend.app.language.reading.clauses import names_something
-from backend.app.language.reading.intent import Intent
 from backend.app.tools.resolver import named_in
 
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
@@ -195,9 +195,15 @@ def _whole_message(call: ToolCall, message: str) -> bool:
 def _own(intent: Intent, tool: str) -> str:
     """The clauses asking for `tool`; when they name no task ("mark it done", "coche-les"), with the
     words no action took, which say what "it" is ("FINALLY filed my taxes!!! mark it done"), but
-    never what the message says no to ("borra todo excepto gym")."""
+    never what the message says no to ("borra todo excepto gym"). Only where those words name none
+    and no clause says no to `tool`, a no to another change says it ("don't delete gym, complete
+    it"; not "don't delete gym, I only finished taxes, mark it done", "never delete or complete gym,
+    complete it")."""
     clauses = intent.clauses_for(tool)
-    return clauses if names_something(intent.about_for(tool)) else f"{clauses}\n{_said_but_no(intent)[0]}"
+    if names_something(intent.about_for(tool)):
+        return clauses
+    said = _said_but_no(intent)[0]
+    return f"{clauses}\n{said if names_something(said) or intent.says_no_to(tool) else intent.free}"
 
 
 def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:

@@ -34,7 +34,7 @@ from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.calls.verdicts import decide
 from backend.app.core.jsontypes import JsonObject
-from backend.app.language.reading.intent import Intent
+from backend.app.language.reading.asks import Intent
 from backend.app.services.guard.call_review import Answered, reading_of, review_changes
 from backend.app.services.guard.claims import readable
 from backend.app.services.guard.coverage import ASKED, missing

@@ -27,7 +27,7 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.calls.verdicts import decide
 from backend.app.language.detect import covers
 from backend.app.language.lexicon import lexicons
-from backend.app.language.reading.intent import Intent
+from backend.app.language.reading.asks import Intent
 from backend.app.language.reading.question import read_question
 from backend.app.services.guard.call_review import reading_of
 from backend.app.services.guard.claims import Claim, claims, denial, readable

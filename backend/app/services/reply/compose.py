@@ -32,7 +32,7 @@ from backend.app.calls.tools import BULK, CHANGING, Tool, stated_by
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
-from backend.app.language.reading.intent import Action, Intent
+from backend.app.language.reading.asks import Action, Intent
 from backend.app.language.reading.question import read_question
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.guard.claims import claims

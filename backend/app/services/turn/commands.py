@@ -21,7 +21,8 @@ from backend.app.agent.offline.common import Command, Reading
 from backend.app.calls.tools import Tool
 from backend.app.language.detect import detect
 from backend.app.language.lexicon import QUOTES, fold, lexicons, task_nouns
-from backend.app.language.reading.intent import Action, Intent, classify
+from backend.app.language.reading.asks import Action, Intent
+from backend.app.language.reading.intent import classify
 from backend.app.language.reading.quoted import QUOTED
 from backend.app.language.reading.when import cut_chars, day_in, due_fields, repeat_in, take_when, time_in
 

@@ -44,7 +44,7 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
 from backend.app.language.catalog import texts
 from backend.app.language.detect import detect
-from backend.app.language.reading.intent import Intent
+from backend.app.language.reading.asks import Intent
 from backend.app.language.reading.offer import offered_change
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo, PresetInfo

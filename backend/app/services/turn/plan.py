@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from backend.app.agent.loop_types import Finding, FindingKind, PlanDeviated
 from backend.app.calls.types import ExecutedCall
-from backend.app.language.reading.intent import Intent
+from backend.app.language.reading.asks import Intent
 from backend.app.schemas.metadata import PlanInfo
 
 

@@ -29,7 +29,7 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.core.clock import Clock
 from backend.app.core.config import Settings
 from backend.app.language.detect import Language
-from backend.app.language.reading.intent import Intent
+from backend.app.language.reading.asks import Intent
 from backend.app.schemas.chat import (
     ActionMetadata,
     ChatResponse,
