@@ -65,6 +65,19 @@ SAID_NO = [
     ("gym aur taxes delete mat karo", "delete_task", {"Gym", "Taxes"}, set()),
     ("supprime yoga, mais taxes pas", "delete_task", {"Taxes"}, {"Yoga"}),
     ("yoga delete karo aur taxes nahin", "delete_task", {"Taxes"}, {"Yoga"}),
+    # Spanish, Italian and Portuguese close an item with their "no" too (a model that only claimed
+    # was made to delete Taxes: `closing_not`), and a closed no may end with a polite word
+    ("elimina yoga y taxes no", "delete_task", {"Taxes"}, {"Yoga"}),
+    ("borra yoga, taxes no", "delete_task", {"Taxes"}, {"Yoga"}),
+    ("elimina yoga, pero taxes no", "delete_task", {"Taxes"}, {"Yoga"}),
+    ("elimina yoga y taxes todavía no", "delete_task", {"Taxes"}, {"Yoga"}),
+    ("completa yoga y taxes no", "complete_task", {"Taxes"}, {"Yoga"}),
+    ("cancella yoga e taxes no", "delete_task", {"Taxes"}, {"Yoga"}),
+    ("segna yoga come fatto, taxes no", "complete_task", {"Taxes"}, {"Yoga"}),
+    ("apaga yoga e taxes não", "delete_task", {"Taxes"}, {"Yoga"}),
+    ("conclua yoga e taxes não", "complete_task", {"Taxes"}, {"Yoga"}),
+    ("elimina yoga y taxes no por favor", "delete_task", {"Taxes"}, {"Yoga"}),
+    ("lösch Gym, Taxes nicht bitte", "delete_task", {"Taxes"}, {"Gym"}),
 ]
 
 
@@ -93,6 +106,21 @@ def _retried(llm: ScriptedLLM) -> list[Any]:
         for c in choices
         if c not in (None, "auto") and not (isinstance(c, dict) and c["function"]["name"] == "check_reply")
     ]
+
+
+@pytest.mark.parametrize(("message", "tool", "kept", "changed"), [c for c in SAID_NO if c[3]])
+async def test_a_model_that_only_claims_is_never_made_to_change_what_a_no_names(
+    make_client: MakeClient, message: str, tool: str, kept: set[str], changed: set[str]
+) -> None:
+    # forced, it names the first task the message mentions that it has not acted on: one the no names
+    llm, _ = compliant([calls_on(tool, *sorted(changed))], TITLES, ghost="Done, all of it!", after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    left = await statuses(client)
+    assert all(left.get(t) == "pending" for t in kept), (left, body["assistant_message"])
 
 
 @pytest.mark.parametrize(("message", "tool", "kept", "changed"), SAID_NO)

@@ -66,6 +66,7 @@ _FLAGS = (
     "infinitive_at_end",
     "infinitive_at_head",
     "exception_follows",  # an exception word follows what it leaves out ("gym ke ilawa")
+    "closing_not",  # a word of `not` after an item closes it as a no ("Taxes nicht", "taxes no")
 )
 _FLAG_DEFAULTS = {"infinitive_at_head": True}
 QUOTES = str.maketrans("’‘`´“”„«»＂＇", '\'\'\'\'""""""\'')  # fullwidth too: `fold` decomposes those to plain ones

@@ -176,18 +176,19 @@ class Scope:
         return same and words_of("copula").search(clause) is None
 
     def _closes(self, clause: str) -> bool:
-        """A clause a word of no closes, in the command's language where a negation follows what it
-        negates ("Taxes nicht", "taxes pas", "taxes nahin"; not Spanish "taxes no", nor "Warum nicht"
-        in an English message): its `not` after one or two words of letters ("marcher 10000 pas" is a
-        title), last, or before a word that ends the command's verb ("hak Gym und Taxes nicht ab")."""
+        """A clause a word of no closes, in the command's language where such a word follows what it
+        says no to (`closing_not`: "Taxes nicht", "taxes pas", "taxes no", "taxes nahin"; not "Why
+        not" in English, nor "Warum nicht" in an English message): its `not` after one or two words
+        of letters ("marcher 10000 pas" is a title), last but for fillers ("taxes no por favor"), or
+        before a word that ends the command's verb ("hak Gym und Taxes nicht ab")."""
         lex = lexicon(self.command[1].language) if self.command is not None else None
-        word = lex.word("not") if lex is not None and lex.flag("negation_anywhere") else None
+        word = lex.word("not") if lex is not None and lex.flag("closing_not") else None
         words = _PUNCT.sub("", clause).split()
         said = [i for i, w in enumerate(words) if word is not None and word.fullmatch(w)]
-        if not said or not 0 < said[-1] <= _BEFORE or not all(w.isalpha() for w in words[: said[-1]]):
+        if lex is None or not said or not 0 < said[-1] <= _BEFORE or not all(w.isalpha() for w in words[: said[-1]]):
             return False
-        rest = words[said[-1] + 1 :]
-        return not rest or (len(rest) == 1 and self._ends_verb(rest[0]))
+        rest = " ".join(words[said[-1] + 1 :])
+        return lex.after_fillers(rest) == len(rest) or (" " not in rest and self._ends_verb(rest))
 
     def _ends_verb(self, word: str) -> bool:
         """Whether the word ends the command's verb ("ab" of "hak ... ab")."""
