@@ -230,6 +230,44 @@ async def test_a_value_nobody_gave_is_not_stored_and_the_result_says_so(
     assert {d["argument"] for d in dropped} == {k for k in noise if k not in kept or noise[k] != kept[k]}
 
 
+# (message, the model's edit, the task after it, whether the completion is dropped): an edit that
+# also marks its task done where nobody asked (found on 2026-12-06: "rename gym to Gym class" completed it)
+EDITS = [
+    ("rename gym to Gym class", {"title": "Gym class"}, ("Gym class", "pending", "medium"), True),
+    ("set gym to high priority", {"priority": "high"}, ("Gym", "pending", "high"), True),
+    ("pon gym en prioridad alta", {"priority": "high"}, ("Gym", "pending", "high"), True),
+    ("benenne Gym in Gym Kurs um", {"title": "Gym Kurs"}, ("Gym Kurs", "pending", "medium"), True),
+    ("don't complete gym, rename it to Gym class", {"title": "Gym class"}, ("Gym class", "pending", "medium"), True),
+    (
+        "no completes gym, cámbiale el nombre a Gym class",
+        {"title": "Gym class"},
+        ("Gym class", "pending", "medium"),
+        True,
+    ),
+    # asked for: kept
+    ("mark gym as done", {}, ("Gym", "completed", "medium"), False),
+    ("gym hochstufen und abhaken", {"priority": "high"}, ("Gym", "completed", "medium"), False),
+    ("set gym to high and mark it done", {"priority": "high"}, ("Gym", "completed", "high"), False),
+]
+
+
+@pytest.mark.parametrize(("message", "edit", "after", "dropped"), EDITS)
+async def test_an_edit_marks_its_task_done_only_where_the_user_asks(
+    make_client: MakeClient, message: str, edit: dict[str, Any], after: tuple[str, str, str], dropped: bool
+) -> None:
+    update = ("update_task", {"task_id": "Gym", **edit, "status": "completed"})
+    llm = ScriptedLLM(calls(update), default=completion("Done."))
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes")
+
+    body = (await chat(client, message)).json()
+
+    tasks = {t["title"]: (t["title"], t["status"], t["priority"]) for t in await tasks_of(client)}
+    assert tasks[after[0]] == after, body["assistant_message"]
+    said = {d["argument"] for d in body["tool_calls"][0]["result"].get("dropped", [])}
+    assert ("status" in said) is dropped
+
+
 # -- a claim about another task is caught as data, in either check mode ----------------------------
 CLAIMS_ELSEWHERE = [
     ("delete taxes", "I deleted Gym."),

@@ -107,6 +107,7 @@ class Arg(StrEnum):
     PRIORITY = "priority"
     DUE_DATE = "due_date"
     TAGS = "tags"
+    STATUS = "status"  # an edit's status of done: a completion
     FILTER = "filter"  # a listing's filter: query, tag, priority, status, due bounds
 
 

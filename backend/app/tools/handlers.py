@@ -264,7 +264,7 @@ class ToolHandlers:
 
     async def update_task(self, step: StepScope, args: UpdateTaskArgs, call: ToolCall) -> Done:
         values = Values(self.said, call.grounding)
-        args = values.fields(args, {}, WHEN_AND_HOW, edit=True)
+        args = values.fields(args, {}, (*WHEN_AND_HOW, "status"), edit=True)
         changes = args.changes()
         if not changes:
             error = "Give at least one field to change besides task_id (a value the user gave)."

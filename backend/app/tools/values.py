@@ -30,9 +30,17 @@ _ARG = {
     "tags": Arg.TAGS,
     "due_at": Arg.DUE_DATE,
     "recurrence": Arg.DUE_DATE,
+    "status": Arg.STATUS,
 }
 # The value each field has when nobody gave one (an add's defaults): such a value is no one's choice.
-_UNSET: dict[str, Any] = {"priority": "medium", "due_date": None, "tags": [], "due_at": None, "recurrence": None}
+_UNSET: dict[str, Any] = {
+    "priority": "medium",
+    "due_date": None,
+    "tags": [],
+    "due_at": None,
+    "recurrence": None,
+    "status": None,
+}
 # A listing's filters, the kind of value each is, and its value when not applied.
 _FILTERS: dict[str, tuple[str, Any]] = {
     "query": ("words", None),
@@ -77,9 +85,10 @@ class Values:
         """`args` with each of `names` as the table has it: `users` are the values the user gave for
         this very task (an add's priority and due date as the message said them); `edit`: the call
         changes a task (a value nobody gave is then no change at all, not a default). An edit's values
-        are what it is for: its priority or due date is dropped only when the message gives another of
-        its values it can read ("move the dentist to friday" with a priority nobody said), never when
-        the words give none the lists read (another language, other wording: the edit stands whole)."""
+        are what it is for: its priority, due date or done state is dropped only when the message gives
+        another of its values it can read ("move the dentist to friday" with a priority nobody said,
+        "rename gym to Gym class" marking it done), never when the words give none the lists read
+        (another language, other wording: the edit stands whole)."""
         readable = (
             not edit
             or any(
@@ -99,6 +108,8 @@ class Values:
                 continue
             if value is None or value == [] or (not edit and value == _UNSET[name]):
                 continue
+            if name == "status" and value != "completed":
+                continue  # a reopen: no list reads its words, and it undoes no one's work
             if name == "tags":
                 kept = [tag for tag in value if self._keep(Arg.TAGS, self._words(tag))]
                 if kept != value:

@@ -3,6 +3,8 @@ the clauses that say no, with the changes each says no to."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -111,3 +113,11 @@ class Intent:
     @property
     def primary(self) -> Tool | None:
         return self.actions[0].tool if self.actions else None
+
+
+def without(words: str, parts: Sequence[str]) -> str:
+    """`words` without `parts` (the clauses of a no), as far as they are found in it as whole words
+    ("no" is cut from "no, delete the notes", never from "notes")."""
+    for part in filter(None, parts):
+        words = re.sub(rf"(?<!\w){re.escape(part)}(?!\w)", " ", words)
+    return " ".join(words.split())

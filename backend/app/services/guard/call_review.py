@@ -13,7 +13,6 @@ only give content (a quoted title, a task to add, what a no names).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,7 +23,7 @@ from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.language.lexicon import fold
-from backend.app.language.reading.asks import Intent
+from backend.app.language.reading.asks import Intent, without
 from backend.app.language.reading.clauses import names_something
 from backend.app.tools.resolver import named_in
 
@@ -160,7 +159,7 @@ def _words(
                 return said, no
             # Words inside the title of a task the step adds were made a title: they name no task
             # to change ("add: cancel Netflix and delete the account" deletes nothing).
-            return _without(fold(said), added), "\n".join([*added, *intent.declined])
+            return without(fold(said), added), "\n".join([*added, *intent.declined])
         case Ground.FREE:
             return free, no
         case Ground.REST:
@@ -223,12 +222,4 @@ def _said_but_no(intent: Intent) -> list[str]:
     if not intent.declined:
         return [intent.free, *intent.quotes]
     no = {fold(d) for d in intent.declined}
-    return [_without(intent.free, intent.declined), *(q for q in intent.quotes if fold(q) not in no)]
-
-
-def _without(words: str, parts: Sequence[str]) -> str:
-    """`words` without `parts` (the clauses of a no), as far as they are found in it as whole words
-    ("no" is cut from "no, delete the notes", never from "notes")."""
-    for part in filter(None, parts):
-        words = re.sub(rf"(?<!\w){re.escape(part)}(?!\w)", " ", words)
-    return " ".join(words.split())
+    return [without(intent.free, intent.declined), *(q for q in intent.quotes if fold(q) not in no)]

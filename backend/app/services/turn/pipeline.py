@@ -44,7 +44,8 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.db.session import unit_of_work
 from backend.app.language.catalog import texts
 from backend.app.language.detect import detect
-from backend.app.language.reading.asks import Intent
+from backend.app.language.lexicon import fold
+from backend.app.language.reading.asks import Intent, without
 from backend.app.language.reading.offer import offered_change
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo, PresetInfo
@@ -307,7 +308,7 @@ class ChatService:
                 actions,
                 lambda: _commands(message, intent, today),
                 context,
-                lambda: gives_in(f"{message}\n{context}", today=today),
+                lambda: gives_in(f"{without(fold(message), intent.declined)}\n{context}", today=today),
             )
         return self.tools_for(
             turn.user_id,
