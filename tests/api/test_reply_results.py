@@ -158,6 +158,29 @@ async def test_one_call_taking_several_items_covers_them(make_client: MakeClient
     assert body["execution_metadata"]["reply"]["not_done"] == []
 
 
+@pytest.mark.parametrize(
+    ("message", "edit"),
+    [
+        ("rename gym to Gym class and mark it done", {"title": "Gym class"}),
+        ("set gym to high and mark it as done", {"priority": "high"}),
+        ("cambia gym a prioridad alta y márcalo como hecho", {"priority": "high"}),
+        ("setz Gym auf hohe Priorität und hak es ab", {"priority": "high"}),
+    ],
+)
+async def test_one_edit_making_two_changes_covers_both(
+    make_client: MakeClient, message: str, edit: dict[str, Any]
+) -> None:
+    update = ("update_task", {"task_id": "Gym", **edit, "status": "completed"})
+    llm, _ = compliant([update], ("Gym", "Taxes"), after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes")
+
+    body = (await chat(client, message)).json()
+
+    assert [t["status"] for t in await tasks_of(client) if t["title"] != "Taxes"] == ["completed"]
+    assert body["execution_metadata"]["reply"]["not_done"] == [], body["assistant_message"]
+
+
 # -- claims over failures, denials of successes ------------------------------------------------------
 
 

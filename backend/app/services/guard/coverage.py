@@ -95,7 +95,8 @@ def unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
     """The actions asked for that no call attempted, in the message's order. First each action
     takes a call that names what it is about ("eggs" of "add milk and eggs"); then an action with a
     verb of its own takes any call of its tool, and an item of a list is covered by any call naming
-    it (one "salt and pepper" task covers "add salt and pepper")."""
+    it (one "salt and pepper" task covers "add salt and pepper"); an edit that marks its task done
+    covers a completion of it besides the edit it was taken for."""
     if not intent.needs_tool:
         return []
     left = list(calls)
@@ -114,6 +115,8 @@ def unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
             if other is not None:
                 left.remove(other)
                 continue
+            if any(_completes(c) and satisfies(c, action) for c in calls):
+                continue  # one edit made this change and another ("rename gym to X and mark it done")
         elif any(satisfies(c, action) and _covers(c, action) for c in calls):
             continue
         elif not names_something(action.about) and any(satisfies(c, action) for c in calls):
