@@ -78,6 +78,12 @@ SAID_NO = [
     ("conclua yoga e taxes não", "complete_task", {"Taxes"}, {"Yoga"}),
     ("elimina yoga y taxes no por favor", "delete_task", {"Taxes"}, {"Yoga"}),
     ("lösch Gym, Taxes nicht bitte", "delete_task", {"Taxes"}, {"Gym"}),
+    # a no inside a verb around its object (read as a command to complete Gym, and forced: found on
+    # 2026-12-06)
+    ("hak Gym nicht ab", "complete_task", {"Gym"}, set()),
+    ("hak Gym bitte nicht ab", "complete_task", {"Gym"}, set()),
+    ("markiere Gym nicht als erledigt", "complete_task", {"Gym"}, set()),
+    ("vink gym niet af", "complete_task", {"Gym"}, set()),
 ]
 
 
@@ -108,7 +114,7 @@ def _retried(llm: ScriptedLLM) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize(("message", "tool", "kept", "changed"), [c for c in SAID_NO if c[3]])
+@pytest.mark.parametrize(("message", "tool", "kept", "changed"), SAID_NO)
 async def test_a_model_that_only_claims_is_never_made_to_change_what_a_no_names(
     make_client: MakeClient, message: str, tool: str, kept: set[str], changed: set[str]
 ) -> None:

@@ -28,7 +28,7 @@ from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
-from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.naming import names_something
 from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice, needs_confirmation
 from backend.app.tools.resolver import (
     Ambiguous,

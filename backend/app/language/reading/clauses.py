@@ -3,8 +3,8 @@ the words around that verb make of it (a command, a question, advice, a report, 
 
 `intent.classify` cuts a message into sentences and clauses here, reads each clause with
 `read_clause`, and combines the readings into an `Intent`; the word-level tests it needs between
-clauses (small talk, fillers, a clause that declines, an item of a list) live here too, as does
-`names_something`, which the guard and the reply check use on an action's words. Every rule is
+clauses (small talk, fillers, a clause that declines, an item of a list) live here too (what words
+name a task, `names_something`, is `naming.py`). Every rule is
 the same for every language: the words come from the language files (`language/data/*.toml`).
 Quoted text reaches this module as a placeholder (`intent.py`), which no pattern here matches.
 """
@@ -19,9 +19,8 @@ from functools import cache, lru_cache
 from typing import Literal, NamedTuple
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, fold, lexicons
+from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
-from backend.app.language.lexicon import task_nouns as _task_nouns
 
 # What a clause's words make of its verb. A message's kind (`intent.Kind`) is one of these, or
 # small talk, or too long to read.
@@ -63,7 +62,6 @@ _PUNCT = re.compile(r"^\W+|\W+$")
 _MEMO = 4096
 # Items of a list ("add milk, eggs and bread") are counted for these tools only.
 ITEM_TOOLS = having("items")
-_WORDS = re.compile(r"[^\W\d_]+")
 _NUMBERED = re.compile(r"§\d+§")  # a quoted span's placeholder (language/reading/intent.py `_quotes`)
 _ITEM_NOISE = re.compile(r"\d+(?:[:./-]\d+)*(?:st|nd|rd|th|am|pm)?|#[\w-]+|\"\"|[^\w\s]")
 
@@ -141,6 +139,19 @@ def _field_edit(lex: Lexicon, after: str) -> bool:
     return bool(fields.search(window)) and bool(_search(lex.word("field_links"), after))
 
 
+def _negated_inside(lex: Lexicon, verb: str) -> re.Match[str] | None:
+    """A negation inside a verb around its object ("hak Gym nicht ab", "markiere Gym nicht als
+    erledigt"); not the verb's own ("vergiss nicht", "glöm inte att") nor a state's ("als nicht
+    erledigt": a task marked not done)."""
+    negation, states = lex.word("negation"), lex.word("done_states")
+    first = len(verb.split()[0]) if verb.strip() else 0
+    for said in negation.finditer(verb, first + 1) if negation is not None else ():
+        rest = verb[said.end() :].split()
+        if said.start() > first + 1 and not (rest and states is not None and states.fullmatch(rest[0])):
+            return said
+    return None
+
+
 def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     """How one language reads a clause, if it finds one of its verbs in it."""
     found = _first_verb(lex, clause)
@@ -160,7 +171,8 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
         )
 
     negation = lex.word("negation")
-    if neg := _search(negation, before) or (lex.flag("negation_anywhere") and _search(negation, after)):
+    inside = _negated_inside(lex, match.group()) if verb.form in ("imperative", "infinitive") else None
+    if neg := _search(negation, before) or (lex.flag("negation_anywhere") and (_search(negation, after) or inside)):
         negated = reading("negated", f"'{word}' is negated by '{neg.group()}'", verb.tools)
         return dataclasses.replace(negated, stated=verb.form in ("declarative", "past"))  # "gym isn't done"
     advice = lex.word("advice")
@@ -243,34 +255,6 @@ def _whole(kind: str, clause: str) -> bool:
 def _run(code: str, kind: str) -> re.Pattern[str] | None:
     pattern = next(lex.word(kind) for lex in lexicons() if lex.code == code)
     return re.compile(rf"(?:(?:{pattern.pattern})\W*)+") if pattern is not None else None
-
-
-def names_something(text: str, *, references: bool = True) -> bool:
-    """Whether `text` has a word besides words for a task or a list, the fillers of a title, and
-    (unless `references` is false) a reference into the conversation ("it", "la", "die")."""
-    words = _WORDS.findall(_task_nouns().sub(" ", fold(text)))
-    return any(not _title_filler(w) and not _filler(w) and not (references and _reference_word(w)) for w in words)
-
-
-@cache
-def _reference_word(word: str) -> bool:
-    """ "it", "la", "die", or a task's state said with it ("it done", "la como hecha")."""
-    return any(
-        ((p := lex.reference("this")) is not None and p.fullmatch(word))
-        or ((s := lex.word("done_states")) is not None and s.fullmatch(word))
-        for lex in lexicons()
-    )
-
-
-@cache
-def _filler(word: str) -> bool:
-    """ "please", "plz", "bitte", "por favor": a word that only makes a clause polite."""
-    return any((p := lex.word("fillers")) is not None and p.fullmatch(word) for lex in lexicons())
-
-
-@cache
-def _title_filler(word: str) -> bool:
-    return any((p := lex.word("title_fillers")) is not None and p.fullmatch(word) for lex in lexicons())
 
 
 def only_fillers(clause: str) -> bool:

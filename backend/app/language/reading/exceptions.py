@@ -26,7 +26,8 @@ from functools import cache, lru_cache
 
 from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import Lexicon, conjunctions, lexicon, lexicons, not_all, whole_list_words, words_of
-from backend.app.language.reading.clauses import Reading, names_something
+from backend.app.language.reading.clauses import Reading
+from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.when import day_in, time_in
 
 _TARGETS = having("targets")

@@ -37,7 +37,6 @@ from backend.app.language.reading.clauses import (
     Sentence,
     is_item,
     listed_item,
-    names_something,
     only_fillers,
     opens_titles,
     read_clause,
@@ -46,6 +45,7 @@ from backend.app.language.reading.clauses import (
     whole,
 )
 from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
+from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.negation import Scope, and_joined, declines, verbs_of
 from backend.app.language.reading.quoted import PLACEHOLDER, placeheld, restored, unquoted
 

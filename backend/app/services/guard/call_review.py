@@ -24,7 +24,7 @@ from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.asks import Intent, without
-from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.naming import names_something
 from backend.app.tools.resolver import named_in
 
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."

@@ -14,7 +14,7 @@ from backend.app.calls.tools import BULK, Tool, having
 from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.language.reading.asks import Action, Intent
-from backend.app.language.reading.clauses import names_something
+from backend.app.language.reading.naming import names_something
 from backend.app.tools.resolver import named_in, partly_named
 
 # Results that end the reply with a question to the user: nothing was done yet.

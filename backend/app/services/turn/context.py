@@ -23,9 +23,9 @@ from backend.app.language.catalog import Texts, texts
 from backend.app.language.detect import Language, detect
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.asks import Intent
-from backend.app.language.reading.clauses import names_something
 from backend.app.language.reading.exceptions import of_every
 from backend.app.language.reading.intent import classify
+from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.question import Question, points, read_question
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import OptionsInfo, PolicyInfo
