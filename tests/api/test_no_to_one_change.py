@@ -112,6 +112,22 @@ HOLDS = [
 ]
 
 
+@pytest.mark.parametrize(
+    "message",
+    ["don't delete gym, complete #2", "don't delete gym, complete task 2", "don't delete gym, complete the first one"],
+)
+async def test_a_place_in_a_list_is_never_what_a_no_names(make_client: MakeClient, message: str) -> None:
+    # found by review: "#2" named no task, so the no's Gym became the target (and was asked about)
+    llm, _ = compliant([calls_on(DONE, "Taxes")], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    assert (await statuses(client))["Gym"] == "pending", body["assistant_message"]
+    assert "Gym" not in body["assistant_message"], body["assistant_message"]
+
+
 @pytest.mark.parametrize(("message", "step", "changed"), HOLDS)
 async def test_a_no_still_holds_for_its_own_change(
     make_client: MakeClient, message: str, step: list[Call], changed: dict[str, str]

@@ -165,6 +165,7 @@ async def test_one_call_taking_several_items_covers_them(make_client: MakeClient
         ("set gym to high and mark it as done", {"priority": "high"}),
         ("cambia gym a prioridad alta y márcalo como hecho", {"priority": "high"}),
         ("setz Gym auf hohe Priorität und hak es ab", {"priority": "high"}),
+        ("mark gym done and rename it to Gym class", {"title": "Gym class"}),
     ],
 )
 async def test_one_edit_making_two_changes_covers_both(
@@ -179,6 +180,25 @@ async def test_one_edit_making_two_changes_covers_both(
 
     assert [t["status"] for t in await tasks_of(client) if t["title"] != "Taxes"] == ["completed"]
     assert body["execution_metadata"]["reply"]["not_done"] == [], body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "mark gym done and set taxes to high priority",
+        "complete gym and rename taxes to Tax return",
+        "marca gym como hecha y pon taxes en prioridad alta",
+    ],
+)
+async def test_an_edit_of_one_task_never_covers_a_change_of_another(make_client: MakeClient, message: str) -> None:
+    # found by review: the rule above once covered every edit of the message
+    llm, _ = compliant([("update_task", {"task_id": "Gym", "status": "completed"})], ("Gym", "Taxes"))
+    client = await make_client(llm, tool_policy="auto")  # the model's one call runs as it made it
+    await seed_tasks(client, "Gym", "Taxes")
+
+    body = (await chat(client, message)).json()
+
+    assert [n["action"] for n in body["execution_metadata"]["reply"]["not_done"]] == ["update_task"], body
 
 
 # -- claims over failures, denials of successes ------------------------------------------------------

@@ -22,7 +22,7 @@ from backend.app.calls.facts import CallFacts, Forcing, Ground, Grounding, Hold,
 from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
-from backend.app.language.lexicon import fold
+from backend.app.language.lexicon import fold, lexicons
 from backend.app.language.reading.asks import Intent, without
 from backend.app.language.reading.naming import names_something
 from backend.app.tools.resolver import named_in
@@ -197,12 +197,20 @@ def _own(intent: Intent, tool: str) -> str:
     never what the message says no to ("borra todo excepto gym"). Only where those words name none
     and no clause says no to `tool`, a no to another change says it ("don't delete gym, complete
     it"; not "don't delete gym, I only finished taxes, mark it done", "never delete or complete gym,
-    complete it")."""
-    clauses = intent.clauses_for(tool)
-    if names_something(intent.about_for(tool)):
+    complete it", nor a place in a list, "don't delete gym, complete #2")."""
+    clauses, about = intent.clauses_for(tool), intent.about_for(tool)
+    if names_something(about):
         return clauses
     said = _said_but_no(intent)[0]
-    return f"{clauses}\n{said if names_something(said) or intent.says_no_to(tool) else intent.free}"
+    return f"{clauses}\n{said if names_something(said) or intent.says_no_to(tool) or _placed(about) else intent.free}"
+
+
+def _placed(about: str) -> bool:
+    """Whether words that name no task point at a place in a list ("#2", "task 2", "the first", "the
+    last one"), not at what the message names ("it", "lo"): a no's words never say which that is."""
+    folded = fold(about)
+    places = [p for lex in lexicons() for p in (*lex.ordinals, lex.reference("last"), lex.reference("previous"))]
+    return any(c.isdigit() for c in folded) or any(p is not None and p.search(folded) for p in places)
 
 
 def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:

@@ -96,7 +96,7 @@ def unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
     takes a call that names what it is about ("eggs" of "add milk and eggs"); then an action with a
     verb of its own takes any call of its tool, and an item of a list is covered by any call naming
     it (one "salt and pepper" task covers "add salt and pepper"); an edit that marks its task done
-    covers a completion of it besides the edit it was taken for."""
+    covers one more change of that task, a completion or an edit (`_also`)."""
     if not intent.needs_tool:
         return []
     left = list(calls)
@@ -106,6 +106,7 @@ def unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
         if naming:
             matched[index] = naming[0]
             left.remove(naming[0])
+    spare = [(c, intent.actions[i].tool) for i, c in matched.items() if _completes(c)]  # may make one change more
     missing = []
     for index, action in enumerate(intent.actions):
         if index in matched:
@@ -114,15 +115,29 @@ def unattempted(intent: Intent, calls: Sequence[ExecutedCall]) -> list[Action]:
             other = next((c for c in left if satisfies(c, action)), None)
             if other is not None:
                 left.remove(other)
+                spare += [(other, action.tool)] if _completes(other) else []
                 continue
-            if any(_completes(c) and satisfies(c, action) for c in calls):
-                continue  # one edit made this change and another ("rename gym to X and mark it done")
+            both = next((p for p in spare if p[1] != action.tool and _also(p[0], action)), None)
+            if both is not None:  # one edit made this change and the one it was taken for
+                spare.remove(both)  # ("rename gym to X and mark it done"), once
+                continue
         elif any(satisfies(c, action) and _covers(c, action) for c in calls):
             continue
         elif not names_something(action.about) and any(satisfies(c, action) for c in calls):
             continue  # "hak das bitte ab" after "miete ist raus": the same change, said twice
         missing.append(action)
     return missing
+
+
+def _also(call: ExecutedCall, action: Action) -> bool:
+    """Whether an edit that marks its task done, taken for one action, makes another of that task: a
+    completion of it, or an edit of it ("rename gym to X and mark it done", "mark gym done and
+    rename it to X"), never one of another task ("… and set taxes to high")."""
+    if action.tool == Tool.COMPLETE:
+        return satisfies(call, action)
+    targets = [str(t) for t in (title_of(call.result.data), (call.arguments or {}).get("task_id")) if t]
+    named = any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
+    return action.tool == Tool.UPDATE and (named or not names_something(action.about))
 
 
 def _covers(call: ExecutedCall, action: Action) -> bool:
