@@ -182,50 +182,6 @@ async def test_a_yes_to_a_question_about_some_tasks_never_sweeps_the_list(
     assert len(await left(client)) >= len(tasks) - 1
 
 
-# (request, the model's question, the yes, the model's step after it, the tasks changed): a question
-# that points ("it", "es", "isay") takes what "it" is from its own other sentences, else the request
-POINTING = [
-    ("gym is done", "Do you want me to mark it as done?", "yes", ("complete_task", ["Gym"]), {"Gym"}),
-    (
-        "clean up gym",
-        "I won't delete Gym. Do you want me to mark it as done?",
-        "yes please",
-        ("complete_task", ["Gym"]),
-        {"Gym"},
-    ),
-    ("Gym ist fertig", "Soll ich es als erledigt markieren?", "ja", ("complete_task", ["Gym"]), {"Gym"}),
-    ("gym ho gaya", "Kya main isay complete kar doon?", "haan", ("complete_task", ["Gym"]), {"Gym"}),
-    ("I'm done with gym", "Shall I delete it?", "sure", ("delete_task", ["Gym"]), {"Gym"}),
-    # what "it" is, is in the question: the request's task is not
-    (
-        "clean up gym",
-        "Taxes is past its date. Should I delete it?",
-        "yes",
-        ("delete_task", ["Gym", "Taxes"]),
-        {"Taxes"},
-    ),
-]
-
-
-@pytest.mark.parametrize(("message", "question", "yes", "step", "changed"), POINTING)
-async def test_a_yes_to_a_question_that_points_changes_what_it_points_to(
-    make_client: MakeClient, message: str, question: str, yes: str, step: tuple[str, list[str]], changed: set[str]
-) -> None:
-    tool, titles = step
-    llm = ScriptedLLM(
-        default=asking_model(message, question, calls(*[(tool, {"task_id": t}) for t in titles])), checker=declares()
-    )
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-
-    first = (await chat(client, message)).json()
-    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
-
-    after = "completed" if tool == "complete_task" else None
-    expected = {t: after if t in changed else "pending" for t in THREE}
-    assert {t: s for t, s in expected.items() if s is not None} == await left(client), body["assistant_message"]
-
-
 @pytest.mark.parametrize(
     ("message", "question", "yes"),
     [

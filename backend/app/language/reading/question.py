@@ -3,12 +3,10 @@ changes it asks about, in which words, and what it says no to."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from backend.app.calls.tools import Tool
-from backend.app.language.lexicon import fold, lexicons
 from backend.app.language.reading.clauses import read_clause, split_sentences, verb_tools
 from backend.app.language.reading.exceptions import Cut, gives_value, in_clause, in_verbless
 from backend.app.language.reading.negation import and_joined, declines
@@ -82,20 +80,6 @@ def read_question(text: str) -> Question:
                 if not current:
                     leading.append(words)
     return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others), tuple(declined))
-
-
-def points(words: str) -> bool:
-    """Whether the words hold a pronoun that points into the conversation ("it", "that", "es"): never
-    a word that is an article too ("die", "la": "Soll ich die 3 Aufgaben löschen?")."""
-    return any(_pointer(w) for w in re.findall(r"[^\W_]+", fold(words)))
-
-
-@lru_cache(maxsize=1024)
-def _pointer(word: str) -> bool:
-    said = [(lex.reference("this"), lex.word("title_fillers")) for lex in lexicons()]
-    return any(p is not None and p.fullmatch(word) for p, _ in said) and not any(
-        f is not None and f.fullmatch(word) for _, f in said
-    )
 
 
 def _cut(clause: str, tools: tuple[Tool, ...], opened: bool) -> Cut | None:

@@ -26,7 +26,7 @@ from backend.app.language.reading.asks import Intent
 from backend.app.language.reading.exceptions import of_every
 from backend.app.language.reading.intent import classify
 from backend.app.language.reading.naming import names_something
-from backend.app.language.reading.question import Question, points, read_question
+from backend.app.language.reading.question import Question, read_question
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import OptionsInfo, PolicyInfo
 from backend.app.services.confirmations.questions import Answer
@@ -149,11 +149,10 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
         return None
     question = read_question(rows[-1].content)
     no = "\n".join(question.declined)
-    request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
     if said is True:
-        grounds = {str(t): _what_it_is(w, question, request) for t, w in question.changes.items()}
-        return Answered(grounds, no) if grounds else None
+        return Answered({str(t): w for t, w in question.changes.items()}, no) if question.changes else None
     if (option := _option(rows[-1].content, question, message)) is not None:
+        request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
         requested, changes = set(classify(request).tools if request else ()), set(question.changes)
         asked = (requested & changes) or requested or changes  # what the user asked, where it can be read
         option, left = _kept(option)
@@ -165,13 +164,6 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     )
     repeated = {str(t): w for t, w in question.changes.items() if t in intent.tools}  # only the change said again
     return Answered(repeated, no) if again and repeated else None
-
-
-def _what_it_is(words: str, question: Question, request: str) -> str:
-    """The words asking a change; where they point ("Do you want me to mark it as done?"), with what
-    says what "it" is: the question's sentences that ask nothing ("I won't delete Gym."), else the
-    user's request before it ("gym is done")."""
-    return "\n".join([words, *(question.others or [request])]) if points(words) else words
 
 
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
