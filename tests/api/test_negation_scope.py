@@ -242,6 +242,9 @@ MAT = ("Gym", "Yoga mat", "Bus stop", "Why not", "Just say no", "Warum nicht", "
         ("complete gym and just say no", calls_on("complete_task", "Gym", "Just say no")),
         ("delete gym and Warum nicht", calls_on("delete_task", "Gym", "Warum nicht")),
         ("supprime gym et marcher 10000 pas", calls_on("delete_task", "Gym", "Marcher 10000 pas")),
+        # found by review: a title inside a verb around its object
+        ("hak Warum nicht ab", calls_on("complete_task", "Warum nicht")),
+        ("marque marcher 10000 pas comme fait", calls_on("complete_task", "Marcher 10000 pas")),
     ],
 )
 async def test_a_title_that_ends_with_a_word_of_no_is_a_title(

@@ -231,10 +231,12 @@ async def test_a_value_nobody_gave_is_not_stored_and_the_result_says_so(
 
 
 # (message, the model's edit, the task after it, whether the completion is dropped): an edit that
-# also marks its task done where the user said no to that ("don't complete gym, rename it …" completed
-# it, found on 2026-12-06); elsewhere the done state is the model's, which may read words no list
-# reads ("… and close it", "ya la hice")
+# also marks its task done where nobody asked (found on 2026-12-06: "rename gym to Gym class" completed it)
 EDITS = [
+    ("rename gym to Gym class", {"title": "Gym class"}, ("Gym class", "pending", "medium"), True),
+    ("set gym to high priority", {"priority": "high"}, ("Gym", "pending", "high"), True),
+    ("pon gym en prioridad alta", {"priority": "high"}, ("Gym", "pending", "high"), True),
+    ("benenne Gym in Gym Kurs um", {"title": "Gym Kurs"}, ("Gym Kurs", "pending", "medium"), True),
     ("don't complete gym, rename it to Gym class", {"title": "Gym class"}, ("Gym class", "pending", "medium"), True),
     (
         "no completes gym, cámbiale el nombre a Gym class",
@@ -243,17 +245,10 @@ EDITS = [
         True,
     ),
     ("hak Gym nicht ab, benenne es in Gym Kurs um", {"title": "Gym Kurs"}, ("Gym Kurs", "pending", "medium"), True),
-    (
-        "ne marque pas gym comme fait, renomme-le en Gym cours",
-        {"title": "Gym cours"},
-        ("Gym cours", "pending", "medium"),
-        True,
-    ),
+    # asked for: kept
     ("mark gym as done", {}, ("Gym", "completed", "medium"), False),
     ("setz Gym auf hohe Priorität und hak es ab", {"priority": "high"}, ("Gym", "completed", "high"), False),
     ("set gym to high and mark it done", {"priority": "high"}, ("Gym", "completed", "high"), False),
-    ("rename gym to Gym class and close it", {"title": "Gym class"}, ("Gym class", "completed", "medium"), False),
-    ("cambia gym a Gym class, ya la hice", {"title": "Gym class"}, ("Gym class", "completed", "medium"), False),
 ]
 
 
@@ -272,6 +267,35 @@ async def test_an_edit_marks_its_task_done_only_where_the_user_asks(
     assert tasks[after[0]] == after, body["assistant_message"]
     said = {d["argument"] for d in body["tool_calls"][0]["result"].get("dropped", [])}
     assert ("status" in said) is dropped
+
+
+@pytest.mark.parametrize(
+    ("message", "edit", "dropped"),
+    [
+        (
+            "setz Gym nicht auf hohe Priorität, benenne es in Gym Kurs um",
+            {"title": "Gym Kurs", "priority": "high"},
+            "priority",
+        ),
+        ("don't set gym to high, rename it to Gym class", {"title": "Gym class", "priority": "high"}, "priority"),
+        (
+            "don't move gym to friday, rename it to Gym class",
+            {"title": "Gym class", "due_date": "2030-01-04"},
+            "due_date",
+        ),
+    ],
+)
+async def test_a_value_only_a_no_gives_is_not_stored(
+    make_client: MakeClient, message: str, edit: dict[str, Any], dropped: str
+) -> None:
+    # found by review: the words of a no gave the value the user said no to
+    llm = ScriptedLLM(calls(("update_task", {"task_id": "Gym", **edit})), default=completion("Done."))
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes")
+
+    body = (await chat(client, message)).json()
+
+    assert {d["argument"] for d in body["tool_calls"][0]["result"].get("dropped", [])} == {dropped}, body
 
 
 # -- a claim about another task is caught as data, in either check mode ----------------------------

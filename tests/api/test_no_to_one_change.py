@@ -24,6 +24,8 @@ Call = tuple[str, dict[str, Any]]
 # (message, the change asked, the tasks it is asked of): a no to another change names them
 ASKED = [
     ("don't delete gym, complete it", DONE, {"Gym"}),
+    ("don't delete gym, complete it first", DONE, {"Gym"}),  # "first": when, no place in a list
+    ("no borres gym, márcalo como hecho primero", DONE, {"Gym"}),
     ("please don't remove gym, just tick it off", DONE, {"Gym"}),
     ("do not delete gym. mark it complete instead", DONE, {"Gym"}),
     ("don't complete gym, delete it", "delete_task", {"Gym"}),

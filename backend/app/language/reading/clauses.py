@@ -140,14 +140,17 @@ def _field_edit(lex: Lexicon, after: str) -> bool:
 
 
 def _negated_inside(lex: Lexicon, verb: str) -> re.Match[str] | None:
-    """A negation inside a verb around its object ("hak Gym nicht ab", "markiere Gym nicht als
-    erledigt"); not the verb's own ("vergiss nicht", "glöm inte att") nor a state's ("als nicht
-    erledigt": a task marked not done)."""
-    negation, states = lex.word("negation"), lex.word("done_states")
+    """A negation inside a verb around its object, right before the words that close the verb ("hak
+    Gym nicht ab", "markiere Gym nicht als erledigt"); not the verb's own ("vergiss nicht", "glöm
+    inte att"), a state's ("als nicht erledigt"), a word's ("die nicht dringenden Aufgaben"), nor a
+    title's ("hak Warum nicht ab", "marque marcher 10000 pas comme fait")."""
+    negation, states, asking = lex.word("negation"), lex.word("done_states"), lex.word("question")
     first = len(verb.split()[0]) if verb.strip() else 0
     for said in negation.finditer(verb, first + 1) if negation is not None else ():
-        rest = verb[said.end() :].split()
-        if said.start() > first + 1 and not (rest and states is not None and states.fullmatch(rest[0])):
+        before, rest = verb[: said.start()].split(), verb[said.end() :].split()
+        title = not before[-1].isalpha() or (asking is not None and asking.fullmatch(before[-1]) is not None)
+        state = bool(rest) and states is not None and states.fullmatch(rest[0]) is not None
+        if said.start() > first + 1 and len(rest) <= 2 and not title and not state:
             return said
     return None
 

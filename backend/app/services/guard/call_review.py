@@ -13,6 +13,7 @@ only give content (a quoted title, a task to add, what a no names).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -206,11 +207,12 @@ def _own(intent: Intent, tool: str) -> str:
 
 
 def _placed(about: str) -> bool:
-    """Whether words that name no task point at a place in a list ("#2", "task 2", "the first", "the
-    last one"), not at what the message names ("it", "lo"): a no's words never say which that is."""
-    folded = fold(about)
+    """Whether words that name no task point at a place in a list ("#2", "task 2", "the first one",
+    "the last one"), not at what the message names ("it", "it first", "lo"): a no's words never say
+    which that is."""
+    folded = " ".join(re.sub(r"[^\w\s']", " ", fold(about)).split())
     places = [p for lex in lexicons() for p in (*lex.ordinals, lex.reference("last"), lex.reference("previous"))]
-    return any(c.isdigit() for c in folded) or any(p is not None and p.search(folded) for p in places)
+    return any(c.isdigit() for c in folded) or any(p is not None and p.fullmatch(folded) for p in places)
 
 
 def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:

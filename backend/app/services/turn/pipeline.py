@@ -308,8 +308,7 @@ class ChatService:
                 actions,
                 lambda: _commands(message, intent, today),
                 context,
-                lambda: gives_in(f"{message}\n{context}", today=today),
-                lambda: gives_in(message, today=today) - gives_in(without(fold(message), intent.declined), today=today),
+                lambda: gives_in(f"{without(fold(message), intent.declined)}\n{context}", today=today),
             )
         return self.tools_for(
             turn.user_id,
