@@ -231,12 +231,10 @@ async def test_a_value_nobody_gave_is_not_stored_and_the_result_says_so(
 
 
 # (message, the model's edit, the task after it, whether the completion is dropped): an edit that
-# also marks its task done where nobody asked (found on 2026-12-06: "rename gym to Gym class" completed it)
+# also marks its task done where the user said no to that ("don't complete gym, rename it …" completed
+# it, found on 2026-12-06); elsewhere the done state is the model's, which reads words no list reads
+# ("… and close it", "ya la hice": a review found those dropped when every done state nobody gave was)
 EDITS = [
-    ("rename gym to Gym class", {"title": "Gym class"}, ("Gym class", "pending", "medium"), True),
-    ("set gym to high priority", {"priority": "high"}, ("Gym", "pending", "high"), True),
-    ("pon gym en prioridad alta", {"priority": "high"}, ("Gym", "pending", "high"), True),
-    ("benenne Gym in Gym Kurs um", {"title": "Gym Kurs"}, ("Gym Kurs", "pending", "medium"), True),
     ("don't complete gym, rename it to Gym class", {"title": "Gym class"}, ("Gym class", "pending", "medium"), True),
     (
         "no completes gym, cámbiale el nombre a Gym class",
@@ -245,10 +243,24 @@ EDITS = [
         True,
     ),
     ("hak Gym nicht ab, benenne es in Gym Kurs um", {"title": "Gym Kurs"}, ("Gym Kurs", "pending", "medium"), True),
-    # asked for: kept
+    (
+        "ne marque pas gym comme fait, renomme-le en Gym cours",
+        {"title": "Gym cours"},
+        ("Gym cours", "pending", "medium"),
+        True,
+    ),
     ("mark gym as done", {}, ("Gym", "completed", "medium"), False),
     ("setz Gym auf hohe Priorität und hak es ab", {"priority": "high"}, ("Gym", "completed", "high"), False),
     ("set gym to high and mark it done", {"priority": "high"}, ("Gym", "completed", "high"), False),
+    ("rename gym to Gym class and close it", {"title": "Gym class"}, ("Gym class", "completed", "medium"), False),
+    ("rename gym to Gym class, I did it already", {"title": "Gym class"}, ("Gym class", "completed", "medium"), False),
+    ("cambia gym a Gym class, ya la hice", {"title": "Gym class"}, ("Gym class", "completed", "medium"), False),
+    (
+        "benenne Gym in Gym Kurs um, war ich heute schon",
+        {"title": "Gym Kurs"},
+        ("Gym Kurs", "completed", "medium"),
+        False,
+    ),
 ]
 
 

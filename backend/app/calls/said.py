@@ -59,10 +59,13 @@ class Said:
     # "priority", a "due_date", a "status" of done. A value of a kind they do not give is nobody's.
     # Read when a value first asks, and only once.
     read_values: Callable[[], frozenset[str]] = frozenset
+    # The kinds of value only the clauses that say no give ("don't complete gym": a "status").
+    read_refused: Callable[[], frozenset[str]] = frozenset
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "read", cache(self.read))
         object.__setattr__(self, "read_values", cache(self.read_values))
+        object.__setattr__(self, "read_refused", cache(self.read_refused))
 
     @property
     def adds(self) -> tuple[SaidAdd, ...]:
@@ -77,6 +80,10 @@ class Said:
         """Whether the message (or the conversation) gives a value of this kind ("priority", "due_date",
         "status")."""
         return kind in self.read_values()
+
+    def refuses(self, kind: str) -> bool:
+        """Whether only a clause that says no gives a value of this kind ("don't complete gym, …")."""
+        return kind in self.read_refused()
 
     def references_for(self, tool: str) -> tuple[str, ...]:
         """The user's own references for the calls of `tool` the message asks for."""

@@ -85,10 +85,11 @@ class Values:
         """`args` with each of `names` as the table has it: `users` are the values the user gave for
         this very task (an add's priority and due date as the message said them); `edit`: the call
         changes a task (a value nobody gave is then no change at all, not a default). An edit's values
-        are what it is for: its priority, due date or done state is dropped only when the message gives
-        another of its values it can read ("move the dentist to friday" with a priority nobody said,
-        "rename gym to Gym class" marking it done), never when the words give none the lists read
-        (another language, other wording: the edit stands whole)."""
+        are what it is for: its priority or due date is dropped only when the message gives another of
+        its values it can read ("move the dentist to friday" with a priority nobody said), never when
+        the words give none the lists read (another language, other wording: the edit stands whole);
+        its done state only where a clause that says no alone gives one ("don't complete gym, rename
+        it to Gym class")."""
         readable = (
             not edit
             or any(
@@ -108,8 +109,11 @@ class Values:
                 continue
             if value is None or value == [] or (not edit and value == _UNSET[name]):
                 continue
-            if name == "status" and value != "completed":
-                continue  # a reopen: no list reads its words, and it undoes no one's work
+            if name == "status":  # the model's, unless only a no gives it ("don't complete gym, rename it …")
+                if value == "completed" and not self._keep(Arg.STATUS, not self._refuses(name)):
+                    self.dropped.append(Dropped(name, value))
+                    args = _with(args, name, _UNSET[name], edit=edit)
+                continue
             if name == "tags":
                 kept = [tag for tag in value if self._keep(Arg.TAGS, self._words(tag))]
                 if kept != value:
@@ -139,6 +143,9 @@ class Values:
     # -- the facts -------------------------------------------------------------------------------
     def _keep(self, arg: Arg, given: bool) -> bool:
         return decide(ValueFacts(arg, guarded=self.guarded, given=Given.YES if given else Given.NO)).do is Do.KEEP
+
+    def _refuses(self, name: str) -> bool:
+        return self.said is not None and self.said.refuses(name)
 
     def _gives(self, name: str) -> bool:
         return self.said is None or self.said.gives(name)

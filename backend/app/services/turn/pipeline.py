@@ -309,6 +309,7 @@ class ChatService:
                 lambda: _commands(message, intent, today),
                 context,
                 lambda: gives_in(f"{without(fold(message), intent.declined)}\n{context}", today=today),
+                lambda: gives_in(message, today=today) - gives_in(without(fold(message), intent.declined), today=today),
             )
         return self.tools_for(
             turn.user_id,
