@@ -30,17 +30,9 @@ _ARG = {
     "tags": Arg.TAGS,
     "due_at": Arg.DUE_DATE,
     "recurrence": Arg.DUE_DATE,
-    "status": Arg.STATUS,
 }
 # The value each field has when nobody gave one (an add's defaults): such a value is no one's choice.
-_UNSET: dict[str, Any] = {
-    "priority": "medium",
-    "due_date": None,
-    "tags": [],
-    "due_at": None,
-    "recurrence": None,
-    "status": None,
-}
+_UNSET: dict[str, Any] = {"priority": "medium", "due_date": None, "tags": [], "due_at": None, "recurrence": None}
 # A listing's filters, the kind of value each is, and its value when not applied.
 _FILTERS: dict[str, tuple[str, Any]] = {
     "query": ("words", None),
@@ -112,7 +104,7 @@ class Values:
             if name == "status":  # the model's, unless only a no gives it ("don't complete gym, rename it …")
                 if value == "completed" and not self._keep(Arg.STATUS, not self._refuses(name)):
                     self.dropped.append(Dropped(name, value))
-                    args = _with(args, name, _UNSET[name], edit=edit)
+                    args = _with(args, name, None, edit=edit)
                 continue
             if name == "tags":
                 kept = [tag for tag in value if self._keep(Arg.TAGS, self._words(tag))]

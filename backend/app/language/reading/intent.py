@@ -112,8 +112,8 @@ class _Found:
     other: tuple[Kind, str] | None = None  # the first reading that asks for nothing, if no command stands
     languages: list[str] = dataclasses.field(default_factory=list)
     weak: list[Tool] = dataclasses.field(default_factory=list)
-    declined: list[str] = dataclasses.field(default_factory=list)
-    no_to: dict[str, tuple[Tool, ...]] = dataclasses.field(default_factory=dict)  # what a no says no to: `say_no`
+    # the clauses that say no, in order, each with the changes it says no to (none: every change)
+    declined: dict[str, tuple[Tool, ...]] = dataclasses.field(default_factory=dict)
     small_talk: bool = False  # a clause of small talk
     chatted: bool = False  # a clause that is not
     excepting: bool = False  # the clause before left something out ("except gym"): a verbless one now does too
@@ -138,9 +138,8 @@ class _Found:
     def say_no(self, clauses: list[str], tools: tuple[Tool, ...] = ()) -> None:
         """The clauses say no to the changes of `tools` (none: to every change)."""
         for clause in clauses:
-            before = self.no_to.get(clause, tools) if clause in self.declined else tools
-            self.no_to[clause] = tuple(dict.fromkeys([*before, *tools])) if before and tools else ()
-            self.declined.append(clause)
+            before = self.declined.get(clause, tools)
+            self.declined[clause] = tuple(dict.fromkeys([*before, *tools])) if before and tools else ()
 
     def retract(self, clause: str) -> None:
         """A retraction takes back the commands before it ("delete gym, wait, no"): what their clauses
@@ -239,7 +238,7 @@ class _Found:
             return Intent("small_talk", (), "small talk: asks for nothing", languages)
         else:
             read = Intent("chat", (), "no task verb", languages, weak_tools=weak)
-        said = tuple((clause, tools) for clause, tools in self.no_to.items() if tools)
+        said = tuple((clause, tools) for clause, tools in self.declined.items() if tools)
         return dataclasses.replace(read, declined=tuple(self.declined), declined_tools=said)
 
 

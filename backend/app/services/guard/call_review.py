@@ -16,6 +16,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from backend.app.agent.guard_protocol import CallsVerdict
 from backend.app.calls.decisions import Do, GuardEvent, GuardReason, Verdict
@@ -203,7 +204,9 @@ def _own(intent: Intent, tool: str) -> str:
     if names_something(about):
         return clauses
     said = _said_but_no(intent)[0]
-    return f"{clauses}\n{said if names_something(said) or intent.says_no_to(tool) or _placed(about) else intent.free}"
+    if not (names_something(said) or intent.says_no_to(tool) or _placed(about)):
+        said = intent.free  # the nos are all of other changes: they say what "it" is
+    return f"{clauses}\n{said}"
 
 
 def _placed(about: str) -> bool:
@@ -211,8 +214,14 @@ def _placed(about: str) -> bool:
     "the last one"), not at what the message names ("it", "it first", "lo"): a no's words never say
     which that is."""
     folded = " ".join(re.sub(r"[^\w\s']", " ", fold(about)).split())
-    places = [p for lex in lexicons() for p in (*lex.ordinals, lex.reference("last"), lex.reference("previous"))]
-    return any(c.isdigit() for c in folded) or any(p is not None and p.fullmatch(folded) for p in places)
+    return any(c.isdigit() for c in folded) or any(p.fullmatch(folded) for p in _places())
+
+
+@cache
+def _places() -> list[re.Pattern[str]]:
+    """Every language's words for a place in a list shown: ordinals, "the last one", "the previous one"."""
+    found = [p for lex in lexicons() for p in (*lex.ordinals, lex.reference("last"), lex.reference("previous"))]
+    return [p for p in found if p is not None]
 
 
 def _titles_given(calls: Sequence[ToolCall], message: str) -> list[str]:

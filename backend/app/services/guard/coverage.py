@@ -135,9 +135,12 @@ def _also(call: ExecutedCall, action: Action) -> bool:
     rename it to X"), never one of another task ("… and set taxes to high")."""
     if action.tool == Tool.COMPLETE:
         return satisfies(call, action)
+    if action.tool != Tool.UPDATE:
+        return False
     targets = [str(t) for t in (title_of(call.result.data), (call.arguments or {}).get("task_id")) if t]
-    named = any(named_in(action.about, t) or named_in(t, action.about) for t in targets)
-    return action.tool == Tool.UPDATE and (named or not names_something(action.about))
+    return not names_something(action.about) or any(
+        named_in(action.about, t) or named_in(t, action.about) for t in targets
+    )
 
 
 def _covers(call: ExecutedCall, action: Action) -> bool:

@@ -302,14 +302,15 @@ class ChatService:
         if step is not None and step.guard is not None:
             message, intent, today = turn.request.message, step.intent, turn.clock.today()
             context = step.guard.context
+            besides_no = without(fold(message), intent.declined)  # a no's words give no value
             actions = tuple(SaidAction(a.tools, a.object, a.about) for a in intent.actions)
             said = Said(
                 message,
                 actions,
                 lambda: _commands(message, intent, today),
                 context,
-                lambda: gives_in(f"{without(fold(message), intent.declined)}\n{context}", today=today),
-                lambda: gives_in(message, today=today) - gives_in(without(fold(message), intent.declined), today=today),
+                lambda: gives_in(f"{besides_no}\n{context}", today=today),
+                lambda: gives_in(message, today=today) - gives_in(besides_no, today=today),
             )
         return self.tools_for(
             turn.user_id,
