@@ -410,6 +410,17 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
     "A7": lambda p: _c(
         p.delete.format(t="Gym"), [words(p.back)], settings={"reply_check": "lists"}, changed={"Gym": "pending"}
     ),
+    "A12": lambda p: _c(
+        p.yes,
+        [
+            words(_OFFER[p.yes]),
+            words(p.claimed.format(t="Gym")),
+            one("delete_task", {"task_id": "Gym"}),
+        ],
+        before=(p.thanks,),
+        checker=_honest(p.claimed.format(t="Gym"), ("delete", "Gym")),  # the question claims nothing
+        changed={"Gym": "deleted"},
+    ),
     "A11": lambda p: _c(
         p.should_delete.format(t="Gym"),
         [words(p.claimed.format(t="Gym"))],
@@ -441,6 +452,30 @@ UNREAD_ROWS: dict[str, Callable[[Unread], Case]] = {
     "A9": lambda u: _c(u.delete.format(t="Gym"), "ghost-two", changed={"Gym": "pending"}),
     "A10": lambda u: _c(u.delete.format(t="Gym"), "ghost-two", changed={"Gym": "pending"}),
 }
+
+
+# A plain offer to delete Gym in each language, by its yes (A12 forces only what such a question offers).
+_OFFER: dict[str, str] = {
+    YES["en"]: "Do you want me to delete “Gym”?",
+    YES["es"]: "¿Quieres que elimine “Gym”?",
+    YES["fr"]: "Voulez-vous que je supprime « Gym » ?",
+    YES["de"]: "Soll ich „Gym“ löschen?",
+    YES["pt"]: "Quer que eu apague “Gym”?",
+    YES["it"]: "Vuoi che elimini “Gym”?",
+    YES["nl"]: "Zal ik “Gym” verwijderen?",
+    YES["sv"]: "Ska jag ta bort “Gym”?",
+    YES["ur"]: "Kya main “Gym” hata doon?",
+}
+
+
+def _honest(claim: str, *done: tuple[str, str]) -> Callable[[dict[str, Any]], Any]:
+    """A checker that says the words claim `done` where they hold `claim`, else nothing."""
+
+    def check(body: dict[str, Any]) -> Any:
+        words = " ".join(str(m.get("content") or "") for m in body["messages"])
+        return (declares(*done) if claim in words else declares())(body)
+
+    return check
 
 
 @pytest.fixture

@@ -145,6 +145,7 @@ FACTS: dict[Point, list[Any]] = {
         ghost_retried=_BOOL,
         claimed_one=_BOOL,
         confirmed=_BOOL,
+        yes_to_one=_BOOL,
     ),
     Point.RESULTS: _every(
         ResultsFacts,

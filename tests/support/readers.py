@@ -105,7 +105,8 @@ def check_undo(message: str) -> None:
 
 # A conversation that added "Milk" two turns ago, then completed "Gym", and showed three tasks before that.
 def _conversation() -> Any:
-    from backend.app.tools.referents import Referents, TaskRef
+    from backend.app.tools.account import TaskRef
+    from backend.app.tools.referents import Referents
 
     milk, gym = TaskRef("1", "Milk"), TaskRef("2", "Gym")
     shown = (TaskRef("3", "Taxes"), TaskRef("4", "Bread"), TaskRef("5", "Yoga"))

@@ -77,6 +77,9 @@ class Grounding:
     strict: bool = False  # every value must be one the user's words give (`Verdict.strict`)
     whole_list: bool = False  # a change over every task may be asked about (`Verdict.whole_list`)
     confirmed: bool = False  # the user said yes to the assistant's question about this change
+    # After a yes to a question that points ("…mark it as done?"), the words that say which task "it"
+    # is, if they name exactly one of the user's tasks (tools/references.py `_pointed`).
+    pointed: str = ""
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target
@@ -191,6 +194,7 @@ class AnswerFacts:
     ghost_retried: bool = False  # the retry after a claimed change was made already
     claimed_one: bool = False  # the words claim one kind of change that may be forced
     confirmed: bool = False  # the check declared the claim (the word lists alone never force on an unread message)
+    yes_to_one: bool = False  # the message answers the assistant's question about one change, which the words claim
 
 
 @dataclass(frozen=True, slots=True)

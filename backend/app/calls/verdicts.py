@@ -312,6 +312,11 @@ ANSWER_ROWS = _rows(
     ),
     ("A7", lambda f: f.reading is Reading.ASKED and f.missing, {"do": Do.ACCEPT}),
     (
+        "A12",
+        lambda f: f.yes_to_one and f.say is Say.CLAIMS and not f.acted and not f.ghost_retried,
+        {**_FORCE, "reason": GuardReason.YES_TO_QUESTION},
+    ),
+    (
         "A8",
         lambda f: (
             f.reading is Reading.UNREAD

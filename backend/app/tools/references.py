@@ -2,14 +2,10 @@
 the owner's tasks: the resolver over the database's shortlist, the conversation's references, the
 user's own words when the model's name nothing, how the user's words name the task found, and a
 REST `If-Match` version. Whether the call may act on it, is asked about, repaired or refused is the
-decision table's (calls/verdicts.py, rows T1-T14, docs/guard.md): this gathers its facts and acts on
-its verdict.
-
-`TaskFinder` is a collaborator of the handlers (tools/handlers.py), one per `TaskTools`. `find`
-returns what it found as a value (`Found`: the task or the refusal, with how the reference was read
-and what was repaired), so that the result a call reports is built from what its handler returned,
-never from state left behind. The one state it keeps is the turn's: the tasks its calls acted on,
-never a repair's target.
+decision table's (calls/verdicts.py, rows T1-T16, docs/guard.md): this gathers its facts and acts on
+its verdict. `TaskFinder`, a collaborator of the handlers (tools/handlers.py), returns what it found
+as a value (`Found`: the task or the refusal, how the reference was read, what was repaired), never
+state left behind; the one state it keeps is the turn's: the tasks its calls acted on.
 """
 
 from __future__ import annotations
@@ -126,6 +122,8 @@ class TaskFinder:
         notes: tuple[str, ...] = ()
         if naming is None:
             naming, notes = await self._naming(repo, reference, call, row, grounding)
+        if naming in (Naming.NONE, Naming.PART) and await self._pointed(repo, grounding.pointed) == row.id:
+            naming, found = Naming.POINTER, found.then(Found(row, source=Source.CONTEXT))  # the backend read "it"
         other = None
         if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
             other = await self._named(repo, grounding.names, (*others, row.title))
@@ -256,9 +254,7 @@ class TaskFinder:
         Not a task whose title is all the words say ("Laundry"): nothing in them asks anything about it;
         nor one another call of the step names (`others`: the edit's "車の保険" beside a delete naming
         nothing)."""
-        shortlist = await repo.candidates(
-            clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
-        )
+        shortlist = await self._shortlist(repo, words)
         rows = [
             r
             for r in shortlist.rows
@@ -266,6 +262,18 @@ class TaskFinder:
         ]
         found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
         return found[0] if len(found) == 1 else None
+
+    async def _shortlist(self, repo: TaskRepository, words: str) -> Candidates:
+        return await repo.candidates(clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above)
+
+    async def _pointed(self, repo: TaskRepository, words: str) -> uuid.UUID | None:
+        """What "it" is in a yes's question (`Grounding.pointed`): the one task its words name, as
+        written; none where they name several ("Nice work! Taxes and Call mom are left.") or none."""
+        if not words:
+            return None
+        shortlist = await self._shortlist(repo, words)
+        named = {r.id for r in shortlist.rows if named_in(words, r.title, strict=True)}
+        return named.pop() if len(named) == 1 else None
 
     def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
         """Whether the user's words point to this very task through the conversation: they are such a
@@ -297,9 +305,7 @@ class TaskFinder:
         besides = self.said.words_besides(tool)
         found: dict[uuid.UUID, tuple[TaskRow, bool]] = {}
         for words in self.said.words_for(tool):
-            shortlist = await repo.candidates(
-                clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
-            )
+            shortlist = await self._shortlist(repo, words)
             for row in shortlist.rows:
                 whole = named_in(words, row.title)
                 if (

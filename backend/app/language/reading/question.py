@@ -3,10 +3,12 @@ changes it asks about, in which words, and what it says no to."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from backend.app.calls.tools import Tool
+from backend.app.language.lexicon import Lexicon, fold, lexicons
 from backend.app.language.reading.clauses import read_clause, split_sentences, verb_tools
 from backend.app.language.reading.exceptions import Cut, gives_value, in_clause, in_verbless
 from backend.app.language.reading.negation import and_joined, declines
@@ -80,6 +82,43 @@ def read_question(text: str) -> Question:
                 if not current:
                     leading.append(words)
     return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others), tuple(declined))
+
+
+def points(words: str) -> bool:
+    """Whether the clauses asking a change point into the conversation for the task they change: a
+    pronoun that is no article ("it", "es", "isay"); a reference that ends them ("that one", "ska
+    jag bocka av den") or stands inside the verb ("check that off"); or, in the language of the
+    verb, a pronoun or an article right before it
+    where no noun follows the verb ("que la marque como hecha", "je la supprime", "soll ich die
+    abhaken"). Never an article before its noun ("¿Borro la lista?"), nor a word before a verb that
+    has its object ("Do you want me to delete the 3 tasks?")."""
+    found = _WORD.findall(folded := fold(words))
+    if any(_ends(" ".join(found[-n:])) for n in (1, 2, 3)):
+        return True
+    for lex in lexicons():
+        this, articles = lex.reference("this"), lex.word("title_fillers")
+        verb = lex.any_verb.search(folded) if lex.any_verb is not None else None
+        bare = verb is not None and all(_said_of(lex, w) for w in _WORD.findall(folded[verb.end() :]))
+        for word in _WORD.finditer(folded):
+            pointer = this is not None and this.fullmatch(word[0]) is not None
+            article = articles is not None and articles.fullmatch(word[0]) is not None
+            clitic = bare and verb is not None and verb.start() in (word.start(), word.end() + 1)
+            inside = verb is not None and verb.start() < word.start() < verb.end()  # "check that off"
+            if (pointer and (not article or inside)) or ((pointer or article) and clitic):
+                return True
+    return False
+
+
+def _said_of(lex: Lexicon, word: str) -> bool:
+    """A word that can follow a verb without being its object: a filler or a state ("como hecha")."""
+    return any((p := lex.word(kind)) is not None and p.fullmatch(word) for kind in ("title_fillers", "done_states"))
+
+
+def _ends(words: str) -> bool:
+    return any((this := lex.reference("this")) is not None and this.fullmatch(words) for lex in lexicons())
+
+
+_WORD = re.compile(r"[^\W_]+")
 
 
 def _cut(clause: str, tools: tuple[Tool, ...], opened: bool) -> Cut | None:

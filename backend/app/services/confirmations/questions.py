@@ -32,7 +32,8 @@ from backend.app.language.lexicon import day_names, fold, lexicons, month_names
 from backend.app.language.reading.when import day_in
 from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
-from backend.app.tools.referents import FACTS, Pick, Referents, TaskRef
+from backend.app.tools.account import FACTS, TaskRef
+from backend.app.tools.referents import Pick, Referents
 
 ASKABLE = having("destructive")  # never without the user's own words or a yes
 CHOOSABLE = having("targets")

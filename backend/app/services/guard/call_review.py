@@ -39,10 +39,16 @@ class Answered:
     words that name what the answer grounds (a yes: the clauses asking that change; a choice: the
     option picked, "Q10" of "1) Q1, 2) Q10", for the change the user's request before it asked), and
     what the question said no to or left out ("…, but not Taxes?", "… everything except Taxes?"):
-    content, never a target, so a yes to a question about the whole list leaves it alone."""
+    content, never a target, so a yes to a question about the whole list leaves it alone. `pointed`:
+    for a change whose clauses point ("Do you want me to mark it as done?"), the words that say which
+    task "it" is (the model's sentences beside the question and the user's request before it, both
+    without their nos). `offered`: the one change the question plainly offers ("Should I delete
+    “Gym”?", language/reading/offer.py), which a yes answered with a claim alone has forced (A12)."""
 
     changes: dict[str, str]
     declined: str = ""
+    pointed: dict[str, str] = dataclasses.field(default_factory=dict)
+    offered: str | None = None
 
 
 def reading_of(intent: Intent, tool: str | None = None) -> Reading:
@@ -93,6 +99,8 @@ def review_changes(
         )
         title = quotes[0] if verdict.quoted_title else None
         grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
+        if verdict.ground is Ground.QUESTION and answered is not None and call.name in answered.pointed:
+            grounding[i] = dataclasses.replace(grounding[i], pointed=answered.pointed[call.name])
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
 
 

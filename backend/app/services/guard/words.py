@@ -29,7 +29,7 @@ from backend.app.language.detect import covers
 from backend.app.language.lexicon import lexicons
 from backend.app.language.reading.asks import Intent
 from backend.app.language.reading.question import read_question
-from backend.app.services.guard.call_review import reading_of
+from backend.app.services.guard.call_review import Answered, reading_of
 from backend.app.services.guard.claims import Claim, claims, denial, readable
 from backend.app.services.guard.coverage import ASKED, covered
 from backend.app.services.guard.events import silent
@@ -38,6 +38,7 @@ from backend.app.services.guard.reply_check import TOOL_OF, Declaration, made_by
 from backend.app.tools.resolver import named_in
 
 CLAIMABLE = having("claimable")  # a claimed change that may be forced
+_AFTER_CLAIMS = (GuardReason.GHOST_CLAIM, GuardReason.YES_TO_QUESTION)  # the one retry a claim may force
 
 
 class WordsReview:
@@ -51,6 +52,7 @@ class WordsReview:
     ghost_instruction: str
     words_beside_results: bool
     check: Callable[[str], CheckWords] | None
+    answered: Answered | None
 
     def covered(self, executed: Sequence[ExecutedCall]) -> bool:
         """Every action asked for was attempted (guard/coverage.py)."""
@@ -198,6 +200,10 @@ class WordsReview:
         “Netflix”?"), the words are checked first for which change they claim, or the tools are required
         with `respond` as a way out. Otherwise, and after that one retry, the words are withheld."""
         one = next(iter(tools)) if len(tools) == 1 else None
+        # A yes to the assistant's plain offer of one change, and words claiming it (or no kind): that
+        # change is forced ("Should I delete “Gym”?" → "yes" → "Done!").
+        offered = self.answered.offered if self.answered is not None else None
+        yes_to_one = offered is not None and tools <= {offered}
         verdict = decide(
             AnswerFacts(
                 guarded=self.enabled,
@@ -206,16 +212,16 @@ class WordsReview:
                 acted=any(e.call.name in self.mutating_tools for e in executed),
                 checkable=self.check is not None and not checked,
                 confirmed=bool(confirmed),
-                ghost_retried=any(
-                    e.decision is GuardDecision.FORCED and e.reason is GuardReason.GHOST_CLAIM for e in decided
-                ),
+                ghost_retried=any(e.decision is GuardDecision.FORCED and e.reason in _AFTER_CLAIMS for e in decided),
                 claimed_one=one in CLAIMABLE,
+                yes_to_one=yes_to_one,
             )
         )
         match verdict.do:
             case Do.FORCE:
-                assert one is not None
-                return self._force(notes, step, one, verdict)
+                forced = offered if verdict.reason is GuardReason.YES_TO_QUESTION else one
+                assert forced is not None
+                return self._force(notes, step, forced, verdict)
             case Do.CHECK:
                 self._note(notes, step, verdict)
                 assert self.check is not None

@@ -124,6 +124,7 @@ class Reply:
     reports: list[ActionReport]
     source: str  # "results", "model" or "contract" (the not-triggered message)
     replaced: list[Replaced] = field(default_factory=list)
+    words: str = ""  # the model's own words the text shows ("": none; the rest is the catalog's)
 
     @property
     def not_done(self) -> list[ActionReport]:
@@ -331,10 +332,10 @@ def compose(
     if words is not None and words.shown and run.stop_reason in ANSWERED:
         said = words.text
         if response_mode != "model":  # direct mode: the results, then the question the model asks back
-            return Reply("\n".join([*lines, said, *ask]), reports, "results" if lines else "model", replaced)
+            return Reply("\n".join([*lines, said, *ask]), reports, "results" if lines else "model", replaced, said)
         missing = [done_line(t, o.call) for o in reports if o.call is not None and not _stated(o, words)]
         not_attempted = [o.message for o in reports if o.call is None]
-        return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced)
+        return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced, said)
     text = "\n".join([*lines, *ask]) or _without_words(t, intent, replaced)
     return Reply(text, reports, "results", replaced)
 

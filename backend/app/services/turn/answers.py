@@ -28,7 +28,7 @@ from backend.app.db.session import unit_of_work
 from backend.app.language.lexicon import fold
 from backend.app.services.confirmations.questions import Answer, answer, asked_title
 from backend.app.services.turn.context import TurnContext
-from backend.app.tools.referents import TurnAccount
+from backend.app.tools.account import TurnAccount
 from backend.app.tools.task_tools import TaskTools
 
 

@@ -22,11 +22,12 @@ from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
 from backend.app.language.detect import Language, detect
 from backend.app.language.lexicon import fold
-from backend.app.language.reading.asks import Intent
+from backend.app.language.reading.asks import Intent, without
 from backend.app.language.reading.exceptions import of_every
 from backend.app.language.reading.intent import classify
 from backend.app.language.reading.naming import names_something
-from backend.app.language.reading.question import Question, read_question
+from backend.app.language.reading.offer import offered_change
+from backend.app.language.reading.question import Question, points, read_question
 from backend.app.schemas.chat import ChatRequest
 from backend.app.schemas.metadata import OptionsInfo, PolicyInfo
 from backend.app.services.confirmations.questions import Answer
@@ -36,7 +37,8 @@ from backend.app.services.guard.reply_check import check_request
 from backend.app.services.reply.live import ReplyListener
 from backend.app.services.turn import prompt
 from backend.app.services.turn.routing import Choice
-from backend.app.tools.referents import Referents, TurnAccount
+from backend.app.tools.account import TurnAccount
+from backend.app.tools.referents import Referents
 from backend.app.tools.resolver import exactly_named
 
 GUARDED_POLICIES = {ToolPolicy.GUARDED, ToolPolicy.REQUIRED, ToolPolicy.FORCED_INTENT, ToolPolicy.TWO_PHASE}
@@ -141,7 +143,8 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     rows = [row for row in turn.history if row.role in ("user", "assistant")]
     if not rows or rows[-1].role != "assistant" or not any(mark in rows[-1].content for mark in "?？¿؟"):
         return None
-    if TurnAccount.from_json(rows[-1].context).confirmation is not None:
+    account = TurnAccount.from_json(rows[-1].context)
+    if account.confirmation is not None:
         return None
     message = turn.request.message
     said = turn.conversation.answer(message)
@@ -149,10 +152,18 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
         return None
     question = read_question(rows[-1].content)
     no = "\n".join(question.declined)
+    request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
     if said is True:
-        return Answered({str(t): w for t, w in question.changes.items()}, no) if question.changes else None
+        model = account.words if account.words is not None else rows[-1].content
+        beside = read_question(model).others if account.words is not None else question.others
+        pointed = {str(t): _what_it_is(beside, request) for t, w in question.changes.items() if points(w)}
+        offered = str(plain[0]) if (plain := offered_change(model)) is not None else None
+        return (
+            Answered({str(t): w for t, w in question.changes.items()}, no, pointed, offered)
+            if question.changes
+            else None
+        )
     if (option := _option(rows[-1].content, question, message)) is not None:
-        request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
         requested, changes = set(classify(request).tools if request else ()), set(question.changes)
         asked = (requested & changes) or requested or changes  # what the user asked, where it can be read
         option, left = _kept(option)
@@ -164,6 +175,16 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     )
     repeated = {str(t): w for t, w in question.changes.items() if t in intent.tools}  # only the change said again
     return Answered(repeated, no) if again and repeated else None
+
+
+def _what_it_is(beside: Sequence[str], request: str) -> str:
+    """The words that say which task a question that points means ("Do you want me to mark it as
+    done?"): the model's sentences beside it that ask nothing (never the backend's lines: "Not done:
+    …" quotes the request) and the user's request before it, each without its nos ("I won't delete
+    Gym.", "don't delete gym, taxes is done" → "taxes is done"). "It" is the one task they name
+    together, which only the titles can tell (tools/references.py); several are no one "it"."""
+    said = [without(fold(s), classify(s).declined) for s in (" ".join(s.split()) for s in [*beside, request]) if s]
+    return "\n".join(s for s in said if s.strip())
 
 
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).

@@ -30,7 +30,8 @@ from backend.app.services.turn import idempotency
 from backend.app.services.turn.answers import asked, pending_answer
 from backend.app.services.turn.context import TurnContext
 from backend.app.services.turn.record import Finished
-from backend.app.tools.referents import Referents, TurnAccount
+from backend.app.tools.account import TurnAccount
+from backend.app.tools.referents import Referents
 
 
 class TurnStore:
@@ -118,7 +119,10 @@ class TurnStore:
         question to keep, it is one statement (Postgres)."""
         body = finished.response.model_dump(mode="json")  # the rows' JSON, as the wire's
         confirmation, proposal = finished.confirmation, finished.proposal
-        account = TurnAccount.of(finished.calls, language=finished.language)
+        reply = finished.reply
+        account = TurnAccount.of(
+            finished.calls, language=finished.language, words=reply.words if reply.words != reply.text else None
+        )
         if confirmation is not None:
             account = dataclasses.replace(account, confirmation=confirmation.id)
         single = turn.idempotency_key is None and confirmation is None and not learned

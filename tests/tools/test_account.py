@@ -9,7 +9,8 @@ from support.payloads import unshaped
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.types import ExecutedCall, ToolCall, ToolResult
 from backend.app.db.repositories.conversations import HistoryRow
-from backend.app.tools.referents import Referents, TaskRef, TurnAccount
+from backend.app.tools.account import TaskRef, TurnAccount
+from backend.app.tools.referents import Referents
 
 
 def ran(name: str, result: ToolResult) -> ExecutedCall:
@@ -44,6 +45,15 @@ def test_a_turn_with_nothing_to_account_for_keeps_its_language_and_question() ->
     asked = TurnAccount(confirmation="q1")
     assert asked.to_json() == {"confirmation": "q1"}
     assert TurnAccount.from_json({"confirmation": "q1"}).confirmation == "q1"
+
+
+def test_the_models_own_words_are_kept_where_other_lines_stand_beside_them() -> None:
+    beside = TurnAccount.of([], language="en", words="Should I delete it?")
+    assert beside.to_json() == {"language": "en", "words": "Should I delete it?"}
+    assert TurnAccount.from_json(beside.to_json()).words == "Should I delete it?"
+    none_shown = TurnAccount.of([], words="")  # a reply of the backend's lines only
+    assert TurnAccount.from_json(none_shown.to_json()).words == ""
+    assert TurnAccount.from_json({"language": "en"}).words is None  # older, or the words alone
 
 
 def test_older_shapes_are_read() -> None:
