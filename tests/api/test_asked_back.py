@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks
-from support.asking import TWELVE, asking_model, left
+from support.api import MakeClient, chat, seed_tasks, statuses
+from support.asking import TWELVE, asking_model
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 from support.live import serve
 from support.sse import parse, reply_after_last_reset, streamed
@@ -51,10 +51,10 @@ async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_i
     not_done = texts(lang)("Not done: “{request}”.", request=message)
     assert first["assistant_message"].splitlines() == [not_done, question]
     assert [n["reason"] for n in first["execution_metadata"]["reply"]["not_done"]] == ["not_attempted"]
-    assert await left(client) == {"Gym": "pending", "Taxes": "pending"}
+    assert await statuses(client) == {"Gym": "pending", "Taxes": "pending"}
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
     after = {"Taxes": "pending"} | ({"Gym": "completed"} if tool == "complete_task" else {})
-    assert await left(client) == after, body["assistant_message"]
+    assert await statuses(client) == after, body["assistant_message"]
 
 
 @pytest.mark.parametrize(
@@ -104,7 +104,7 @@ async def test_words_that_ask_nothing_still_leave_the_not_done_line(make_client:
 
     assert body["assistant_message"] != "Anything else?"
     assert body["execution_metadata"]["reply"]["not_done"], body["assistant_message"]
-    assert await left(client) == {"Gym": "pending"}
+    assert await statuses(client) == {"Gym": "pending"}
 
 
 async def test_in_model_mode_and_streamed_the_question_ends_the_reply(make_client: MakeClient) -> None:
@@ -118,7 +118,7 @@ async def test_in_model_mode_and_streamed_the_question_ends_the_reply(make_clien
     async with serve(client) as live:
         events = parse((await streamed(live, "lösch gym")).text)
     assert reply_after_last_reset(events) == body["assistant_message"]
-    assert await left(client) == {"Gym": "pending"}
+    assert await statuses(client) == {"Gym": "pending"}
 
 
 WHOLE_LIST = [
@@ -144,10 +144,10 @@ async def test_a_whole_list_request_the_model_confirms_in_its_words_is_done_whol
 
     first = (await chat(client, message)).json()
     assert first["assistant_message"].endswith(question)
-    assert await left(client) == dict.fromkeys(TWELVE, "pending")
+    assert await statuses(client) == dict.fromkeys(TWELVE, "pending")
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
-    assert await left(client) == {}, body["assistant_message"]
+    assert await statuses(client) == {}, body["assistant_message"]
 
 
 THREE = ("Gym", "Taxes", "Call mom")
@@ -179,7 +179,7 @@ async def test_a_yes_to_a_question_about_some_tasks_never_sweeps_the_list(
     first = (await chat(client, message)).json()
     await chat(client, "yes", conversation_id=first["conversation_id"])
 
-    assert len(await left(client)) >= len(tasks) - 1
+    assert len(await statuses(client)) >= len(tasks) - 1
 
 
 @pytest.mark.parametrize(
@@ -209,7 +209,7 @@ async def test_a_yes_to_a_question_that_asks_no_change_changes_nothing(
     first = (await chat(client, message)).json()
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
 
-    assert await left(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
+    assert await statuses(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
 
 
 @pytest.mark.parametrize(
@@ -250,7 +250,7 @@ async def test_a_question_not_about_the_change_leaves_its_not_done_line(
     body = (await chat(client, message)).json()
 
     assert body["execution_metadata"]["reply"]["not_done"], body["assistant_message"]
-    assert await left(client) == dict.fromkeys(tasks, "pending")
+    assert await statuses(client) == dict.fromkeys(tasks, "pending")
 
 
 async def test_the_models_which_one_is_answered_by_a_title(make_client: MakeClient) -> None:
@@ -271,4 +271,4 @@ async def test_the_models_which_one_is_answered_by_a_title(make_client: MakeClie
     assert first["assistant_message"].endswith("Which one: “Old invoices” or “Invoice template”?")
     await chat(client, "old invoices", conversation_id=first["conversation_id"])
 
-    assert await left(client) == {"Invoice template": "pending", "Taxes": "pending"}
+    assert await statuses(client) == {"Invoice template": "pending", "Taxes": "pending"}

@@ -42,6 +42,7 @@ class Phrases:
     back: str  # the model's words claiming nothing: a question back
     yes: str = ""  # a yes to a question (set below)
     everything: str = ""  # the whole list (set below)
+    offer: str = ""  # a plain offer to delete “Gym” (set below)
 
 
 PHRASES: dict[str, Phrases] = {
@@ -205,7 +206,19 @@ EVERYTHING = {
     "sv": "allt",
     "ur": "sab",
 }
-PHRASES = {k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k]) for k, v in PHRASES.items()}
+# A plain offer to delete Gym (A12 forces only what such a question offers).
+OFFER = {
+    "en": "Do you want me to delete “Gym”?",
+    "es": "¿Quieres que elimine “Gym”?",
+    "fr": "Voulez-vous que je supprime « Gym » ?",
+    "de": "Soll ich „Gym“ löschen?",
+    "pt": "Quer que eu apague “Gym”?",
+    "it": "Vuoi che elimini “Gym”?",
+    "nl": "Zal ik “Gym” verwijderen?",
+    "sv": "Ska jag ta bort “Gym”?",
+    "ur": "Kya main “Gym” hata doon?",
+}
+PHRASES = {k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k], offer=OFFER[k]) for k, v in PHRASES.items()}
 
 
 @dataclass(frozen=True)
@@ -413,7 +426,7 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
     "A12": lambda p: _c(
         p.yes,
         [
-            words(_OFFER[p.yes]),
+            words(p.offer),
             words(p.claimed.format(t="Gym")),
             one("delete_task", {"task_id": "Gym"}),
         ],
@@ -451,20 +464,6 @@ UNREAD_ROWS: dict[str, Callable[[Unread], Case]] = {
     "A8": lambda u: _c(u.delete.format(t="Gym"), "ghost", changed={"Gym": "pending"}),
     "A9": lambda u: _c(u.delete.format(t="Gym"), "ghost-two", changed={"Gym": "pending"}),
     "A10": lambda u: _c(u.delete.format(t="Gym"), "ghost-two", changed={"Gym": "pending"}),
-}
-
-
-# A plain offer to delete Gym in each language, by its yes (A12 forces only what such a question offers).
-_OFFER: dict[str, str] = {
-    YES["en"]: "Do you want me to delete “Gym”?",
-    YES["es"]: "¿Quieres que elimine “Gym”?",
-    YES["fr"]: "Voulez-vous que je supprime « Gym » ?",
-    YES["de"]: "Soll ich „Gym“ löschen?",
-    YES["pt"]: "Quer que eu apague “Gym”?",
-    YES["it"]: "Vuoi che elimini “Gym”?",
-    YES["nl"]: "Zal ik “Gym” verwijderen?",
-    YES["sv"]: "Ska jag ta bort “Gym”?",
-    YES["ur"]: "Kya main “Gym” hata doon?",
 }
 
 

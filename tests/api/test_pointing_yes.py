@@ -12,48 +12,24 @@ to a plain offer ("Should I delete “Gym”?") with a claim and no call has the
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks
-from support.asking import left
-from support.fake_llm import ScriptedLLM, calls, completion, declares, tool_call
+from support.api import MakeClient, chat, statuses
+from support.asking import sweep, yes_to
+from support.fake_llm import completion
 
 THREE = ("Gym", "Taxes", "Call mom")
-
-
-def _model(request: str, question: str, tool: str, titles: list[str], *, ghost: bool) -> Callable[..., Any]:
-    """Answers `request` with `question`; the next message with its calls of `tool` on `titles`, or
-    (`ghost`) with a claim, making those calls only when the tool is forced on it."""
-    step = calls(*[(tool, {"task_id": t}) for t in titles])
-
-    def answer(body: dict[str, Any]) -> dict[str, Any]:
-        messages = body["messages"]
-        if messages[-1]["role"] == "tool":
-            return completion("Done.")
-        if next(m["content"] for m in reversed(messages) if m["role"] == "user") == request:
-            return completion(question)
-        choice = body.get("tool_choice")
-        if isinstance(choice, dict):
-            forced = choice["function"]["name"]
-            return completion(tool_calls=[tool_call(forced, {"task_id": t}) for t in titles])
-        return completion("Done! I took care of it.") if ghost else step
-
-    return answer
+CLAIM = "Done! I took care of it."  # a model that only claims, and makes its calls when forced
 
 
 async def _after_yes(
-    make_client: MakeClient, request: str, question: str, yes: str, step: Any, ghost: bool = False
+    make_client: MakeClient, request: str, question: str, yes: str, step: Any, claims: bool = False
 ) -> Any:
+    """The request over THREE, the model's question, the yes, and the model's `step` (tool, titles)."""
     tool, titles = step
-    client = await make_client(
-        ScriptedLLM(default=_model(request, question, tool, titles, ghost=ghost), checker=declares())
-    )
-    await seed_tasks(client, *THREE)
-    first = (await chat(client, request)).json()
-    body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
-    return client, body
+    then = sweep(tool, tuple(titles))
+    return await yes_to(make_client, THREE, request, question, then, yes=yes, claims=CLAIM if claims else None)
 
 
 def _expected(tool: str, changed: set[str]) -> dict[str, str]:
@@ -159,21 +135,21 @@ async def test_a_yes_to_a_question_that_points_changes_the_one_task_it_points_to
     client, body = await _after_yes(make_client, request_, question, yes, step)
 
     # The backend chose which task "it" is: the change is asked about once more, naming it.
-    assert await left(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
+    assert await statuses(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
     (title,) = changed
     assert body["confirmation"] is not None and title in body["assistant_message"], body["assistant_message"]
     body = (await chat(client, "yes", conversation_id=body["conversation_id"])).json()
-    assert await left(client) == _expected(step[0], changed), body["assistant_message"]
+    assert await statuses(client) == _expected(step[0], changed), body["assistant_message"]
 
 
-@pytest.mark.parametrize("ghost", [False, True], ids=["calls", "claims"])
+@pytest.mark.parametrize("claims", [False, True], ids=["calls", "claims"])
 @pytest.mark.parametrize(("request_", "question", "yes", "step"), NOT_KNOWN)
 async def test_a_yes_to_a_question_that_points_at_nothing_known_changes_nothing(
-    make_client: MakeClient, request_: str, question: str, yes: str, step: Any, ghost: bool
+    make_client: MakeClient, request_: str, question: str, yes: str, step: Any, claims: bool
 ) -> None:
-    client, body = await _after_yes(make_client, request_, question, yes, step, ghost)
+    client, body = await _after_yes(make_client, request_, question, yes, step, claims)
 
-    assert await left(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
+    assert await statuses(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
     assert "Done" not in body["assistant_message"]
 
 
@@ -181,7 +157,7 @@ async def test_a_question_about_the_others_never_changes_the_task_the_user_keeps
     step = ("delete_task", ["Gym", "Taxes", "Call mom"])
     client, body = await _after_yes(make_client, "keep gym", "Should I delete the others?", "yes", step, False)
 
-    assert (await left(client)).get("Gym") == "pending", body["assistant_message"]
+    assert (await statuses(client)).get("Gym") == "pending", body["assistant_message"]
 
 
 # (request, the model's question, the yes, the model's step after it, the tasks that stay as they were)
@@ -235,14 +211,14 @@ NEVER = [
 ]
 
 
-@pytest.mark.parametrize("ghost", [False, True], ids=["calls", "claims"])
+@pytest.mark.parametrize("claims", [False, True], ids=["calls", "claims"])
 @pytest.mark.parametrize(("request_", "question", "yes", "step", "kept"), NEVER)
 async def test_a_yes_never_changes_what_it_does_not_point_to(
-    make_client: MakeClient, request_: str, question: str, yes: str, step: Any, kept: set[str], ghost: bool
+    make_client: MakeClient, request_: str, question: str, yes: str, step: Any, kept: set[str], claims: bool
 ) -> None:
-    client, body = await _after_yes(make_client, request_, question, yes, step, ghost)
+    client, body = await _after_yes(make_client, request_, question, yes, step, claims)
 
-    assert {t: s for t, s in (await left(client)).items() if t in kept} == dict.fromkeys(kept, "pending"), body[
+    assert {t: s for t, s in (await statuses(client)).items() if t in kept} == dict.fromkeys(kept, "pending"), body[
         "assistant_message"
     ]
 
@@ -250,11 +226,12 @@ async def test_a_yes_never_changes_what_it_does_not_point_to(
 # A plain offer of one change (a quoted title, nothing but the offer's words), a yes, and a model
 # that only claims: the change is forced once (row A12). Any other question forces nothing.
 OFFERS = [
-    ("gym is done", "Should I mark “Gym” as done?", "yes", "complete_task", "en"),
-    ("I'm done with gym", "Do you want me to delete “Gym”?", "yes please", "delete_task", "en"),
-    ("gym ya no va", "¿Quieres que elimine “Gym”?", "sí", "delete_task", "es"),
-    ("Gym ist fertig", "Soll ich „Gym“ als erledigt markieren?", "ja", "complete_task", "de"),
-    ("gym c'est fait", "Voulez-vous que je supprime « Gym » ?", "oui", "delete_task", "fr"),
+    ("gym is done", "Should I mark “Gym” as done?", "yes", "complete_task"),
+    ("delete gym", "Do you want me to delete “Gym”?", "yes please", "delete_task"),
+    ("I'm done with gym", "Do you want me to delete “Gym”?", "yes please", "delete_task"),
+    ("gym ya no va", "¿Quieres que elimine “Gym”?", "sí", "delete_task"),
+    ("Gym ist fertig", "Soll ich „Gym“ als erledigt markieren?", "ja", "complete_task"),
+    ("gym c'est fait", "Voulez-vous que je supprime « Gym » ?", "oui", "delete_task"),
 ]
 NO_OFFERS = [
     "Should I remind you to delete “Gym” tomorrow?",
@@ -266,14 +243,19 @@ NO_OFFERS = [
 ]
 
 
-@pytest.mark.parametrize(("request_", "question", "yes", "tool", "lang"), OFFERS)
+# "model": the backend's lines come after the model's words ("…?\nNot done: “delete gym”."); the
+# offer is read in the model's words the turn kept, never in the reply they stand in.
+@pytest.mark.parametrize("mode", ["direct", "model"])
+@pytest.mark.parametrize(("request_", "question", "yes", "tool"), OFFERS)
 async def test_a_yes_to_a_plain_offer_answered_with_a_claim_makes_the_change(
-    make_client: MakeClient, request_: str, question: str, yes: str, tool: str, lang: str
+    make_client: MakeClient, request_: str, question: str, yes: str, tool: str, mode: str
 ) -> None:
-    client, body = await _after_yes(make_client, request_, question, yes, (tool, ["Gym"]), True)
+    then = sweep(tool, ("Gym",))
+    client, body = await yes_to(make_client, THREE, request_, question, then, yes=yes, claims=CLAIM, response_mode=mode)
 
-    assert await left(client) == _expected(tool, {"Gym"}), body["assistant_message"]
-    assert [d["rule"] for d in body["execution_metadata"]["guard"]["decisions"]][:2] == ["A12", "C3"]
+    assert await statuses(client) == _expected(tool, {"Gym"}), body["assistant_message"]
+    rules = [d["rule"] for d in body["execution_metadata"]["guard"]["decisions"] if "rule" in d]
+    assert rules[:2] == ["A12", "C3"], body["execution_metadata"]["guard"]
 
 
 @pytest.mark.parametrize("question", NO_OFFERS)
@@ -282,21 +264,14 @@ async def test_a_yes_to_any_other_question_answered_with_a_claim_forces_nothing(
 ) -> None:
     client, body = await _after_yes(make_client, "hmm, gym", question, "yes", ("delete_task", ["Gym"]), True)
 
-    assert await left(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
+    assert await statuses(client) == dict.fromkeys(THREE, "pending"), body["assistant_message"]
     assert "A12" not in [d.get("rule") for d in body["execution_metadata"]["guard"]["decisions"]]
 
 
 async def test_a_plain_offer_is_forced_once(make_client: MakeClient) -> None:
-    def claims_only(body: dict[str, Any]) -> dict[str, Any]:
-        user = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
-        return completion("Should I delete “Gym”?" if user == "hmm, gym" else "Done!")
+    said = completion("Done!")  # a model that claims even when a tool is forced on it
+    client, body = await yes_to(make_client, THREE, "hmm, gym", "Should I delete “Gym”?", said, claims="Done!")
 
-    llm = ScriptedLLM(default=claims_only, checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *THREE)
-    first = (await chat(client, "hmm, gym")).json()
-    body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
-
-    assert await left(client) == dict.fromkeys(THREE, "pending")
+    assert await statuses(client) == dict.fromkeys(THREE, "pending")
     forced = [d for d in body["execution_metadata"]["guard"]["decisions"] if d["decision"] == "forced"]
     assert len(forced) == 1, body["execution_metadata"]["guard"]

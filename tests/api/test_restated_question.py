@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import USER, MakeClient, auth, chat, seed_tasks, tasks_of
-from support.asking import asking_model, left
+from support.api import USER, MakeClient, auth, chat, seed_tasks, statuses, tasks_of
+from support.asking import asking_model
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 from support.live import serve
 from support.sse import parse, streamed
@@ -136,7 +136,7 @@ async def test_the_models_question_is_asked_in_the_catalogs_words_and_its_yes_ma
     assert first["execution_metadata"]["reply"]["replaced"] == [
         {"reason": "unverified", "claims": [], "model_reply": question}
     ]
-    assert await left(client) == dict.fromkeys(TASKS, "pending")
+    assert await statuses(client) == dict.fromkeys(TASKS, "pending")
 
     asked_model = len(llm.requests)
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
@@ -146,7 +146,7 @@ async def test_the_models_question_is_asked_in_the_catalogs_words_and_its_yes_ma
         del expected[title]
     else:
         expected[title] = "completed"
-    assert await left(client) == expected, body["assistant_message"]
+    assert await statuses(client) == expected, body["assistant_message"]
 
 
 async def test_a_no_to_the_restated_question_changes_nothing(make_client: MakeClient) -> None:
@@ -158,7 +158,7 @@ async def test_a_no_to_the_restated_question_changes_nothing(make_client: MakeCl
 
     body = (await chat(client, "no", conversation_id=first["conversation_id"])).json()
     assert body["assistant_message"] == "Okay, I won't: nothing was changed."
-    assert await left(client) == dict.fromkeys(TASKS, "pending")
+    assert await statuses(client) == dict.fromkeys(TASKS, "pending")
 
 
 NOT_RESTATED = [
@@ -207,13 +207,13 @@ async def test_any_other_question_is_not_restated(
         if task["title"] in setup:
             done = await client.patch(f"/api/{USER}/tasks/{task['id']}", json={"status": "completed"}, headers=auth())
             assert done.status_code == 200, done.text
-    before = await left(client)
+    before = await statuses(client)
 
     first = (await chat(client, message)).json()
     assert first["execution_metadata"]["reply"]["words"] == "withheld", first["assistant_message"]
     assert first["confirmation"] is None, first["assistant_message"]
     assert first["assistant_message"].startswith("I keep your to-do list"), first["assistant_message"]
-    assert await left(client) == before
+    assert await statuses(client) == before
 
 
 async def test_words_that_can_be_shown_are_shown_not_restated(make_client: MakeClient) -> None:
@@ -230,7 +230,7 @@ async def test_a_claim_beside_the_question_is_not_restated(make_client: MakeClie
     await seed_tasks(client, *TASKS)
     first = (await chat(client, message)).json()
     assert first["confirmation"] is None, first["assistant_message"]
-    assert await left(client) == dict.fromkeys(TASKS, "pending")
+    assert await statuses(client) == dict.fromkeys(TASKS, "pending")
 
 
 async def test_in_model_mode_and_streamed_the_restated_question_is_the_reply(make_client: MakeClient) -> None:
@@ -249,7 +249,7 @@ async def test_in_model_mode_and_streamed_the_restated_question_is_the_reply(mak
         events = parse((await streamed(live, message)).text)
     shown = [data for kind, data in events if kind == "confirmation"]
     assert len(shown) == 1 and shown[0]["question"] == body["confirmation"]["question"], events
-    assert await left(client) == dict.fromkeys(TASKS, "pending")
+    assert await statuses(client) == dict.fromkeys(TASKS, "pending")
 
 
 @pytest.mark.parametrize(
@@ -268,4 +268,4 @@ async def test_beside_a_command_or_a_no_the_models_question_is_not_restated(
     first = (await chat(client, message)).json()
     assert first["confirmation"] is None, first["assistant_message"]
     assert "Gym" not in first["assistant_message"], first["assistant_message"]
-    assert await left(client) == dict.fromkeys(TASKS, "pending")
+    assert await statuses(client) == dict.fromkeys(TASKS, "pending")

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, tasks_of
-from support.asking import TWELVE, asking_model, left, sweep, yes_to
+from support.api import MakeClient, chat, seed_tasks, statuses, tasks_of
+from support.asking import TWELVE, asking_model, sweep, yes_to
 from support.fake_llm import ScriptedLLM, calls, completion, declares
 
 THREE = ("Gym", "Taxes", "Call mom")
@@ -42,7 +42,7 @@ async def test_an_earlier_whole_list_request_is_not_the_one_the_question_answere
     await chat(client, "hmm, let me think first", conversation_id=conversation)
     await chat(client, "yes", conversation_id=conversation)
 
-    assert await left(client) == dict.fromkeys(THREE, "pending")
+    assert await statuses(client) == dict.fromkeys(THREE, "pending")
 
 
 # (tasks, the user's request, the model's question): a yes to the question changes only what it names.
@@ -96,7 +96,7 @@ async def test_a_yes_to_the_models_question_changes_only_what_it_names(
 
     # At most the tasks the question names went (its yes grounds them); never the rest of the list.
     named = {t for t in tasks if t.casefold() in question.casefold()}
-    assert {t for t in tasks if t not in named} <= set(await left(client))
+    assert {t for t in tasks if t not in named} <= set(await statuses(client))
 
 
 SWEPT = [
@@ -120,12 +120,12 @@ async def test_after_a_yes_the_models_calls_over_the_whole_list_are_asked_in_one
 
     first = (await chat(client, message)).json()
     asked = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
-    assert await left(client) == dict.fromkeys(TWELVE, "pending")
+    assert await statuses(client) == dict.fromkeys(TWELVE, "pending")
     assert asked["confirmation"] is not None and "12" in asked["confirmation"]["question"], asked["assistant_message"]
     assert len(asked["confirmation"]["actions"]) == 12
     await chat(client, yes, conversation_id=first["conversation_id"])
 
-    assert await left(client) == {}
+    assert await statuses(client) == {}
 
 
 async def test_after_a_yes_calls_over_part_of_the_list_are_not_asked_about(make_client: MakeClient) -> None:
@@ -133,7 +133,7 @@ async def test_after_a_yes_calls_over_part_of_the_list_are_not_asked_about(make_
     message, question = "delete the old stuff", "Should I delete the 2 old tasks?"
     client, body = await yes_to(make_client, THREE, message, question, sweep("delete_task", THREE[:2]))
 
-    assert body["confirmation"] is None and await left(client) == dict.fromkeys(THREE, "pending")
+    assert body["confirmation"] is None and await statuses(client) == dict.fromkeys(THREE, "pending")
 
 
 @pytest.mark.parametrize(
@@ -153,7 +153,7 @@ async def test_after_a_yes_no_question_comes_of_calls_past_what_it_named(
 
     assert body["confirmation"] is None, body["assistant_message"]
     named = {t for t in THREE if t.casefold() in question.casefold()}
-    assert {t for t in THREE if t not in named} <= set(await left(client))
+    assert {t for t in THREE if t not in named} <= set(await statuses(client))
 
 
 # The question names one task and says which list it is on in words for every task ("from all your
@@ -221,7 +221,7 @@ async def test_a_yes_to_a_question_placing_its_task_in_the_whole_list_changes_on
     client, _ = await yes_to(make_client, tasks, "gym", question, sweep("delete_task", tasks))
 
     # Gym may go (where the question is read as a delete of it), never another task.
-    assert set(tasks[1:]) <= set(await left(client)), question
+    assert set(tasks[1:]) <= set(await statuses(client)), question
 
 
 # The same words where they are what the change is about ("everything on your list", "all your tasks"
@@ -256,7 +256,7 @@ async def test_a_yes_to_a_question_about_everything_on_the_list_does_it_all(
 ) -> None:
     client, body = await yes_to(make_client, THREE, message, question, sweep("delete_task", THREE), yes=yes)
 
-    assert await left(client) == {}, (question, body["assistant_message"])
+    assert await statuses(client) == {}, (question, body["assistant_message"])
 
 
 # A question over every finished task ("all your finished tasks"): its yes lets the model's calls
@@ -282,7 +282,7 @@ async def test_a_yes_to_a_question_over_the_finished_tasks_never_changes_a_pendi
     done = ("Gym", "Taxes")
     client, _ = await yes_to(make_client, THREE, message, question, sweep("delete_task", THREE), done=done)
 
-    assert "Call mom" in await left(client), question
+    assert "Call mom" in await statuses(client), question
 
 
 async def test_a_yes_to_completing_everything_still_completes_everything(make_client: MakeClient) -> None:
@@ -290,7 +290,7 @@ async def test_a_yes_to_completing_everything_still_completes_everything(make_cl
     message, question = "mark everything as done", "Should I mark all your tasks as done?"
     client, _ = await yes_to(make_client, THREE, message, question, sweep("complete_task", THREE))
 
-    assert await left(client) == dict.fromkeys(THREE, "completed")
+    assert await statuses(client) == dict.fromkeys(THREE, "completed")
 
 
 @pytest.mark.parametrize(
@@ -339,7 +339,7 @@ async def test_a_yes_names_no_task_by_a_typo_in_the_question(
     tasks = ("Gym", look_alike, "Call mom")
     client, _ = await yes_to(make_client, tasks, "gym", question, sweep("delete_task", tasks[:2]))
 
-    assert look_alike in await left(client), question
+    assert look_alike in await statuses(client), question
 
 
 async def test_a_users_typo_of_a_short_title_is_still_asked_about(make_client: MakeClient) -> None:
@@ -372,7 +372,7 @@ async def test_a_word_for_the_list_is_no_done_state(make_client: MakeClient, mes
     assert first["confirmation"] is not None, first["assistant_message"]
     await chat(client, "sí", conversation_id=first["conversation_id"])
 
-    assert await left(client) == {}
+    assert await statuses(client) == {}
 
 
 # Questions about every task that a yes does at once, Gym finished before: a review of the second
@@ -402,7 +402,7 @@ async def test_a_yes_to_a_question_about_every_task_does_every_one(make_client: 
     step = sweep("delete_task", THREE)
     client, body = await yes_to(make_client, THREE, "clear it all", question, step, done=("Gym",))
 
-    assert await left(client) == {}, (question, body["assistant_message"])
+    assert await statuses(client) == {}, (question, body["assistant_message"])
 
 
 @pytest.mark.parametrize(
@@ -432,7 +432,7 @@ async def test_a_quoted_title_joins_no_words_around_it(make_client: MakeClient, 
     # Taking the title out of the words must not make "alla … uppgifter" read "alla uppgifter".
     client, _ = await yes_to(make_client, THREE, "gym", question, sweep("delete_task", THREE), yes="ja")
 
-    assert {"Taxes", "Call mom"} <= set(await left(client)), question
+    assert {"Taxes", "Call mom"} <= set(await statuses(client)), question
 
 
 @pytest.mark.parametrize(
@@ -444,7 +444,7 @@ async def test_a_question_that_mends_a_titles_typo_still_names_it(
 ) -> None:
     client, _ = await yes_to(make_client, (title, "Gym"), "that one", question, sweep("delete_task", (title,)))
 
-    assert await left(client) == {"Gym": "pending"}, question
+    assert await statuses(client) == {"Gym": "pending"}, question
 
 
 async def test_a_users_whole_list_request_over_two_steps_is_asked_once(make_client: MakeClient) -> None:
@@ -476,7 +476,7 @@ async def test_the_users_verb_names_no_task_by_its_ending(
 
     await chat(client, message)
 
-    assert (await left(client)).get(other) == "pending", message
+    assert (await statuses(client)).get(other) == "pending", message
 
 
 @pytest.mark.parametrize("title", ["Everything", "Todo"])
@@ -486,7 +486,7 @@ async def test_a_quoted_word_for_every_task_is_a_title(make_client: MakeClient, 
     question = f'Should I delete "{title}"?'
     client, _ = await yes_to(make_client, tasks, "that one", question, sweep("delete_task", tasks))
 
-    assert {"Gym", "Taxes"} <= set(await left(client))
+    assert {"Gym", "Taxes"} <= set(await statuses(client))
 
 
 async def test_a_yes_to_a_question_about_a_titles_own_verb_runs(make_client: MakeClient) -> None:
@@ -495,4 +495,4 @@ async def test_a_yes_to_a_question_about_a_titles_own_verb_runs(make_client: Mak
     step = sweep("complete_task", ("Cancel subscription",))
     client, _ = await yes_to(make_client, ("Cancel subscription", "Gym"), "I cancelled it", question, step)
 
-    assert await left(client) == {"Cancel subscription": "completed", "Gym": "pending"}
+    assert await statuses(client) == {"Cancel subscription": "completed", "Gym": "pending"}

@@ -1,5 +1,5 @@
-"""A model that asks before it changes, and what is left of the user's list: the pieces the tests of
-a yes to the model's own question share (tests/api/test_asked_back.py, test_whole_list_yes.py)."""
+"""A model that asks before it changes: the pieces the tests of a yes to the model's own question
+share (tests/api/test_asked_back.py, test_whole_list_yes.py, test_pointing_yes.py)."""
 
 from __future__ import annotations
 
@@ -12,21 +12,22 @@ from support.fake_llm import ScriptedLLM, calls, completion, declares
 TWELVE = ("Gym", "Report", *(f"Item {n}" for n in range(1, 11)))
 
 
-async def left(client: Any) -> dict[str, str]:
-    """The user's tasks now, title to status."""
-    return {t["title"]: t["status"] for t in await tasks_of(client)}
-
-
-def asking_model(request: str, question: str, then: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def asking_model(
+    request: str, question: str, then: dict[str, Any], *, claims: str | None = None
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """A model that answers `request` with `question` (forced or not) and anything after it with
-    `then`, and the results of its calls with "Done."."""
+    `then`, and the results of its calls with "Done.". With `claims`, it answers what comes after
+    with those words alone, making `then` only when a tool is forced on it."""
 
     def answer(body: dict[str, Any]) -> dict[str, Any]:
         messages = body["messages"]
         if messages[-1]["role"] == "tool":
             return completion("Done.")
         user = next(m["content"] for m in reversed(messages) if m["role"] == "user")
-        return completion(question) if user == request else then
+        if user == request:
+            return completion(question)
+        forced = isinstance(body.get("tool_choice"), dict)
+        return completion(claims) if claims is not None and not forced else then
 
     return answer
 
@@ -45,10 +46,14 @@ async def yes_to(
     *,
     yes: str = "yes",
     done: tuple[str, ...] = (),
+    claims: str | None = None,
+    **settings: Any,
 ) -> tuple[Any, dict[str, Any]]:
     """The user's `request` over `tasks` (those in `done` completed first), the model's `question`
-    back, the user's `yes`, and the model's step `then`: the client, and the reply to the yes."""
-    client = await make_client(ScriptedLLM(default=asking_model(request, question, then), checker=declares()))
+    back, the user's `yes`, and the model's step `then` (`claims`: its words alone until a tool is
+    forced, `asking_model`), under `settings`: the client, and the reply to the yes."""
+    model = asking_model(request, question, then, claims=claims)
+    client = await make_client(ScriptedLLM(default=model, checker=declares()), **settings)
     await seed_tasks(client, *tasks)
     for task in await tasks_of(client):
         if task["title"] in done:

@@ -122,9 +122,16 @@ class Verdict:
         return ToolResult(success=False, code=ResultCode.NEEDS_CONFIRMATION, error=error, data=data)
 
     def grounding(
-        self, *, names: str | None, not_names: str = "", title: str | None = None, forced: bool = False
+        self,
+        *,
+        names: str | None,
+        not_names: str = "",
+        title: str | None = None,
+        forced: bool = False,
+        pointed: str = "",
     ) -> Grounding:
-        """What the call may act on, in the user's own words (`names` None: whatever the model named)."""
+        """What the call may act on, in the user's own words (`names` None: whatever the model named;
+        `pointed`: after a yes to a question that points, the words that say what "it" is)."""
         return Grounding(
             self.hold or Hold.ANY,
             names,
@@ -135,4 +142,5 @@ class Verdict:
             self.strict,
             self.whole_list,
             self.confirmed,
+            pointed,
         )

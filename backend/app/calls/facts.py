@@ -194,7 +194,7 @@ class AnswerFacts:
     ghost_retried: bool = False  # the retry after a claimed change was made already
     claimed_one: bool = False  # the words claim one kind of change that may be forced
     confirmed: bool = False  # the check declared the claim (the word lists alone never force on an unread message)
-    yes_to_one: bool = False  # the message answers the assistant's question about one change, which the words claim
+    yes_to_one: bool = False  # a yes to the assistant's plain offer of one change, which the words claim (or no kind)
 
 
 @dataclass(frozen=True, slots=True)

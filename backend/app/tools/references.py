@@ -83,6 +83,7 @@ class TaskFinder:
         self.context = context
         self.touched: set[uuid.UUID] = set()
         self.whole = WholeList()
+        self._it: dict[str, uuid.UUID | None] = {}  # what "it" is, by the words that say it (`_pointed`)
 
     async def find(
         self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
@@ -268,12 +269,12 @@ class TaskFinder:
 
     async def _pointed(self, repo: TaskRepository, words: str) -> uuid.UUID | None:
         """What "it" is in a yes's question (`Grounding.pointed`): the one task its words name, as
-        written; none where they name several ("Nice work! Taxes and Call mom are left.") or none."""
-        if not words:
-            return None
-        shortlist = await self._shortlist(repo, words)
-        named = {r.id for r in shortlist.rows if named_in(words, r.title, strict=True)}
-        return named.pop() if len(named) == 1 else None
+        written; none where they name several ("Nice work! Taxes and Call mom are left.") or none.
+        Read once a turn: every call of the step asks it."""
+        if words and words not in self._it:
+            named = {r.id for r in (await self._shortlist(repo, words)).rows if named_in(words, r.title, strict=True)}
+            self._it[words] = named.pop() if len(named) == 1 else None
+        return self._it.get(words)
 
     def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
         """Whether the user's words point to this very task through the conversation: they are such a

@@ -88,34 +88,36 @@ def points(words: str) -> bool:
     """Whether the clauses asking a change point into the conversation for the task they change: a
     pronoun that is no article ("it", "es", "isay"); a reference that ends them ("that one", "ska
     jag bocka av den") or stands inside the verb ("check that off"); or, in the language of the
-    verb, a pronoun or an article right before it
-    where no noun follows the verb ("que la marque como hecha", "je la supprime", "soll ich die
-    abhaken"). Never an article before its noun ("¿Borro la lista?"), nor a word before a verb that
-    has its object ("Do you want me to delete the 3 tasks?")."""
-    found = _WORD.findall(folded := fold(words))
-    if any(_ends(" ".join(found[-n:])) for n in (1, 2, 3)):
+    verb, a pronoun or an article right before it where no noun follows the verb ("que la marque
+    como hecha", "je la supprime", "soll ich die abhaken"). Never an article before its noun
+    ("¿Borro la lista?"), nor a word before a verb that has its object ("Do you want me to delete the
+    3 tasks?")."""
+    folded = fold(words)
+    found = list(_WORD.finditer(folded))
+    return any(_points_in(lex, folded, found) for lex in lexicons())
+
+
+def _points_in(lex: Lexicon, folded: str, found: list[re.Match[str]]) -> bool:
+    this, articles = lex.reference("this"), lex.word("title_fillers")
+    said = [w[0] for w in found]
+    if this is not None and any(this.fullmatch(" ".join(said[-n:])) for n in (1, 2, 3)):
         return True
-    for lex in lexicons():
-        this, articles = lex.reference("this"), lex.word("title_fillers")
-        verb = lex.any_verb.search(folded) if lex.any_verb is not None else None
-        bare = verb is not None and all(_said_of(lex, w) for w in _WORD.findall(folded[verb.end() :]))
-        for word in _WORD.finditer(folded):
-            pointer = this is not None and this.fullmatch(word[0]) is not None
-            article = articles is not None and articles.fullmatch(word[0]) is not None
-            clitic = bare and verb is not None and verb.start() in (word.start(), word.end() + 1)
-            inside = verb is not None and verb.start() < word.start() < verb.end()  # "check that off"
-            if (pointer and (not article or inside)) or ((pointer or article) and clitic):
-                return True
+    verb = lex.any_verb.search(folded) if lex.any_verb is not None else None
+    start, end = (verb.start(), verb.end()) if verb is not None else (-1, -1)
+    bare = verb is not None and all(_said_of(lex, w) for w in _WORD.findall(folded[end:]))  # no object after it
+    for word in found:
+        pointer = this is not None and this.fullmatch(word[0]) is not None
+        article = articles is not None and articles.fullmatch(word[0]) is not None
+        inside = start < word.start() < end
+        clitic = bare and start in (word.start(), word.end() + 1)
+        if (pointer and (not article or inside)) or ((pointer or article) and clitic):
+            return True
     return False
 
 
 def _said_of(lex: Lexicon, word: str) -> bool:
     """A word that can follow a verb without being its object: a filler or a state ("como hecha")."""
     return any((p := lex.word(kind)) is not None and p.fullmatch(word) for kind in ("title_fillers", "done_states"))
-
-
-def _ends(words: str) -> bool:
-    return any((this := lex.reference("this")) is not None and this.fullmatch(words) for lex in lexicons())
 
 
 _WORD = re.compile(r"[^\W_]+")

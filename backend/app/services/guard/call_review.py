@@ -98,9 +98,9 @@ def review_changes(
             intent, verdict, call, message=message, context=context, answered=answered, added=added
         )
         title = quotes[0] if verdict.quoted_title else None
-        grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced)
-        if verdict.ground is Ground.QUESTION and answered is not None and call.name in answered.pointed:
-            grounding[i] = dataclasses.replace(grounding[i], pointed=answered.pointed[call.name])
+        question = answered if verdict.ground is Ground.QUESTION else None  # the yes's: what "it" is
+        pointed = question.pointed.get(call.name, "") if question is not None else ""
+        grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced, pointed=pointed)
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
 
 

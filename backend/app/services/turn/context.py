@@ -155,8 +155,8 @@ def _answered(turn: TurnContext, intent: Intent) -> Answered | None:
     request = rows[-2].content if len(rows) > 1 and rows[-2].role == "user" else ""
     if said is True:
         model = account.words if account.words is not None else rows[-1].content
-        beside = read_question(model).others if account.words is not None else question.others
-        pointed = {str(t): _what_it_is(beside, request) for t, w in question.changes.items() if points(w)}
+        pointing = [str(t) for t, w in question.changes.items() if points(w)]
+        pointed = dict.fromkeys(pointing, _what_it_is(read_question(model).others, request)) if pointing else {}
         offered = str(plain[0]) if (plain := offered_change(model)) is not None else None
         return (
             Answered({str(t): w for t, w in question.changes.items()}, no, pointed, offered)
@@ -183,7 +183,8 @@ def _what_it_is(beside: Sequence[str], request: str) -> str:
     …" quotes the request) and the user's request before it, each without its nos ("I won't delete
     Gym.", "don't delete gym, taxes is done" → "taxes is done"). "It" is the one task they name
     together, which only the titles can tell (tools/references.py); several are no one "it"."""
-    said = [without(fold(s), classify(s).declined) for s in (" ".join(s.split()) for s in [*beside, request]) if s]
+    sentences = [" ".join(s.split()) for s in [*beside, request]]
+    said = [without(fold(s), classify(s).declined) for s in sentences if s]
     return "\n".join(s for s in said if s.strip())
 
 
