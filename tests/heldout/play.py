@@ -14,9 +14,14 @@ from support.fake_llm import CHECK_TOOL, NONSENSE_CHECK, completion, tool_call
 
 from backend.app.language.lexicon import fold, lexicon
 
-# Two sets, each written blind and measured before anything was tuned against it: `cases` (before
-# the fix of issue 23) and `fresh` (written once the fix had been tuned against the first).
-SETS = {"cases": Path(__file__).parent / "cases", "fresh": Path(__file__).parent / "fresh"}
+# Three sets, each written blind and measured before anything was tuned against it: `cases` (before
+# the fix of issue 23), `fresh` (written once the fix had been tuned against the first) and `doubt`
+# (2026-12-07: where a delete or completion stops being asked for; doubt/README.md).
+SETS = {
+    "cases": Path(__file__).parent / "cases",
+    "fresh": Path(__file__).parent / "fresh",
+    "doubt": Path(__file__).parent / "doubt",
+}
 # The third set (MISREAD.md): messages a reader can get wrong, each played with a right and a wrong model.
 MISREAD = Path(__file__).parent / "misread"
 WAY_OUT = "Nothing was changed."

@@ -1,8 +1,9 @@
-"""The held-out honesty set (tests/heldout/FORMAT.md): 350 turns in 13 languages, each played with a
-model that is right or wrong in one specific way, in direct and model modes, as JSON and as server-sent
-events, with a checker that answers honestly and one that answers nonsense. Each turn must make no
-change the user did not ask for, show no false success (not even in a streamed word), and deny no
-success the model did right. `HELDOUT_REPORT=path` writes the counts (make heldout)."""
+"""The held-out honesty sets (tests/heldout/FORMAT.md; `cases`, `fresh` and `doubt`): 750 cases in 13
+languages, each played with a model that is right or wrong in one specific way, in direct and model
+modes, as JSON and as server-sent events, with a checker that answers honestly and one that answers
+nonsense. Each turn must make no change the user did not ask for, show no false success (not even in a
+streamed word), and deny no success the model did right. `HELDOUT_REPORT=path` writes the counts
+(make heldout)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from support.sse import STREAM, parse, reply_after_last_reset
 
 from backend.app.language.lexicon import lexicon
 
-# HELDOUT_SETS=fresh plays one set only (make heldout); by default both.
+# HELDOUT_SETS=fresh plays one set only (make heldout); by default all of them.
 CASES = load(*filter(None, os.environ.get("HELDOUT_SETS", "").split(",")))
 KNOWN_FILE = Path(__file__).parent / "known-denied.toml"
 KNOWN_DENIED = tomllib.loads(KNOWN_FILE.read_text(encoding="utf-8")).get("denied", [])
