@@ -100,7 +100,15 @@ POINTING = [
     ("taxes heb ik gedaan", "Top! Zal ik het afvinken?", "ja graag", ("complete_task", ["Taxes"]), {"Taxes"}),
     ("ya no necesito taxes", "¿La borro?", "sí", ("delete_task", ["Taxes"]), {"Taxes"}),
     ("Taxes ist erledigt", "Soll ich das abhaken?", "ja", ("complete_task", ["Taxes"]), {"Taxes"}),
-    ("gym c'est fait", "Voulez-vous que je le marque comme fait ?", "oui", ("complete_task", ["Gym"]), {"Gym"}),
+    # "ihn": a task whose noun is masculine ("der Kurs")
+    ("den Gym-Kurs brauche ich nicht mehr", "Soll ich ihn löschen?", "ja", ("delete_task", ["Gym"]), {"Gym"}),
+    (
+        "Taxes hab ich heute erledigt",
+        "Super! Soll ich ihn abhaken?",
+        "ja, gern",
+        ("complete_task", ["Taxes"]),
+        {"Taxes"},
+    ),
 ]
 
 # "it" is nothing the backend can know: the yes changes nothing
