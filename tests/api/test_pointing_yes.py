@@ -100,6 +100,22 @@ POINTING = [
     ("taxes heb ik gedaan", "Top! Zal ik het afvinken?", "ja graag", ("complete_task", ["Taxes"]), {"Taxes"}),
     ("ya no necesito taxes", "¿La borro?", "sí", ("delete_task", ["Taxes"]), {"Taxes"}),
     ("Taxes ist erledigt", "Soll ich das abhaken?", "ja", ("complete_task", ["Taxes"]), {"Taxes"}),
+    # the model speaks of the user's list as "your list", "ta liste"
+    (
+        "I'm done with gym",
+        "It's still there. Want me to take it off your list?",
+        "yes",
+        ("delete_task", ["Gym"]),
+        {"Gym"},
+    ),
+    ("gym, j'en ai plus besoin", "Je la retire de ta liste ?", "oui", ("delete_task", ["Gym"]), {"Gym"}),
+    (
+        "gym, je n'en veux plus",
+        "Voulez-vous que je le retire de votre liste ?",
+        "oui",
+        ("delete_task", ["Gym"]),
+        {"Gym"},
+    ),
     # "ihn": a task whose noun is masculine ("der Kurs")
     ("den Gym-Kurs brauche ich nicht mehr", "Soll ich ihn löschen?", "ja", ("delete_task", ["Gym"]), {"Gym"}),
     (
