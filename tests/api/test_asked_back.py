@@ -57,6 +57,46 @@ async def test_the_models_question_about_the_change_is_shown_and_its_yes_makes_i
     assert await statuses(client) == after, body["assistant_message"]
 
 
+# (a request over every task, the model's question back about that change, the language)
+WHOLE_ASKED_BACK = [
+    ("delete everything", "Do you want me to delete the 3 tasks on your list?", "en"),
+    ("clear out my whole list", "Are you sure you want me to remove all 3 tasks?", "en"),
+    ("borra todo", "¿Quieres que borre las 3 tareas de tu lista?", "es"),
+    ("lösch alles", "Soll ich wirklich alle 3 Aufgaben löschen?", "de"),
+    ("supprime tout", "Tu veux vraiment que je supprime tes 3 tâches ?", "fr"),
+    ("verwijder alles", "Weet je zeker dat ik alle 3 taken moet verwijderen?", "nl"),
+]
+
+
+@pytest.mark.parametrize(("message", "question", "lang"), WHOLE_ASKED_BACK)
+async def test_a_question_back_about_a_change_of_every_task_is_not_talked_over(
+    make_client: MakeClient, message: str, question: str, lang: str
+) -> None:
+    # The question names no word of the request ("everything", "todo"): it asks about that very change
+    # all the same, so the request is said not done without "Please ask again".
+    client = await make_client(ScriptedLLM(default=completion(question), checker=declares()))
+    await seed_tasks(client, "Gym", "Taxes", "Call mom")
+
+    body = (await chat(client, message)).json()
+
+    assert body["assistant_message"].splitlines() == [texts(lang)("Not done: “{request}”.", request=message), question]
+    assert await statuses(client) == dict.fromkeys(("Gym", "Taxes", "Call mom"), "pending")
+
+
+@pytest.mark.parametrize("message", ["delete everything", "borra todo", "lösch alles"])
+async def test_a_question_about_another_change_of_every_task_leaves_ask_again(
+    make_client: MakeClient, message: str
+) -> None:
+    llm = ScriptedLLM(default=completion("Should I mark the 3 tasks as done?"), checker=declares())
+    client = await make_client(llm)
+    await seed_tasks(client, "Gym", "Taxes", "Call mom")
+
+    body = (await chat(client, message)).json()
+
+    lang = {"delete everything": "en", "borra todo": "es", "lösch alles": "de"}[message]
+    assert texts(lang)("Not done: “{request}”. Please ask again.", request=message) in body["assistant_message"]
+
+
 @pytest.mark.parametrize(
     "words", ["Anything else?", "How was the gym?", "Hmm, which list do you mean?", "Should I add “Milk” instead?"]
 )

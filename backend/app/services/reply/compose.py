@@ -34,6 +34,7 @@ from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.asks import Action, Intent
 from backend.app.language.reading.question import read_question
+from backend.app.language.reading.whole import names_every_task
 from backend.app.schemas.chat import ActionRecord
 from backend.app.services.guard.claims import claims
 from backend.app.services.guard.coverage import unattempted
@@ -242,9 +243,11 @@ def _why_not(action: Action, run: RunRecord) -> NotDoneReason:
 def _asks_about(action: Action, asked: Mapping[Tool, str]) -> bool:
     """Whether the model's words ask the user about this action: a question about a change of its
     tool sharing a word with what it names ("delete gym please": "Are you sure you want to delete
-    “Gym”?"). Only the line's "Please ask again" rests on it: the action is said not done either way."""
+    “Gym”?"), or any question about a change of its tool where the action is over every task ("borra
+    todo": "¿Quieres que borre las 12 tareas?"). Only the line's "Please ask again" rests on it: the
+    action is said not done either way."""
     question = asked.get(action.tool)
-    return question is not None and shares_words(question, action.about)
+    return question is not None and (shares_words(question, action.about) or names_every_task(action.about))
 
 
 def _action_line(t: Texts, request: str, reason: NotDoneReason, *, asked_back: bool = False) -> str:
