@@ -242,6 +242,8 @@ REFERENCES = [
     ("die neue", "just_added"),
     ("die erste", "first"),
     ("die zweite", "second"),
+    ("den zweiten", "second"),  # the accusative: "welchen meinst du?" "den zweiten"
+    ("den ersten", "first"),
     ("die dritte", "third"),
     ("Nummer 2", "second"),
     ("die letzte", "this"),

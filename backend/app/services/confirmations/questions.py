@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import cache
 from typing import Any, Literal, cast
 
 from backend.app.calls.codes import ResultCode
@@ -28,12 +29,13 @@ from backend.app.calls.tools import BULK, Tool, having
 from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation, Task
 from backend.app.language.catalog import Texts
-from backend.app.language.lexicon import day_names, fold, lexicons, month_names
+from backend.app.language.lexicon import day_names, fold, lexicons, month_names, words_of
 from backend.app.language.reading.when import day_in
 from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
 from backend.app.tools.account import FACTS, TaskRef
-from backend.app.tools.referents import Pick, Referents
+from backend.app.tools.referents import Pick, Referents, ambiguous
+from backend.app.tools.resolver import named_in
 
 ASKABLE = having("destructive")  # never without the user's own words or a yes
 CHOOSABLE = having("targets")
@@ -50,6 +52,11 @@ class Proposal:
     actions: list[AskedAction]
     covers: frozenset[int] = field(default_factory=frozenset)  # id() of the calls it asks about
     answers: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def tools(self) -> frozenset[str]:
+        """The changes an answer runs, by tool."""
+        return frozenset(a["name"] for a in self.actions)
 
     def shown(self, *, expires_at: datetime) -> Confirmation:
         """The question as the response shows it, under a new id: a confirm's first answer carries the
@@ -79,7 +86,7 @@ def propose(calls: Sequence[ExecutedCall], *, t: Texts) -> Proposal | None:
         asked = choices_of(e.result.data)
         if e.result.code == ResultCode.AMBIGUOUS and e.call.name in CHOOSABLE and asked and asked["choices"]:
             reference = None if asked.get("offered") else asked["reference"] or str(e.arguments.get("task_id") or "")
-            return _choose(e, asked["choices"], reference, t)
+            return _choose(e.call.name, e.arguments, asked["choices"], reference, t, covers=frozenset({id(e)}))
     asks = [e for e in calls if _needs_yes(e)]
     if not asks:
         return None
@@ -113,11 +120,83 @@ def _confirm(actions: list[AskedAction], t: Texts, *, covers: frozenset[int] = f
     return Proposal("confirm", question, actions, covers, answers)
 
 
-def _choose(e: ExecutedCall, choices: list[Choice], reference: str | None, t: Texts) -> Proposal:
-    """Which of `choices`; `reference`: the words they all match (None: they were offered, as the
-    words named none)."""
+def which_restated(tool: Tool, words: str, tasks: Sequence[Task], *, said: str, t: Texts) -> Proposal | None:
+    """The model's question of which task a command's delete or completion is of ("Laquelle ? 1) Q1,
+    2) Q10"), asked as the backend's own choice, for a turn whose words cannot be shown (the check that
+    would verify them could not be read): the user's tasks the words name by their whole titles, in
+    the order they stand there, each one the change can be made to. Only where the command's own
+    words (`said`) name no one task ("delete yoga" is no choice between Gym and Taxes, nor "complete
+    Q1" with Q1 done), and the question names two or more as alternatives: the titles of its last
+    sentence that asks (of the whole words where that one names none: "Tu as … 1) Q1, 2) Q10.
+    Laquelle ?"), none joined by "and" ("Do you mean Q1 and Q10?" asks about both, not one)."""
+    if sum(named_in(said, x.title) for x in tasks) == 1:
+        return None
+    able = [x for x in tasks if tool != Tool.COMPLETE or x.status == "pending"]
+    titles = [fold(x.title) for x in able]
+    asking = _last_question(fold(words))
+    where = asking if _titles_at(asking, titles) else fold(words)
+    at = _titles_at(where, titles)
+    named = sorted((x for x in able if fold(x.title) in at), key=lambda x: at[fold(x.title)])
+    if len(named) < 2 or _joined(where, list(at)):
+        return None
+    offered = choices_of(ambiguous("", named, offered=True).data)
+    assert offered is not None
+    return _choose(tool, {}, offered["choices"], None, t)
+
+
+_ASKED = re.compile(r"[^.!?？¿؟。]*[?？؟](?:\s*[?？؟])*")
+
+
+def _last_question(words: str) -> str:
+    """The last sentence of `words` that asks (ends in a question mark), or "" if none does."""
+    asked = _ASKED.findall(words)
+    return asked[-1] if asked else ""
+
+
+def _joined(words: str, titles: Sequence[str]) -> bool:
+    """Whether an "and" of some language joins the titles in `words` (their own words aside)."""
+    between = words
+    for title in sorted(titles, key=len, reverse=True):
+        between = re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", " § ", between)
+    first, last = between.find("§"), between.rfind("§")
+    return first >= 0 and _additive().search(between[first:last]) is not None
+
+
+@cache
+def _additive() -> re.Pattern[str]:
+    return words_of("additive")
+
+
+def _titles_at(words: str, titles: Sequence[str]) -> dict[str, int]:
+    """Where each title first stands whole in `words` (all folded): not inside a word ("Q1" of "Q10")
+    nor inside a longer title standing there ("🧺" of "🧺 lakens")."""
+    spans = [
+        (m.start(), m.end(), title)
+        for title in dict.fromkeys(titles)
+        if title.strip()
+        for m in re.finditer(rf"(?<!\w){re.escape(title)}(?!\w)", words)
+    ]
+    at: dict[str, int] = {}
+    for start, end, title in sorted(spans):
+        inside = any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)
+        if not inside:
+            at.setdefault(title, start)
+    return at
+
+
+def _choose(
+    tool: str,
+    arguments: Mapping[str, Any],
+    choices: list[Choice],
+    reference: str | None,
+    t: Texts,
+    *,
+    covers: frozenset[int] = frozenset(),
+) -> Proposal:
+    """Which of `choices` `tool` is to change (with the call's other `arguments`); `reference`: the
+    words they all match (None: they were offered, as the words named none); `covers`: the call asked."""
     actions = [
-        AskedAction(name=e.call.name, arguments={**e.arguments, "task_id": c["id"]}, label=label(t, c), facts=_facts(c))
+        AskedAction(name=tool, arguments={**arguments, "task_id": c["id"]}, label=label(t, c), facts=_facts(c))
         for c in choices
     ]
     asks: dict[str, str] = {
@@ -125,13 +204,13 @@ def _choose(e: ExecutedCall, choices: list[Choice], reference: str | None, t: Te
         Tool.COMPLETE: t("Which one should I complete?"),
         Tool.UPDATE: t("Which one should I update?"),
     }
-    which = asks[e.call.name]
+    which = asks[tool]
     lines = [t("Multiple tasks match '{reference}'.", reference=reference)] if reference is not None else []
     lines.append(which)
     lines += [f"{i}. {a['label']}" for i, a in enumerate(actions, start=1)]
     lines.append(t("Answer with its number."))
     answers = [(str(i), str(i)) for i in range(1, len(actions) + 1)] + [(t("None of them"), t("no"))]
-    return Proposal("choose", "\n".join(lines), actions, frozenset({id(e)}), answers)
+    return Proposal("choose", "\n".join(lines), actions, covers, answers)
 
 
 def _facts(c: Choice) -> AskedFacts:

@@ -139,6 +139,9 @@ class Question(Protocol):
     @property
     def covers(self) -> frozenset[int]: ...
 
+    @property
+    def tools(self) -> frozenset[str]: ...
+
 
 # -- each call's outcome -----------------------------------------------------------------------------
 def _status(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> tuple[Status, bool]:
@@ -319,10 +322,12 @@ def compose(
     words = run.words
     shown_words = words.text if words is not None and words.shown and run.stop_reason in ANSWERED else ""
     asked = read_question(shown_words).changes if shown_words else {}
+    # A question of the backend's that stands for the model's (restated) asks back about its actions.
+    restated = question.tools if question is not None and not question.covers else frozenset()
     for action in left:
         reason = _why_not(action, run)
         request = user_words(message, action.text)
-        line = _action_line(t, request, reason, asked_back=_asks_about(action, asked))
+        line = _action_line(t, request, reason, asked_back=_asks_about(action, asked) or action.tool in restated)
         lines.append(line)
         reports.append(ActionReport(action.tool, Status.NOT_DONE, line, reason=reason))
     changed = any(e.result.success and e.call.name in CHANGING for e in run.executed)

@@ -47,9 +47,10 @@ from backend.app.language.detect import detect
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.asks import Intent, without
 from backend.app.language.reading.offer import offered_change
+from backend.app.language.reading.whole import names_every_task
 from backend.app.schemas.chat import ChatRequest, ChatResponse
 from backend.app.schemas.metadata import ModelInfo, PresetInfo
-from backend.app.services.confirmations.questions import Proposal, restated
+from backend.app.services.confirmations.questions import Proposal, restated, which_restated
 from backend.app.services.guard.claims import claims
 from backend.app.services.guard.execution import ExecutionGuard
 from backend.app.services.reply.live import LiveReply, ReplyListener
@@ -272,28 +273,35 @@ class ChatService:
         return replace(run, words=checked, guard_events=[*run.guard_events, *events]) if events else run
 
     async def _restated(self, turn: TurnContext, run: RunResult, step: Step) -> Proposal | None:
-        """The model's question about a change asked in the catalog's words (confirmations/questions.py
-        `restated`), where nothing was changed and its words cannot be shown because the check that
-        would verify them could not be read: what the user can answer, where only help was said. Never
-        beside a command (its own actions are what the turn says) nor a message that says no."""
+        """The model's question asked in the catalog's words (confirmations/questions.py), where
+        nothing was changed and its words cannot be shown because the check that would verify them
+        could not be read: what the user can answer, where only help or "not done" was said. Beside a
+        command for one change of a task, only its question of which task (`which_restated`; the
+        command's own actions are what the turn says); never beside a message that says no."""
         words = run.words
         if (
             not step.asks
-            or step.intent.kind in ("command", "negated")
+            or step.intent.kind == "negated"
             or step.intent.declined
             or words is None
             or words.reason is not WordsReason.UNVERIFIED
             or run.stop_reason not in ANSWERED
             or any(e.call.name not in READING for e in run.executed)
             or claims(words.text)
-            or (asked := offered_change(words.text)) is None
         ):
+            return None
+        which = _one_change(step.intent) if step.intent.kind == "command" else None
+        asked = offered_change(words.text) if step.intent.kind != "command" else None
+        if which is None and asked is None:
             return None
         async with unit_of_work(self.sessionmaker) as session:
             tasks = await TaskRepository(session, turn.user_id).list_tasks()
         # In the model's language where the message's own could not be told ("yoga fällt aus").
         language = step.language if step.language.how != "default" else detect(words.text)
-        return restated(asked, tasks, t=texts(language.code))
+        t = texts(language.code)
+        if which is not None:
+            return which_restated(which, words.text, tasks, said=step.intent.about_for(which), t=t)
+        return restated(asked, tasks, t=t) if asked is not None else None
 
     def _tools(self, turn: TurnContext, step: Step | None = None) -> TaskTools:
         """The turn's tools; with a guarded `step`, with what the message names for each action, to
@@ -358,3 +366,14 @@ class ChatService:
                 "guard": guard_outcome,
             },
         )
+
+
+def _one_change(intent: Intent) -> Tool | None:
+    """The one delete or completion every action of a command asks ("delete the Q one"), none of them
+    over every task ("delete everything except gym" asks no choice of one). Not an edit: its values
+    are the model's to give ("move the Q one to friday")."""
+    tools = {a.tool for a in intent.actions}
+    if len(tools) != 1 or any(names_every_task(a.about) for a in intent.actions):
+        return None
+    tool = tools.pop()
+    return tool if tool in (Tool.DELETE, Tool.COMPLETE) else None
