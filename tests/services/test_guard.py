@@ -217,8 +217,8 @@ def test_the_asked_add_may_take_its_title_from_the_conversation_but_not_from_now
     verdict = g.review_calls([call("add_task", title="Buy milk")], [], step=0, forced=False)
     names = verdict.grounding[0].names or ""
     assert "Buy milk" in names
-    # What is checked is the title against that text (tools/resolver.shares_words, in TaskTools):
-    from backend.app.tools.resolver import shares_words
+    # What is checked is the title against that text (tools/titles.shares_words, in TaskTools):
+    from backend.app.tools.titles import shares_words
 
     assert shares_words(names, "Buy milk")
     assert not shares_words("ajoute du lait à ma liste\n", "A list of tasks")  # SmolLM2's title for it

@@ -1,4 +1,4 @@
-"""Grounding: whether the user's own words name a task (tools/resolver.py `named_in`, `shares_words`).
+"""Grounding: whether the user's own words name a task (tools/titles.py `named_in`, `shares_words`).
 
 A call the guard does not trust to pick its own target (made under a forced choice, or a change the
 message was not read to ask for) may act only on a task these say the user named."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.app.tools.resolver import named_in, partly_named, shares_words
+from backend.app.tools.titles import named_in, partly_named, shares_words
 
 NAMED = [
     ("bin the taxes task", "Taxes"),

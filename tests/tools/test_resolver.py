@@ -16,9 +16,9 @@ from backend.app.tools.resolver import (
     ReferenceResolver,
     Resolved,
     clean_reference,
-    normalize_title,
     parse_uuid,
 )
+from backend.app.tools.titles import normalize_title
 
 
 def tasks(*titles: str) -> list[Candidate]:

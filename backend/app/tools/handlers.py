@@ -35,8 +35,8 @@ from backend.app.db.repositories.tasks import TaskRepository
 from backend.app.tools.references import Found, TaskFinder
 from backend.app.tools.referents import needs_confirmation_to_add
 from backend.app.tools.repeats import edited_timing, local_due, new_timing
-from backend.app.tools.resolver import partly_named, shares_words
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
+from backend.app.tools.titles import partly_named, shares_words
 from backend.app.tools.undo import undo_last_change
 from backend.app.tools.values import Dropped, Values
 

@@ -34,11 +34,9 @@ from backend.app.tools.resolver import (
     Resolution,
     Resolved,
     clean_reference,
-    exactly_named,
-    named_in,
     parse_uuid,
-    partly_named,
 )
+from backend.app.tools.titles import exactly_named, named_in, partly_named
 from backend.app.tools.whole_list import WholeList
 
 

@@ -17,17 +17,14 @@ message to the model and the user picks.
 from __future__ import annotations
 
 import re
-import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import Literal
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns, whole_list_words
+from backend.app.tools.titles import filler, normalize_title, same_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +72,10 @@ Resolution = Resolved | NoMatch | Ambiguous
 
 _UUID = re.compile(r"[0-9a-f]{8}(-?)[0-9a-f]{4}\1[0-9a-f]{4}\1[0-9a-f]{4}\1[0-9a-f]{12}", re.IGNORECASE)
 _QUOTES = "'\"`“”‘’«»"
-_APOSTROPHES = re.compile(r"['’‘`]")
-# An elided article or preposition ("l'assurance", "dell'auto", "qu'il"): the word after it is the word.
-_ELISION = re.compile(r"\b(?:[^\W\d_]{1,2}|[^\W\d_]{1,2}ll)['’‘`](?=[^\W\d_]{2})")
-_NON_WORD = re.compile(r"[^\w\s]|_")
-_LEADING = frozenset({"the", "my", "a", "an"})
-_FILLER = frozenset({"the", "my", "a", "an", "to", "of", "for", "and", "in", "on", "at", "with"})
 # Up to this many candidates every title is normalized and scored (a few ms). Above it, normalizing
 # each title in Python would cost more than the whole fuzzy search, so a C-speed shortlist comes first.
 _FULL_SCAN = 2_000
 _SHORTLIST = 200
-# Scripts written without spaces between words.
-_UNSPACED = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN")
 
 
 def clean_reference(reference: str) -> str:
@@ -104,41 +93,6 @@ def parse_uuid(reference: str) -> uuid.UUID | None:
     return uuid.UUID(text) if _UUID.fullmatch(text) else None
 
 
-def _singular(word: str) -> str:
-    # Deliberately simple rules, applied to reference and titles alike, so both sides agree even
-    # where English does not ("movies" -> "movy"); the fuzzy stage absorbs the rest.
-    if len(word) <= 3 or not word.isalpha():
-        return word  # "bus", "yes", "10s"
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"  # groceries -> grocery
-    if word.endswith(("sses", "xes", "ches", "shes", "zzes")):
-        return word[:-2]  # boxes -> box, glasses -> glass
-    if word.endswith(("ss", "us", "is")):
-        return word  # glass, status, analysis: not plurals
-    return word[:-1] if word.endswith("s") else word
-
-
-def normalize_title(text: str) -> str:
-    """casefold, accents off, elisions off ("l'assurance" -> "assurance"), punctuation out,
-    whitespace collapsed, plurals singular, a leading article or possessive (in any covered
-    language) and a trailing "task" dropped (never the only word): "The books task!" -> "book",
-    "la compra" -> "compra". ("Book list" keeps its list.)"""
-    words = [_singular(w) for w in _NON_WORD.sub(" ", _APOSTROPHES.sub("", _ELISION.sub("", fold(text)))).split()]
-    if len(words) > 1 and (words[0] in _LEADING or _filler(words[0])):
-        words = words[1:]
-    if len(words) > 1 and words[-1] == "task":
-        words = words[:-1]
-    return " ".join(words)
-
-
-@cache
-def _filler(word: str) -> bool:
-    """A word that tells no title from another, in any covered language ("the", "de", "la", "der")."""
-    if word in _FILLER:
-        return True
-    return any((p := lex.word("title_fillers")) is not None and p.fullmatch(word) for lex in lexicons())
-
-
 def _score(reference: str, title: str, token_set: float) -> float:
     """max(ratio, damped token_set) on normalized strings, 0..100.
 
@@ -152,162 +106,15 @@ def _score(reference: str, title: str, token_set: float) -> float:
     return max(fuzz.ratio(reference, title), token_set * damping)
 
 
-def _same_word(a: str, b: str) -> bool:
-    """A typo of the same word: equal first letter, 1 edit (2 past six letters), numbers exact.
-
-    Typos rarely hit a word's first letter, so "milk"/"silk" and "mom"/"dad" are different words
-    while "rad"/"read" and "raed"/"read" (a transposition) are the same one. A number names a
-    different task ("Errand 4" is not "Errand 3"), so a word with a digit must match exactly.
-    """
-    if a == b:
-        return True
-    if a[0] != b[0] or any(ch.isdigit() for ch in a + b):
-        return False
-    longest = max(len(a), len(b))
-    allowed = 0 if longest <= 2 else 1 if longest <= 6 else 2
-    return bool(OSA.distance(a, b, score_cutoff=allowed) <= allowed)
-
-
 def _words_fit(reference: str, title: str) -> bool:
-    """Every meaningful word of the (normalized) reference has a `_same_word` in the title.
+    """Every meaningful word of the (normalized) reference has a `same_word` in the title.
 
     The title may have more words ("book" still finds "Return book to library": which one is then
     the Ambiguous answer's job); the reference may not bring a word the title lacks.
     """
     words = title.split()
-    wanted = [w for w in reference.split() if not _filler(w)] or reference.split()
-    return all(any(_same_word(w, t) for t in words) for w in wanted)
-
-
-def _meaningful(text: str) -> list[str]:
-    words = normalize_title(text).split()
-    return [w for w in words if not _filler(w)] or words
-
-
-def named_in(text: str, title: str, *, strict: bool = False) -> bool:
-    """Whether `text` (the user's own words) names the task `title`: every meaningful word of the
-    title has a counterpart in the text, typo-tolerant (`_same_word`) or the same word with an
-    ending ("врач" in "к врачу", "ara" in "aradım"). "bin the taxes task" names "Taxes"; "delete it"
-    or "should I delete the old invoices" name nothing else. In a script written without spaces
-    (Japanese, Chinese, Thai) a title is named where the text holds it ("ジム" in "ジムのタスク消して").
-    A change verb names only a verb of a title; with `strict` (the assistant's words) so do a filler
-    and a word for a task, a list or all of them ("ta", "tes", "list": never "Taxes", "Test", "Lisa")."""
-    if _unspaced(title):
-        return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
-    words = normalize_title(text).split()
-    wanted = _meaningful(title)
-    if not wanted:
-        return _symbols_named(text, title)
-    near = [t for t in words if not (strict and _function_word(t))]
-    return all(w in words or any(_near(w, t) for t in near) for w in wanted)
-
-
-def _near(word: str, said: str) -> bool:
-    """`said` is the title's `word` with a typo or an ending; a change verb only where the title's word
-    is a verb too ("cancelled" is "Cancel subscription"'s; "remove" is no "Remote", "mark" no "Market",
-    "complete" no "Comp")."""
-    return (_same_word(word, said) or _ending(word, said)) and (not _verb(said) or _verb(word))
-
-
-@cache
-def _function_word(word: str) -> bool:
-    """A filler, or a word for a task, a list or all of them, in some language ("ta", "list", "toute")."""
-    return _filler(word) or bool(task_nouns().fullmatch(word)) or bool(whole_list_words().fullmatch(word))
-
-
-@cache
-def _verb(word: str) -> bool:
-    """A form of some language's verbs for a change ("remove", "mark", "lösche", "cancelled")."""
-    return any(lex.any_verb is not None and lex.any_verb.fullmatch(word) for lex in lexicons())
-
-
-def exactly_named(text: str, title: str) -> bool:
-    """Whether `text` holds the title itself: its words in order, as written (case, accents,
-    punctuation, plurals and a leading article aside), no typo allowed ("delete the taxes task" holds
-    "Taxes"; "delete the tax" does not, "delete read books" holds "Read book" only as `named_in`).
-    What lets a delete or complete whose target the backend chose run without asking."""
-    if _unspaced(title):
-        return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
-    wanted, words = normalize_title(title).split(), normalize_title(text).split()
-    if not wanted:
-        return _symbols_named(text, title)
-    return any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1))
-
-
-def _symbols(text: str) -> list[str]:
-    """The symbols of a text (emoji, signs), which a title of no words is made of ("🧺", "✈️ ★")."""
-    return [c for c in text if unicodedata.category(c).startswith("S")]
-
-
-def _symbols_named(text: str, title: str) -> bool:
-    """A title of symbols only ("🧺") is named where the text holds each of its symbols."""
-    own = _symbols(title)
-    return bool(own) and all(c in text for c in own)
-
-
-def partly_named(text: str, title: str) -> bool:
-    """Whether `text` names at least a distinctive part of `title`: one of its meaningful words of
-    four letters or more, typo-tolerant or with an ending ("reisepass" of "Reisepass verlängern",
-    "rent" of "Pay rent"), or of three letters written exactly so ("oma" of "Oma bellen", "was" of
-    "Was doen": too short for a typo or an ending to say anything), or in a script written without
-    spaces two characters of it in a row that are not all kana ("歯医者" of "歯医者の予約"); the words
-    for a task or a list themselves do not count, nor a title whose number the text contradicts.
-    Weaker than `named_in`: enough to ask the user about the task, not to change it."""
-    if _unspaced(title):
-        own, said = _squeezed(title), _squeezed(text)
-        pairs = (own[i : i + 2] for i in range(len(own) - 1))
-        return any(p in said and not all(_kana(c) for c in p) for p in pairs)
-    words = normalize_title(text).split()
-    numbers = {w for w in normalize_title(title).split() if w.isdigit()}
-    if numbers and numbers.isdisjoint(words) and any(w.isdigit() for w in words):
-        return False  # "Errand 4" names no part of "Errand 3": its number tells them apart
-    nouns = task_nouns()
-    wanted = [w for w in _meaningful(title) if len(w) >= 3 and not w.isdigit() and not nouns.fullmatch(fold(w))]
-    return any(w in words if len(w) == 3 else any(_same_word(w, t) or _ending(w, t) for t in words) for w in wanted)
-
-
-def _kana(char: str) -> bool:
-    return unicodedata.name(char, "").startswith(("HIRAGANA", "KATAKANA"))
-
-
-def _ending(word: str, said: str) -> bool:
-    """`said` is `word` with an ending of up to four letters (a case, a suffix: "aradım" of "ara"), or
-    the two share a stem and differ only in their last letters (a conjugation: "llamé" of "llamar")."""
-    if len(word) < 3 or word.isdigit() or said.isdigit():
-        return False
-    if said.startswith(word):
-        return len(said) - len(word) <= 4
-    stem = next((i for i, (a, b) in enumerate(zip(word, said, strict=False)) if a != b), min(len(word), len(said)))
-    return stem >= 4 and stem >= len(word) - 2 and stem >= len(said) - 3
-
-
-def _unspaced(text: str) -> bool:
-    """Whether `text` holds a character of a script written without spaces (never ASCII text, the
-    usual title, which is then not looked at character by character)."""
-    return not text.isascii() and any(_unspaced_char(c) for c in text)
-
-
-@lru_cache(maxsize=4096)
-def _unspaced_char(char: str) -> bool:
-    return unicodedata.name(char, "").startswith(_UNSPACED)
-
-
-def _squeezed(text: str) -> str:
-    return "".join(c for c in fold(text) if c.isalnum())
-
-
-def shares_words(text: str, title: str) -> bool:
-    """Whether a title to add shares at least one meaningful word with the user's words. Words for a
-    task or a list themselves, and the verbs for adding, do not count: "A list of tasks" shares
-    nothing with "ajoute du lait à ma liste", nor "Add task to the list" with "add milk"."""
-    if _unspaced(title):
-        return bool(_squeezed(title)) and _squeezed(title) in _squeezed(text)
-    words = normalize_title(text).split()
-    generic = (task_nouns(), add_verbs(), reference_words())
-    own = [
-        w for w in normalize_title(title).split() if not _filler(w) and not any(p.fullmatch(fold(w)) for p in generic)
-    ]
-    return any(any(_same_word(w, t) for t in words) for w in own)
+    wanted = [w for w in reference.split() if not filler(w)] or reference.split()
+    return all(any(same_word(w, t) for t in words) for w in wanted)
 
 
 class ReferenceResolver:

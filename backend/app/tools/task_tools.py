@@ -12,8 +12,7 @@ what each one does, tools/handlers.py, whose handlers it holds (and they the `Ta
 tools/references.py). A call's result and the arguments recorded as executed are built from what its
 handler returned (`Done`): the model's arguments with the values the handler repaired and applied in
 their place, so the record of a change says what was applied. (A write the database refuses is a
-bare STORAGE_ERROR: its handler returned nothing, so how its reference was read is not reported with
-it.)
+bare STORAGE_ERROR: its handler returned nothing, so how its reference was read is not reported.)
 """
 
 from __future__ import annotations
@@ -47,8 +46,9 @@ from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import Referents
 from backend.app.tools.registry import TOOL_SPECS, TOOLS, find_tool
 from backend.app.tools.repeats import past_due
-from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference, exactly_named, named_in
+from backend.app.tools.resolver import ReferenceResolver, Resolution, clean_reference
 from backend.app.tools.schemas import ListTasksArgs
+from backend.app.tools.titles import exactly_named, named_in
 
 # Up to this many tasks the resolver sees every title (scored in process). Above it, on Postgres, the
 # database shortlists PREFILTER_LIMIT titles close to the reference (title words, then trigrams): at

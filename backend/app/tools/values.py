@@ -20,7 +20,7 @@ from backend.app.calls.decisions import Do
 from backend.app.calls.facts import Arg, Given, Grounding, ValueFacts
 from backend.app.calls.said import Said
 from backend.app.calls.verdicts import decide
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 M = TypeVar("M", bound=BaseModel)
 # A due time and a repeat are when a task is due, as a due date is: the same rows of the table.

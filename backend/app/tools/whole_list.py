@@ -9,7 +9,7 @@ from backend.app.calls.facts import Grounding
 from backend.app.calls.tools import Tool
 from backend.app.db.repositories.tasks import TaskRepository, TaskRow
 from backend.app.language.reading.whole import all_from_a_list, names_every_task, of_finished, unplaced
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 
 class WholeList:

@@ -35,7 +35,7 @@ from backend.app.schemas.chat import Confirmation, ConfirmationAction, Confirmat
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
 from backend.app.tools.account import FACTS, TaskRef
 from backend.app.tools.referents import Pick, Referents, ambiguous
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 ASKABLE = having("destructive")  # never without the user's own words or a yes
 CHOOSABLE = having("targets")

@@ -27,7 +27,7 @@ from backend.app.calls.verdicts import decide
 from backend.app.language.lexicon import fold, lexicons
 from backend.app.language.reading.asks import Intent, without
 from backend.app.language.reading.naming import names_something
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 _NO_CHANGE = "Not run: the user's message asks for no change. Answer without changing anything."
 _WHY = {GuardReason.NOT_ASKED: _NO_CHANGE}

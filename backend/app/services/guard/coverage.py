@@ -15,7 +15,7 @@ from backend.app.calls.types import ExecutedCall, ToolCall
 from backend.app.language.lexicon import fold, whole_list_words
 from backend.app.language.reading.asks import Action, Intent
 from backend.app.language.reading.naming import names_something
-from backend.app.tools.resolver import named_in, partly_named
+from backend.app.tools.titles import named_in, partly_named
 
 # Results that end the reply with a question to the user: nothing was done yet.
 ASKED = frozenset({ResultCode.NEEDS_CONFIRMATION, ResultCode.DESTRUCTIVE_LIMIT, ResultCode.AMBIGUOUS})

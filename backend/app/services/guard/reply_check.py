@@ -23,7 +23,7 @@ from backend.app.calls.payloads import choices_of, listing_of, title_of, undo_of
 from backend.app.calls.tools import Tool, of_action, stated_by
 from backend.app.calls.types import ExecutedCall, ToolSpec
 from backend.app.core.jsontypes import JsonObject
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 Action = Literal["add", "delete", "complete", "update", "undo"]
 # The tools a declared action may be backed by (a completion and an edit state each other).

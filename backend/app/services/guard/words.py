@@ -35,7 +35,7 @@ from backend.app.services.guard.coverage import ASKED, covered
 from backend.app.services.guard.events import silent
 from backend.app.services.guard.final_calls import final_calls
 from backend.app.services.guard.reply_check import TOOL_OF, Declaration, made_by, titles_of
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 CLAIMABLE = having("claimable")  # a claimed change that may be forced
 _AFTER_CLAIMS = (GuardReason.GHOST_CLAIM, GuardReason.YES_TO_QUESTION)  # the one retry a claim may force

@@ -43,7 +43,7 @@ from backend.app.services.guard.events import silent as silent_calls
 from backend.app.services.guard.final_calls import final_calls, repeats_of_done
 from backend.app.services.guard.reply_check import TOOL_OF
 from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
-from backend.app.tools.resolver import named_in, shares_words
+from backend.app.tools.titles import named_in, shares_words
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
 # Words withheld because they said a change happened that did not: the reply says nothing changed.

@@ -31,7 +31,7 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.language.lexicon import fold
 from backend.app.services.guard.claims import READABLE, denial
 from backend.app.services.guard.execution import ExecutionGuard
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 # A sentence ends at one of these followed by white space, or at a line break (a list's item).
 _ENDS = frozenset(".!?…。！？;:")

@@ -14,7 +14,7 @@ from backend.app.calls.tools import Tool
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.failures import failure_reason, field_name
-from backend.app.tools.resolver import named_in
+from backend.app.tools.titles import named_in
 
 
 def quoted(t: Texts, title: object) -> str:

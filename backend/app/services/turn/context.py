@@ -39,7 +39,7 @@ from backend.app.services.turn import prompt
 from backend.app.services.turn.routing import Choice
 from backend.app.tools.account import TurnAccount
 from backend.app.tools.referents import Referents
-from backend.app.tools.resolver import exactly_named
+from backend.app.tools.titles import exactly_named
 
 GUARDED_POLICIES = {ToolPolicy.GUARDED, ToolPolicy.REQUIRED, ToolPolicy.FORCED_INTENT, ToolPolicy.TWO_PHASE}
 
