@@ -13,7 +13,6 @@ from backend.app.language.reading.clauses import read_clause, split_sentences, v
 from backend.app.language.reading.exceptions import Cut, gives_value, in_clause, in_verbless
 from backend.app.language.reading.negation import and_joined, declines
 from backend.app.language.reading.quoted import placeheld, restored
-from backend.app.language.reading.ranges import unspaced, with_ranges
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +35,6 @@ _FULL_STOPS = str.maketrans({"。": ". ", "！": "! ", "？": "? "})
 @lru_cache(maxsize=256)
 def read_question(text: str) -> Question:
     folded, typed = placeheld(text.translate(_FULL_STOPS))
-    folded = unspaced(folded)
     changes: dict[Tool, list[str]] = {}
     options: list[str] = []
     others: list[str] = []
@@ -83,8 +81,7 @@ def read_question(text: str) -> Question:
                 options.append(words.strip(" ?¿？()"))
                 if not current:
                     leading.append(words)
-    asks = {t: with_ranges("\n".join(c)) for t, c in changes.items()}  # "Item 1 to Item 10" names Item 2 too
-    return Question(asks, tuple(options), tuple(others), tuple(declined))
+    return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others), tuple(declined))
 
 
 def points(words: str) -> bool:
