@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from backend.app.calls.tools import Tool
-from backend.app.language.lexicon import Lexicon, fold, lexicons
+from backend.app.language.lexicon import Lexicon, fold, lexicons, words_of
 from backend.app.language.reading.clauses import read_clause, split_sentences, verb_tools
 from backend.app.language.reading.exceptions import Cut, gives_value, in_clause, in_verbless
 from backend.app.language.reading.negation import and_joined, declines
@@ -46,11 +46,15 @@ def read_question(text: str) -> Question:
         current: tuple[Tool, ...] = ()  # the change verbless clauses around it list items of
         leading: list[str] = []  # verbless clauses before the sentence's first verb ("(Sabzi, Dhobi) done kar doon?")
         excepting = opened = False  # an exception before ("except Gym"), still open before a verb ("alles außer Gym")
-        saying_no = False  # the clause before says no ("…, but not Taxes"): what "and" joins to it does too
-        for clause, join in zip(clauses, joins, strict=True):
+        # the clause before says no ("…, but not Taxes"): what "and" joins to it does too; or it keeps
+        # what follows it ("keep gym"): what a comma joins to it is kept too
+        saying_no = keeping = False
+        chain: list[str] = []  # the items since the last verb ("gym" of "… aur gym aur yoga rakh loon?")
+        for clause, join in zip(*_kept_apart(clauses, joins), strict=True):
             tools = verb_tools(clause)
-            # "… except Gym and Yoga?", "…, but not Yoga and Report?" (not "… and Report to Monday?")
-            joins_no = saying_no and and_joined(join) and not (Tool.UPDATE in current and gives_value(clause))
+            # "… except Gym and Yoga?", "…, but not Yoga and Report?", "…keep Gym, Yoga?" (not "…and Report to Monday?")
+            valued = Tool.UPDATE in current and gives_value(clause)
+            joins_no = saying_no and (and_joined(join) or keeping) and not valued
             if not tools and (excepting or joins_no):
                 declined.append(restored(clause, typed))
                 continue
@@ -61,8 +65,14 @@ def read_question(text: str) -> Question:
                 excepting, opened = True, start > 0 and end == len(bare)
                 if not (clause := (bare[:start] + " " + bare[end:]).strip()):
                     continue
-            saying_no = not tools and declines(clause.strip())
-            if saying_no:  # "Should I delete Gym and Yoga, but not Taxes?": no item
+            keeps = None if tools else _keeps(clause)
+            saying_no = not tools and (declines(clause.strip()) or keeps is not None)
+            keeping = keeps == "before"
+            if saying_no:  # "Should I delete Gym and Yoga, but not Taxes?", "… and keep Gym?": no item
+                if keeps == "after":  # "soll ich gym und yoga behalten", "gym, yoga rakh loon": those are kept too
+                    declined += [restored(w, typed) for w in _taken_back(chain, changes, leading)]
+                if keeps is not None:  # an alternative still ("delete “Gym”, or keep it?"): no plain offer
+                    options.append(restored(clause, typed).strip(" ?¿？()"))
                 others.append(restored(clause, typed))
                 declined.append(others[-1])
                 continue
@@ -77,11 +87,76 @@ def read_question(text: str) -> Question:
             current = tools or current
             for tool in current:
                 changes.setdefault(tool, []).append(words)
+            chain = [*chain, words] if not tools else []
             if not tools:
                 options.append(words.strip(" ?¿？()"))
                 if not current:
                     leading.append(words)
     return Question({t: "\n".join(c) for t, c in changes.items()}, tuple(options), tuple(others), tuple(declined))
+
+
+def _kept_apart(clauses: list[str], joins: list[str]) -> tuple[list[str], list[str]]:
+    """The clauses, each that holds a word that keeps a task cut at the "and" right before it ("ska
+    jag ta bort taxes | och behalla gym"), or where it holds a verb of a change too, at the first
+    "and" between them ("zal ik taxes verwijderen | en gym en yoga houden"): what is kept is no item
+    of the change."""
+    cut_clauses, cut_joins = [], []
+    for clause, join in zip(clauses, joins, strict=True):
+        keep = _keeping().search(clause)
+        at = keep.start() if keep is not None else 0
+        verbs = [m.start() for lex in lexicons() if lex.any_verb is not None and (m := lex.any_verb.search(clause))]
+        low, high = sorted((min(verbs), at)) if at and verbs else (0, 0)
+        # the "and" right before the keep word ("taxes och yoga | och lata resten vara"), else the first one
+        # between the verb and the keep word ("taxes verwijderen | en gym en yoga houden")
+        right = [c for c in _and().finditer(clause, 0, at) if not clause[c.end() : at].strip()]
+        cut = right[0] if right else next(_and().finditer(clause, low, high), None) if high else None
+        if cut is None:
+            cut_clauses.append(clause)
+            cut_joins.append(join)
+        else:
+            cut_clauses += [clause[: cut.start()], clause[cut.end() :]]
+            cut_joins += [join, cut.group()]
+    return cut_clauses, cut_joins
+
+
+def _keeps(clause: str) -> str | None:
+    """Whether a clause of the assistant's question keeps what it names, and where those words stand:
+    "before" them ("keep gym", "should i keep gym", "dejo gym") or "after" them, ending the clause
+    ("gym behalten", "yoga rakh loon"), or None (a purpose or a manner amid it: "to keep it tidy")."""
+    found = _keeping().search(clause)
+    if found is None:
+        return None
+    opening = _opening().match(clause)
+    if not clause[opening.end() if opening else 0 : found.start()].strip():
+        return "before"
+    # ending the clause ("gym behalten", "yoga rakh loon"); never amid it ("… to keep things tidy")
+    return "after" if not clause[found.end() :].strip() else None
+
+
+def _taken_back(chain: list[str], changes: dict[Tool, list[str]], leading: list[str]) -> list[str]:
+    """The items in `chain` taken out of the changes and the leading items they were listed in."""
+    for words in chain:
+        for listed in (*changes.values(), leading):
+            if words in listed:
+                listed.remove(words)
+    return chain
+
+
+@cache
+def _keeping() -> re.Pattern[str]:
+    return words_of("keep")
+
+
+@cache
+def _and() -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{words_of('additive').pattern})(?!\w)")
+
+
+@cache
+def _opening() -> re.Pattern[str]:
+    """The assistant's own frame at the start of a clause ("should i", "soll ich", "kya main")."""
+    parts = [p.pattern for lex in lexicons() for p in (lex.claim("own_offer"), lex.word("fillers")) if p is not None]
+    return re.compile(rf"^(?:[\W_]*(?:{'|'.join(parts)}))*")
 
 
 def points(words: str) -> bool:
