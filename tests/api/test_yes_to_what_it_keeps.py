@@ -87,6 +87,38 @@ async def test_a_yes_still_changes_every_task_the_question_lists(make_client: Ma
     assert await statuses(client) == {}, body["assistant_message"]
 
 
+# (the tasks, the question, the tool, the tasks it asks about): a keep word that keeps nothing (found by
+# a second review): a clause of its own, a title, a relative clause, "dejar … como completada"
+NOTHING_KEPT = [
+    (TASKS, "Should I delete Gym and Yoga before you leave?", "delete_task", ("Gym", "Yoga")),
+    (TASKS, "Should I mark Gym and Yoga done before you leave?", "complete_task", ("Gym", "Yoga")),
+    (
+        ("Gym", "Yoga", "Sick leave", "Taxes"),
+        "Should I delete Gym, Yoga and Sick leave?",
+        "delete_task",
+        ("Gym", "Yoga", "Sick leave"),
+    ),
+    (TASKS, "Should I delete Gym and Yoga, which you no longer need to keep?", "delete_task", ("Gym", "Yoga")),
+    (TASKS, "¿Borro Gym y Yoga, que ya no quieres conservar?", "delete_task", ("Gym", "Yoga")),
+    (TASKS, "Je supprime Gym et Yoga, que tu ne veux pas garder ?", "delete_task", ("Gym", "Yoga")),
+    (TASKS, "Vuoi che elimini Gym e Yoga, che non vuoi tenere?", "delete_task", ("Gym", "Yoga")),
+    (TASKS, "Ska jag ta bort Gym och Yoga som du inte vill behålla?", "delete_task", ("Gym", "Yoga")),
+    (TASKS, "¿Dejo Gym y Yoga como completadas?", "complete_task", ("Gym", "Yoga")),
+    (TASKS, "Quer que eu deixe Gym e Yoga como concluídas?", "complete_task", ("Gym", "Yoga")),
+]
+
+
+@pytest.mark.parametrize(("tasks", "question", "tool", "asked"), NOTHING_KEPT)
+async def test_a_keep_word_that_keeps_nothing_takes_nothing_from_the_yes(
+    make_client: MakeClient, tasks: tuple[str, ...], question: str, tool: str, asked: tuple[str, ...]
+) -> None:
+    client, body = await yes_to(make_client, tasks, "tidy my list", question, sweep(tool, asked))
+
+    left = await statuses(client)
+    changed = {t for t in asked if t not in left or left[t] == "completed"}
+    assert changed == set(asked), body["assistant_message"]
+
+
 LASSEN = ("Haare schneiden lassen", "Taxes", "Gym")
 
 

@@ -50,22 +50,21 @@ def read_question(text: str) -> Question:
         # what follows it ("keep gym"): what a comma joins to it is kept too
         saying_no = keeping = False
         chain: list[str] = []  # the items since the last verb ("gym" of "… aur gym aur yoga rakh loon?")
-        for clause, join in zip(*_kept_apart(clauses, joins), strict=True):
-            tools = verb_tools(clause)
+        cut, cut_joins = _kept_apart(clauses, joins)
+        for i, (clause, join) in enumerate(zip(cut, cut_joins, strict=True)):
+            tools, edit = verb_tools(clause), Tool.UPDATE in current
             # "… except Gym and Yoga?", "…, but not Yoga and Report?", "…keep Gym, Yoga?" (not "…and Report to Monday?")
-            valued = Tool.UPDATE in current and gives_value(clause)
-            joins_no = saying_no and (and_joined(join) or keeping) and not valued
+            joins_no = saying_no and (and_joined(join) or keeping) and not (edit and gives_value(clause))
             if not tools and (excepting or joins_no):
                 declined.append(restored(clause, typed))
                 continue
-            edit = Tool.UPDATE in current
             if not tools and (span := in_verbless(bare := clause.strip(), current, edit=edit, framed=True)) is not None:
                 start, end = span
                 declined.append(restored(bare[start:end], typed))
                 excepting, opened = True, start > 0 and end == len(bare)
                 if not (clause := (bare[:start] + " " + bare[end:]).strip()):
                     continue
-            keeps = None if tools else _keeps(clause)
+            keeps = None if tools else _keeps(clause, " ".join(cut[i + 1 :]))
             saying_no = not tools and (declines(clause.strip()) or keeps is not None)
             keeping = keeps == "before"
             if saying_no:  # "Should I delete Gym and Yoga, but not Taxes?", "… and keep Gym?": no item
@@ -119,18 +118,21 @@ def _kept_apart(clauses: list[str], joins: list[str]) -> tuple[list[str], list[s
     return cut_clauses, cut_joins
 
 
-def _keeps(clause: str) -> str | None:
+def _keeps(clause: str, rest: str) -> str | None:
     """Whether a clause of the assistant's question keeps what it names, and where those words stand:
     "before" them ("keep gym", "should i keep gym", "dejo gym") or "after" them, ending the clause
-    ("gym behalten", "yoga rakh loon"), or None (a purpose or a manner amid it: "to keep it tidy")."""
+    ("gym behalten", "yoga rakh loon"), or None (a purpose or a manner amid it: "to keep it tidy"; a
+    done state after it, in it or in the `rest` of the sentence: "dejo gym como completada")."""
     found = _keeping().search(clause)
-    if found is None:
-        return None
+    if found is None or _done_states().search(f"{clause[found.end() :]} {rest}"):
+        return None  # "¿dejo gym y yoga como completadas?" leaves them done: a completion
     opening = _opening().match(clause)
     if not clause[opening.end() if opening else 0 : found.start()].strip():
         return "before"
-    # ending the clause ("gym behalten", "yoga rakh loon"); never amid it ("… to keep things tidy")
-    return "after" if not clause[found.end() :].strip() else None
+    # ending the clause, in a language whose verb comes last ("gym behalten", "yoga rakh loon"); never
+    # amid it ("… to keep things tidy"), nor a clause of its own ("… before you leave", "Sick leave")
+    verb_last = any(lex.verb_last() and (w := lex.word("keep")) and w.fullmatch(found.group()) for lex in lexicons())
+    return "after" if verb_last and not clause[found.end() :].strip() else None
 
 
 def _taken_back(chain: list[str], changes: dict[Tool, list[str]], leading: list[str]) -> list[str]:
@@ -145,6 +147,11 @@ def _taken_back(chain: list[str], changes: dict[Tool, list[str]], leading: list[
 @cache
 def _keeping() -> re.Pattern[str]:
     return words_of("keep")
+
+
+@cache
+def _done_states() -> re.Pattern[str]:
+    return words_of("done_states")
 
 
 @cache
