@@ -36,6 +36,7 @@ KEEPS = [
     "Zal ik Taxes verwijderen en Gym, Yoga houden?",
     "Kya main Taxes delete kar doon aur Gym, Yoga rakh loon?",
     "Should I delete Taxes and hold off on Gym and Yoga?",
+    "Behåll Gym och ta bort Taxes?",  # the keep word opens the question
     "Should I keep Gym and delete Taxes?",
     "Should I delete Taxes and keep Gym?",
     "Should I delete Taxes but keep Gym?",

@@ -102,12 +102,12 @@ def _kept_apart(clauses: list[str], joins: list[str]) -> tuple[list[str], list[s
     cut_clauses, cut_joins = [], []
     for clause, join in zip(clauses, joins, strict=True):
         keep = _keeping().search(clause)
-        at = keep.start() if keep is not None else 0
-        verbs = [m.start() for lex in lexicons() if lex.any_verb is not None and (m := lex.any_verb.search(clause))]
-        low, high = sorted((min(verbs), at)) if at and verbs else (0, 0)
+        at = keep.start() if keep is not None else -1
+        verbs = [m.start() for lex in lexicons() if at >= 0 and lex.any_verb and (m := lex.any_verb.search(clause))]
+        low, high = sorted((min(verbs), at)) if verbs else (0, 0)
         # the "and" right before the keep word ("taxes och yoga | och lata resten vara"), else the first one
-        # between the verb and the keep word ("taxes verwijderen | en gym en yoga houden")
-        right = [c for c in _and().finditer(clause, 0, at) if not clause[c.end() : at].strip()]
+        # between the verb and the keep word ("taxes verwijderen | en gym en yoga houden", "behall gym | och …")
+        right = [c for c in _and().finditer(clause, 0, max(at, 0)) if not clause[c.end() : at].strip()]
         cut = right[0] if right else next(_and().finditer(clause, low, high), None) if high else None
         if cut is None:
             cut_clauses.append(clause)
