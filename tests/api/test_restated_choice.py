@@ -15,6 +15,7 @@ import re
 
 import pytest
 from support.api import USER, MakeClient, auth, chat, seed_tasks, statuses, tasks_of
+from support.asking import after, asking_model
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 
 # (the tasks, the user's command, the model's question back, the user's answer, the tool, the task it means)
@@ -71,15 +72,11 @@ CHOICES = [
 ]
 
 
-def _model(question: str, *, honest: bool = False) -> ScriptedLLM:
-    """Asks `question` to everything, forced or not, and says "Done." after a tool's result."""
-
-    def answer(body: dict[str, object]) -> dict[str, object]:
-        messages = body["messages"]
-        assert isinstance(messages, list)
-        return completion("Done.") if messages[-1]["role"] == "tool" else completion(question)
-
-    return ScriptedLLM(default=answer, checker=declares() if honest else NONSENSE_CHECK)
+def _model(message: str, question: str, *, honest: bool = False) -> ScriptedLLM:
+    """Answers `message`, and anything after it, with `question` (forced or not)."""
+    return ScriptedLLM(
+        default=asking_model(message, question, completion(question)), checker=declares() if honest else NONSENSE_CHECK
+    )
 
 
 @pytest.mark.parametrize(("tasks", "message", "question", "reply", "tool", "meant"), CHOICES)
@@ -92,7 +89,7 @@ async def test_the_models_question_of_which_task_is_asked_as_a_choice_and_its_an
     tool: str,
     meant: str,
 ) -> None:
-    llm = _model(question)
+    llm = _model(message, question)
     client = await make_client(llm)
     await seed_tasks(client, *tasks)
 
@@ -110,12 +107,7 @@ async def test_the_models_question_of_which_task_is_asked_as_a_choice_and_its_an
     requests = len(llm.requests)
     body = (await chat(client, reply, conversation_id=first["conversation_id"])).json()
     assert len(llm.requests) == requests  # the answer runs the stored call, no model
-    expected = dict.fromkeys(tasks, "pending")
-    if tool == "delete_task":
-        del expected[meant]
-    else:
-        expected[meant] = "completed"
-    assert await statuses(client) == expected, body["assistant_message"]
+    assert await statuses(client) == after(tasks, tool, meant), body["assistant_message"]
 
 
 def _first(text: str, title: str) -> int:
@@ -147,7 +139,7 @@ NOT_ASKED = [
 async def test_no_choice_is_asked_where_the_words_or_the_command_do_not_call_for_one(
     make_client: MakeClient, tasks: tuple[str, ...], message: str, words: str
 ) -> None:
-    client = await make_client(_model(words))
+    client = await make_client(_model(message, words))
     await seed_tasks(client, *tasks)
 
     body = (await chat(client, message)).json()
@@ -158,7 +150,7 @@ async def test_no_choice_is_asked_where_the_words_or_the_command_do_not_call_for
 
 async def test_a_command_naming_a_finished_task_is_no_choice_among_others(make_client: MakeClient) -> None:
     # "complete Q1" with Q1 done names one task: the model's "Did you mean Q10 or Q2?" is no choice to ask.
-    client = await make_client(_model("Q1 is already done. Did you mean Q10 or Q2?"))
+    client = await make_client(_model("complete Q1", "Q1 is already done. Did you mean Q10 or Q2?"))
     await seed_tasks(client, "Q1", "Q10", "Q2")
     q1 = next(x["id"] for x in await tasks_of(client) if x["title"] == "Q1")
     done = await client.patch(f"/api/{USER}/tasks/{q1}", json={"status": "completed"}, headers=auth())
@@ -171,7 +163,7 @@ async def test_a_command_naming_a_finished_task_is_no_choice_among_others(make_c
 
 async def test_only_the_tasks_of_the_sentence_that_asks_are_offered(make_client: MakeClient) -> None:
     # "Gym is due Friday too." is said in passing: the choice is between the two the question names.
-    client = await make_client(_model("Gym is due Friday too. Which Q: Q1 or Q10?"))
+    client = await make_client(_model("delete the Q one", "Gym is due Friday too. Which Q: Q1 or Q10?"))
     await seed_tasks(client, "Gym", "Q1", "Q10")
 
     body = (await chat(client, "delete the Q one")).json()
@@ -183,7 +175,7 @@ async def test_only_the_tasks_of_the_sentence_that_asks_are_offered(make_client:
 
 async def test_words_that_can_be_shown_are_shown_and_no_choice_is_added(make_client: MakeClient) -> None:
     question = "Tu as plusieurs tâches Q : 1) Q1, 2) Q10. Laquelle ?"
-    client = await make_client(_model(question, honest=True))
+    client = await make_client(_model("marque le Q comme fait", question, honest=True))
     await seed_tasks(client, "Q1", "Q10")
 
     body = (await chat(client, "marque le Q comme fait")).json()

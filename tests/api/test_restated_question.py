@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from support.api import USER, MakeClient, auth, chat, seed_tasks, statuses, tasks_of
-from support.asking import asking_model
+from support.asking import after, asking_model
 from support.fake_llm import NONSENSE_CHECK, ScriptedLLM, calls, completion, declares
 from support.live import serve
 from support.sse import parse, streamed
@@ -141,12 +141,7 @@ async def test_the_models_question_is_asked_in_the_catalogs_words_and_its_yes_ma
     asked_model = len(llm.requests)
     body = (await chat(client, yes, conversation_id=first["conversation_id"])).json()
     assert len(llm.requests) == asked_model  # the yes runs the stored call, no model
-    expected = dict.fromkeys(TASKS, "pending")
-    if tool == "delete_task":
-        del expected[title]
-    else:
-        expected[title] = "completed"
-    assert await statuses(client) == expected, body["assistant_message"]
+    assert await statuses(client) == after(TASKS, tool, title), body["assistant_message"]
 
 
 async def test_a_no_to_the_restated_question_changes_nothing(make_client: MakeClient) -> None:

@@ -32,6 +32,16 @@ def asking_model(
     return answer
 
 
+def after(tasks: tuple[str, ...], tool: str, title: str) -> dict[str, str]:
+    """Each task's status (by title, as `statuses` gives them) once `tool` changed `title` alone."""
+    states = dict.fromkeys(tasks, "pending")
+    if tool == "delete_task":
+        del states[title]
+    else:
+        states[title] = "completed"
+    return states
+
+
 def sweep(tool: str, titles: tuple[str, ...]) -> dict[str, Any]:
     """One step of calls of `tool`, one per title."""
     return calls(*[(tool, {"task_id": t}) for t in titles])

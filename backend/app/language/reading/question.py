@@ -101,14 +101,14 @@ def _kept_apart(clauses: list[str], joins: list[str]) -> tuple[list[str], list[s
     of the change."""
     cut_clauses, cut_joins = [], []
     for clause, join in zip(clauses, joins, strict=True):
-        keep = _keeping().search(clause)
+        keep = words_of("keep").search(clause)
         at = keep.start() if keep is not None else -1
         verbs = [m.start() for lex in lexicons() if at >= 0 and lex.any_verb and (m := lex.any_verb.search(clause))]
         low, high = sorted((min(verbs), at)) if verbs else (0, 0)
         # the "and" right before the keep word ("taxes och yoga | och lata resten vara"), else the first one
         # between the verb and the keep word ("taxes verwijderen | en gym en yoga houden", "behall gym | och …")
-        right = [c for c in _and().finditer(clause, 0, max(at, 0)) if not clause[c.end() : at].strip()]
-        cut = right[0] if right else next(_and().finditer(clause, low, high), None) if high else None
+        right = [c for c in words_of("additive").finditer(clause, 0, max(at, 0)) if not clause[c.end() : at].strip()]
+        cut = right[0] if right else next(words_of("additive").finditer(clause, low, high), None) if high else None
         if cut is None:
             cut_clauses.append(clause)
             cut_joins.append(join)
@@ -123,8 +123,8 @@ def _keeps(clause: str, rest: str) -> str | None:
     "before" them ("keep gym", "should i keep gym", "dejo gym") or "after" them, ending the clause
     ("gym behalten", "yoga rakh loon"), or None (a purpose or a manner amid it: "to keep it tidy"; a
     done state after it, in it or in the `rest` of the sentence: "dejo gym como completada")."""
-    found = _keeping().search(clause)
-    if found is None or _done_states().search(f"{clause[found.end() :]} {rest}"):
+    found = words_of("keep").search(clause)
+    if found is None or words_of("done_states").search(f"{clause[found.end() :]} {rest}"):
         return None  # "¿dejo gym y yoga como completadas?" leaves them done: a completion
     opening = _opening().match(clause)
     if not clause[opening.end() if opening else 0 : found.start()].strip():
@@ -142,21 +142,6 @@ def _taken_back(chain: list[str], changes: dict[Tool, list[str]], leading: list[
             if words in listed:
                 listed.remove(words)
     return chain
-
-
-@cache
-def _keeping() -> re.Pattern[str]:
-    return words_of("keep")
-
-
-@cache
-def _done_states() -> re.Pattern[str]:
-    return words_of("done_states")
-
-
-@cache
-def _and() -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w)(?:{words_of('additive').pattern})(?!\w)")
 
 
 @cache

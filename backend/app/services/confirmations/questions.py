@@ -20,7 +20,6 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import cache
 from typing import Any, Literal, cast
 
 from backend.app.calls.codes import ResultCode
@@ -30,6 +29,7 @@ from backend.app.calls.types import ExecutedCall
 from backend.app.db.models import PendingConfirmation, Task
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import day_names, fold, lexicons, month_names, words_of
+from backend.app.language.reading.clauses import split_sentences
 from backend.app.language.reading.when import day_in
 from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
@@ -144,13 +144,12 @@ def which_restated(tool: Tool, words: str, tasks: Sequence[Task], *, said: str, 
     return _choose(tool, {}, offered["choices"], None, t)
 
 
-_ASKED = re.compile(r"[^.!?？¿؟。]*[?？؟](?:\s*[?？؟])*")
-
-
 def _last_question(words: str) -> str:
-    """The last sentence of `words` that asks (ends in a question mark), or "" if none does."""
-    asked = _ASKED.findall(words)
-    return asked[-1] if asked else ""
+    """The last sentence of `words` (folded) that asks, as the reader splits them, or "" if none does."""
+    asked = [s for s in split_sentences(words) if s.asked]
+    if not asked:
+        return ""
+    return " ".join(f"{join} {clause}" for clause, join in zip(asked[-1].clauses, asked[-1].joins, strict=True))
 
 
 def _joined(words: str, titles: Sequence[str]) -> bool:
@@ -159,12 +158,7 @@ def _joined(words: str, titles: Sequence[str]) -> bool:
     for title in sorted(titles, key=len, reverse=True):
         between = re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", " § ", between)
     first, last = between.find("§"), between.rfind("§")
-    return first >= 0 and _additive().search(between[first:last]) is not None
-
-
-@cache
-def _additive() -> re.Pattern[str]:
-    return words_of("additive")
+    return first >= 0 and words_of("additive").search(between[first:last]) is not None
 
 
 def _titles_at(words: str, titles: Sequence[str]) -> dict[str, int]:
