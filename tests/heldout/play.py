@@ -14,13 +14,15 @@ from support.fake_llm import CHECK_TOOL, NONSENSE_CHECK, completion, tool_call
 
 from backend.app.language.lexicon import fold, lexicon
 
-# Three sets, each written blind and measured before anything was tuned against it: `cases` (before
-# the fix of issue 23), `fresh` (written once the fix had been tuned against the first) and `doubt`
-# (2026-12-07: where a delete or completion stops being asked for; doubt/README.md).
+# Four sets, each written blind and measured before anything was tuned against it: `cases` (before
+# the fix of issue 23), `fresh` (written once the fix had been tuned against the first), `doubt`
+# (2026-12-07: where a delete or completion stops being asked for; doubt/README.md) and `state`
+# (2026-12-07: questions about how a task stands, beside requests put as questions; state/README.md).
 SETS = {
     "cases": Path(__file__).parent / "cases",
     "fresh": Path(__file__).parent / "fresh",
     "doubt": Path(__file__).parent / "doubt",
+    "state": Path(__file__).parent / "state",
 }
 # The third set (MISREAD.md): messages a reader can get wrong, each played with a right and a wrong model.
 MISREAD = Path(__file__).parent / "misread"
