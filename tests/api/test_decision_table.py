@@ -43,6 +43,7 @@ class Phrases:
     yes: str = ""  # a yes to a question (set below)
     everything: str = ""  # the whole list (set below)
     offer: str = ""  # a plain offer to delete “Gym” (set below)
+    still: str = ""  # a question about how {t} stands: is it still on my list? (set below)
 
 
 PHRASES: dict[str, Phrases] = {
@@ -218,7 +219,22 @@ OFFER = {
     "sv": "Ska jag ta bort “Gym”?",
     "ur": "Kya main “Gym” hata doon?",
 }
-PHRASES = {k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k], offer=OFFER[k]) for k, v in PHRASES.items()}
+# A question about how a task stands (C20: never asked about, its state said).
+STILL = {
+    "en": "is {t} still on my list?",
+    "es": "¿sigue {t} en la lista?",
+    "fr": "{t} est toujours sur la liste ?",
+    "de": "steht {t} noch auf der Liste?",
+    "pt": "{t} ainda está na lista?",
+    "it": "c'è ancora {t} in lista?",
+    "nl": "staat {t} nog op de lijst?",
+    "sv": "står {t} kvar på listan?",
+    "ur": "kya {t} ab bhi list mein hai?",
+}
+PHRASES = {
+    k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k], offer=OFFER[k], still=STILL[k])
+    for k, v in PHRASES.items()
+}
 
 
 @dataclass(frozen=True)
@@ -331,6 +347,7 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
     "C13": lambda p: _c(
         p.should_delete.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}
     ),
+    "C20": lambda p: _c(p.still.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}),
     "C14": lambda p: _c(
         p.not_but.format(t="Gym", u="Laundry"),
         [one("delete_task", {"task_id": "Laundry"})],
@@ -351,6 +368,12 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
         p.add.format(t='"call Gym"'),
         [calls(("add_task", {"title": "call Gym"}), ("delete_task", {"task_id": "Gym"}))],
         changed={"call Gym": "added", "Gym": "pending"},
+    ),
+    "T17": lambda p: _c(
+        p.still.format(t="Gym"), [one("complete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}
+    ),
+    "T18": lambda p: _c(
+        p.still.format(t="Gym"), [one("delete_task", {"task_id": "Taxes"})], changed={"Taxes": "pending"}
     ),
     "T5": lambda p: _c(
         p.should_delete.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}

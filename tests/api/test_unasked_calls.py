@@ -17,11 +17,10 @@ async def state(client: Any) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     ("message", "call", "question"),
     [
-        ("did I already finish the taxes?", ("complete_task", {"task_id": "Taxes"}), None),
         ("I finished the taxes", ("complete_task", {"task_id": "Taxes"}), None),
         ("should I delete the gym task?", ("delete_task", {"task_id": "Gym"}), None),
         (
-            "¿ya terminé los taxes?",
+            "ayer terminé los taxes",
             ("complete_task", {"task_id": "Taxes"}),
             "¿Puedo completar “Taxes”? Responde sí o no.",
         ),
@@ -95,7 +94,8 @@ async def test_the_answer_after_a_refused_change_is_checked_like_any_other(make_
 
     body = (await chat(client, "did I finish taxes yesterday?")).json()
 
-    assert body["assistant_message"].startswith("Not yet: Taxes is still open.")
+    # A question of how Taxes stands: its state from the database, then the model's checked words.
+    assert body["assistant_message"] == "“Taxes”: pending.\nNot yet: Taxes is still open."
     assert body["execution_metadata"]["reply"]["words"] == "verified"
     assert len(llm.checks) == 1 and "Not yet: Taxes is still open." in llm.checks[0]["messages"][-1]["content"]
 

@@ -43,6 +43,7 @@ _SAID: dict[Do, str | tuple[str, ...]] = {
     Do.RUN: "run",
     Do.ASK: "ask",
     Do.ASK_NAMED: "ask about that task",
+    Do.STATE: ("look its target up", "say how it stands"),
     Do.REFUSE: "refuse",
     Do.REPAIR: "repair",
     Do.KEEP: "keep",
@@ -117,6 +118,7 @@ FACTS: dict[Point, list[Any]] = {
         rest_names=_BOOL,
         stands_in=_BOOL,
         yes_to_question=_BOOL,
+        states=_BOOL,
     ),
     Point.TARGET: _every(
         TargetFacts,

@@ -81,10 +81,10 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("Habe ich die Steuern schon erledigt?", "question"),
+    ("Habe ich die Steuern schon erledigt?", "state"),
     ("Was habe ich heute Morgen hinzugefügt?", "question"),
-    ("Wann habe ich Milch hinzugefügt?", "question"),
-    ("Ist die Wäsche erledigt?", "question"),
+    ("Wann habe ich Milch hinzugefügt?", "state"),
+    ("Ist die Wäsche erledigt?", "state"),
     ("Ist der Bericht schon abgehakt?", "question"),
     ("Wurde Sport gelöscht?", "question"),
     ("Hast du Sport gelöscht?", "question"),

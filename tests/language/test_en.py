@@ -61,11 +61,11 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("did I already finish the taxes?", "question"),
+    ("did I already finish the taxes?", "state"),
     ("what did I add this morning?", "question"),
-    ("when did I add milk?", "question"),
-    ("have I completed the laundry?", "question"),
-    ("is the report done?", "question"),
+    ("when did I add milk?", "state"),
+    ("have I completed the laundry?", "state"),
+    ("is the report done?", "state"),
     ("was gym removed?", "question"),
     ("did you delete gym?", "question"),
     ("why did you delete my gym task?", "question"),

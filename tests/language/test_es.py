@@ -100,7 +100,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("¿ya terminé los impuestos?", "question"),
+    ("¿ya terminé los impuestos?", "state"),
     ("¿qué agregué hoy?", "question"),
     ("¿cuándo añadí la leche?", "question"),
     ("¿la tarea del informe está hecha?", "question"),

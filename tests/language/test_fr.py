@@ -93,11 +93,11 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("est-ce que j'ai déjà fini les impôts ?", "question"),
+    ("est-ce que j'ai déjà fini les impôts ?", "state"),
     ("qu'est-ce que j'ai ajouté ce matin ?", "question"),
-    ("quand est-ce que j'ai ajouté le lait ?", "question"),
-    ("j'ai terminé la lessive ?", "question"),
-    ("la tâche rapport est finie ?", "question"),
+    ("quand est-ce que j'ai ajouté le lait ?", "state"),
+    ("j'ai terminé la lessive ?", "state"),
+    ("la tâche rapport est finie ?", "state"),
     ("est-ce que la tâche gym a été supprimée ?", "question"),
     ("tu as supprimé gym ?", "question"),
     ("pourquoi tu as supprimé ma tâche sport ?", "question"),

@@ -85,10 +85,10 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("ho già finito le tasse?", "question"),
+    ("ho già finito le tasse?", "state"),
     ("cosa ho aggiunto stamattina?", "question"),
-    ("quando ho aggiunto il latte?", "question"),
-    ("ho completato il bucato?", "question"),
+    ("quando ho aggiunto il latte?", "state"),
+    ("ho completato il bucato?", "state"),
     ("la relazione è finita?", "question"),
     ("la palestra è stata cancellata?", "question"),
     ("hai cancellato la palestra?", "question"),

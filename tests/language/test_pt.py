@@ -91,13 +91,13 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("eu já terminei os impostos?", "question"),
+    ("eu já terminei os impostos?", "state"),
     ("o que eu adicionei hoje?", "question"),
     ("quando foi que eu apaguei a tarefa do dentista?", "question"),
     ("já concluí a tarefa de lavar roupa?", "question"),
     ("excluí a tarefa?", "question"),  # "excluí" and the imperative "exclui" fold alike
     ("concluí o relatório?", "question"),
-    ("a tarefa do relatório está concluída?", "question"),
+    ("a tarefa do relatório está concluída?", "state"),
     ("a academia foi removida?", "question"),
     ("você apagou a tarefa da academia?", "question"),
     ("por que você excluiu minha tarefa?", "question"),

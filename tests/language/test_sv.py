@@ -125,10 +125,10 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("Har jag redan bockat av skatterna?", "question"),
+    ("Har jag redan bockat av skatterna?", "state"),
     ("Vad lade jag till i morse?", "question"),
     ("När lade jag till mjölk?", "question"),
-    ("Är tvätten klar?", "question"),
+    ("Är tvätten klar?", "state"),
     ("Har rapporten bockats av?", "question"),
     ("Har du tagit bort gym?", "question"),
     ("Varför tog du bort min uppgift gym?", "question"),

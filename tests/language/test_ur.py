@@ -83,7 +83,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 NOT_COMMANDS: list[tuple[str, str | None]] = [
     # Questions, yes/no and wh-, about the tasks' state or history.
-    ("kya maine taxes complete kar liya?", "question"),
+    ("kya maine taxes complete kar liya?", "state"),
     ("maine aaj subah kya add kiya?", "question"),
     ("milk kab add kiya tha?", "question"),
     ("kya gym delete ho gaya?", "question"),

@@ -248,7 +248,7 @@ def test_a_negation_refuses_destructive_calls() -> None:
 
 def test_no_change_runs_on_a_question_advice_a_report_or_a_negation_even_one_the_user_named() -> None:
     for message in (
-        "did I add the milk already?",  # question
+        "what did I add this morning?",  # question (one of how a task stands looks it up: C20)
         "Soll ich die Aufgabe Bread löschen?",  # advice, German
         "I finished the taxes yesterday",  # report
         "don't add milk",  # negation

@@ -21,6 +21,7 @@ class ResultCode(StrEnum):
     NOT_GROUNDED = "NOT_GROUNDED"  # the target is not one the user's words name
     NOT_REQUESTED = "NOT_REQUESTED"  # refused, unsaid: a change the message did not ask for, or said no to
     NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"  # looked up, nothing changed: the user is asked first
+    STATED = "STATED"  # looked up, nothing changed: the user asked how it stands, and is told
     RENAMED = "RENAMED"  # a yes met a task renamed since its question: not run (services/turn/answers.py)
     # Answered by the task tools (tools/).
     NOT_FOUND = "NOT_FOUND"  # no task of the user's matches the reference

@@ -68,6 +68,7 @@ class Do(StrEnum):
     RUN = "run"
     ASK = "ask"  # look the target up; the user is asked
     ASK_NAMED = "ask_named"  # ask about the task the user's words name instead of the model's
+    STATE = "state"  # look the target up; how it stands is said, nothing changes
     REFUSE = "refuse"
     REPAIR = "repair"  # use the user's words in place of the model's argument
     KEEP = "keep"  # a value: stored as given

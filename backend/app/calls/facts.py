@@ -43,6 +43,7 @@ class Hold(StrEnum):
     OWN = "own"  # the model's target where the words asking for it name it; else asked about
     NAMED = "named"  # only a target the user's words name; else refused
     ASK = "ask"  # nothing changes: the target is looked up so that the user can be asked
+    STATE = "state"  # nothing changes: the target is looked up so that how it stands can be said
 
 
 class Ground(StrEnum):
@@ -154,6 +155,7 @@ class CallFacts:
     rest_names: bool = False  # after a no, the rest of the message has words
     stands_in: bool = False  # an edit that marks a task done, where the message asks to complete one
     yes_to_question: bool = False  # the message is a yes; the assistant's message before asked this change
+    states: bool = False  # the message asks how a task stands ("did I already pay the rent?")
 
 
 @dataclass(frozen=True, slots=True)

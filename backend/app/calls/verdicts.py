@@ -69,6 +69,12 @@ def _rows(point: Point, *rows: tuple[str, Callable[[Any], bool], dict[str, Any]]
 
 _REFUSED = {"do": Do.REFUSE, "decision": GuardDecision.REFUSED}
 _ASKS = {"do": Do.ASK, "decision": GuardDecision.ASKS}
+# A change the message did not ask for: never a line of the reply; refused, or looked up to be asked about.
+_UNASKED = {"reason": GuardReason.NOT_ASKED, "silent": True}
+_NOT_REQUESTED = {**_REFUSED, **_UNASKED, "code": ResultCode.NOT_REQUESTED}
+_ASKED_ON_SAID = {**_ASKS, **_UNASKED, "hold": Hold.ASK, "ground": Ground.SAID}
+# A change beside the ones the message asks for: only on what the user's words name, never a line.
+_EXTRA = {"do": Do.RUN, "decision": GuardDecision.GROUNDED, "reason": GuardReason.EXTRA_CALL, "hold": Hold.NAMED}
 
 LOOP_ROWS = _rows(
     Point.LOOP,
@@ -105,31 +111,17 @@ CALL_ROWS = _rows(
     (
         "C4",
         lambda f: f.forcing is Forcing.GHOST and f.add and f.whole_message and f.one_quote,
-        {
-            **_ASKS,
-            "reason": GuardReason.NOT_ASKED,
-            "hold": Hold.ASK,
-            "ground": Ground.SAID,
-            "silent": True,
-            "quoted_title": True,
-        },
+        {**_ASKED_ON_SAID, "quoted_title": True},
     ),
     (
         "C5",
         lambda f: f.forcing is Forcing.GHOST and f.add and f.whole_message,
-        {**_REFUSED, "reason": GuardReason.NOT_ASKED, "code": ResultCode.NOT_REQUESTED, "silent": True},
+        _NOT_REQUESTED,
     ),
     (
         "C6",
         lambda f: f.forcing is Forcing.GHOST,
-        {
-            **_ASKS,
-            "reason": GuardReason.NOT_ASKED,
-            "hold": Hold.ASK,
-            "ground": Ground.SAID,
-            "silent": True,
-            "whole_list": True,
-        },
+        {**_ASKED_ON_SAID, "whole_list": True},
     ),
     (
         "C7",
@@ -167,83 +159,52 @@ CALL_ROWS = _rows(
     (
         "C11",
         lambda f: f.reading is Reading.OTHER and f.edit,
-        {
-            "do": Do.RUN,
-            "decision": GuardDecision.GROUNDED,
-            "reason": GuardReason.EXTRA_CALL,
-            "hold": Hold.NAMED,
-            "ground": Ground.MESSAGE,
-            "silent": True,
-            "strict": True,
-        },
+        {**_EXTRA, "ground": Ground.MESSAGE, "silent": True, "strict": True},
     ),
     (
         "C12",
         lambda f: f.reading is Reading.OTHER,
-        {
-            "do": Do.RUN,
-            "decision": GuardDecision.GROUNDED,
-            "reason": GuardReason.EXTRA_CALL,
-            "hold": Hold.NAMED,
-            "ground": Ground.ACTION,
-            "silent": True,
-        },
+        {**_EXTRA, "ground": Ground.ACTION, "silent": True},
+    ),
+    (
+        "C20",
+        lambda f: f.reading is Reading.NOTHING and f.states and (f.traits.destructive or f.edit),
+        {**_REFUSED, **_UNASKED, "do": Do.STATE, "hold": Hold.STATE, "ground": Ground.SAID},
     ),
     (
         "C13",
         lambda f: f.reading is Reading.NOTHING and f.traits.destructive,
-        {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.SAID, "silent": True},
+        _ASKED_ON_SAID,
     ),
     (
         "C14",
         lambda f: f.reading is Reading.DECLINED and f.traits.destructive and f.rest_names,
-        {**_ASKS, "reason": GuardReason.NOT_ASKED, "hold": Hold.ASK, "ground": Ground.REST, "silent": True},
+        {**_ASKS, **_UNASKED, "hold": Hold.ASK, "ground": Ground.REST},
     ),
     (
         "C15",
         lambda f: f.reading in (Reading.NOTHING, Reading.DECLINED),
-        {**_REFUSED, "reason": GuardReason.NOT_ASKED, "code": ResultCode.NOT_REQUESTED, "silent": True},
+        _NOT_REQUESTED,
     ),
     (
         "C16",
         lambda f: f.add and f.whole_message,
-        {**_REFUSED, "reason": GuardReason.NOT_ASKED, "code": ResultCode.NOT_REQUESTED, "silent": True},
+        _NOT_REQUESTED,
     ),
     (
         "C17",
         lambda f: f.traits.destructive or f.asks_something,
-        {
-            **_ASKS,
-            "reason": GuardReason.NOT_ASKED,
-            "hold": Hold.ASK,
-            "ground": Ground.SAID,
-            "silent": True,
-            "whole_list": True,
-        },
+        {**_ASKED_ON_SAID, "whole_list": True},
     ),
     (
         "C18",
         lambda f: f.add,
-        {
-            "do": Do.RUN,
-            "decision": GuardDecision.GROUNDED,
-            "reason": GuardReason.EXTRA_CALL,
-            "hold": Hold.NAMED,
-            "ground": Ground.SAID,
-            "silent": True,
-        },
+        {**_EXTRA, "ground": Ground.SAID, "silent": True},
     ),
     (
         "C19",
         lambda f: True,
-        {
-            "do": Do.RUN,
-            "decision": GuardDecision.GROUNDED,
-            "reason": GuardReason.EXTRA_CALL,
-            "hold": Hold.NAMED,
-            "ground": Ground.FREE,
-            "silent": True,
-        },
+        {**_EXTRA, "ground": Ground.FREE, "silent": True},
     ),
 )
 
@@ -256,6 +217,12 @@ TARGET_ROWS = _rows(
     ("T2", lambda f: f.source is Source.NONE, {"do": Do.FAIL}),
     ("T3", lambda f: f.hold is Hold.ANY, {"do": Do.RUN}),
     ("T4", lambda f: f.naming is Naming.CONTENT, {"do": Do.REFUSE, "code": ResultCode.NOT_REQUESTED}),
+    (
+        "T17",
+        lambda f: f.hold is Hold.STATE and (f.naming in _NAMES or (f.naming is Naming.PART and not f.another)),
+        {"do": Do.STATE, "code": ResultCode.STATED},
+    ),
+    ("T18", lambda f: f.hold is Hold.STATE, {"do": Do.REFUSE, "code": ResultCode.NOT_REQUESTED}),
     ("T5", lambda f: f.hold is Hold.ASK and (f.naming is not Naming.NONE or f.anywhere), {"do": Do.ASK}),
     ("T6", lambda f: f.hold is Hold.ASK and f.another, {"do": Do.ASK_NAMED}),
     ("T15", lambda f: f.whole_list and f.confirmed and f.naming is Naming.NONE, {"do": Do.RUN}),

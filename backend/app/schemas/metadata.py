@@ -64,7 +64,7 @@ class IntentAction(_Record):
 class IntentInfo(_Record):
     """How the message was read (language/reading/intent.py)."""
 
-    kind: str = Field(description="command, question, advice, report, negated, small_talk, chat")
+    kind: str = Field(description="command, question, state, advice, report, negated, small_talk, chat")
     tools: list[str]
     actions: list[IntentAction]
     reason: str

@@ -24,7 +24,7 @@ from typing import Any, cast
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import Do, Verdict
 from backend.app.calls.facts import Arg, Given, Hold, ValueFacts
-from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing
+from backend.app.calls.payloads import DeletedTask, TaskData, TaskListing, task_id_of
 from backend.app.calls.said import Said, SaidAdd
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide, verdict_of
@@ -32,10 +32,11 @@ from backend.app.core.clock import Clock, shown_at
 from backend.app.db.models import Task
 from backend.app.db.repositories.task_filter import TaskFilter
 from backend.app.db.repositories.tasks import TaskRepository
-from backend.app.tools.references import Found, TaskFinder
+from backend.app.tools.references import TaskFinder
 from backend.app.tools.referents import needs_confirmation_to_add
 from backend.app.tools.repeats import edited_timing, local_due, new_timing
 from backend.app.tools.schemas import AddTaskArgs, ListTasksArgs, TaskRefArgs, UndoArgs, UpdateTaskArgs
+from backend.app.tools.target import Found
 from backend.app.tools.titles import partly_named, shares_words
 from backend.app.tools.undo import undo_last_change
 from backend.app.tools.values import Dropped, Values
@@ -272,9 +273,7 @@ class ToolHandlers:
         return (await self._mutate(step, args.task_id, changes, call)).with_values(values)
 
     async def delete_task(self, step: StepScope, args: TaskRefArgs, call: ToolCall) -> Done:
-        found = await self.finder.find(
-            step.repo, args.task_id, call, step=step.references, sweeps=call.name in step.sweeps
-        )
+        found = await self._find(step, args.task_id, call)
         row = found.match
         if isinstance(row, ToolResult):
             return Done.of(found, row)
@@ -289,10 +288,23 @@ class ToolHandlers:
         window = timedelta(seconds=call.repeat_window_s)
         return Done(await undo_last_change(step.repo, now=now, expected=call.expected_change, repeat_window=window))
 
-    async def _mutate(self, step: StepScope, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
+    async def _find(self, step: StepScope, reference: str, call: ToolCall) -> Found:
+        """The task the call's reference names (`TaskFinder`); one the user asked how it stands about
+        (STATED) comes whole, as it is now, for the reply to say."""
         found = await self.finder.find(
             step.repo, reference, call, step=step.references, sweeps=call.name in step.sweeps
         )
+        stated = found.match
+        if isinstance(stated, ToolResult) and stated.code == ResultCode.STATED and (of := task_id_of(stated.data)):
+            task = await step.repo.get(uuid.UUID(of))
+            if task is not None:
+                return replace(
+                    found, match=replace(stated, data=_overdue(task_to_dict(task), task, self.clock.today()))
+                )
+        return found
+
+    async def _mutate(self, step: StepScope, reference: str, values: dict[str, Any], call: ToolCall) -> Done:
+        found = await self._find(step, reference, call)
         row = found.match
         if isinstance(row, ToolResult):
             return Done.of(found, row)

@@ -2,20 +2,20 @@
 the owner's tasks: the resolver over the database's shortlist, the conversation's references, the
 user's own words when the model's name nothing, how the user's words name the task found, and a
 REST `If-Match` version. Whether the call may act on it, is asked about, repaired or refused is the
-decision table's (calls/verdicts.py, rows T1-T16, docs/guard.md): this gathers its facts and acts on
-its verdict. `TaskFinder`, a collaborator of the handlers (tools/handlers.py), returns what it found
-as a value (`Found`: the task or the refusal, how the reference was read, what was repaired), never
-state left behind; the one state it keeps is the turn's: the tasks its calls acted on.
+decision table's (calls/verdicts.py, rows T1-T18, docs/guard.md): this gathers its facts, and
+tools/target.py makes the call's result of its verdict. `TaskFinder`, a collaborator of the handlers
+(tools/handlers.py), returns what it found as a value (`Found`: the task or the refusal, how the
+reference was read, what was repaired), never state left behind; the one state it keeps is the
+turn's: the tasks its calls acted on.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.decisions import Do, Verdict
+from backend.app.calls.decisions import Do
 from backend.app.calls.facts import NO_GROUNDING, Grounding, Hold, Naming, Source, TargetFacts
 from backend.app.calls.payloads import Choices, TaskNamed, choices_of
 from backend.app.calls.said import Said
@@ -25,7 +25,7 @@ from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.naming import names_something
-from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice, needs_confirmation
+from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
@@ -36,28 +36,9 @@ from backend.app.tools.resolver import (
     clean_reference,
     parse_uuid,
 )
+from backend.app.tools.target import Found, acted
 from backend.app.tools.titles import exactly_named, named_in, partly_named
 from backend.app.tools.whole_list import WholeList
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """What a reference came to: the task (`match`), or the result saying why none is acted on (not
-    found, several, asked about, refused). `notes` say how the reference was read ("'it' → Gym (the
-    last one)"), `repairs` what was used in place of the model's argument, and `used` the reference
-    the call went on with when a repair replaced the model's: the title of the task used."""
-
-    match: TaskRow | ToolResult
-    notes: tuple[str, ...] = ()
-    repairs: tuple[str, ...] = ()
-    used: str | None = None
-    source: Source = Source.MODEL  # who chose the task: the model's reference, the conversation, a repair
-
-    def then(self, later: Found) -> Found:
-        """`later`'s match, after this one's notes and repairs."""
-        used = later.used if later.used is not None else self.used
-        source = later.source if later.source is not Source.MODEL else self.source
-        return Found(later.match, self.notes + later.notes, self.repairs + later.repairs, used, source)
 
 
 class TaskFinder:
@@ -99,8 +80,8 @@ class TaskFinder:
         naming: Naming | None = None
         if isinstance(found.match, ToolResult) and _names_no_task(found.match):
             said, partly = await self._said_task(repo, reference, call.name, others)
-            if said is None and grounding.hold is Hold.ASK and grounding.names:
-                # Only asked about, never run: safe to look further.
+            if said is None and grounding.hold in (Hold.ASK, Hold.STATE) and grounding.names:
+                # Only asked about or stated, never run: safe to look further.
                 said = await self._named(repo, grounding.names, others)
             facts = TargetFacts(traits(call.name), grounding.hold, Source.NONE, repairable=said is not None)
             if decide(facts).do is not Do.REPAIR or said is None:
@@ -123,9 +104,7 @@ class TaskFinder:
             naming, notes = await self._naming(repo, reference, call, row, grounding)
         if naming in (Naming.NONE, Naming.PART) and await self._pointed(repo, grounding.pointed) == row.id:
             naming, found = Naming.POINTER, found.then(Found(row, source=Source.CONTEXT))  # the backend read "it"
-        other = None
-        if naming is Naming.NONE and grounding.names and grounding.hold is not Hold.ANY:
-            other = await self._named(repo, grounding.names, (*others, row.title))
+        other = await self._other(repo, grounding, naming, (*others, row.title))
         # After a yes, only the question's own words make a change over every task run ("delete all
         # 50?"); the step's calls over every task after "delete the 12 tasks?" are asked about (T16).
         said_all = naming is Naming.NONE and await self.whole.says_all(repo, grounding, call.name, row)
@@ -141,7 +120,20 @@ class TaskFinder:
             whole_list=whole,
             confirmed=grounding.confirmed and said_all,
         )
-        return found.then(self._act(decide(facts), call, row, other, notes))
+        verdict = decide(facts)
+        if verdict.do is Do.ASK_NAMED and other is not None:
+            self.touched.add(other.id)
+        return found.then(acted(verdict, call, row, other, notes))
+
+    async def _other(
+        self, repo: TaskRepository, grounding: Grounding, naming: Naming, others: Sequence[str]
+    ) -> TaskRow | None:
+        """The one task the user's words for this action name instead of the model's (T6, T12), where
+        those name the model's task not at all, or, for a question of how it stands, only in part (T17)."""
+        looks = naming is Naming.NONE or (naming is Naming.PART and grounding.hold is Hold.STATE)
+        if not looks or not grounding.names or grounding.hold is Hold.ANY:
+            return None
+        return await self._named(repo, grounding.names, others)
 
     async def _offer(self, repo: TaskRepository, reference: str, tool: str, found: Found) -> Found:
         """A reference that names no task, in a command for this tool: a pointer into a conversation
@@ -163,31 +155,6 @@ class TaskFinder:
             if names_something(words) and (self.context is None or self.context.resolve(words) is None):
                 return False
         return True
-
-    def _act(
-        self, verdict: Verdict, call: ToolCall, row: TaskRow, other: TaskRow | None, notes: tuple[str, ...]
-    ) -> Found:
-        """What the table's verdict on the target makes of the call."""
-        match verdict.do:
-            case Do.RUN:
-                return Found(row, notes)
-            case Do.ASK:
-                return Found(needs_confirmation(verdict, call.name, row), notes)
-            case Do.ASK_NAMED:
-                # The task the user's words name, in place of the model's pick ("kryssa av tvätten"
-                # completing "Present till Elsa" asks about "Tvätta"); only asked about.
-                assert other is not None
-                self.touched.add(other.id)
-                repair = f"the message does not name '{row.title}': asked about '{other.title}'"
-                return Found(needs_confirmation(verdict, call.name, other), notes, (repair,))
-        if verdict.code == ResultCode.NOT_REQUESTED:
-            error = (
-                f"'{row.title}' is not named by the user's words for this change (only as content, by another "
-                "change, or in what they said no to); nothing was done"
-            )
-            return Found(verdict.refusal(error, {"title": row.title}), notes)
-        what = f"The user's message does not name '{row.title}'; nothing was done. Ask the user which task they mean."
-        return Found(verdict.refusal(what, {"id": str(row.id), "title": row.title}), notes)
 
     def _how_whole(self, tool: str, row: TaskRow) -> Naming:
         """How the words for this action name a task they name whole: as written, or with a typo."""

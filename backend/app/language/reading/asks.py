@@ -12,8 +12,9 @@ from backend.app.calls.tools import Tool
 from backend.app.language.lexicon import fold
 from backend.app.language.lexicon import task_nouns as _task_nouns
 
-Kind = Literal["command", "question", "advice", "report", "negated", "small_talk", "chat"]
-KINDS: tuple[Kind, ...] = ("command", "question", "advice", "report", "negated", "small_talk", "chat")
+# "state": a question about how a task stands ("did I already pay the rent?", reading/state.py)
+Kind = Literal["command", "question", "state", "advice", "report", "negated", "small_talk", "chat"]
+KINDS: tuple[Kind, ...] = ("command", "question", "state", "advice", "report", "negated", "small_talk", "chat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,9 @@ class Intent:
     # The changes a clause of `declined` says no to, where its verb says ("don't delete gym": delete
     # only); a clause not here says no to every change ("delete gym, wait, no").
     declined_tools: tuple[tuple[str, tuple[Tool, ...]], ...] = ()
+    # Beside a command, the sentences that ask how a task stands ("did I pay the rent? add call
+    # landlord", reading/state.py): content for a change no action asks for, never its target.
+    asked_state: tuple[str, ...] = ()
 
     def says_no_to(self, tool: str) -> bool:
         """Whether a clause says no to `tool` ("don't delete gym" says none to a completion), or to
@@ -94,12 +98,15 @@ class Intent:
 
     def content_for(self, tool: str) -> str:
         """What the user gave as content, for a call of `tool`: quoted text outside the words asking
-        for it, and the titles of tasks to add; and the clauses that say no ("delete gym, not the
-        yoga"). It names no target for that call, nor one to ask about."""
+        for it, and the titles of tasks to add; the clauses that say no ("delete gym, not the yoga");
+        and where no action asks for `tool`, the questions of how a task stands. It names no target
+        for that call, nor one to ask about."""
         own = self.words_for(tool)
         parts = [q for q in self.quotes if q not in own]
         if tool != Tool.ADD:
             parts += [self.words_for(Tool.ADD), *self.declined]
+        if not own:
+            parts += self.asked_state
         return "\n".join(p for p in parts if p)
 
     @property

@@ -48,12 +48,14 @@ from backend.app.language.reading.exceptions import gives_value, in_clause, in_v
 from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.negation import Scope, and_joined, declines, verbs_of
 from backend.app.language.reading.quoted import PLACEHOLDER, placeheld, restored, unquoted
+from backend.app.language.reading.state import asks_how_it_stands, questions_of_state
 
 # A message is read whole, up to MAX_MESSAGE_CHARS (the schema's bound); what that costs is measured
 # by `python -m backend.devtools.bench.reader` (docs/performance). In a message longer than this, a
 # field's value ("... with this description: ...") that starts within it is content, read like a quote.
 FIELD_WITHIN = 300
 _TARGETS = having("targets")  # the tools that change existing tasks: what an exception leaves out of
+_NOT_ASKING = ("question", "report", "chat", "small_talk")  # not a command, a no, nor advice (state.py)
 
 
 @cache
@@ -81,7 +83,9 @@ def classify(message: str) -> Intent:
     if len(text) > FIELD_WITHIN and (at := _field_value(text)) is not None:
         typed.append(restored(text[at:], typed).strip())
         text = f'{text[:at]} "§{len(typed) - 1}§"'
-    intent, free = _classify(split_sentences(text))
+    sentences = split_sentences(text)
+    intent, free = _classify(sentences)
+    intent = _how_it_stands(intent, sentences)
     free_text = unquoted(" ".join(free if intent.needs_tool else [text]))
     actions = tuple(
         dataclasses.replace(
@@ -240,6 +244,17 @@ class _Found:
             read = Intent("chat", (), "no task verb", languages, weak_tools=weak)
         said = tuple((clause, tools) for clause, tools in self.declined.items() if tools)
         return dataclasses.replace(read, declined=tuple(self.declined), declined_tools=said)
+
+
+def _how_it_stands(intent: Intent, sentences: list[Sentence]) -> Intent:
+    """A message that asks for nothing else may ask how a task stands ("did I already pay the rent?"),
+    unless a change's verb stands out of a command's place in it ("…? if so mark it done"); beside a
+    command, its sentences that do are what it asks about ("did I pay the rent? add call landlord")."""
+    if intent.kind == "command":
+        return dataclasses.replace(intent, asked_state=questions_of_state(sentences))
+    if intent.kind not in _NOT_ASKING or intent.weak_tools or (how := asks_how_it_stands(sentences)) is None:
+        return intent
+    return dataclasses.replace(intent, kind="state", reason=f"'{short(how)}' asks how a task stands")
 
 
 def _item(clause: str, command: Reading) -> Action:

@@ -124,6 +124,7 @@ def _facts(
         one_quote=len(quotes) == 1 and bool(quotes[0]),
         asks_something=unread and any(mark in intent.free for mark in "?？¿؟"),
         rest_names=reading is Reading.DECLINED and names_something(" ".join(_said_but_no(intent))),
+        states=intent.kind == "state",
         stands_in=call.name == Tool.UPDATE
         and (call.arguments or {}).get("status") == "completed"
         and Tool.COMPLETE in intent.tools,
@@ -159,7 +160,7 @@ def _words(
             items = _items_added(intent, call)
             others = [w for t in intent.tools if t != tool for w in intent.words_for(t).splitlines() if w not in items]
             content = dict.fromkeys(filter(None, [*intent.content_for(tool).splitlines(), *others]))
-            own = "\n".join(filter(None, [intent.words_for(tool) or free, *items]))
+            own = "\n".join(filter(None, [intent.words_for(tool) or without(free, intent.asked_state), *items]))
             return own, "\n".join(c for c in content if c not in items)
         case Ground.ASKED:
             words = "\n".join(intent.words_for(t) for t in intent.tools) or intent.free

@@ -42,7 +42,14 @@ from backend.app.services.guard.events import forced_tools
 from backend.app.services.guard.events import silent as silent_calls
 from backend.app.services.guard.final_calls import final_calls, repeats_of_done
 from backend.app.services.guard.reply_check import TOOL_OF
-from backend.app.services.reply.wording import action_phrase, bulk_line, done_line, failed_line
+from backend.app.services.reply.wording import (
+    action_phrase,
+    bulk_line,
+    done_line,
+    failed_line,
+    state_line,
+    without_words,
+)
 from backend.app.tools.titles import named_in, shares_words
 
 TOOL_NOT_TRIGGERED = "Technical error: Tool not triggered."
@@ -146,8 +153,8 @@ class Question(Protocol):
 # -- each call's outcome -----------------------------------------------------------------------------
 def _status(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> tuple[Status, bool]:
     """A call's outcome for the user, and whether it is silent (a change nobody asked for, not run)."""
-    if e.result.success:
-        return Status.DONE, False
+    if e.result.success or e.result.code == ResultCode.STATED:  # a task asked about: how it stands is said
+        return (Status.DONE if e.result.success else Status.NOT_DONE), False
     if e.result.code == ResultCode.NOT_REQUESTED or (e.step, e.call.name) in silent:
         return Status.NOT_DONE, True
     if e.result.code in (
@@ -179,6 +186,8 @@ def _lines(t: Texts, shown: Sequence[tuple[ExecutedCall, Status]], said: str) ->
 def _line(t: Texts, e: ExecutedCall, status: Status, said: str) -> str:
     if status is Status.DONE:
         return done_line(t, e)
+    if e.result.code == ResultCode.STATED:
+        return state_line(t, e.result.data)
     target = e.arguments.get("task_id") or e.arguments.get("title") or ""
     what = action_phrase(t, e.call.name, target)
     if status is Status.ASKED:  # not covered by the turn's question: nothing names the task to ask about
@@ -314,7 +323,8 @@ def compose(
         if id(e) in covered:
             status, silent = Status.ASKED, False
         reason = _CODE_REASON.get(e.result.code) if e.result.code and status is Status.NOT_DONE else None
-        reports.append(ActionReport(e.call.name, status, _metadata_message(t, e, status), e, reason, silent=silent))
+        unasked = silent or e.result.code == ResultCode.STATED  # no action of the user's: only its state is said
+        reports.append(ActionReport(e.call.name, status, _metadata_message(t, e, status), e, reason, silent=unasked))
         if not silent and id(e) not in covered:
             shown.append((e, status))
     lines = _lines(t, shown, message)
@@ -342,36 +352,11 @@ def compose(
         if response_mode != "model":  # direct mode: the results, then the question the model asks back
             return Reply("\n".join([*lines, said, *ask]), reports, "results" if lines else "model", replaced, said)
         missing = [done_line(t, o.call) for o in reports if o.call is not None and not _stated(o, words)]
+        answered = [state_line(t, e.result.data) for e, _ in shown if e.result.code == ResultCode.STATED]
         not_attempted = [o.message for o in reports if o.call is None]
-        return Reply("\n".join([said, *missing, *not_attempted, *ask]), reports, "model", replaced, said)
-    text = "\n".join([*lines, *ask]) or _without_words(t, intent, replaced)
+        return Reply("\n".join([said, *missing, *answered, *not_attempted, *ask]), reports, "model", replaced, said)
+    text = "\n".join([*lines, *ask]) or without_words(t, intent, claimed=any(r.reason in _CLAIMED for r in replaced))
     return Reply(text, reports, "results", replaced)
-
-
-def _without_words(t: Texts, intent: Intent, replaced: Sequence[Replaced]) -> str:
-    """The reply when nothing was done or asked and the model's words cannot be shown: to a message
-    that asks for no change (a greeting, thanks, a question on how to use the app), an answer from the
-    catalog, never a bare "Nothing was changed." (said first where the words claimed a change)."""
-    nothing = t("Nothing was changed.")
-    if intent.needs_tool:
-        return nothing
-    if intent.kind == "small_talk":
-        examples = t('"add buy milk tomorrow", "show my tasks" or "mark buy milk done"')
-        answer = t(
-            "Glad to help. Tell me what to add, change or check on your list, like {examples}.", examples=examples
-        )
-    else:
-        examples = t(
-            '"add buy milk tomorrow", "show my tasks", "mark buy milk done", "delete buy milk" or '
-            '"rename buy milk to buy oat milk"'
-        )
-        answer = t(
-            "I keep your to-do list: I add tasks (with a due date, a priority or tags), show them, mark them "
-            "done, change or delete them, and undo the last change. Just say it, like {examples}.",
-            examples=examples,
-        )
-    claimed = any(r.reason in _CLAIMED for r in replaced)
-    return f"{nothing} {answer}" if claimed else answer
 
 
 def _stated(outcome: ActionReport, words: Words) -> bool:

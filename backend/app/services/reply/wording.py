@@ -9,11 +9,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from backend.app.calls.codes import ResultCode
-from backend.app.calls.payloads import TaskListing, UndoData, listing_of, title_of, undo_of
+from backend.app.calls.payloads import Payload, TaskListing, UndoData, listing_of, task_of, title_of, undo_of
 from backend.app.calls.tools import Tool
 from backend.app.calls.types import ExecutedCall
 from backend.app.language.catalog import Texts
 from backend.app.language.failures import failure_reason, field_name
+from backend.app.language.reading.asks import Intent
 from backend.app.tools.titles import named_in
 
 
@@ -203,16 +204,29 @@ def describe_list(t: Texts, listing: TaskListing) -> str:
         head = t.n("{count} task matches: {filters}", "{count} tasks match: {filters}", count, filters=t.join(searched))
     lines = [head]
     for task in tasks:
-        extra = task_details(t, task, ("status", "due_date"))
-        if task.get("overdue"):
-            extra.append(t("overdue"))
-        extra += task_details(t, task, ("repeats",))
+        extra = _standing(t, task)
         if task["priority"] == "high":
             extra.append(t("high priority"))
         lines.append(f"- {task['title']} ({', '.join(extra)})")
     if listing["truncated"]:
         lines.append(t("(showing the newest {count})", count=len(tasks)))
     return "\n".join(lines)
+
+
+def state_line(t: Texts, data: Payload | None) -> str:
+    """How a task stands, for a user who asked ("did I pay the rent?"): "“Rent”: pending, due 2026-12-01."."""
+    task = task_of(data)
+    if task is None:
+        return ""
+    return t("“{title}”: {details}.", title=task["title"], details=", ".join(_standing(t, task)))
+
+
+def _standing(t: Texts, task: Mapping[str, Any]) -> list[str]:
+    """A task's status, due date (overdue, if it is) and repeat, as a listing says them."""
+    found = task_details(t, task, ("status", "due_date"))
+    if task.get("overdue"):
+        found.append(t("overdue"))
+    return found + task_details(t, task, ("repeats",))
 
 
 def _searched(t: Texts, listing: TaskListing) -> list[str]:
@@ -231,3 +245,28 @@ def _searched(t: Texts, listing: TaskListing) -> list[str]:
     if found and listing["status"] in ("pending", "completed"):
         found.insert(0, status_text(t, listing["status"]))
     return found
+
+
+def without_words(t: Texts, intent: Intent, *, claimed: bool) -> str:
+    """The reply when nothing was done or asked and the model's words cannot be shown: to a message
+    that asks for no change (a greeting, thanks, a question on how to use the app), an answer from the
+    catalog, never a bare "Nothing was changed." (said first where the words `claimed` a change)."""
+    nothing = t("Nothing was changed.")
+    if intent.needs_tool:
+        return nothing
+    if intent.kind == "small_talk":
+        examples = t('"add buy milk tomorrow", "show my tasks" or "mark buy milk done"')
+        answer = t(
+            "Glad to help. Tell me what to add, change or check on your list, like {examples}.", examples=examples
+        )
+    else:
+        examples = t(
+            '"add buy milk tomorrow", "show my tasks", "mark buy milk done", "delete buy milk" or '
+            '"rename buy milk to buy oat milk"'
+        )
+        answer = t(
+            "I keep your to-do list: I add tasks (with a due date, a priority or tags), show them, mark them "
+            "done, change or delete them, and undo the last change. Just say it, like {examples}.",
+            examples=examples,
+        )
+    return f"{nothing} {answer}" if claimed else answer
