@@ -141,3 +141,18 @@ async def test_a_no_still_holds_for_its_own_change(
     body = (await chat(client, message)).json()
 
     assert await statuses(client) == {**dict.fromkeys(TITLES, "pending"), **changed}, body["assistant_message"]
+
+
+def test_a_no_that_goes_on_past_what_is_read_of_it_says_no_to_every_change() -> None:
+    # Each verb after a no costs a read of the rest of its clause: a clause of 4,000 characters with
+    # a verb every few words cost 240 ms (the reader bench, 2026-12-07). Past six verbs, or a next
+    # verb 200 characters on, the no is read as one to every change: the safer reading.
+    from backend.app.language.reading.intent import classify
+
+    two = classify("never delete or complete gym")
+    many = classify(" ".join(["don't delete gym"] + ["or complete it"] * 8))
+    far = classify("don't delete gym " + "because " * 40 + "or complete it")
+
+    assert set(two.declined_tools[0][1]) == {"delete_task", "complete_task"} and not two.says_no_to("update_task")
+    assert many.declined and many.says_no_to("update_task")
+    assert far.says_no_to("update_task") and far.says_no_to("add_task")

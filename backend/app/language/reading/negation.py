@@ -68,6 +68,10 @@ def _opens_not(clause: str) -> bool:
     return bool(words) and words_of("not").fullmatch(words[0]) is not None
 
 
+_VERBS_IN_A_NO = 6  # "never delete, complete or move gym" has three
+_NEXT_VERB = 200
+
+
 def and_joined(join: str) -> bool:
     """Whether what joins a clause to the one before is a word that joins items of one list alone
     ("gym and taxes", "gym & taxes"; not "gym, and taxes", "gym but taxes"): some language's `additive`."""
@@ -85,12 +89,18 @@ def _own(clause: str) -> list[Lexicon]:
 
 def verbs_of(clause: str, reading: Reading) -> tuple[Tool, ...]:
     """The changes a negated clause says no to: its verb's and every verb's after it ("never delete or
-    complete gym": both; none where a verb is not known: every change)."""
+    complete gym": both). Every change, the safer no, where a verb is not known, and where the clause
+    goes on past what is read of it: `_VERBS_IN_A_NO` verbs, each within `_NEXT_VERB` characters of
+    the one before (each read costs a read of what it is given)."""
     tools, at = list(reading.tools), reading.start + reading.length
-    while tools and (after := read_clause(clause[at:], asked=False)) is not None and after.length:
+    for _ in range(_VERBS_IN_A_NO + 1):
+        rest = clause[at:]
+        after = read_clause(rest[:_NEXT_VERB], asked=False) if tools else None
+        if not tools or after is None or not after.length:
+            return tuple(dict.fromkeys(tools)) if len(rest) <= _NEXT_VERB or not tools else ()
         tools = [*tools, *after.tools] if after.tools else []
         at += after.start + after.length
-    return tuple(dict.fromkeys(tools))
+    return ()
 
 
 @dataclass(slots=True)
