@@ -368,3 +368,18 @@ async def test_a_command_that_points_at_the_task_asked_about_still_runs(make_cli
     await chat(client, "did I pay the rent? yes I did, mark it done")
 
     assert await statuses(client) == {"Rent": "completed", "Gym": "pending"}
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [("did I already pay the rent?", "Rent"), ("¿sigue el dentista en la lista?", "Dentista")],
+)
+async def test_the_offline_model_answers_with_the_list(make_client: MakeClient, message: str, title: str) -> None:
+    client = await make_client(offline=True)  # no key: the rule-based model
+    await seed_tasks(client, title, "Gym")
+
+    body = (await chat(client, message)).json()
+
+    assert [c["name"] for c in body["tool_calls"]] == ["list_tasks"]
+    assert title in body["assistant_message"], body["assistant_message"]
+    assert await statuses(client) == {title: "pending", "Gym": "pending"}

@@ -172,6 +172,8 @@ def _decide(body: Mapping[str, Any], messages: list[Mapping[str, Any]], read: Re
         return reply, [_forced_call(str(forced), user_text, commands, today)]
     if usable:
         return reply, usable
+    if reading.kind == "state" and Tool.LIST in offered and mode != "none":  # "did I pay the rent?": the list says
+        return reply, [Command(Tool.LIST, {"status": "all"})]
     if mode == "required":
         for fallback in (Command("respond", {"message": reply}), Command(Tool.LIST, {"status": "all"})):
             if fallback.name in offered:

@@ -71,8 +71,10 @@ def questions_of_state(sentences: Sequence[Sentence]) -> tuple[str, ...]:
 
 def _question(sentence: Sentence) -> _Opened | None:
     """Where the sentence's question about how a task stands opens, if it asks only that."""
+    if not sentence.asked or _openings().search(" ".join(sentence.clauses)) is None:
+        return None  # one search of every language's openings first: most questions have none
     content = [c.strip(" \t\"'") for c in sentence.clauses if not _says_nothing(c)]
-    if not sentence.asked or len(content) != 1 or _not_only_asking().search(content[0]):
+    if len(content) != 1 or _not_only_asking().search(content[0]):
         return None
     opened = next((o for lex in lexicons() if (o := _opened(lex, content[0])) is not None), None)
     return None if opened is None or _changes(opened) else opened
@@ -85,6 +87,11 @@ def _says_nothing(clause: str) -> bool:
         return True
     said = whole("small_talk", clause) or only_fillers(clause)
     return said and _told().search(clause) is None
+
+
+@cache
+def _openings() -> re.Pattern[str]:
+    return words_of("state_question")
 
 
 @cache
