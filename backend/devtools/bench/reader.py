@@ -84,7 +84,7 @@ def shapes(chars: int, seed: int = 7) -> Iterator[Shape]:
     for lex in lexicons():
         w = _words(lex)
         everything += [x for entries in w.values() for x in entries]
-        verbs = sorted(set(w["verbs"]), key=len)
+        verbs = sorted(set(w["verbs"]), key=lambda v: (len(v), v))  # not the hash order: the same shapes every run
         picks = verbs[:2] + verbs[-2:] + rng.sample(verbs, min(4, len(verbs)))
         conj = w["conjunctions"][0]
         neg = (w["negation"] or ["not"])[0]
@@ -139,7 +139,7 @@ def shapes(chars: int, seed: int = 7) -> Iterator[Shape]:
 def replies(chars: int) -> Iterator[Shape]:
     """Model replies of `chars` characters meant to be slow for the claim reader."""
     for lex in lexicons():
-        verbs = sorted({e for v in lex.verbs if v.form == "past" for e in _plain(v.pattern)}, key=len)
+        verbs = sorted({e for v in lex.verbs if v.form == "past" for e in _plain(v.pattern)}, key=lambda v: (len(v), v))
         mine = (_plain(lex.claim("first_person")) or ["i"])[0]
         neg = (_plain(lex.word("negation")) or ["not"])[0]
         for verb in verbs[:2] + verbs[-2:]:
