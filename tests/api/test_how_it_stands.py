@@ -298,6 +298,13 @@ NOT_STATE = [
     "is gym still open? it's done",
     "är hyran fortfarande öppen? den är klar",
     "was I supposed to delete gym?",
+    # a third review: a word of politeness in the question makes it a request
+    "ist Gym noch drauf bitte weg?",
+    "is the rent still open pls tick?",
+    "is rent still open kindly close it?",
+    "le sport est toujours là stp vire?",
+    "¿sigue el gimnasio en la lista por favor?",
+    "staat de sportschool er nog op alsjeblieft?",
 ]
 
 
@@ -358,6 +365,35 @@ async def test_the_task_a_question_asks_about_is_not_changed_beside_a_command(
     states = await statuses(client)
     assert states[rent] == "pending", body["assistant_message"]
     assert any(added.lower() == t.lower() for t in states), states
+
+
+POINTING_BACK = [
+    "did I pay the rent? if so complete it and add call landlord",
+    "did I pay the rent? add call landlord, and if I did complete it",
+    "is the rent still open? add call landlord. I paid it already",
+]
+
+
+@pytest.mark.parametrize("message", POINTING_BACK)
+async def test_a_change_of_the_task_asked_about_beside_a_command_is_asked_about(
+    make_client: MakeClient, message: str
+) -> None:
+    # The question's words are no name to run the completion on (above), but the message may ask
+    # for it in words no list reads ("if so complete it"): it is asked about, never dropped unsaid.
+    step = calls(("add_task", {"title": "call landlord"}), ("complete_task", {"task_id": "Rent"}))
+    llm = ScriptedLLM(
+        default=lambda body: (
+            step if body.get("tools") and body["messages"][-1]["role"] == "user" else completion("Done!")
+        )
+    )
+    client = await make_client(llm)
+    await seed_tasks(client, "Rent", "Gym")
+
+    body = (await chat(client, message)).json()
+
+    asked = [(a["name"], a["arguments"].get("task_id")) for a in (body["confirmation"] or {}).get("actions", [])]
+    assert await statuses(client) == {"Rent": "pending", "Gym": "pending", "call landlord": "pending"}
+    assert len(asked) == 1 and asked[0][0] == "complete_task", body["assistant_message"]
 
 
 async def test_a_command_that_points_at_the_task_asked_about_still_runs(make_client: MakeClient) -> None:

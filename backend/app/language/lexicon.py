@@ -31,13 +31,12 @@ FORMS: tuple[Form, ...] = get_args(Form)
 # `not`: words that say no to what stands before them, closing a clause ("lösch Gym, aber Taxes nicht").
 # `copula`: "is", "ist", "está": a clause that holds one states something of its own ("taxes is done").
 # `keep`: "keep", "behalten", "dejo": in the assistant's question, a clause with one says no ("…and keep Gym?").
-# `state_question`: how a question about how a task stands opens ("did I", "wann", "is … still");
-# `alternative`: "or", "oder" (after one, such a question says only "not": "… or not?").
+# `state_question`, `alternative` ("or"), `polite` ("please"): a question of how a task stands (state.py).
 _WORDS = (
     "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",
     "fields", "field_links", "modifiers", "conjunctions", "task_nouns", "title_fillers", "done_states", "whole_list",
     "list_places", "not_all", "exception", "exception_after_all", "additive",
-    "not", "copula", "keep", "state_question", "alternative"
+    "not", "copula", "keep", "state_question", "alternative", "polite"
 )  # fmt: skip
 _CLAIMS = ("first_person", "second_person", "done", "offer", "own_offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.

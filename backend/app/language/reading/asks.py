@@ -75,7 +75,8 @@ class Intent:
     # only); a clause not here says no to every change ("delete gym, wait, no").
     declined_tools: tuple[tuple[str, tuple[Tool, ...]], ...] = ()
     # Beside a command, the sentences that ask how a task stands ("did I pay the rent? add call
-    # landlord", reading/state.py): content for a change no action asks for, never its target.
+    # landlord", reading/state.py): a change no action asks for is never run on what they name; it
+    # is asked about (row C12, then T13: the message names it only in part).
     asked_state: tuple[str, ...] = ()
 
     def says_no_to(self, tool: str) -> bool:
@@ -98,15 +99,12 @@ class Intent:
 
     def content_for(self, tool: str) -> str:
         """What the user gave as content, for a call of `tool`: quoted text outside the words asking
-        for it, and the titles of tasks to add; the clauses that say no ("delete gym, not the yoga");
-        and where no action asks for `tool`, the questions of how a task stands. It names no target
-        for that call, nor one to ask about."""
+        for it, and the titles of tasks to add; and the clauses that say no ("delete gym, not the
+        yoga"). It names no target for that call, nor one to ask about."""
         own = self.words_for(tool)
         parts = [q for q in self.quotes if q not in own]
         if tool != Tool.ADD:
             parts += [self.words_for(Tool.ADD), *self.declined]
-        if not own:
-            parts += self.asked_state
         return "\n".join(p for p in parts if p)
 
     @property

@@ -15,9 +15,9 @@ a change in words no list reads):
 - the question opens within the clause's first words, with no question word before it ("why is gym
   still there?" is a complaint);
 - in no language's words does it address the assistant ("you", "du", "tu"), make a request ("can
-  you", "any chance you could"), ask how the app works ("how do I delete") or say no ("did I not
-  say gym should go?"), and after its opening it says nothing of the user's own ("… even though I
-  paid it?");
+  you", "any chance you could", "please", "bitte"), ask how the app works ("how do I delete") or
+  say no ("did I not say gym should go?"), and after its opening it says nothing of the user's own
+  ("… even though I paid it?");
 - no verb of a change stands in it but in the past ("did I delete gym?") or one right after the
   user's own "did I" ("did I finish the laundry?"): "when are you going to tick off the rent?" and
   "did I finish gym please complete it?" ask for one.
@@ -97,9 +97,9 @@ def _openings() -> re.Pattern[str]:
 @cache
 def _not_only_asking() -> re.Pattern[str]:
     """Every language's words that make a question more than one of how a task stands: a request,
-    one about the app, a no. (Words to the assistant are its own language's: Spanish "has" and
+    a "please", one about the app, a no. (Words to the assistant are its own language's: Spanish "has" and
     Italian "hai" are words of English and Urdu questions.)"""
-    return words_of("request", "usage", "negation")
+    return words_of("request", "usage", "negation", "polite")
 
 
 @cache
