@@ -156,3 +156,37 @@ def test_a_no_that_goes_on_past_what_is_read_of_it_says_no_to_every_change() -> 
     assert set(two.declined_tools[0][1]) == {"delete_task", "complete_task"} and not two.says_no_to("update_task")
     assert many.declined and many.says_no_to("update_task")
     assert far.says_no_to("update_task") and far.says_no_to("add_task")
+
+
+# A no that ends with its verb, then the rest of its list of verbs after a comma, with an "or":
+# one no ("never delete, complete or move gym"), not a no and a command to complete "or move gym"
+# (found on 2026-12-07: a model that completed Gym on it was run).
+LISTED = [
+    "never delete, complete or move gym",
+    "please don't delete, complete or reschedule gym",
+    "never remove, tick off or move gym",
+    "nunca borres, completes o muevas gym",
+    "não apague, complete ou mova gym",
+    "non cancellare, completare o spostare gym",
+]
+
+
+@pytest.mark.parametrize("message", LISTED)
+async def test_a_list_of_verbs_after_a_no_is_all_of_it_no(make_client: MakeClient, message: str) -> None:
+    from backend.app.language.reading.intent import classify
+
+    assert classify(message).actions == ()
+    llm, _ = compliant([calls_on(DONE, "Gym")], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    assert await statuses(client) == dict.fromkeys(TITLES, "pending"), body["assistant_message"]
+
+
+def test_a_command_after_a_bare_no_is_still_a_command() -> None:
+    from backend.app.language.reading.intent import classify
+
+    for message in ("don't delete, just complete it", "don't delete gym, complete or move it"):
+        assert classify(message).kind == "command", message

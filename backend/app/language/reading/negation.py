@@ -72,6 +72,16 @@ _VERBS_IN_A_NO = 6  # "never delete, complete or move gym" has three
 _NEXT_VERB = 200
 
 
+def _alternatives(clause: str, reading: Reading) -> bool:
+    """Whether the clause's verb is one of verbs an "or" lists ("complete or move gym", "complete ou
+    mova gym": the verb's language may not be the "or"'s): after a no that ends with its verb, the
+    rest of that no's list, not a command."""
+    rest = clause[reading.start + reading.length :].lstrip()
+    said = words_of("alternative").match(rest)
+    after = read_clause(rest[said.end() :].lstrip(), asked=False) if said is not None else None
+    return after is not None and after.start == 0 and bool(after.tools)
+
+
 def and_joined(join: str) -> bool:
     """Whether what joins a clause to the one before is a word that joins items of one list alone
     ("gym and taxes", "gym & taxes"; not "gym, and taxes", "gym but taxes"): some language's `additive`."""
@@ -120,10 +130,11 @@ class Scope:
     closed: bool = False  # the last clause was a no a word of no closed: the command goes on after it
     last: str = ""  # what the clause before was: "command", "item" or "" (anything else)
     before: str = ""  # what the clause before the one being read was
+    bare: bool = False  # the no's clause ends with its verb ("never delete, complete or move gym")
 
     def start(self) -> None:
         """A new sentence: a no ends with its sentence."""
-        self.tools, self.statement, self.pending = None, False, ""
+        self.tools, self.statement, self.pending, self.bare = None, False, "", False
         self.command, self.closed, self.last = None, False, ""
 
     def commanded(self, clause: str, reading: Reading) -> None:
@@ -145,6 +156,7 @@ class Scope:
         gap = clause[said[-1].end() : reading.start] if said else ""
         own = lex is None or not gap.strip() or lex.after_fillers(gap.strip()) == len(gap.strip())
         self.tools, self.statement = (tools if own else None), reading.stated
+        self.bare = own and not clause[reading.start + reading.length :].strip(" ,;.!?")
 
     def said(
         self, clause: str, reading: Reading | None, join: str, changing: tuple[Tool, ...], at: int
@@ -158,6 +170,9 @@ class Scope:
         tools of the sentence's command if it changes existing tasks; `at`: the actions so far."""
         self.closed, self.before, self.last = False, self.last, ""
         joined, pending = and_joined(join), self.pending
+        bare, self.bare = self.bare, False
+        if bare and self.tools and reading is not None and join.strip() == "," and _alternatives(clause, reading):
+            return [clause], None, (*self.tools, *verbs_of(clause, reading))  # "never delete, complete or move gym"
         self.pending = clause if reading is None and not at else ""
         if joined and self.tools is not None and reading is None and not _own_word(clause):
             return [clause], None, self.tools  # "don't delete gym and taxes"
