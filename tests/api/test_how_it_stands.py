@@ -12,12 +12,11 @@ about or run as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import date
-from typing import Any
 
 import pytest
 from support.api import MakeClient, auth, chat, seed_tasks, statuses, tasks_of
+from support.compliant import CompliantModel
 from support.fake_llm import NO_CLAIMS, ScriptedLLM, calls, completion, declares
 
 from backend.app.language.reading.intent import classify
@@ -78,17 +77,10 @@ STATE_QUESTIONS = [
 ]
 
 
-def wrong_model(tool: str, title: str, words: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """A model that makes `tool` on `title` when it may call tools, and says `words` after its results
-    or when asked again without tools."""
-
-    def answer(body: dict[str, Any]) -> dict[str, Any]:
-        messages = body["messages"]
-        if messages[-1]["role"] == "tool" or not body.get("tools"):
-            return completion(words)
-        return calls((tool, {"task_id": title}))
-
-    return answer
+def wrong_model(tool: str, title: str, words: str, **arguments: str) -> CompliantModel:
+    """The competent, compliant model with one mistake: `tool` on `title` (with `arguments`); `words`
+    after its results, or when asked again without tools."""
+    return CompliantModel([(tool, {"task_id": title, **arguments})], after_tools=words)
 
 
 @pytest.mark.parametrize(("lang", "tasks", "message", "tool", "title"), STATE_QUESTIONS)
@@ -141,8 +133,7 @@ async def test_the_models_honest_answer_is_shown_beside_it(make_client: MakeClie
 async def test_an_edit_on_such_a_question_is_not_made_and_the_task_is_stated(
     make_client: MakeClient, message: str, edit: dict[str, str]
 ) -> None:
-    llm = ScriptedLLM(default=wrong_model("update_task", "Rent", "Done!"), checker=declares(("update", "Rent")))
-    llm.default = _with_arguments(llm.default, {"task_id": "Rent", **edit})
+    llm = ScriptedLLM(default=wrong_model("update_task", "Rent", "Done!", **edit), checker=declares(("update", "Rent")))
     client = await make_client(llm)
     await seed_tasks(client, "Rent", "Gym", due_date=date(2026, 12, 1))
 
@@ -157,18 +148,6 @@ async def test_an_edit_on_such_a_question_is_not_made_and_the_task_is_stated(
     assert body["confirmation"] is None
     assert body["tool_calls"][0]["result"]["code"] == "STATED"
     assert re.search("“Rent” ?: (pending|offen), (due|fällig am) 2026-12-01", body["assistant_message"]), body
-
-
-def _with_arguments(answer: Any, arguments: dict[str, str]) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """The model's `answer`, its call made with `arguments`."""
-
-    def answering(body: dict[str, Any]) -> dict[str, Any]:
-        found: dict[str, Any] = answer(body)
-        if found.get("choices", [{}])[0].get("message", {}).get("tool_calls"):
-            return calls(("update_task", arguments))
-        return found
-
-    return answering
 
 
 async def test_no_state_is_said_of_a_task_the_question_does_not_name(make_client: MakeClient) -> None:
@@ -345,18 +324,18 @@ BESIDE_A_COMMAND = [
 ]
 
 
+def _adds_and_completes(title: str, done: str) -> CompliantModel:
+    """The model adds `title`, as asked, and completes `done`, which the message only asks about."""
+    return CompliantModel([("add_task", {"title": title}), ("complete_task", {"task_id": done})])
+
+
 @pytest.mark.parametrize(("message", "added"), BESIDE_A_COMMAND)
 async def test_the_task_a_question_asks_about_is_not_changed_beside_a_command(
     make_client: MakeClient, message: str, added: str
 ) -> None:
     title = {"Miete": "Miete", "alquiler": "Alquiler", "huur": "Huur"}
     rent = next((v for k, v in title.items() if k in message), "Rent")
-    step = calls(("add_task", {"title": added}), ("complete_task", {"task_id": rent}))
-    llm = ScriptedLLM(
-        default=lambda body: (
-            step if body.get("tools") and body["messages"][-1]["role"] == "user" else completion("Done!")
-        )
-    )
+    llm = ScriptedLLM(default=_adds_and_completes(added, rent))
     client = await make_client(llm)
     await seed_tasks(client, rent, "Gym")
 
@@ -380,12 +359,7 @@ async def test_a_change_of_the_task_asked_about_beside_a_command_is_asked_about(
 ) -> None:
     # The question's words are no name to run the completion on (above), but the message may ask
     # for it in words no list reads ("if so complete it"): it is asked about, never dropped unsaid.
-    step = calls(("add_task", {"title": "call landlord"}), ("complete_task", {"task_id": "Rent"}))
-    llm = ScriptedLLM(
-        default=lambda body: (
-            step if body.get("tools") and body["messages"][-1]["role"] == "user" else completion("Done!")
-        )
-    )
+    llm = ScriptedLLM(default=_adds_and_completes("call landlord", "Rent"))
     client = await make_client(llm)
     await seed_tasks(client, "Rent", "Gym")
 

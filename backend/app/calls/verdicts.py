@@ -169,7 +169,7 @@ CALL_ROWS = _rows(
     (
         "C20",
         lambda f: f.reading is Reading.NOTHING and f.states and (f.traits.destructive or f.edit),
-        {**_REFUSED, **_UNASKED, "do": Do.STATE, "hold": Hold.STATE, "ground": Ground.SAID},
+        {"do": Do.STATE, "decision": GuardDecision.REFUSED, **_UNASKED, "hold": Hold.STATE, "ground": Ground.SAID},
     ),
     (
         "C13",

@@ -71,10 +71,13 @@ def questions_of_state(sentences: Sequence[Sentence]) -> tuple[str, ...]:
 
 def _question(sentence: Sentence) -> _Opened | None:
     """Where the sentence's question about how a task stands opens, if it asks only that."""
-    if not sentence.asked or _openings().search(" ".join(sentence.clauses)) is None:
+    if not sentence.asked or words_of("state_question").search(" ".join(sentence.clauses)) is None:
         return None  # one search of every language's openings first: most questions have none
     content = [c.strip(" \t\"'") for c in sentence.clauses if not _says_nothing(c)]
-    if len(content) != 1 or _not_only_asking().search(content[0]):
+    # A request, a "please", a question about the app or a no, in any language, asks more than how a
+    # task stands (words to the assistant are its own language's: Spanish "has" and Italian "hai" are
+    # words of English and Urdu questions).
+    if len(content) != 1 or words_of("request", "polite", "usage", "negation").search(content[0]):
         return None
     opened = next((o for lex in lexicons() if (o := _opened(lex, content[0])) is not None), None)
     return None if opened is None or _changes(opened) else opened
@@ -87,19 +90,6 @@ def _says_nothing(clause: str) -> bool:
         return True
     said = whole("small_talk", clause) or only_fillers(clause)
     return said and _told().search(clause) is None
-
-
-@cache
-def _openings() -> re.Pattern[str]:
-    return words_of("state_question")
-
-
-@cache
-def _not_only_asking() -> re.Pattern[str]:
-    """Every language's words that make a question more than one of how a task stands: a request,
-    a "please", one about the app, a no. (Words to the assistant are its own language's: Spanish "has" and
-    Italian "hai" are words of English and Urdu questions.)"""
-    return words_of("request", "usage", "negation", "polite")
 
 
 @cache

@@ -153,8 +153,10 @@ class Question(Protocol):
 # -- each call's outcome -----------------------------------------------------------------------------
 def _status(e: ExecutedCall, silent: frozenset[tuple[int, str]]) -> tuple[Status, bool]:
     """A call's outcome for the user, and whether it is silent (a change nobody asked for, not run)."""
-    if e.result.success or e.result.code == ResultCode.STATED:  # a task asked about: how it stands is said
-        return (Status.DONE if e.result.success else Status.NOT_DONE), False
+    if e.result.success:
+        return Status.DONE, False
+    if e.result.code == ResultCode.STATED:  # not done, and not silent: how the task stands is said
+        return Status.NOT_DONE, False
     if e.result.code == ResultCode.NOT_REQUESTED or (e.step, e.call.name) in silent:
         return Status.NOT_DONE, True
     if e.result.code in (
