@@ -168,6 +168,14 @@ LISTED = [
     "nunca borres, completes o muevas gym",
     "não apague, complete ou mova gym",
     "non cancellare, completare o spostare gym",
+    # where the no follows the verb, and a separable verb's particle after the no
+    "verwijder niet, vink af of verplaats gym",
+    "verwijder nooit, vink af of verplaats gym",
+    "ta inte bort, bocka av eller flytta gym",
+    "ta aldrig bort, bocka av eller flytta gym",
+    "stryk inte, bocka av eller flytta gym",
+    "lösch nicht, hak ab oder verschieb Gym",
+    "lösche niemals, hake ab oder verschiebe Gym",
 ]
 
 
@@ -188,5 +196,12 @@ async def test_a_list_of_verbs_after_a_no_is_all_of_it_no(make_client: MakeClien
 def test_a_command_after_a_bare_no_is_still_a_command() -> None:
     from backend.app.language.reading.intent import classify
 
-    for message in ("don't delete, just complete it", "don't delete gym, complete or move it"):
+    for message in (
+        "don't delete, just complete it",
+        "don't delete gym, complete or move it",
+        "verwijder gym niet, vink af of verplaats taxes",
+        "ta inte bort gym, bocka av eller flytta taxes",
+        "lösch nicht, sondern hak ab oder verschieb Gym",
+        "verwijder niet, vink gym af",
+    ):
         assert classify(message).kind == "command", message

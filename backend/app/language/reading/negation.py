@@ -82,6 +82,17 @@ def _alternatives(clause: str, reading: Reading) -> bool:
     return after is not None and after.start == 0 and bool(after.tools)
 
 
+def _ends_with_verb(clause: str, reading: Reading, negation: re.Pattern[str] | None) -> bool:
+    """Whether a no's clause ends with its verb: nothing after the verb ("never delete") or, where the
+    no follows the verb, only the no and the verb's own particle ("verwijder niet", "lösch nicht",
+    "ta inte bort": without its no the clause reads as that verb to its end, "ta bort")."""
+    if not clause[reading.start + reading.length :].strip(" ,;.!?"):
+        return True
+    plain = " ".join(negation.sub(" ", clause).split()).rstrip(" ,;.!?") if negation is not None else ""
+    again = read_clause(plain, asked=False) if plain else None
+    return again is not None and again.tools == reading.tools and again.start + again.length == len(plain)
+
+
 def and_joined(join: str) -> bool:
     """Whether what joins a clause to the one before is a word that joins items of one list alone
     ("gym and taxes", "gym & taxes"; not "gym, and taxes", "gym but taxes"): some language's `additive`."""
@@ -156,7 +167,7 @@ class Scope:
         gap = clause[said[-1].end() : reading.start] if said else ""
         own = lex is None or not gap.strip() or lex.after_fillers(gap.strip()) == len(gap.strip())
         self.tools, self.statement = (tools if own else None), reading.stated
-        self.bare = own and not clause[reading.start + reading.length :].strip(" ,;.!?")
+        self.bare = own and _ends_with_verb(clause, reading, negation)
 
     def said(
         self, clause: str, reading: Reading | None, join: str, changing: tuple[Tool, ...], at: int
