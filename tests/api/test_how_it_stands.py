@@ -179,6 +179,18 @@ async def test_a_done_task_is_said_to_be_done(make_client: MakeClient) -> None:
     assert "“Rent”: completed, due 2026-12-01." in body["assistant_message"], body["assistant_message"]
 
 
+@pytest.mark.parametrize(("code", "said"), [("en", "no longer on your list"), ("de", "nicht mehr auf deiner Liste")])
+def test_a_task_gone_before_its_state_is_read_is_said_to_be_gone(code: str, said: str) -> None:
+    # Deleted by another request between the lookup and the reading: the lookup's id and title are
+    # all the result holds; the line says so, in the user's language, never a blank line.
+    from backend.app.language.catalog import texts
+    from backend.app.services.reply.wording import state_line
+
+    line = state_line(texts(code), {"id": "7f0c3a52-1b9e-4c8e-9a7e-0d5d1f3c2b11", "title": "Rent"})
+
+    assert line == f"“Rent”: {said}."
+
+
 # Requests in question form, and questions beside a command: never answered with a state alone.
 REQUESTS = [
     ("can you zap the choir one?", "delete_task"),  # a request frame: asked about, as before

@@ -214,10 +214,11 @@ def describe_list(t: Texts, listing: TaskListing) -> str:
 
 
 def state_line(t: Texts, data: Payload | None) -> str:
-    """How a task stands, for a user who asked ("did I pay the rent?"): "“Rent”: pending, due 2026-12-01."."""
+    """How a task stands, for a user who asked ("did I pay the rent?"): "“Rent”: pending, due 2026-12-01.";
+    a task gone between its lookup and its reading (deleted by another request) is no longer listed."""
     task = task_of(data)
     if task is None:
-        return ""
+        return t("“{title}”: {details}.", title=title_of(data) or "", details=t("no longer on your list"))
     return t("“{title}”: {details}.", title=task["title"], details=", ".join(_standing(t, task)))
 
 
