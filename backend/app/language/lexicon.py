@@ -36,7 +36,7 @@ _WORDS = (
     "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",
     "fields", "field_links", "modifiers", "conjunctions", "task_nouns", "title_fillers", "done_states", "whole_list",
     "list_places", "not_all", "exception", "exception_after_all", "additive",
-    "not", "copula", "keep", "state_question", "alternative", "polite"
+    "not", "copula", "keep", "state_question", "alternative", "polite", "range"
 )  # fmt: skip
 _CLAIMS = ("first_person", "second_person", "done", "offer", "own_offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.

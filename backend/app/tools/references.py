@@ -19,7 +19,7 @@ from backend.app.calls.decisions import Do
 from backend.app.calls.facts import NO_GROUNDING, Grounding, Hold, Naming, Source, TargetFacts
 from backend.app.calls.payloads import Choices, TaskNamed, choices_of
 from backend.app.calls.said import Said
-from backend.app.calls.tools import traits
+from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
@@ -37,8 +37,10 @@ from backend.app.tools.resolver import (
     parse_uuid,
 )
 from backend.app.tools.target import Found, acted
-from backend.app.tools.titles import exactly_named, named_in, partly_named
+from backend.app.tools.titles import exactly_named, in_range, named_in, partly_named
 from backend.app.tools.whole_list import WholeList
+
+_OVER_A_RANGE = frozenset({Tool.DELETE, Tool.COMPLETE})  # the changes a range of numbered titles names
 
 
 class TaskFinder:
@@ -104,10 +106,10 @@ class TaskFinder:
             naming, notes = await self._naming(repo, reference, call, row, grounding)
         if naming in (Naming.NONE, Naming.PART) and await self._pointed(repo, grounding.pointed) == row.id:
             naming, found = Naming.POINTER, found.then(Found(row, source=Source.CONTEXT))  # the backend read "it"
-        other = await self._other(repo, grounding, naming, (*others, row.title))
-        # After a yes, only the question's own words make a change over every task run ("delete all
-        # 50?"); the step's calls over every task after "delete the 12 tasks?" are asked about (T16).
+        # After a yes, only the question's own words for every task run a change of all (T15, T16).
         said_all = naming is Naming.NONE and await self.whole.says_all(repo, grounding, call.name, row)
+        naming = Naming.PART if not said_all and self._in_a_range(naming, call, row, grounding) else naming
+        other = await self._other(repo, grounding, naming, (*others, row.title))
         whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
             traits(call.name),
@@ -124,6 +126,14 @@ class TaskFinder:
         if verdict.do is Do.ASK_NAMED and other is not None:
             self.touched.add(other.id)
         return found.then(acted(verdict, call, row, other, notes))
+
+    @staticmethod
+    def _in_a_range(naming: Naming, call: ToolCall, row: TaskRow, grounding: Grounding) -> bool:
+        """Whether the task, named by nothing else, lies in a range of numbered titles the words give, for
+        a delete or a completion ("delete item 3 to item 7", the model's "Should I delete Item 1 to Item
+        10?"): named by the backend's reading of the range only, so the change is asked about."""
+        words = grounding.names
+        return naming is Naming.NONE and call.name in _OVER_A_RANGE and bool(words) and in_range(words or "", row.title)
 
     async def _other(
         self, repo: TaskRepository, grounding: Grounding, naming: Naming, others: Sequence[str]
@@ -183,7 +193,11 @@ class TaskFinder:
             if own:
                 return Naming.WORDS, notes
         content = grounding.not_names
-        if content and (named_in(content, row.title) or partly_named(content, row.title)):
+        if content and (
+            named_in(content, row.title)
+            or partly_named(content, row.title)
+            or in_range(content, row.title, alone=False)
+        ):
             return Naming.CONTENT, notes  # named by what the user gave as content or said no to
         if self._mentioned(row, grounding):
             return Naming.PART, notes

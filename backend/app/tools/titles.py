@@ -12,7 +12,15 @@ from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns, whole_list_words
+from backend.app.language.lexicon import (
+    add_verbs,
+    fold,
+    lexicons,
+    reference_words,
+    task_nouns,
+    whole_list_words,
+)
+from backend.app.language.reading.ranges import ranges_in, says_nothing
 
 _APOSTROPHES = re.compile(r"['’‘`]")
 # An elided article or preposition ("l'assurance", "dell'auto", "qu'il"): the word after it is the word.
@@ -97,6 +105,39 @@ def named_in(text: str, title: str, *, strict: bool = False) -> bool:
         return _symbols_named(text, title)
     near = [t for t in words if not (strict and _function_word(t))]
     return all(w in words or any(_near(w, t) for t in near) for w in wanted)
+
+
+_NUMBERED = re.compile(r"(?P<stem>.*?\D)\s*(?P<number>\d+)")  # "Item 5": its words, then its number
+
+
+def in_range(text: str, title: str, *, alone: bool = True) -> bool:
+    """Whether `text` names a numbered title ("Item 5") by a range of its numbers that its piece of
+    the words says alone (language/reading/ranges.py): "item 3 to item 7", "items 3-7", "Should I
+    delete Gym and Item 1–Item 10?", "gli item dal 3 al 7"; not "item 1 to item 5 can stay". The
+    title's words (a typo or a plural allowed) stand right before the range's first number, or one
+    word before it ("dal"), and again before its second, if anything does; its number lies between.
+    Not `alone`: whatever else the piece says (what the user leaves out: "except item 4 to item 7")."""
+    numbered = _NUMBERED.fullmatch(fold(title).strip())
+    if numbered is None or not (stem := _meaningful(numbered["stem"])):
+        return False
+    number = int(numbered["number"])
+    for found in ranges_in(text):
+        if not found.low <= number <= found.high or (found.again and not _stem_said(found.again, stem)):
+            continue
+        before = found.before.split()
+        for skipped in (0, 1):  # the title's words right before the number, or one word before it
+            head = len(before) - len(stem) - skipped
+            if head >= 0 and _stem_said(before[head : head + len(stem)], stem):
+                rest = before[:head] + before[head + len(stem) :]
+                if not alone or says_nothing(" ".join(rest) + " " + found.after):
+                    return True
+    return False
+
+
+def _stem_said(words: list[str], stem: list[str]) -> bool:
+    return len(words) == len(stem) and all(
+        w == s or _near(s, normalize_title(w) or w) for w, s in zip(words, stem, strict=True)
+    )
 
 
 def _near(word: str, said: str) -> bool:

@@ -28,6 +28,7 @@ from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import Lexicon, conjunctions, lexicon, lexicons, not_all, whole_list_words, words_of
 from backend.app.language.reading.clauses import Reading
 from backend.app.language.reading.naming import names_something
+from backend.app.language.reading.ranges import a_range, between
 from backend.app.language.reading.when import day_in, time_in
 
 _TARGETS = having("targets")
@@ -55,7 +56,8 @@ def _after_all(code: str) -> re.Pattern[str] | None:
     lex = lexicon(code)
     assert lex is not None
     every, after = lex.word("whole_list"), lex.word("exception_after_all")
-    return re.compile(rf"(?:{every.pattern}){_BETWEEN}({after.pattern})") if every and after else None
+    sets = rf"{every.pattern}|\d+(?:{between()})(?:[^\W\d_]+\s+)?\d+" if every else ""  # "items 1-5 menos"
+    return re.compile(rf"(?:{sets}){_BETWEEN}({after.pattern})") if every and after else None
 
 
 def _unnamed(text: str) -> str:
@@ -78,14 +80,15 @@ def after_all(text: str, word: re.Match[str]) -> bool:
 
 def _a_set(lex: Lexicon, unnamed: str) -> bool:
     """Whether words (their phrases that name no task blanked: `_unnamed`) hold one of the language's
-    words for every task: what an exception leaves out of."""
+    words for every task, or a range of numbered titles ("items 1-5"): what an exception leaves out of."""
     every = lex.word("whole_list")
-    return every is not None and every.search(unnamed) is not None
+    return (every is not None and every.search(unnamed) is not None) or a_range(unnamed)
 
 
 def _names(text: str) -> bool:
-    """Whether `text` names something: a word that is no filler or reference, or a quoted title."""
-    return names_something(text) or "§" in text
+    """Whether `text` names something: a word that is no filler or reference, a quoted title, or a
+    number ("except item 4", "außer 3 bis 5": a numbered title, or a range of them)."""
+    return names_something(text) or "§" in text or any(c.isdigit() for c in text)
 
 
 def _leaves(text: str, *, edit: bool) -> bool:
