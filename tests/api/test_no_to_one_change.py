@@ -205,3 +205,33 @@ def test_a_command_after_a_bare_no_is_still_a_command() -> None:
         "verwijder niet, vink gym af",
     ):
         assert classify(message).kind == "command", message
+
+
+# A word of no that closes a clause after a title with a number ("el item 3 no", "Item 3 nicht"):
+# the number is the title's, no word of its own; it was not read, and a model that deleted Item 3
+# on it was run (found by a review on 2026-12-07).
+NUMBERED = ("Gym", "Item 2", "Item 3", "Item 4")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "borra gym, el item 3 no",
+        "borra gym y el item 3 no",
+        "lösch Gym, Item 3 nicht",
+        "verwijder gym, item 3 niet",
+        "ta bort gym, item 3 inte",
+        "cancella gym, l'item 3 no",
+        "supprime gym, l'item 3 non",
+        "apague gym, o item 3 não",
+        "gym delete karo, item 3 nahi",
+    ],
+)
+async def test_a_closing_no_after_a_numbered_title_keeps_it(make_client: MakeClient, message: str) -> None:
+    llm, _ = compliant([calls_on("delete_task", "Gym", "Item 3")], NUMBERED, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *NUMBERED)
+
+    body = (await chat(client, message)).json()
+
+    assert await statuses(client) == dict.fromkeys(NUMBERED[1:], "pending"), body["assistant_message"]

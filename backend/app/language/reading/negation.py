@@ -20,6 +20,8 @@ from backend.app.language.reading.clauses import MEMOS, Reading, read_clause, un
 from backend.app.language.reading.exceptions import gives_value
 
 _PUNCT = re.compile(r"^\W+|\W+$")
+_NUMBER = 3  # a title's number ("Item 3", "Q10"), not a count ("marcher 10000 pas")
+_ELIDED = re.compile(r"['’]")  # "l'item": one word of letters
 _BEFORE = 2  # at most so many words stand before a closing no ("die Steuern nicht"; not "Taxes brauch ich nicht")
 
 
@@ -215,13 +217,16 @@ class Scope:
         """A clause a word of no closes, in the command's language where such a word follows what it
         says no to (`closing_not`: "Taxes nicht", "taxes pas", "taxes no", "taxes nahin"; not "Why
         not" in English, nor "Warum nicht" in an English message): its `not` after one or two words
-        of letters ("marcher 10000 pas" is a title), last but for fillers ("taxes no por favor"), or
-        before a word that ends the command's verb ("hak Gym und Taxes nicht ab")."""
+        of letters, a title's number of up to three digits beside them ("el item 3 no", "Item 3
+        nicht"; "marcher 10000 pas" is a title),
+        last but for fillers ("taxes no por favor"), or before a word that ends the command's verb
+        ("hak Gym und Taxes nicht ab")."""
         lex = lexicon(self.command[1].language) if self.command is not None else None
         word = lex.word("not") if lex is not None and lex.flag("closing_not") else None
         words = _PUNCT.sub("", clause).split()
         said = [i for i, w in enumerate(words) if word is not None and word.fullmatch(w)]
-        if lex is None or not said or not 0 < said[-1] <= _BEFORE or not all(w.isalpha() for w in words[: said[-1]]):
+        named = [w for w in words[: said[-1]] if not (w.isdigit() and len(w) <= _NUMBER)] if said else []
+        if lex is None or not 0 < len(named) <= _BEFORE or not all(_ELIDED.sub("", w).isalpha() for w in named):
             return False
         rest = " ".join(words[said[-1] + 1 :])
         return lex.after_fillers(rest) == len(rest) or (" " not in rest and self._ends_verb(rest))
