@@ -75,6 +75,12 @@ async def _yes_if_asked(client: Any, body: dict[str, Any]) -> dict[str, Any]:
         ("apague tudo fora o gym", "delete_task", {"Gym"}),
         ("borra todo fuera de gym", "delete_task", {"Gym"}),
         ("borra todas las tareas de mi lista menos gym", "delete_task", {"Gym"}),
+        # an exception word that leaves out only right after a set, after a comma (2026-12-07)
+        ("borra todo, menos gym", "delete_task", {"Gym"}),
+        ("quita todas las tareas, salvo gym y yoga", "delete_task", {"Gym", "Yoga"}),
+        ("lösch alles, bis auf Gym", "delete_task", {"Gym"}),
+        ("delete everything, besides gym", "delete_task", {"Gym"}),
+        ("marca todo como hecho, menos gym", "complete_task", {"Gym"}),
     ],
 )
 async def test_what_a_change_of_every_task_leaves_out_is_never_changed(
@@ -128,6 +134,11 @@ async def test_the_yes_to_the_rest_changes_only_the_rest(make_client: MakeClient
         ("Soll ich alles löschen außer Gym?", "ja", {"Gym"}),  # the verb before the exception
         ("Zal ik alles verwijderen behalve Gym?", "ja", {"Gym"}),
         ("Should I delete all tasks but “Gym”?", "yes", {"Gym"}),
+        # after a comma (2026-12-07: their yes deleted what they leave out)
+        ("¿Borro todo, menos Gym?", "sí", {"Gym"}),
+        ("¿Borro todas las tareas, salvo Gym y Yoga?", "sí", {"Gym", "Yoga"}),
+        ("Soll ich alles löschen, bis auf Gym?", "ja", {"Gym"}),
+        ("Should I delete everything, besides Gym?", "yes", {"Gym"}),
     ],
 )
 async def test_a_yes_to_the_models_question_leaves_out_what_it_leaves_out(

@@ -66,12 +66,17 @@ def _unnamed(text: str) -> str:
 
 
 def after_all(text: str, word: re.Match[str]) -> bool:
-    """Whether `word` of `text` (a conjunction) is an exception word that leaves out only after a
-    word for every task, right after one ("delete everything but gym"); the clause splitter keeps it
-    in its clause."""
-    if not words_of("exception_after_all").fullmatch(word.group()):
-        return False
+    """Whether `word` of `text` (a conjunction, or a comma before one of the words) is an exception
+    word that leaves out only after a word for every task, right after one ("delete everything but
+    gym", "borra todo, menos gym"); the clause splitter keeps it in its clause."""
     at = word.start()
+    if word.group() == ",":  # "todo, menos gym": the word after the comma
+        after = words_of("exception_after_all").match(text, len(text) - len(text[word.end() :].lstrip()))
+        if after is None:
+            return False
+        at = after.start()
+    elif not words_of("exception_after_all").fullmatch(word.group()):
+        return False
     start = max(0, at - 120)  # a word for every task and up to six words: never a whole long message
     window = _unnamed(text[start : at + 40])
     patterns = (p for lex in lexicons() if (p := _after_all(lex.code)) is not None)
@@ -192,14 +197,17 @@ def _left_out(clause: str, *, edit: bool = False) -> tuple[int, int] | None:
     if not words_of("exception", "exception_after_all").search(clause):
         return None
     spans: list[tuple[int, int]] = []
+    head = len(clause) - len(clause.lstrip(", ")) if clause.startswith(",") else 0  # a comma the splitter kept
     for lex in lexicons():
-        at = lex.after_fillers(clause)
+        at = head + lex.after_fillers(clause[head:])
         for kind in ("exception", "exception_after_all"):
             pattern = lex.word(kind)
             opening = pattern.match(clause, at) if pattern is not None else None
-            # an after-all word opens a clause only where the splitter kept it there ("but gym")
-            if opening is not None and (kind == "exception" or conjunctions().fullmatch(opening.group())):
-                return (0, len(clause)) if _leaves(clause[opening.end() :], edit=edit) else None
+            # an after-all word opens a clause only where the splitter kept it there ("but gym", ",
+            # menos gym": a comma it kept stays at the clause's head)
+            kept = head or (opening is not None and conjunctions().fullmatch(opening.group()))
+            if opening is not None and (kind == "exception" or kept):
+                return (head, len(clause)) if _leaves(clause[opening.end() :], edit=edit) else None
         if (pattern := lex.word("exception")) is None or (found := pattern.search(clause, at)) is None:
             continue
         if lex.flag("exception_follows") or not _PUNCT.sub("", clause[found.end() :]).strip():
