@@ -209,7 +209,8 @@ def test_a_command_after_a_bare_no_is_still_a_command() -> None:
 
 # A word of no that closes a clause after a title with a number ("el item 3 no", "Item 3 nicht"):
 # the number is the title's, no word of its own; it was not read, and a model that deleted Item 3
-# on it was run (found by a review on 2026-12-07).
+# on it was run (found by a review on 2026-12-07). Not in French, where "pas" after a number is steps
+# (`closing_not_after_number = false`): "supprime gym, l'item 3 non" is not read so.
 NUMBERED = ("Gym", "Item 2", "Item 3", "Item 4")
 
 
@@ -222,7 +223,6 @@ NUMBERED = ("Gym", "Item 2", "Item 3", "Item 4")
         "verwijder gym, item 3 niet",
         "ta bort gym, item 3 inte",
         "cancella gym, l'item 3 no",
-        "supprime gym, l'item 3 non",
         "apague gym, o item 3 não",
         "gym delete karo, item 3 nahi",
     ],

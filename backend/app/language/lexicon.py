@@ -69,8 +69,9 @@ _FLAGS = (
     "infinitive_at_head",
     "exception_follows",  # an exception word follows what it leaves out ("gym ke ilawa")
     "closing_not",  # a word of `not` after an item closes it as a no ("Taxes nicht", "taxes no")
+    "closing_not_after_number",  # ... after a title's number too ("Item 3 nicht"; not French "100 pas")
 )
-_FLAG_DEFAULTS = {"infinitive_at_head": True}
+_FLAG_DEFAULTS = {"infinitive_at_head": True, "closing_not_after_number": True}
 QUOTES = str.maketrans("’‘`´“”„«»＂＇", '\'\'\'\'""""""\'')  # fullwidth too: `fold` decomposes those to plain ones
 
 

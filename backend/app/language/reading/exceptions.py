@@ -70,9 +70,10 @@ def after_all(text: str, word: re.Match[str]) -> bool:
     word that leaves out only after a word for every task, right after one ("delete everything but
     gym", "borra todo, menos gym"); the clause splitter keeps it in its clause."""
     at = word.start()
-    if word.group() == ",":  # "todo, menos gym": the word after the comma
+    if word.group() == ",":  # "todo, menos gym": the word after the comma, which leaves something out
         after = words_of("exception_after_all").match(text, len(text) - len(text[word.end() :].lstrip()))
-        if after is None:
+        rest = conjunctions().split(text[after.end() :], maxsplit=1)[0] if after is not None else ""
+        if after is None or not _leaves(rest, edit=False):  # "everything, besides that, …"
             return False
         at = after.start()
     elif not words_of("exception_after_all").fullmatch(word.group()):
@@ -207,7 +208,7 @@ def _left_out(clause: str, *, edit: bool = False) -> tuple[int, int] | None:
             # menos gym": a comma it kept stays at the clause's head)
             kept = head or (opening is not None and conjunctions().fullmatch(opening.group()))
             if opening is not None and (kind == "exception" or kept):
-                return (head, len(clause)) if _leaves(clause[opening.end() :], edit=edit) else None
+                return (0, len(clause)) if _leaves(clause[opening.end() :], edit=edit) else None
         if (pattern := lex.word("exception")) is None or (found := pattern.search(clause, at)) is None:
             continue
         if lex.flag("exception_follows") or not _PUNCT.sub("", clause[found.end() :]).strip():

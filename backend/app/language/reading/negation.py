@@ -217,15 +217,16 @@ class Scope:
         """A clause a word of no closes, in the command's language where such a word follows what it
         says no to (`closing_not`: "Taxes nicht", "taxes pas", "taxes no", "taxes nahin"; not "Why
         not" in English, nor "Warum nicht" in an English message): its `not` after one or two words
-        of letters, a title's number of up to three digits beside them ("el item 3 no", "Item 3
-        nicht"; "marcher 10000 pas" is a title),
+        of letters, a title's number of up to three digits beside them where the language says so
+        (`closing_not_after_number`: "el item 3 no", "Item 3 nicht"; not French "marcher 100 pas"),
         last but for fillers ("taxes no por favor"), or before a word that ends the command's verb
         ("hak Gym und Taxes nicht ab")."""
         lex = lexicon(self.command[1].language) if self.command is not None else None
         word = lex.word("not") if lex is not None and lex.flag("closing_not") else None
         words = _PUNCT.sub("", clause).split()
         said = [i for i, w in enumerate(words) if word is not None and word.fullmatch(w)]
-        named = [w for w in words[: said[-1]] if not (w.isdigit() and len(w) <= _NUMBER)] if said else []
+        number = lex is not None and lex.flag("closing_not_after_number")
+        named = [w for w in words[: said[-1]] if not (number and w.isdigit() and len(w) <= _NUMBER)] if said else []
         if lex is None or not 0 < len(named) <= _BEFORE or not all(_ELIDED.sub("", w).isalpha() for w in named):
             return False
         rest = " ".join(words[said[-1] + 1 :])
