@@ -21,7 +21,7 @@ from backend.app.core.config import Settings
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.language.catalog import Texts, texts
 from backend.app.language.detect import Language, detect
-from backend.app.language.lexicon import fold
+from backend.app.language.lexicon import fold, words_of
 from backend.app.language.reading.asks import Intent, without
 from backend.app.language.reading.exceptions import of_every
 from backend.app.language.reading.intent import classify
@@ -191,6 +191,22 @@ def _what_it_is(beside: Sequence[str], request: str) -> str:
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
 _OPTION = re.compile(r"(?<![\w.])(\d{1,2})[.)]\s*(.+?)(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))")
 _NUMBER = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
+# What an option says after its comma where an exception word follows it ("1. todo, menos Gym").
+_AFTER_COMMA = re.compile(r",.*?(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))")
+
+
+def _numbered(text: str) -> dict[int, str]:
+    """A question's numbered options by number, each with what an exception after its comma leaves
+    out of it ("1. todo, menos Gym": "todo, menos Gym"; never "1. Q1, 2. Q10")."""
+    found: dict[int, str] = {}
+    for m in _OPTION.finditer(text):
+        rest = text[m.end() :]
+        after = _AFTER_COMMA.match(rest) if rest.startswith(",") else None
+        excepted = after is not None and words_of("exception", "exception_after_all").match(
+            fold(after.group()[1:].lstrip())
+        )
+        found[int(m[1])] = (m[2] + (after.group() if after is not None and excepted else "")).strip()
+    return found
 
 
 def _kept(option: str) -> tuple[str, str]:
@@ -206,7 +222,7 @@ def _option(text: str, question: Question, message: str) -> str | None:
     """The option of the question the message picks: by its number ("2", "la 2", "#2") in a short
     answer, or by its title written whole, as one of the question's numbered options or one of its
     clauses that ask no change ("Q10" of "A1, A2 ya A10?")."""
-    numbered: dict[int, str] = {int(m[1]): m[2].strip() for m in _OPTION.finditer(text)}
+    numbered = _numbered(text)
     said = message.strip()
     numbers: list[str] = _NUMBER.findall(said)
     if numbered and len(said.split()) <= 3 and len(numbers) == 1 and int(numbers[0]) in numbered:
