@@ -269,14 +269,25 @@ async def test_what_a_comma_exception_leaves_out_is_never_changed(make_client: M
 async def test_a_yes_to_a_comma_exception_of_the_model_leaves_out_what_it_leaves_out(
     make_client: MakeClient, question: str, answer: str
 ) -> None:
+    left, body = await _answered(make_client, question, answer)
+
+    assert left.get("Gym") == "pending", body["assistant_message"]
+
+
+async def _answered(
+    make_client: MakeClient, question: str, answer: str, *, then: str | None = None
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """ "clean up my list", the model's `question` back, the user's `answer` (and `then` to a question
+    the backend asks after it), a model that deletes every task: each task's status, and the reply."""
     llm = ScriptedLLM(completion(question), calls(*_on(DELETE, *TITLES)), completion("Done."), checker=declares())
     client = await make_client(llm)
     await seed_tasks(client, *TITLES)
 
     first = (await chat(client, "clean up my list")).json()
     body = (await chat(client, answer, conversation_id=first["conversation_id"])).json()
-
-    assert (await statuses(client)).get("Gym") == "pending", body["assistant_message"]
+    if then is not None and body["confirmation"] is not None:
+        body = (await chat(client, then, conversation_id=first["conversation_id"])).json()
+    return await statuses(client), body
 
 
 # A numbered option of the model's with an exception after its comma: the option was cut at the comma
@@ -294,13 +305,6 @@ async def test_a_yes_to_a_comma_exception_of_the_model_leaves_out_what_it_leaves
 async def test_an_option_that_leaves_out_after_its_comma_leaves_it_out(
     make_client: MakeClient, question: str, answer: str
 ) -> None:
-    llm = ScriptedLLM(completion(question), calls(*_on(DELETE, *TITLES)), completion("Done."), checker=declares())
-    client = await make_client(llm)
-    await seed_tasks(client, *TITLES)
+    left, body = await _answered(make_client, question, answer, then="yes")  # the rest, asked once: its yes
 
-    first = (await chat(client, "clean up my list")).json()
-    body = (await chat(client, answer, conversation_id=first["conversation_id"])).json()
-    if body["confirmation"] is not None:  # the rest, asked about once: its yes
-        body = (await chat(client, "yes", conversation_id=first["conversation_id"])).json()
-
-    assert (await statuses(client)).get("Gym") == "pending", body["assistant_message"]
+    assert left.get("Gym") == "pending", body["assistant_message"]

@@ -132,8 +132,7 @@ class TaskFinder:
         """Whether the task, named by nothing else, lies in a range of numbered titles the words give, for
         a delete or a completion ("delete item 3 to item 7", the model's "Should I delete Item 1 to Item
         10?"): named by the backend's reading of the range only, so the change is asked about."""
-        words = grounding.names
-        return naming is Naming.NONE and call.name in _OVER_A_RANGE and bool(words) and in_range(words or "", row.title)
+        return naming is Naming.NONE and call.name in _OVER_A_RANGE and in_range(grounding.names or "", row.title)
 
     async def _other(
         self, repo: TaskRepository, grounding: Grounding, naming: Naming, others: Sequence[str]

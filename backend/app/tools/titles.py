@@ -12,14 +12,7 @@ from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import (
-    add_verbs,
-    fold,
-    lexicons,
-    reference_words,
-    task_nouns,
-    whole_list_words,
-)
+from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns, whole_list_words
 from backend.app.language.reading.ranges import ranges_in, says_nothing
 
 _APOSTROPHES = re.compile(r"['’‘`]")

@@ -28,7 +28,7 @@ from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import Lexicon, conjunctions, lexicon, lexicons, not_all, whole_list_words, words_of
 from backend.app.language.reading.clauses import Reading
 from backend.app.language.reading.naming import names_something
-from backend.app.language.reading.ranges import a_range, between
+from backend.app.language.reading.ranges import a_range, plain
 from backend.app.language.reading.when import day_in, time_in
 
 _TARGETS = having("targets")
@@ -56,7 +56,7 @@ def _after_all(code: str) -> re.Pattern[str] | None:
     lex = lexicon(code)
     assert lex is not None
     every, after = lex.word("whole_list"), lex.word("exception_after_all")
-    sets = rf"{every.pattern}|\d+(?:{between()})(?:[^\W\d_]+\s+)?\d+" if every else ""  # "items 1-5 menos"
+    sets = rf"{every.pattern}|{plain()}" if every else ""  # "todo menos", "items 1-5 menos"
     return re.compile(rf"(?:{sets}){_BETWEEN}({after.pattern})") if every and after else None
 
 

@@ -22,17 +22,24 @@ from functools import cache
 from backend.app.language.lexicon import conjunctions, fold, lexicons, words_of
 from backend.app.language.reading.naming import names_something
 
+_AGAIN = r"[^\W\d_][\w'’]*"  # the title's word said again before the second number: "Item 3 to Item 7", "l'item"
+
 
 @cache
-def between() -> str:
-    """What stands between a range's two numbers, as a pattern without groups (for other patterns)."""
+def _between() -> str:
+    """What stands between a range's two numbers: a dash, or a range word of some language."""
     return rf"\s*[-–—]\s*|\s+(?:{words_of('range').pattern})\s+"
 
 
 @cache
+def plain() -> str:
+    """A range as a pattern without groups ("1-5", "1 al item 5"), for other patterns."""
+    return rf"\d+(?:{_between()})(?:{_AGAIN}\s*)?\d+"
+
+
+@cache
 def _ranges() -> re.Pattern[str]:
-    again = r"(?:(?P<again>[^\W\d_][\w'’]*)\s*)?"  # "Item 3 to Item 7", "l'item 3 à l'item 7"
-    return re.compile(rf"(?<![\w.])(?P<low>\d+)(?:{between()}){again}(?P<high>\d+)(?![\w.])")
+    return re.compile(rf"(?<![\w.])(?P<low>\d+)(?:{_between()})(?:(?P<again>{_AGAIN})\s*)?(?P<high>\d+)(?![\w.])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +67,7 @@ def ranges_in(text: str) -> Iterator[Range]:
 
 def a_range(text: str) -> bool:
     """Whether the words give a range (what an exception may leave out of: "items 1-5 except item 3")."""
-    return next(ranges_in(text), None) is not None
+    return any(int(m["low"]) < int(m["high"]) for m in _ranges().finditer(fold(text)))
 
 
 def says_nothing(words: str) -> bool:

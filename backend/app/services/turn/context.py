@@ -189,10 +189,10 @@ def _what_it_is(beside: Sequence[str], request: str) -> str:
 
 
 # A question's numbered options: "1. Q1  2) Q10, 3) Q2" (up to a comma, a period, a new line or the next).
-_OPTION = re.compile(r"(?<![\w.])(\d{1,2})[.)]\s*(.+?)(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))")
+_END = r"(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))"
+_OPTION = re.compile(rf"(?<![\w.])(\d{{1,2}})[.)]\s*(.+?){_END}")
 _NUMBER = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
-# What an option says after its comma where an exception word follows it ("1. todo, menos Gym").
-_AFTER_COMMA = re.compile(r",.*?(?=\s*(?:[,;\n]|\.\s|\s\d{1,2}[.)]\s|[?？]|$))")
+_AFTER_COMMA = re.compile(rf",.*?{_END}")  # what an option says after its comma, to its end
 
 
 def _numbered(text: str) -> dict[int, str]:
@@ -202,10 +202,9 @@ def _numbered(text: str) -> dict[int, str]:
     for m in _OPTION.finditer(text):
         rest = text[m.end() :]
         after = _AFTER_COMMA.match(rest) if rest.startswith(",") else None
-        excepted = after is not None and words_of("exception", "exception_after_all").match(
-            fold(after.group()[1:].lstrip())
-        )
-        found[int(m[1])] = (m[2] + (after.group() if after is not None and excepted else "")).strip()
+        said = fold(after.group()[1:].lstrip()) if after is not None else ""
+        excepted = after is not None and words_of("exception", "exception_after_all").match(said) is not None
+        found[int(m[1])] = (m[2] + (after.group() if excepted and after is not None else "")).strip()
     return found
 
 
