@@ -161,7 +161,7 @@ BESIDE = [
     ("gym aur taxes delete kar do", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
     # found by review: a stated change of another kind than the no's, a clause of its own with "nicht"
     ("don't delete gym and taxes is done", calls_on("complete_task", "Taxes"), {"Taxes"}),
-    ("lösch Gym und Taxes brauch ich nicht", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    # ("lösch Gym und Taxes brauch ich nicht": the delete of Taxes is asked, test_item_says_more.py)
     ("lösch Gym und vergiss Yoga nicht", calls_on("delete_task", "Gym"), {"Gym"}),
     ("non mi servono più gym e taxes, cancellali", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
     # found by the second review: a statement of its own (a copula) after a no is no part of it
@@ -170,7 +170,7 @@ BESIDE = [
     ("no marques gym y taxes ya está hecha", calls_on("complete_task", "Taxes"), {"Taxes"}),
     ("ne marque pas gym et taxes est finie", calls_on("complete_task", "Taxes"), {"Taxes"}),
     ("Gym ist nicht erledigt und Taxes ist erledigt", calls_on("complete_task", "Taxes"), {"Taxes"}),
-    ("delete gym and taxes or not", calls_on("delete_task", "Gym", "Taxes"), {"Gym", "Taxes"}),
+    # ("delete gym and taxes or not": the delete of Taxes is asked, test_item_says_more.py)
     # found by the third review: a no that is a statement, a command that goes on after a closed no
     ("gym isn't done and taxes done", calls_on("complete_task", "Taxes"), {"Taxes"}),
     ("Gym noch nicht erledigt und Taxes erledigt", calls_on("complete_task", "Taxes"), {"Taxes"}),

@@ -53,18 +53,21 @@ async def test_a_count_of_steps_is_no_word_of_no(make_client: MakeClient, messag
     assert left["Taxes"] == "pending"
 
 
-# Older, open: unasked changes, in the change's own shape: a closing no after a numbered title is still not
-# read where the title's number has four digits (a year), letters or signs beside it ("Q3", "3b",
-# "#3", "Nr. 3", "nº 3", "n°3", "3.1", "Item-3"), a third word before the no ("número", "todavía",
-# "aún"), or the number stands alone ("aber 3 nicht", "Item 3 und 4 nicht": `0 < len(named)`).
-# The model's delete of the task the user kept runs at once.
-@pytest.mark.xfail(
+# Older: a closing no after a numbered title is still not read where the title's number has four
+# digits (a year), letters or signs beside it ("Q3", "3b", "#3", "Nr. 3", "nº 3", "n°3", "3.1",
+# "Item-3"), a third word before the no ("número", "todavía", "aún"), or the number stands alone
+# ("aber 3 nicht", "Item 3 und 4 nicht": `0 < len(named)`). Held since 2026-12-07 where the words
+# of the item say more than its title ("Steuer 2024 nicht": test_item_says_more.py): the model's
+# delete of that task is asked about. Open (the xfails): the model's delete runs at once.
+_OPEN_NO = pytest.mark.xfail(
     strict=True,
     reason=(
         "a closing no is read after one or two words and a title's number of up to three digits "
-        "only: not a year, 'Q3', '3b', '#3', 'Nr. 3', a third word, or a number alone (older)"
+        "only, and 'no', '#3', 'Nr. 3', a number alone say nothing beside the title (older)"
     ),
 )
+
+
 @pytest.mark.parametrize(
     ("message", "titles", "kept"),
     [
@@ -72,18 +75,20 @@ async def test_a_count_of_steps_is_no_word_of_no(make_client: MakeClient, messag
         ("verwijder gym, taak 2024 niet", ("Gym", "Taak 2024", "Taxes"), "Taak 2024"),
         ("lösch Gym, Item 1000 nicht", ("Gym", "Item 1000", "Taxes"), "Item 1000"),
         ("lösch Gym, Bericht Q3 nicht", ("Gym", "Bericht Q3", "Taxes"), "Bericht Q3"),
-        ("borra gym, el item 3b no", ("Gym", "Item 3b", "Taxes"), "Item 3b"),
+        pytest.param("borra gym, el item 3b no", ("Gym", "Item 3b", "Taxes"), "Item 3b", marks=_OPEN_NO),
         ("lösch Gym, Item 3.1 nicht", ("Gym", "Item 3.1", "Taxes"), "Item 3.1"),
         ("lösch Gym, Item-3 nicht", ("Gym", "Item-3", "Taxes"), "Item-3"),
-        ("lösch Gym, Aufgabe Nr. 3 nicht", ("Gym", "Aufgabe Nr. 3", "Taxes"), "Aufgabe Nr. 3"),
-        ("borra gym, el item #3 no", NUMBERED, "Item 3"),
-        ("borra gym, el item nº 3 no", NUMBERED, "Item 3"),
+        pytest.param(
+            "lösch Gym, Aufgabe Nr. 3 nicht", ("Gym", "Aufgabe Nr. 3", "Taxes"), "Aufgabe Nr. 3", marks=_OPEN_NO
+        ),
+        pytest.param("borra gym, el item #3 no", NUMBERED, "Item 3", marks=_OPEN_NO),
+        pytest.param("borra gym, el item nº 3 no", NUMBERED, "Item 3", marks=_OPEN_NO),
         ("supprime gym, l'item n°3 non", NUMBERED, "Item 3"),
         ("borra gym, el item número 3 no", NUMBERED, "Item 3"),
         ("borra gym, el item 3 todavía no", NUMBERED, "Item 3"),
         ("borra gym, el item 3 aún no", NUMBERED, "Item 3"),
-        ("lösch Gym und Item 4, aber 3 nicht", NUMBERED, "Item 3"),
-        ("lösch Gym, Item 3 und 4 nicht", NUMBERED, "Item 4"),
+        pytest.param("lösch Gym und Item 4, aber 3 nicht", NUMBERED, "Item 3", marks=_OPEN_NO),
+        pytest.param("lösch Gym, Item 3 und 4 nicht", NUMBERED, "Item 4", marks=_OPEN_NO),
     ],
 )
 async def test_a_numbered_title_a_closing_no_keeps_is_never_changed(
@@ -216,32 +221,34 @@ async def test_a_kept_comma_is_never_quoted_back(make_client: MakeClient, messag
     assert "“," not in body["assistant_message"], body["assistant_message"]
 
 
-# Older, open: unasked changes, the change's own shape: an after-all word after a comma is still not read
-# where the words between the set and the comma are more than six, hold a number ("de 2024") or a
-# parenthesis, where a filler or a German relative clause stands between them and the comma (commas
-# inside: "alle Aufgaben, die erledigt sind, bis auf Gym"), or where a dash or a semicolon stands for
-# the comma. The model that deletes every task deletes Gym at once ("Eliminada: “Gym”.") and asks
-# only about the rest.
-@pytest.mark.xfail(
+# Older: an after-all word after a comma is still not read where the words between the set and the
+# comma are more than six, hold a number ("de 2024") or a parenthesis, where a filler or a German
+# relative clause stands between them and the comma (commas inside: "alle Aufgaben, die erledigt
+# sind, bis auf Gym"), or where a dash or a semicolon stands for the comma. Held since 2026-12-07 where
+# "menos gym" is read as an item of the delete: it says more than the title, so the delete of Gym is
+# asked about (test_item_says_more.py). Open (the xfails): the model that deletes every task deletes
+# Gym at once ("Eliminada: “Gym”.") and asks only about the rest.
+_OPEN_EXCEPTION = pytest.mark.xfail(
     strict=True,
     reason=(
         "an after-all word after a comma is read only right after the set: not past a filler, a "
-        "number, a parenthesis, more than six words, a relative clause, a dash or a semicolon "
-        "(older)"
+        "relative clause or a semicolon (older)"
     ),
 )
+
+
 @pytest.mark.parametrize(
     "message",
     [
-        "borra todo, por favor, menos gym",
-        "borra todo, eh, menos gym",
+        pytest.param("borra todo, por favor, menos gym", marks=_OPEN_EXCEPTION),
+        pytest.param("borra todo, eh, menos gym", marks=_OPEN_EXCEPTION),
         "borra todas las tareas de 2024, menos gym",
         "borra todo lo que hay en mi lista de hoy, menos gym",
         "borra todo (todo), menos gym",
         "borra todo - menos gym",
-        "borra todo; menos gym",
-        "lösch alles – bis auf Gym",
-        "lösch alle Aufgaben, die erledigt sind, bis auf Gym",
+        pytest.param("borra todo; menos gym", marks=_OPEN_EXCEPTION),
+        pytest.param("lösch alles – bis auf Gym", marks=_OPEN_EXCEPTION),
+        pytest.param("lösch alle Aufgaben, die erledigt sind, bis auf Gym", marks=_OPEN_EXCEPTION),
     ],
 )
 async def test_what_a_comma_exception_leaves_out_is_never_changed(make_client: MakeClient, message: str) -> None:

@@ -130,9 +130,11 @@ class Verdict:
         title: str | None = None,
         forced: bool = False,
         pointed: str = "",
+        items: tuple[str, ...] = (),
     ) -> Grounding:
         """What the call may act on, in the user's own words (`names` None: whatever the model named;
-        `pointed`: after a yes to a question that points, the words that say what "it" is)."""
+        `pointed`: after a yes to a question that points, the words that say what "it" is; `items`:
+        the lines of `names` that are verbless items of a command)."""
         return Grounding(
             self.hold or Hold.ANY,
             names,
@@ -144,4 +146,5 @@ class Verdict:
             self.whole_list,
             self.confirmed,
             pointed,
+            items,
         )

@@ -81,6 +81,9 @@ class Grounding:
     # After a yes to a question that points ("…mark it as done?"), the words that say which task "it"
     # is, if they name exactly one of the user's tasks (tools/references.py `_pointed`).
     pointed: str = ""
+    # The lines of `names` that are verbless items of a command ("taxes can stay" of "delete gym, taxes
+    # can stay"): a task they name with words of their own beside its title is named only in part.
+    items: tuple[str, ...] = ()
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target

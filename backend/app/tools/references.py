@@ -37,7 +37,7 @@ from backend.app.tools.resolver import (
     parse_uuid,
 )
 from backend.app.tools.target import Found, acted
-from backend.app.tools.titles import exactly_named, in_range, named_in, partly_named
+from backend.app.tools.titles import exactly_named, in_range, named_in, partly_named, says_more
 from backend.app.tools.whole_list import WholeList
 
 _OVER_A_RANGE = frozenset({Tool.DELETE, Tool.COMPLETE})  # the changes a range of numbered titles names
@@ -181,6 +181,8 @@ class TaskFinder:
         said_ref = clean_reference(reference)
         strict = grounding.confirmed  # the assistant's own question: its "ta", "list" are no typos of titles
         if named_in(names, row.title, strict=strict):
+            if traits(call.name).destructive and _said_more(names, grounding.items, row.title):
+                return Naming.PART, ()
             return (Naming.EXACT if exactly_named(names, row.title) else Naming.WHOLE), ()
         if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref, strict=strict)) or self._points_to(
             names, row, said_ref
@@ -376,3 +378,11 @@ def _names_no_task(result: ToolResult) -> bool:
     return result.code == ResultCode.NOT_FOUND or (
         result.code == ResultCode.AMBIGUOUS and asked is not None and not asked["choices"]
     )
+
+
+def _said_more(names: str, items: Sequence[str], title: str) -> bool:
+    """Whether the only words for the action that name `title` are verbless items that say something
+    of their own beside it ("taxes can stay" of "delete gym, taxes can stay", "lösch Gym, Item 3
+    bleibt"): read as one more item of the change only because no verb of them was read."""
+    naming = [line for line in names.splitlines() if named_in(line, title)]
+    return bool(naming) and all(line in items and says_more(line, title) for line in naming)

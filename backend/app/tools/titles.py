@@ -12,7 +12,16 @@ from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 
-from backend.app.language.lexicon import add_verbs, fold, lexicons, reference_words, task_nouns, whole_list_words
+from backend.app.language.lexicon import (
+    add_verbs,
+    fold,
+    lexicons,
+    modifiers,
+    reference_words,
+    task_nouns,
+    whole_list_words,
+)
+from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.ranges import ranges_in, says_nothing
 
 _APOSTROPHES = re.compile(r"['’‘`]")
@@ -125,6 +134,19 @@ def in_range(text: str, title: str, *, alone: bool = True) -> bool:
                 if not alone or says_nothing(" ".join(rest) + " " + found.after):
                     return True
     return False
+
+
+def says_more(text: str, title: str) -> bool:
+    """Whether `text`, words that name `title`, say something of their own beside it: a word neither
+    of the title (a typo or an ending allowed) nor one that only qualifies an item ("too", "today",
+    "please"), a title's filler or a word for a task: "taxes can stay", "Item 3 bleibt", "taxes se
+    queda"; not "taxes too", "the taxes task", "auch Taxes bitte". Never in a script written without
+    spaces, whose words cannot be told apart."""
+    if _unspaced(title):
+        return False
+    wanted = _meaningful(title)
+    rest = [w for w in normalize_title(text).split() if not any(w == t or _near(t, w) for t in wanted)]
+    return names_something(modifiers().sub(" ", " ".join(rest)))
 
 
 def _stem_said(words: list[str], stem: list[str]) -> bool:

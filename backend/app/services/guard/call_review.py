@@ -100,7 +100,10 @@ def review_changes(
         title = quotes[0] if verdict.quoted_title else None
         question = answered if verdict.ground is Ground.QUESTION else None  # the yes's: what "it" is
         pointed = question.pointed.get(call.name, "") if question is not None else ""
-        grounding[i] = verdict.grounding(names=names, not_names=not_names, title=title, forced=forced, pointed=pointed)
+        items = _items_after(intent, call.name)
+        grounding[i] = verdict.grounding(
+            names=names, not_names=not_names, title=title, forced=forced, pointed=pointed, items=items
+        )
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
 
 
@@ -181,6 +184,19 @@ def _words(
         case Ground.QUESTION:
             assert answered is not None  # the table grounds on the question only after a yes to it
             return answered.changes.get(tool, ""), answered.declined
+
+
+def _items_after(intent: Intent, tool: str) -> tuple[str, ...]:
+    """The verbless items after a command of `tool` ("taxes can stay" of "delete gym, taxes can stay"),
+    not the ones before a verb that comes last, which say what it is about ("wäsche ist durch, kannst
+    du abhaken")."""
+    items: list[str] = []
+    commanded = False
+    for action in (a for a in intent.actions if tool in a.tools):
+        commanded = commanded or action.explicit
+        if commanded and not action.explicit:
+            items.append(action.object)
+    return tuple(items)
 
 
 def _items_added(intent: Intent, call: ToolCall) -> list[str]:

@@ -145,9 +145,12 @@ def _also(call: ExecutedCall, action: Action) -> bool:
 
 def _covers(call: ExecutedCall, action: Action) -> bool:
     """A call on the task an action without a verb of its own is about ("wäsche ist durch"), even
-    when its words name the task only in part."""
+    when its words name the task only in part, or say more than its title ("item 3 can stay")."""
     titles = [_said(call), title_of(call.result.data) or ""]
-    return any(named_in(t, action.object) or (t and partly_named(action.object, t)) for t in titles)
+    return any(
+        named_in(t, action.object) or (t and (named_in(action.object, t) or partly_named(action.object, t)))
+        for t in titles
+    )
 
 
 def _said(call: ExecutedCall) -> str:
