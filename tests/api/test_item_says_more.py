@@ -7,8 +7,10 @@ so the change the model makes on that task is asked about, never run (tools/refe
 the second clause as one more item of the delete: a model that deleted Taxes was run (found on
 2026-12-07). A verb no list holds ("can stay", "bleibt", "se queda") cannot be read; that the clause
 says more than the title can. An item that says only the title and words that qualify an item
-("taxes too", "taxes as well", "the taxes task", "taxes please") stays an item, and runs.
-"""
+("taxes too", "taxes as well", "the taxes task", "taxes please") stays an item, and runs. Before a
+verb that comes last, an item counts so only where the verb's clause names a task itself ("Taxes
+bleibt, Gym löschen"); before one that names none, the item says what the change is about ("taxes
+ist erledigt, kannst du abhaken")."""
 
 from __future__ import annotations
 
@@ -40,6 +42,11 @@ SAYS_MORE = [
     ("mark gym as done, taxes still needs work", DONE, "Taxes"),
     ("hak Gym ab, Taxes ist noch offen", DONE, "Taxes"),
     ("marca gym como hecho, taxes sigue pendiente", DONE, "Taxes"),
+    # before a verb that comes last, whose own clause names a task
+    ("Taxes bleibt, Gym löschen", DELETE, "Taxes"),
+    ("Taxes kann bleiben, Gym bitte löschen", DELETE, "Taxes"),
+    ("taxes blijft, gym verwijderen", DELETE, "Taxes"),
+    ("Taxes ist noch offen, Gym abhaken", DONE, "Taxes"),
 ]
 
 
@@ -78,6 +85,12 @@ ITEMS = [
     ("ta bort gym, taxes också", DELETE, ("Gym", "Taxes")),
     ("complete gym, taxes too", DONE, ("Gym", "Taxes")),
     ("mark gym done, taxes today", DONE, ("Gym", "Taxes")),
+    ("Taxes, Gym löschen", DELETE, ("Gym", "Taxes")),
+    ("Taxes auch, Gym löschen", DELETE, ("Gym", "Taxes")),
+    # before a verb that comes last whose clause names nothing: the item says what it is about
+    ("taxes ist erledigt, kannst du abhaken", DONE, ("Taxes",)),
+    ("taxes is klaar, vink maar af", DONE, ("Taxes",)),
+    ("taxes jama kara diya, complete mark kar do", DONE, ("Taxes",)),
 ]
 
 

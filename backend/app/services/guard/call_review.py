@@ -100,7 +100,7 @@ def review_changes(
         title = quotes[0] if verdict.quoted_title else None
         question = answered if verdict.ground is Ground.QUESTION else None  # the yes's: what "it" is
         pointed = question.pointed.get(call.name, "") if question is not None else ""
-        items = _items_after(intent, call.name)
+        items = _items_of(intent, call.name)
         grounding[i] = verdict.grounding(
             names=names, not_names=not_names, title=title, forced=forced, pointed=pointed, items=items
         )
@@ -186,15 +186,18 @@ def _words(
             return answered.changes.get(tool, ""), answered.declined
 
 
-def _items_after(intent: Intent, tool: str) -> tuple[str, ...]:
-    """The verbless items after a command of `tool` ("taxes can stay" of "delete gym, taxes can stay"),
-    not the ones before a verb that comes last, which say what it is about ("wäsche ist durch, kannst
-    du abhaken")."""
+def _items_of(intent: Intent, tool: str) -> tuple[str, ...]:
+    """The verbless items of a command of `tool` that are its items only by where they stand: after its
+    verb ("taxes can stay" of "delete gym, taxes can stay"), or before a verb that comes last whose
+    own clause names a task ("Gym bleibt, Taxes löschen"); not before one whose clause names none,
+    which they say what it is about ("wäsche ist durch, kannst du abhaken")."""
+    actions = [a for a in intent.actions if tool in a.tools]
     items: list[str] = []
-    commanded = False
-    for action in (a for a in intent.actions if tool in a.tools):
-        commanded = commanded or action.explicit
-        if commanded and not action.explicit:
+    for k, action in enumerate(actions):
+        if action.explicit:
+            continue
+        after = next((a for a in actions[k + 1 :] if a.explicit), None)
+        if any(a.explicit for a in actions[:k]) or (after is not None and names_something(after.about)):
             items.append(action.object)
     return tuple(items)
 
