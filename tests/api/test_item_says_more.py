@@ -42,6 +42,11 @@ SAYS_MORE = [
     ("mark gym as done, taxes still needs work", DONE, "Taxes"),
     ("hak Gym ab, Taxes ist noch offen", DONE, "Taxes"),
     ("marca gym como hecho, taxes sigue pendiente", DONE, "Taxes"),
+    # a word that judges the task, or says no, is more than the title
+    ("delete gym, taxes is ok", DELETE, "Taxes"),
+    ("lösch Gym, Taxes gut so", DELETE, "Taxes"),
+    ("verwijder gym, taxes is prima", DELETE, "Taxes"),
+    ("delete gym, taxes no", DELETE, "Taxes"),
     # before a verb that comes last, whose own clause names a task
     ("Taxes bleibt, Gym löschen", DELETE, "Taxes"),
     ("Taxes kann bleiben, Gym bitte löschen", DELETE, "Taxes"),
@@ -85,6 +90,11 @@ ITEMS = [
     ("ta bort gym, taxes också", DELETE, ("Gym", "Taxes")),
     ("complete gym, taxes too", DONE, ("Gym", "Taxes")),
     ("mark gym done, taxes today", DONE, ("Gym", "Taxes")),
+    ("delete gym, taxes right away", DELETE, ("Gym", "Taxes")),
+    ("lösch Gym und Yoga sofort", DELETE, ("Gym", "Yoga")),
+    ("borra gym y taxes ahora mismo", DELETE, ("Gym", "Taxes")),
+    ("delete gym, same for taxes", DELETE, ("Gym", "Taxes")),
+    ("gym delete kar do, taxes bhi", DELETE, ("Gym", "Taxes")),
     ("Taxes, Gym löschen", DELETE, ("Gym", "Taxes")),
     ("Taxes auch, Gym löschen", DELETE, ("Gym", "Taxes")),
     # before a verb that comes last whose clause names nothing: the item says what it is about

@@ -16,18 +16,20 @@ from backend.app.language.lexicon import (
     add_verbs,
     fold,
     lexicons,
-    modifiers,
+    list_places,
     reference_words,
     task_nouns,
     whole_list_words,
+    words_of,
 )
-from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.ranges import ranges_in, says_nothing
 
 _APOSTROPHES = re.compile(r"['’‘`]")
 # An elided article or preposition ("l'assurance", "dell'auto", "qu'il"): the word after it is the word.
 _ELISION = re.compile(r"\b(?:[^\W\d_]{1,2}|[^\W\d_]{1,2}ll)['’‘`](?=[^\W\d_]{2})")
 _NON_WORD = re.compile(r"[^\w\s]|_")
+_TOKEN = re.compile(r"[\w'’]+")  # a word as typed, with its apostrophes ("you're")
+_LETTERS = re.compile(r"[^\W\d_]+")
 _LEADING = frozenset({"the", "my", "a", "an"})
 _FILLER = frozenset({"the", "my", "a", "an", "to", "of", "for", "and", "in", "on", "at", "with"})
 
@@ -137,16 +139,22 @@ def in_range(text: str, title: str, *, alone: bool = True) -> bool:
 
 
 def says_more(text: str, title: str) -> bool:
-    """Whether `text`, words that name `title`, say something of their own beside it: a word neither
-    of the title (a typo or an ending allowed) nor one that only qualifies an item ("too", "today",
-    "please"), a title's filler or a word for a task: "taxes can stay", "Item 3 bleibt", "taxes se
-    queda"; not "taxes too", "the taxes task", "auch Taxes bitte". Never in a script written without
-    spaces, whose words cannot be told apart."""
+    """Whether `text`, words that name `title`, say something of their own beside it: a word of no
+    (any language's `not`), or a word neither of the title (a typo or an ending allowed) nor one that
+    only qualifies an item ("too", "same for", "today", "please"), says which list ("from my list"),
+    is a title's filler or a word for a task: "taxes can stay", "taxes ok", "Item 3 bleibt", "taxes
+    se queda", "taxes no"; not "taxes too", "the taxes task", "auch Taxes bitte". A filler of a
+    request ("ok", "gut", "bien") says something here: beside a title it judges the task. Never in a
+    script written without spaces, whose words cannot be told apart."""
     if _unspaced(title):
         return False
-    wanted = _meaningful(title)
-    rest = [w for w in normalize_title(text).split() if not any(w == t or _near(t, w) for t in wanted)]
-    return names_something(modifiers().sub(" ", " ".join(rest)))
+    own = normalize_title(title).split()  # all its words: "no" of "Just say no" is the title's
+    words = [w for w in _TOKEN.findall(fold(text)) if not any(_near(t, normalize_title(w) or w) for t in own)]
+    rest = " ".join(words)
+    if words_of("not").search(rest):
+        return True
+    rest = task_nouns().sub(" ", words_of("modifiers", "polite").sub(" ", list_places().sub(" ", rest)))
+    return any(not filler(w) for w in _LETTERS.findall(rest))
 
 
 def _stem_said(words: list[str], stem: list[str]) -> bool:
