@@ -10,7 +10,8 @@ same" no list held ("ebenfalls", "igual", "same for", "bhi"), a word of thanks m
 ("thanks"), fillers of several words ("while you're at it", "de paso"), "the taxes one", "item
 number 3". So are older keeps it found: words that are a filler elsewhere say more beside a title
 ("taxes ok", "taxes bien", "Taxes gut so"), as does any word of no ("taxes no"). The strict xfails are
-open, each marked with its kind.
+open, each marked with its kind. Urdu "taxes ko rehne do" took the whole request back (older):
+a keep that names its task says no to it only now (test_keep_names.py).
 """
 
 from __future__ import annotations
@@ -38,8 +39,6 @@ ARGUABLE_OLDER = pytest.mark.xfail(strict=True, reason="arguable, older: a chang
 ARGUABLE_NEW = pytest.mark.xfail(strict=True, reason="arguable, since 1325f58: asked about")
 # older: the model deletes only Gym, as asked, and the reply says 'Not done: “taxes can stay”. Please ask again.'
 NOT_DONE_OLDER = pytest.mark.xfail(strict=True, reason="older: a kept item is reported 'Not done'")
-# older: Urdu "rehne do" reads the whole message as a no; Gym is not deleted and a help text is sent
-OLDER_NEGATED = pytest.mark.xfail(strict=True, reason="older: the whole Urdu message is read as a no")
 
 
 async def _run(
@@ -115,8 +114,8 @@ KEEP = [
     pytest.param("bocka av gym, taxes i morgon", DONE, "Taxes", marks=ARGUABLE_OLDER),
     # ur
     ("gym delete kar do, taxes theek hai", DELETE, "Taxes"),
-    pytest.param("gym delete kar do, taxes ko rehne do", DELETE, "Taxes", marks=OLDER_NEGATED),
-    pytest.param("gym delete kar do aur taxes rehne do", DELETE, "Taxes", marks=OLDER_NEGATED),
+    ("gym delete kar do, taxes ko rehne do", DELETE, "Taxes"),
+    ("gym delete kar do aur taxes rehne do", DELETE, "Taxes"),
     # second batch: more keeps whose words are all fillers, title fillers or modifiers
     pytest.param("delete gym, taxes as is", DELETE, "Taxes", marks=MISSED_OLDER),
     ("delete gym, taxes ok as is", DELETE, "Taxes"),

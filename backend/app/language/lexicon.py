@@ -30,7 +30,10 @@ FORMS: tuple[Form, ...] = get_args(Form)
 # `additive`: conjunctions that join items of one list, over which a no goes on ("don't delete gym and taxes").
 # `not`: words that say no to what stands before them, closing a clause ("lösch Gym, aber Taxes nicht").
 # `copula`: "is", "ist", "está": a clause that holds one states something of its own ("taxes is done").
-# `keep`: "keep", "behalten", "dejo": in the assistant's question, a clause with one says no ("…and keep Gym?").
+# `keep`: "keep", "behalten", "dejo": in the assistant's question, a clause with one says no ("…and keep Gym?");
+# in the user's, a retraction that keeps what it names ("keep taxes") says no to that task only.
+# `retraction` entries with a wildcard (".*", "[\\w-]+") keep what it stands for; the others are said in full
+# ("laisse tomber").
 # `state_question`, `alternative` ("or"), `polite` ("please"): a question of how a task stands (state.py).
 _WORDS = (
     "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",
@@ -48,17 +51,9 @@ _PRIORITIES = ("high", "medium", "low")
 # first group the day of the month) and `every_days`/`every_weeks`/`every_months` (their first group
 # the interval; a phrase with none, "every other week", is an interval of 2).
 _REPEATS = (
-    "every",
-    "daily",
-    "workdays",
-    "weekly",
-    "monthly",
-    "yearly",
-    "month_day",
-    "every_days",
-    "every_weeks",
-    "every_months",
-)
+    "every", "daily", "workdays", "weekly", "monthly", "yearly", "month_day",
+    "every_days", "every_weeks", "every_months",
+)  # fmt: skip
 _FLAGS = (
     "imperative_anywhere",
     "negation_anywhere",
@@ -223,6 +218,7 @@ def parse(code: str, data: dict[str, Any]) -> Lexicon:
     _known_keys(code, tables)
     listed = {k: _strings(words_table, k, f"{code}.words") for k in _WORDS}
     listed["fillers"] += listed["order"]  # read as fillers everywhere; `order` alone only beside a yes
+    listed["said_in_full"] = [r for r in listed["retraction"] if ".*" not in r and "[\\w-]+" not in r]
     words = {k: _alternation(v, whole=k == "conjunctions") for k, v in listed.items()}
     claims = {k: _alternation(_strings(claims_table, k, f"{code}.claims")) for k in _CLAIMS}
     flags = {k: bool(data.get(k, _FLAG_DEFAULTS.get(k, False))) for k in _FLAGS}

@@ -244,7 +244,7 @@ def _whole(kind: str, clause: str) -> bool:
     retraction) a run of them ("ah non, laisse tomber", "wait, nvm, keep it")."""
     plain = _PUNCT.sub("", clause)
     for lex in lexicons():
-        pattern = _run(lex.code, kind) if kind == "retraction" else lex.word(kind)
+        pattern = _run(lex.code, kind) if kind in ("retraction", "said_in_full") else lex.word(kind)
         if pattern is None:
             continue
         head = lex.after_fillers(clause)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import lexicon, lexicons
+from backend.app.language.lexicon import fold, lexicon, lexicons, whole_list_words, words_of
 from backend.app.language.reading.asks import Action, Intent, Kind
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
@@ -47,6 +47,7 @@ from backend.app.language.reading.clauses import (
 from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
 from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.negation import Scope, and_joined, declines, verbs_of
+from backend.app.language.reading.question import points
 from backend.app.language.reading.quoted import PLACEHOLDER, placeheld, restored, unquoted
 from backend.app.language.reading.state import asks_how_it_stands, questions_of_state
 
@@ -160,6 +161,13 @@ class _Found:
         self.free.append(clause)
         self.say_no([clause])
 
+    def keep(self, clause: str) -> None:
+        """A keep that names its task ("delete gym, keep taxes", "lösch Gym, behalte Taxes"): a no to
+        every change of what it names; the commands beside it stand."""
+        self.other = self.other or ("negated", f"'{short(clause)}' keeps what it names")
+        self.free.append(clause)
+        self.say_no([clause])
+
     def leaves_out(self, clause: str, leading: list[str]) -> str:
         """What of a verbless clause is not a no ("" when none is): all of it is one where it opens
         with a negation after a command ("delete gym, not the yoga") or follows an exception ("...
@@ -257,6 +265,19 @@ def _how_it_stands(intent: Intent, sentences: list[Sentence]) -> Intent:
     return dataclasses.replace(intent, kind="state", reason=f"'{short(how)}' asks how a task stands")
 
 
+def _keeps_named(clause: str) -> bool:
+    """Whether a retraction keeps what it names (a word of `keep` and words that name something
+    besides the whole list: "keep taxes", "behalte die Steuer", "taxes ko rehne do"), not what the
+    conversation points to ("keep it", "leave it alone", "garde-le", "keep everything") nor a
+    retraction said in full ("laisse tomber"): those take back the commands before it."""
+    folded = fold(clause)
+    kept = words_of("keep").search(folded)
+    if kept is None or whole("said_in_full", clause):  # "laisse tomber", "lascia perdere": a retraction
+        return False
+    rest = whole_list_words().sub(" ", f"{folded[: kept.start()]} {folded[kept.end() :]}")
+    return names_something(rest) and not points(rest)
+
+
 def _item(clause: str, command: Reading) -> Action:
     """A verbless clause as one more item of `command` ("add milk, eggs": "eggs")."""
     return Action(command.tools, short(clause), False, clause, language=command.language, clause=clause)
@@ -293,7 +314,7 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
                 found.free.append(clause)
                 continue
             if whole("retraction", clause):
-                found.retract(clause)
+                found.keep(clause) if _keeps_named(clause) else found.retract(clause)
                 previous = None
                 continue
             found.chatted = True

@@ -1,0 +1,82 @@
+"""A keep that names its task says no to that task only; a keep of "it" takes the request back.
+
+"delete gym, keep taxes", "delete gym but keep taxes", "lösch Gym, behalte Taxes" deleted nothing and
+answered with the help text (found on 2026-12-07): each language's retractions hold "keep …", "leave
+…", "behalte …", "garde …" whatever follows, so a keep took back every command before it, as "delete
+gym, wait, keep it" should. A keep whose words name something besides the conversation ("it", "das")
+and the whole list says no to every change of what it names, and the commands beside it run.
+"""
+
+from __future__ import annotations
+
+import pytest
+from support.api import MakeClient, chat, seed_tasks, statuses
+from support.compliant import calls_on, compliant
+
+TITLES = ("Gym", "Taxes", "Yoga")
+DELETE = "delete_task"
+
+KEEPS = [
+    "delete gym, keep taxes",
+    "delete gym but keep taxes",
+    "delete gym and keep taxes",
+    "remove gym, leave taxes",
+    "delete gym, keep the taxes task",
+    "lösch Gym, behalte Taxes",
+    "lösch Gym, aber behalte die Taxes",
+    "supprime gym, garde taxes",
+    "cancella gym, tieni taxes",
+    "verwijder gym, hou taxes",
+    "ta bort gym, behåll taxes",
+    "gym delete kar do, taxes ko rehne do",
+]
+
+
+@pytest.mark.parametrize("message", KEEPS)
+async def test_a_keep_that_names_its_task_leaves_the_other_commands_standing(
+    make_client: MakeClient, message: str
+) -> None:
+    llm, _ = compliant([calls_on(DELETE, "Gym")], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    assert await statuses(client) == {"Taxes": "pending", "Yoga": "pending"}, body["assistant_message"]
+
+
+@pytest.mark.parametrize("message", KEEPS)
+async def test_what_a_keep_names_is_never_changed(make_client: MakeClient, message: str) -> None:
+    llm, _ = compliant([calls_on(DELETE, "Gym", "Taxes")], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    assert (await statuses(client)).get("Taxes") == "pending", body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "delete gym, wait, keep it",
+        "delete gym, keep it",
+        "delete gym, leave it",
+        "delete gym, leave it alone",
+        "delete gym, no, keep it for now",
+        "delete gym, actually keep everything",
+        "lösch Gym, ach behalte es doch",
+        "supprime gym, laisse tomber",
+        "supprime gym, garde-le",
+        "cancella gym, lascialo",
+        "verwijder gym, hou het maar",
+    ],
+)
+async def test_a_keep_of_it_still_takes_the_request_back(make_client: MakeClient, message: str) -> None:
+    llm, _ = compliant([calls_on(DELETE, "Gym")], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    assert "Gym" in await statuses(client), body["assistant_message"]
