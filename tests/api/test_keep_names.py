@@ -4,7 +4,8 @@
 answered with the help text (found on 2026-12-07): each language's retractions hold "keep …", "leave
 …", "behalte …", "garde …" whatever follows, so a keep took back every command before it, as "delete
 gym, wait, keep it" should. A keep whose words name something besides the conversation ("it", "das")
-and the whole list says no to every change of what it names, and the commands beside it run.
+and the whole list says no to every change of what it names, and the commands beside it run, but
+for one about what it keeps: "delete gym, actually keep gym" takes the delete back.
 """
 
 from __future__ import annotations
@@ -80,3 +81,26 @@ async def test_a_keep_of_it_still_takes_the_request_back(make_client: MakeClient
     body = (await chat(client, message)).json()
 
     assert "Gym" in await statuses(client), body["assistant_message"]
+
+
+@pytest.mark.parametrize(
+    ("message", "left"),
+    [
+        ("delete gym, keep gym", {"Gym", "Taxes", "Yoga"}),
+        ("delete gym. actually keep gym", {"Gym", "Taxes", "Yoga"}),
+        ("delete the gym, on second thought keep the gym", {"Gym", "Taxes", "Yoga"}),
+        ("lösch Gym. Ach, behalte Gym doch", {"Gym", "Taxes", "Yoga"}),
+        ("delete gym and yoga, keep gym", {"Gym", "Taxes"}),
+        ("supprime gym et yoga, garde gym", {"Gym", "Taxes"}),
+    ],
+)
+async def test_a_keep_of_what_a_command_names_takes_that_command_back(
+    make_client: MakeClient, message: str, left: set[str]
+) -> None:
+    llm, _ = compliant([calls_on(DELETE, "Gym", "Yoga")], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    assert set(await statuses(client)) == left, body["assistant_message"]

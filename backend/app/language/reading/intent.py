@@ -163,10 +163,14 @@ class _Found:
 
     def keep(self, clause: str) -> None:
         """A keep that names its task ("delete gym, keep taxes", "lösch Gym, behalte Taxes"): a no to
-        every change of what it names; the commands beside it stand."""
+        every change of what it names; the commands beside it stand, but for one about what it keeps,
+        which it takes back ("delete gym, actually keep gym")."""
+        kept = {w for w in _named_words(clause) if not words_of("keep").fullmatch(w)}
+        taken = [a for a in self.actions if kept & _named_words(a.about)]
+        self.actions = [a for a in self.actions if a not in taken]
         self.other = self.other or ("negated", f"'{short(clause)}' keeps what it names")
-        self.free.append(clause)
-        self.say_no([clause])
+        self.free += [*(a.clause for a in taken), clause]
+        self.say_no([*(a.clause for a in taken), clause])
 
     def leaves_out(self, clause: str, leading: list[str]) -> str:
         """What of a verbless clause is not a no ("" when none is): all of it is one where it opens
@@ -276,6 +280,11 @@ def _keeps_named(clause: str) -> bool:
         return False
     rest = whole_list_words().sub(" ", f"{folded[: kept.start()]} {folded[kept.end() :]}")
     return names_something(rest) and not points(rest)
+
+
+def _named_words(text: str) -> set[str]:
+    """The words of `text` that name something ("gym" of "keep the gym"), folded."""
+    return {w for w in fold(text).split() if names_something(w)}
 
 
 def _item(clause: str, command: Reading) -> Action:
