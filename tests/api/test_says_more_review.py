@@ -144,7 +144,9 @@ KEEP = [
 async def test_keep(make_client: MakeClient, message: str, tool: str, kept: str) -> None:
     left, body = await _run(make_client, message, tool, ("Gym", kept), TITLES)
     assert left.get(kept) == "pending", body["assistant_message"]
-    assert _changed(left, tool, "Gym"), body["assistant_message"]
+    # Gym is changed, or asked about where the item is a keep ("taxes ko rehne do": test_keep_names.py)
+    asked = "“Gym”" in body["assistant_message"].splitlines()[-1] and body["confirmation"] is not None
+    assert _changed(left, tool, "Gym") or asked, body["assistant_message"]
 
 
 # (message, the change, the tasks it names, the user's tasks): all run, nothing asked

@@ -163,14 +163,17 @@ class _Found:
 
     def keep(self, clause: str) -> None:
         """A keep that names its task ("delete gym, keep taxes", "lösch Gym, behalte Taxes"): a no to
-        every change of what it names; the commands beside it stand, but for one about what it keeps,
-        which it takes back ("delete gym, actually keep gym")."""
+        every change of what it names. The commands before it are no longer read as asked, nor taken
+        back: their changes are asked about (row C14), since what a keep's other words point to the
+        reader cannot always tell ("keep that be", "behalte sie", "hou ze allemaal"). A command about
+        what it keeps it takes back ("delete gym, actually keep gym")."""
         kept = {w for w in _named_words(clause) if not words_of("keep").fullmatch(w)}
-        taken = [a for a in self.actions if kept & _named_words(a.about)]
-        self.actions = [a for a in self.actions if a not in taken]
-        self.other = self.other or ("negated", f"'{short(clause)}' keeps what it names")
-        self.free += [*(a.clause for a in taken), clause]
-        self.say_no([*(a.clause for a in taken), clause])
+        taken = [a.clause for a in self.actions if (named := _named_words(a.about)) and named <= kept]
+        self.other = ("negated", f"'{short(clause)}' keeps what it names")
+        self.free += [*dict.fromkeys(a.clause for a in self.actions), clause]
+        self.say_no([*taken, clause])
+        self.actions.clear()
+        self.reasons.clear()
 
     def leaves_out(self, clause: str, leading: list[str]) -> str:
         """What of a verbless clause is not a no ("" when none is): all of it is one where it opens
