@@ -201,59 +201,31 @@ async def test_the_reply_never_offers_to_change_what_was_kept(
 
 # -- 5. Older unasked changes around keep words (the same on a94b46b and c1d3475).
 _OLD_ITEM = "the keep clause is read as one more item of the delete (or joined into its object), so its task is deleted"
+_GYM_KEPT = [  # the model deletes Gym only
+    "lösch Gym, lass Gym",
+    "lösch Gym, die behalte ich",
+    "lösch Gym, ich behalte sie doch",
+    "verwijder gym, laat gym maar",
+    "verwijder gym, bewaar hem",
+    "borra gym, déjala por ahora",
+    "borra gym, mantén gym",
+    "apaga gym, deixa ela aí",
+    "apaga gym, mantém gym",
+    "delete gym, skip it",
+    "delete gym, spare it",
+    "delete gym, hang on to it",
+    "delete gym, eh just leave it",
+    "gym delete kar do, isay rakh lo",
+    "gym delete kar do, rehne do filhal",
+]
+_OLDER_ITEM = _older("unasked change", _OLD_ITEM)
 
 
 @pytest.mark.parametrize(
     ("message", "calls", "kept"),
     [
-        pytest.param(
-            "ta bort gym men behåll taxes",
-            calls_on(DELETE, "Gym", "Taxes"),
-            "Taxes",
-            marks=_older("unasked change", _OLD_ITEM),
-        ),
-        pytest.param("lösch Gym, lass Gym", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)),
-        pytest.param(
-            "lösch Gym, die behalte ich", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "lösch Gym, ich behalte sie doch", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "verwijder gym, laat gym maar", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "verwijder gym, bewaar hem", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "borra gym, déjala por ahora", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "borra gym, mantén gym", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "apaga gym, deixa ela aí", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "apaga gym, mantém gym", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param("delete gym, skip it", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)),
-        pytest.param("delete gym, spare it", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)),
-        pytest.param(
-            "delete gym, hang on to it", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "delete gym, eh just leave it", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "gym delete kar do, isay rakh lo", calls_on(DELETE, "Gym"), "Gym", marks=_older("unasked change", _OLD_ITEM)
-        ),
-        pytest.param(
-            "gym delete kar do, rehne do filhal",
-            calls_on(DELETE, "Gym"),
-            "Gym",
-            marks=_older("unasked change", _OLD_ITEM),
-        ),
+        pytest.param("ta bort gym men behåll taxes", calls_on(DELETE, "Gym", "Taxes"), "Taxes", marks=_OLDER_ITEM),
+        *(pytest.param(m, calls_on(DELETE, "Gym"), "Gym", marks=_OLDER_ITEM) for m in _GYM_KEPT),
     ],
 )
 async def test_older_keeps_that_do_not_keep(
@@ -275,58 +247,22 @@ _TITLE = (
 )
 
 
+_REFUSED = [  # the model deletes Gym only; Taxes and Yoga stay
+    "delete gym, leave taxes as it is",
+    "delete gym but leave taxes on the list",
+    "lösch Gym, lass Taxes stehen",
+    "lösch Gym, lass Taxes in Ruhe",
+    "lösch Gym, behalte aber Taxes",
+    "verwijder gym, laat taxes staan",
+    "ta bort gym, låt taxes vara",
+]
+_OLDER_DROP = _older("drop", _OLD_DROP)
+
+
 @pytest.mark.parametrize(
     ("message", "titles", "calls", "done"),
     [
-        pytest.param(
-            "delete gym, leave taxes as it is",
-            TITLES,
-            calls_on(DELETE, "Gym"),
-            {"Taxes", "Yoga"},
-            marks=_older("drop", _OLD_DROP),
-        ),
-        pytest.param(
-            "delete gym but leave taxes on the list",
-            TITLES,
-            calls_on(DELETE, "Gym"),
-            {"Taxes", "Yoga"},
-            marks=_older("drop", _OLD_DROP),
-        ),
-        pytest.param(
-            "lösch Gym, lass Taxes stehen",
-            TITLES,
-            calls_on(DELETE, "Gym"),
-            {"Taxes", "Yoga"},
-            marks=_older("drop", _OLD_DROP),
-        ),
-        pytest.param(
-            "lösch Gym, lass Taxes in Ruhe",
-            TITLES,
-            calls_on(DELETE, "Gym"),
-            {"Taxes", "Yoga"},
-            marks=_older("drop", _OLD_DROP),
-        ),
-        pytest.param(
-            "lösch Gym, behalte aber Taxes",
-            TITLES,
-            calls_on(DELETE, "Gym"),
-            {"Taxes", "Yoga"},
-            marks=_older("drop", _OLD_DROP),
-        ),
-        pytest.param(
-            "verwijder gym, laat taxes staan",
-            TITLES,
-            calls_on(DELETE, "Gym"),
-            {"Taxes", "Yoga"},
-            marks=_older("drop", _OLD_DROP),
-        ),
-        pytest.param(
-            "ta bort gym, låt taxes vara",
-            TITLES,
-            calls_on(DELETE, "Gym"),
-            {"Taxes", "Yoga"},
-            marks=_older("drop", _OLD_DROP),
-        ),
+        *(pytest.param(m, TITLES, calls_on(DELETE, "Gym"), {"Taxes", "Yoga"}, marks=_OLDER_DROP) for m in _REFUSED),
         pytest.param(
             "delete gym and leave for airport",
             ("Gym", "Leave for airport", "Taxes"),

@@ -32,8 +32,8 @@ FORMS: tuple[Form, ...] = get_args(Form)
 # `copula`: "is", "ist", "está": a clause that holds one states something of its own ("taxes is done").
 # `keep`: "keep", "behalten", "dejo": in the assistant's question, a clause with one says no ("…and keep Gym?");
 # in the user's, a retraction that keeps what it names ("keep taxes") says no to that task only.
-# `retraction` entries with a wildcard (".*", "[\\w-]+") keep what it stands for; the others are said in full
-# ("laisse tomber").
+# `retraction` entries with a wildcard (.* or [\w-]+) keep what it stands for; the others are said in full
+# ("laisse tomber": `said_in_full`).
 # `state_question`, `alternative` ("or"), `polite` ("please"): a question of how a task stands (state.py).
 _WORDS = (
     "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",

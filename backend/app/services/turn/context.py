@@ -202,9 +202,9 @@ def _numbered(text: str) -> dict[int, str]:
     for m in _OPTION.finditer(text):
         rest = text[m.end() :]
         after = _AFTER_COMMA.match(rest) if rest.startswith(",") else None
-        said = fold(after.group()[1:].lstrip()) if after is not None else ""
-        excepted = after is not None and words_of("exception", "exception_after_all").match(said) is not None
-        found[int(m[1])] = (m[2] + (after.group() if excepted and after is not None else "")).strip()
+        said = after.group() if after is not None else ""
+        excepted = words_of("exception", "exception_after_all").match(fold(said[1:].lstrip())) is not None
+        found[int(m[1])] = (m[2] + (said if excepted else "")).strip()
     return found
 
 
