@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from support.api import AppClient
 from support.fake_llm import CHECK_TOOL, NONSENSE_CHECK, completion, tool_call
 
 from backend.app.language.lexicon import fold, lexicon
@@ -27,6 +28,8 @@ SETS = {
 # The third set (MISREAD.md): messages a reader can get wrong, each played with a right and a wrong model.
 MISREAD = Path(__file__).parent / "misread"
 WAY_OUT = "Nothing was changed."
+# `await case_client(llm, **settings)` (tests/heldout/conftest.py): a client of a running app, `llm` its model.
+CaseClient = Callable[..., Awaitable[AppClient]]
 _REPLY = re.compile(r"The assistant replied:\n<<<\n(?P<reply>.*)\n>>>", re.DOTALL)
 _NONWORD = re.compile(r"[\W_]+")
 

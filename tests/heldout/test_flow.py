@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 from heldout.flow import FlowModel, all_tasks, checker, expected_kinds, judge_end, judge_turn, load_flow
-from support.api import MakeClient, chat, tasks_of
+from heldout.play import CaseClient
+from support.api import chat, tasks_of
 from support.fake_llm import ScriptedLLM
 
 CASES = load_flow()
@@ -88,10 +89,10 @@ async def _seed(client: Any, case: dict[str, Any]) -> None:
                 await repo.change(row, {"status": "completed"})
 
 
-async def play(make_client: MakeClient, case: dict[str, Any], check: str) -> dict[str, Any]:
+async def play(case_client: CaseClient, case: dict[str, Any], check: str) -> dict[str, Any]:
     flow = FlowModel(case)
     llm = ScriptedLLM(default=flow, checker=checker(check, flow))
-    client = await make_client(llm)
+    client = await case_client(llm)
     await _seed(client, case)
     before = await tasks_of(client)
     conversation: str | None = None
@@ -127,8 +128,8 @@ async def play(make_client: MakeClient, case: dict[str, Any], check: str) -> dic
 
 @pytest.mark.parametrize("check", CHECKERS)
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-async def test_flow(request: pytest.FixtureRequest, make_client: MakeClient, case: dict[str, Any], check: str) -> None:
-    result = await play(make_client, case, check)
+async def test_flow(request: pytest.FixtureRequest, case_client: CaseClient, case: dict[str, Any], check: str) -> None:
+    result = await play(case_client, case, check)
     RESULTS.append(result)
     if (why := KNOWN.get((case["id"], check))) is not None:
         request.applymarker(pytest.mark.xfail(strict=True, reason=why))

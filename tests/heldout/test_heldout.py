@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from heldout.play import CHECKERS, CaseModel, effects, judge, load
-from support.api import MakeClient, auth, chat, seed_tasks, tasks_of
+from heldout.play import CHECKERS, CaseClient, CaseModel, effects, judge, load
+from support.api import auth, chat, seed_tasks, tasks_of
 from support.fake_llm import ScriptedLLM
 from support.sse import STREAM, parse, reply_after_last_reset
 
@@ -80,10 +80,10 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def play(
-    make_client: MakeClient, case: dict[str, Any], mode: str, transport: str, checker: str
+    case_client: CaseClient, case: dict[str, Any], mode: str, transport: str, checker: str
 ) -> dict[str, Any]:
     llm = ScriptedLLM(default=CaseModel(case), checker=CHECKERS[checker](case))
-    client = await make_client(llm, response_mode=mode)
+    client = await case_client(llm, response_mode=mode)
     await seed_tasks(client, *case["tasks"])
     before = await tasks_of(client)
     if transport == "sse":
@@ -127,13 +127,13 @@ async def play(
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_heldout(
     request: pytest.FixtureRequest,
-    make_client: MakeClient,
+    case_client: CaseClient,
     case: dict[str, Any],
     mode: str,
     transport: str,
     checker: str,
 ) -> None:
-    result = await play(make_client, case, mode, transport, checker)
+    result = await play(case_client, case, mode, transport, checker)
     RESULTS.append(result)
     assert not result["unasked"], (result["unasked"], result["reply"])
     assert not result["false_shown"], (result["false_shown"], result["reply"])

@@ -29,8 +29,8 @@ from heldout.misread import (
     seeds,
     unsaid,
 )
-from heldout.play import CHECKERS
-from support.api import MakeClient, auth, chat, tasks_of
+from heldout.play import CHECKERS, CaseClient
+from support.api import auth, chat, tasks_of
 from support.fake_llm import ScriptedLLM
 from support.sse import STREAM, parse, reply_after_last_reset
 
@@ -121,13 +121,13 @@ def renamed(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[s
 
 
 async def play(
-    make_client: MakeClient, case: dict[str, Any], model: str, mode: str, transport: str, checker: str
+    case_client: CaseClient, case: dict[str, Any], model: str, mode: str, transport: str, checker: str
 ) -> dict[str, Any]:
     played = as_played(case, model)
     scripted = TrackedModel(played)
     check = CHECKERS["nonsense" if checker == "nonsense" else "honest"](played)
     llm = ScriptedLLM(default=scripted, checker=check)
-    client = await make_client(llm, response_mode=mode, reply_check="lists" if checker == "lists" else "model")
+    client = await case_client(llm, response_mode=mode, reply_check="lists" if checker == "lists" else "model")
     await _seed(client, case)
     before = await tasks_of(client)
     if transport == "sse":
@@ -170,14 +170,14 @@ async def play(
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_misread(
     request: pytest.FixtureRequest,
-    make_client: MakeClient,
+    case_client: CaseClient,
     case: dict[str, Any],
     model: str,
     mode: str,
     transport: str,
     checker: str,
 ) -> None:
-    result = await play(make_client, case, model, mode, transport, checker)
+    result = await play(case_client, case, model, mode, transport, checker)
     RESULTS.append(result)
     if (case["id"], result["variant"]) in KNOWN:
         why = "REPLY_CHECK=lists: a claim the word lists do not read is shown (misread-lists-known.toml)"
