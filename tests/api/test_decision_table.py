@@ -44,6 +44,7 @@ class Phrases:
     everything: str = ""  # the whole list (set below)
     offer: str = ""  # a plain offer to delete “Gym” (set below)
     still: str = ""  # a question about how {t} stands: is it still on my list? (set below)
+    keep: str = ""  # delete {t}, keep {u} (set below)
 
 
 PHRASES: dict[str, Phrases] = {
@@ -231,8 +232,20 @@ STILL = {
     "sv": "står {t} kvar på listan?",
     "ur": "kya {t} ab bhi list mein hai?",
 }
+# A delete beside a keep of one other task (T19: the delete runs).
+KEEP = {
+    "en": "delete {t}, keep {u}",
+    "es": "borra {t}, pero conserva {u}",
+    "fr": "supprime {t}, garde {u}",
+    "de": "lösche {t}, behalte {u}",
+    "pt": "apague {t}, mantenha {u}",
+    "it": "cancella {t}, tieni {u}",
+    "nl": "verwijder {t}, hou {u}",
+    "sv": "ta bort {t}, behåll {u}",
+    "ur": "{t} delete kar do, {u} ko rehne do",
+}
 PHRASES = {
-    k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k], offer=OFFER[k], still=STILL[k])
+    k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k], offer=OFFER[k], still=STILL[k], keep=KEEP[k])
     for k, v in PHRASES.items()
 }
 
@@ -374,6 +387,9 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
     ),
     "T18": lambda p: _c(
         p.still.format(t="Gym"), [one("delete_task", {"task_id": "Taxes"})], changed={"Taxes": "pending"}
+    ),
+    "T19": lambda p: _c(
+        p.keep.format(t="Gym", u="Taxes"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "deleted"}
     ),
     "T5": lambda p: _c(
         p.should_delete.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}

@@ -84,6 +84,9 @@ class Grounding:
     # The lines of `names` that are verbless items of a command ("taxes can stay" of "delete gym, taxes
     # can stay"): a task they name with words of their own beside its title is named only in part.
     items: tuple[str, ...] = ()
+    # Beside a keep that names its task ("delete gym, keep taxes"), what each keep keeps ("taxes"):
+    # where every one is all of one other task's title, the change asked about runs (row T19).
+    kept: tuple[str, ...] = ()
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target
@@ -173,6 +176,7 @@ class TargetFacts:
     another: bool = False  # the user's words for this action name one other task
     whole_list: bool = False  # one of a change over every task the grounding lets be asked about
     confirmed: bool = False  # the user's yes to the assistant's question about this change
+    kept_apart: bool = False  # each keep beside the change keeps all of one other task's title (`Grounding.kept`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -210,6 +210,7 @@ CALL_ROWS = _rows(
 
 _BACKENDS = (Source.CONTEXT, Source.REPAIRED)
 _NAMES = (Naming.EXACT, Naming.WHOLE, Naming.WORDS, Naming.POINTER)
+_KEPT_APART = (Naming.EXACT, Naming.WHOLE, Naming.WORDS)  # the commands' words name it, no pointer
 
 TARGET_ROWS = _rows(
     Point.TARGET,
@@ -223,6 +224,11 @@ TARGET_ROWS = _rows(
         {"do": Do.STATE, "code": ResultCode.STATED},
     ),
     ("T18", lambda f: f.hold is Hold.STATE, {"do": Do.REFUSE, "code": ResultCode.NOT_REQUESTED}),
+    (
+        "T19",
+        lambda f: f.hold is Hold.ASK and f.kept_apart and f.source is Source.MODEL and f.naming in _KEPT_APART,
+        {"do": Do.RUN},
+    ),
     ("T5", lambda f: f.hold is Hold.ASK and (f.naming is not Naming.NONE or f.anywhere), {"do": Do.ASK}),
     ("T6", lambda f: f.hold is Hold.ASK and f.another, {"do": Do.ASK_NAMED}),
     ("T15", lambda f: f.whole_list and f.confirmed and f.naming is Naming.NONE, {"do": Do.RUN}),

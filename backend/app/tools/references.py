@@ -121,6 +121,7 @@ class TaskFinder:
             another=other is not None,
             whole_list=whole,
             confirmed=grounding.confirmed and said_all,
+            kept_apart=await self._kept_apart(repo, grounding, row),
         )
         verdict = decide(facts)
         if verdict.do is Do.ASK_NAMED and other is not None:
@@ -243,6 +244,16 @@ class TaskFinder:
         ]
         found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
         return found[0] if len(found) == 1 else None
+
+    async def _kept_apart(self, repo: TaskRepository, grounding: Grounding, row: TaskRow) -> bool:
+        """Whether each keep beside the change keeps one other task, all of its title and nothing
+        more ("taxes" of "delete gym, keep taxes"; not "sie" of "behalte sie", nor "taxes for now")."""
+        for words in grounding.kept:
+            rows = (await self._shortlist(repo, words)).rows
+            kept = [r for r in rows if named_in(words, r.title) and not says_more(words, r.title)]
+            if len(kept) != 1 or kept[0].id == row.id:
+                return False
+        return bool(grounding.kept)
 
     async def _shortlist(self, repo: TaskRepository, words: str) -> Candidates:
         return await repo.candidates(clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above)

@@ -103,7 +103,13 @@ def classify(message: str) -> Intent:
     of = dict(intent.declined_tools)
     to = [(unquoted(c), of[c]) for c in intent.declined if c in of] + [(q, of[c]) for q, c in said_no if c in of]
     return dataclasses.replace(
-        intent, actions=actions, free=free_text, quotes=tuple(typed), declined=declined, declined_tools=tuple(to)
+        intent,
+        actions=actions,
+        free=free_text,
+        quotes=tuple(typed),
+        declined=declined,
+        declined_tools=tuple(to),
+        kept=tuple(restored(k, typed) for k in intent.kept),
     )
 
 
@@ -126,6 +132,11 @@ class _Found:
     changing: tuple[Tool, ...] = ()  # the sentence's last command's tools, if it changes existing tasks
     valued: bool = False  # that command is an edit that gives a value ("set all to high, …")
     no: Scope = dataclasses.field(default_factory=Scope)  # how far a no reaches in the sentence
+    # What the keeps that name their task keep ("taxes" of "keep taxes"), the clauses they put in
+    # `free` (theirs, and the commands' beside them) and the changes of the commands they left free.
+    keeps: list[str] = dataclasses.field(default_factory=list)
+    by_keeps: list[str] = dataclasses.field(default_factory=list)
+    kept_tools: list[Tool] = dataclasses.field(default_factory=list)
 
     def in_no(self, clause: str, reading: Reading | None, join: str) -> bool:
         """Whether the clause is in a no (`Scope`), with the items "and" joined right before it that it
@@ -161,19 +172,32 @@ class _Found:
         self.free.append(clause)
         self.say_no([clause])
 
-    def keep(self, clause: str) -> None:
-        """A keep that names its task ("delete gym, keep taxes", "lösch Gym, behalte Taxes"): a no to
-        every change of what it names. The commands before it are no longer read as asked, nor taken
-        back: their changes are asked about (row C14), since what a keep's other words point to the
-        reader cannot always tell ("keep that be", "behalte sie", "hou ze allemaal"). A command about
-        what it keeps it takes back ("delete gym, actually keep gym")."""
+    def keep(self, clause: str, words: str) -> None:
+        """A keep that names its task ("delete gym, keep taxes", "lösch Gym, behalte Taxes"; `words`:
+        "taxes"): a no to every change of what it names. The commands before it are no longer read as
+        asked, nor taken back: their changes are asked about (row C14), since what a keep's other words
+        point to the reader cannot always tell ("keep that be", "behalte sie", "hou ze allemaal"),
+        unless its words are all of one of the user's tasks' title (`Intent.kept`, row T19). A command
+        about what it keeps it takes back ("delete gym, actually keep gym")."""
         kept = {w for w in _named_words(clause) if not words_of("keep").fullmatch(w)}
         taken = [a.clause for a in self.actions if (named := _named_words(a.about)) and named <= kept]
         self.other = ("negated", f"'{short(clause)}' keeps what it names")
-        self.free += [*dict.fromkeys(a.clause for a in self.actions), clause]
+        said = [*dict.fromkeys(a.clause for a in self.actions), clause]
+        self.free += said
+        self.keeps.append(words)
+        self.by_keeps += said
+        self.kept_tools += [t for a in self.actions if a.clause not in taken for t in a.tools]
         self.say_no([*taken, clause])
         self.actions.clear()
         self.reasons.clear()
+
+    def kept(self) -> tuple[str, ...]:
+        """What the keeps keep, where nothing else in the message asks, reports or says no: every
+        clause no action took is a keep's, a command's beside one, or small talk ("thanks")."""
+        others = [c for c in self.free if c not in self.by_keeps]
+        if any(not (whole("small_talk", c) or only_fillers(c)) for c in others):
+            return ()
+        return tuple(self.keeps) if set(self.declined) <= set(self.by_keeps) else ()
 
     def leaves_out(self, clause: str, leading: list[str]) -> str:
         """What of a verbless clause is not a no ("" when none is): all of it is one where it opens
@@ -258,7 +282,11 @@ class _Found:
         else:
             read = Intent("chat", (), "no task verb", languages, weak_tools=weak)
         said = tuple((clause, tools) for clause, tools in self.declined.items() if tools)
-        return dataclasses.replace(read, declined=tuple(self.declined), declined_tools=said)
+        kept = self.kept() if read.kind == "negated" else ()
+        beside = tuple(dict.fromkeys(self.kept_tools)) if kept else ()
+        return dataclasses.replace(
+            read, declined=tuple(self.declined), declined_tools=said, kept=kept, kept_beside=beside
+        )
 
 
 def _how_it_stands(intent: Intent, sentences: list[Sentence]) -> Intent:
@@ -272,17 +300,18 @@ def _how_it_stands(intent: Intent, sentences: list[Sentence]) -> Intent:
     return dataclasses.replace(intent, kind="state", reason=f"'{short(how)}' asks how a task stands")
 
 
-def _keeps_named(clause: str) -> bool:
-    """Whether a retraction keeps what it names (a word of `keep` and words that name something
-    besides the whole list: "keep taxes", "behalte die Steuer", "taxes ko rehne do"), not what the
-    conversation points to ("keep it", "leave it alone", "garde-le", "keep everything") nor a
-    retraction said in full ("laisse tomber"): those take back the commands before it."""
+def _kept(clause: str) -> str | None:
+    """What a retraction keeps, where it keeps what it names (a word of `keep` and words that name
+    something besides the whole list: "taxes" of "keep taxes", "die steuer" of "behalte die Steuer",
+    "taxes ko" of "taxes ko rehne do"); None where it keeps what the conversation points to ("keep
+    it", "leave it alone", "garde-le", "keep everything") or is a retraction said in full ("laisse
+    tomber"): those take back the commands before it."""
     folded = fold(clause)
     kept = words_of("keep").search(folded)
     if kept is None or whole("said_in_full", clause):  # "laisse tomber", "lascia perdere": a retraction
-        return False
+        return None
     rest = whole_list_words().sub(" ", f"{folded[: kept.start()]} {folded[kept.end() :]}")
-    return names_something(rest) and not points(rest)
+    return " ".join(rest.split()) if names_something(rest) and not points(rest) else None
 
 
 def _named_words(text: str) -> set[str]:
@@ -326,7 +355,7 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
                 found.free.append(clause)
                 continue
             if whole("retraction", clause):
-                found.keep(clause) if _keeps_named(clause) else found.retract(clause)
+                found.retract(clause) if (kept := _kept(clause)) is None else found.keep(clause, kept)
                 previous = None
                 continue
             found.chatted = True

@@ -101,8 +101,9 @@ def review_changes(
         question = answered if verdict.ground is Ground.QUESTION else None  # the yes's: what "it" is
         pointed = question.pointed.get(call.name, "") if question is not None else ""
         items = _items_of(intent, call.name)
+        kept = intent.kept if verdict.ground is Ground.REST and call.name in intent.kept_beside else ()
         grounding[i] = verdict.grounding(
-            names=names, not_names=not_names, title=title, forced=forced, pointed=pointed, items=items
+            names=names, not_names=not_names, title=title, forced=forced, pointed=pointed, items=items, kept=kept
         )
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
 
