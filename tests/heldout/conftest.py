@@ -38,13 +38,14 @@ class _Current(httpx.AsyncBaseTransport):
 
 @dataclass
 class _Apps:
-    """The apps started so far in this worker, by their settings; stopped when the session ends."""
+    """The apps started so far in this module, by their settings; stopped when its last test ends
+    (their pooled connections then close: other tests count the app's sessions on the database)."""
 
     stack: AsyncExitStack
     running: dict[tuple[Any, ...], tuple[AppClient, _Current]] = field(default_factory=dict)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 async def _shared_apps() -> AsyncIterator[_Apps]:
     async with AsyncExitStack() as stack:
         yield _Apps(stack)
