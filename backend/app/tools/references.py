@@ -110,7 +110,6 @@ class TaskFinder:
         said_all = naming is Naming.NONE and await self.whole.says_all(repo, grounding, call.name, row)
         naming = Naming.PART if not said_all and self._in_a_range(naming, call, row, grounding) else naming
         other = await self._other(repo, grounding, naming, (*others, row.title))
-        whole = naming is Naming.NONE and grounding.whole_list and (said_all or sweeps)
         facts = TargetFacts(
             traits(call.name),
             grounding.hold,
@@ -119,7 +118,7 @@ class TaskFinder:
             forced=grounding.forced,
             anywhere=grounding.names is None,
             another=other is not None,
-            whole_list=whole,
+            whole_list=naming is Naming.NONE and grounding.whole_list and (said_all or sweeps),
             confirmed=grounding.confirmed and said_all,
             kept_apart=await self._kept_apart(repo, grounding, row),
         )
