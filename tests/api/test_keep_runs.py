@@ -26,7 +26,6 @@ RUNS = [
     ("remove call mom, keep pay rent", DELETE, ("Call mom",), {"Call mom"}),
     ("please delete yoga but keep the taxes one", DELETE, ("Yoga",), {"Yoga"}),
     ("delete gym and yoga, keep taxes", DELETE, ("Gym", "Yoga"), {"Gym", "Yoga"}),
-    ("delete gym, keep taxes, thanks!", DELETE, ("Gym",), {"Gym"}),
     ("can you delete gym and keep taxes?", DELETE, ("Gym",), {"Gym"}),
     ("delete gym and yoga, keep gym", DELETE, ("Yoga",), {"Yoga"}),
     ("lösche Gym und behalte Taxes", DELETE, ("Gym",), {"Gym"}),
@@ -59,7 +58,17 @@ async def test_beside_a_keep_of_one_other_task_the_commands_run(
 
 # The model deletes the kept task too: that never runs; the command's own change does.
 @pytest.mark.parametrize(
-    "message", ["delete gym, keep taxes", "lösche Gym und behalte Taxes", "efface gym mais garde taxes"]
+    "message",
+    [
+        "delete gym, keep taxes",
+        "lösche Gym und behalte Taxes",
+        "efface gym mais garde taxes",
+        # "but" without a comma: the keep was a part of the delete's own words, and Taxes was deleted
+        "elimina gym ma tieni taxes",
+        "verwijder gym maar houd taxes",
+        "ta bort gym men behåll taxes",
+        "apague gym mas mantenha taxes",
+    ],
 )
 async def test_the_kept_task_is_never_changed(make_client: MakeClient, message: str) -> None:
     llm, _ = compliant([calls_on(DELETE, "Gym", "Taxes")], TITLES, after_tools="Done.")
@@ -92,6 +101,12 @@ STAYS = [
     ("delete gym, keep taxes", DELETE, ("Yoga",)),
     ("delete gym, keep taxes", COMPLETE, ("Gym",)),
     ("delete it, keep taxes", DELETE, ("Gym",)),
+    ("delete gym, keep taxes, thanks!", DELETE, ("Gym",)),  # anything beside: asked
+    ("delete gym, sorry, keep taxes", DELETE, ("Gym",)),
+    ("delete gym, I mean, keep taxes", DELETE, ("Gym",)),
+    ("delete gym, keep taxes, I'm done with yoga", DELETE, ("Gym", "Yoga")),
+    ("complete gym, delete yoga, keep taxes", DELETE, ("Gym",)),
+    ("setz Yoga auf hoch, lösch Gym, behalte Taxes", DELETE, ("Yoga",)),
 ]
 
 

@@ -132,6 +132,7 @@ FACTS: dict[Point, list[Any]] = {
         another=_BOOL,
         whole_list=_BOOL,
         confirmed=_BOOL,
+        kept_apart=_BOOL,
     ),
     Point.ANSWER: _every(
         AnswerFacts,

@@ -131,12 +131,12 @@ class Verdict:
         forced: bool = False,
         pointed: str = "",
         items: tuple[str, ...] = (),
-        kept: tuple[str, ...] = (),
+        kept: tuple[tuple[str, ...], str] = ((), ""),
     ) -> Grounding:
         """What the call may act on, in the user's own words (`names` None: whatever the model named;
         `pointed`: after a yes to a question that points, the words that say what "it" is; `items`:
         the lines of `names` that are verbless items of a command; `kept`: what the keeps beside the
-        change keep)."""
+        change keep, and the clauses of the commands of this change beside them)."""
         return Grounding(
             self.hold or Hold.ANY,
             names,
@@ -149,5 +149,5 @@ class Verdict:
             self.confirmed,
             pointed,
             items,
-            kept,
+            *kept,
         )

@@ -84,9 +84,11 @@ class Grounding:
     # The lines of `names` that are verbless items of a command ("taxes can stay" of "delete gym, taxes
     # can stay"): a task they name with words of their own beside its title is named only in part.
     items: tuple[str, ...] = ()
-    # Beside a keep that names its task ("delete gym, keep taxes"), what each keep keeps ("taxes"):
-    # where every one is all of one other task's title, the change asked about runs (row T19).
+    # Beside a keep that names its task ("delete gym, keep taxes"), what each keep keeps ("taxes") and
+    # the clauses of this change's commands ("delete gym"): where every keep is all of one other
+    # task's title, as written, and those clauses name the task, the change asked about runs (row T19).
     kept: tuple[str, ...] = ()
+    kept_beside: str = ""
 
 
 NO_GROUNDING = Grounding()  # a call no guard holds (MCP, REST, the `auto` policy): the model's target

@@ -37,7 +37,7 @@ from backend.app.tools.resolver import (
     parse_uuid,
 )
 from backend.app.tools.target import Found, acted
-from backend.app.tools.titles import exactly_named, in_range, named_in, partly_named, says_more
+from backend.app.tools.titles import exactly_named, in_range, named_in, only_items_say_more, partly_named, says_more
 from backend.app.tools.whole_list import WholeList
 
 _OVER_A_RANGE = frozenset({Tool.DELETE, Tool.COMPLETE})  # the changes a range of numbered titles names
@@ -181,7 +181,7 @@ class TaskFinder:
         said_ref = clean_reference(reference)
         strict = grounding.confirmed  # the assistant's own question: its "ta", "list" are no typos of titles
         if named_in(names, row.title, strict=strict):
-            if traits(call.name).destructive and _said_more(names, grounding.items, row.title):
+            if traits(call.name).destructive and only_items_say_more(names, grounding.items, row.title):
                 return Naming.PART, ()
             return (Naming.EXACT if exactly_named(names, row.title) else Naming.WHOLE), ()
         if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref, strict=strict)) or self._points_to(
@@ -245,14 +245,18 @@ class TaskFinder:
         return found[0] if len(found) == 1 else None
 
     async def _kept_apart(self, repo: TaskRepository, grounding: Grounding, row: TaskRow) -> bool:
-        """Whether each keep beside the change keeps one other task, all of its title and nothing
-        more ("taxes" of "delete gym, keep taxes"; not "sie" of "behalte sie", nor "taxes for now")."""
+        """Whether this change's commands beside keeps name the task, and each keep keeps one other
+        task, all its title as written and no more ("taxes" of "delete gym, keep taxes"; not "sie",
+        "both" for "Bath", "taxes for now")."""
+        beside = grounding.kept_beside
+        if not (named_in(beside, row.title) and not only_items_say_more(beside, grounding.items, row.title)):
+            return False
         for words in grounding.kept:
             rows = (await self._shortlist(repo, words)).rows
-            kept = [r for r in rows if named_in(words, r.title) and not says_more(words, r.title)]
+            kept = [r for r in rows if exactly_named(words, r.title) and not says_more(words, r.title)]
             if len(kept) != 1 or kept[0].id == row.id:
                 return False
-        return bool(grounding.kept)
+        return True
 
     async def _shortlist(self, repo: TaskRepository, words: str) -> Candidates:
         return await repo.candidates(clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above)
@@ -388,11 +392,3 @@ def _names_no_task(result: ToolResult) -> bool:
     return result.code == ResultCode.NOT_FOUND or (
         result.code == ResultCode.AMBIGUOUS and asked is not None and not asked["choices"]
     )
-
-
-def _said_more(names: str, items: Sequence[str], title: str) -> bool:
-    """Whether the only words for the action that name `title` are verbless items that say something
-    of their own beside it ("taxes can stay" of "delete gym, taxes can stay", "lösch Gym, Item 3
-    bleibt"): read as one more item of the change only because no verb of them was read."""
-    naming = [line for line in names.splitlines() if named_in(line, title)]
-    return bool(naming) and all(line in items and says_more(line, title) for line in naming)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
@@ -269,3 +270,11 @@ def shares_words(text: str, title: str) -> bool:
         w for w in normalize_title(title).split() if not filler(w) and not any(p.fullmatch(fold(w)) for p in generic)
     ]
     return any(any(same_word(w, t) for t in words) for w in own)
+
+
+def only_items_say_more(names: str, items: Sequence[str], title: str) -> bool:
+    """Whether the only words for the action that name `title` are verbless items that say something
+    of their own beside it ("taxes can stay" of "delete gym, taxes can stay", "lösch Gym, Item 3
+    bleibt"): read as one more item of the change only because no verb of them was read."""
+    naming = [line for line in names.splitlines() if named_in(line, title)]
+    return bool(naming) and all(line in items and says_more(line, title) for line in naming)

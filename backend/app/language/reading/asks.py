@@ -78,11 +78,11 @@ class Intent:
     # landlord", reading/state.py): a change no action asks for is never run on what they name; it
     # is asked about (row C12, then T13: the message names it only in part).
     asked_state: tuple[str, ...] = ()
-    # A no that is only keeps naming their tasks ("delete gym, keep taxes"), beside commands and small
-    # talk: what each keeps ("taxes"), and the changes of those commands, which the reader leaves to
-    # a question (row C14) and the guard runs where a keep's words are all of one other task's title (T19).
+    # A message that is only commands and keeps naming their tasks ("delete gym, keep taxes"): what
+    # each keep keeps ("taxes"), and the actions of the commands beside, which the reader leaves to a
+    # question (row C14) and the guard runs where a keep's words are all of one other task's title (T19).
     kept: tuple[str, ...] = ()
-    kept_beside: tuple[Tool, ...] = ()
+    kept_beside: tuple[Action, ...] = ()
 
     def says_no_to(self, tool: str) -> bool:
         """Whether a clause says no to `tool` ("don't delete gym" says none to a completion), or to

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import fold, lexicon, lexicons, whole_list_words, words_of
+from backend.app.language.lexicon import lexicon, lexicons, words_of
 from backend.app.language.reading.asks import Action, Intent, Kind
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
@@ -45,9 +45,9 @@ from backend.app.language.reading.clauses import (
     whole,
 )
 from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
+from backend.app.language.reading.keeps import kept_words, named_words
 from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.negation import Scope, and_joined, declines, verbs_of
-from backend.app.language.reading.question import points
 from backend.app.language.reading.quoted import PLACEHOLDER, placeheld, restored, unquoted
 from backend.app.language.reading.state import asks_how_it_stands, questions_of_state
 
@@ -110,6 +110,7 @@ def classify(message: str) -> Intent:
         declined=declined,
         declined_tools=tuple(to),
         kept=tuple(restored(k, typed) for k in intent.kept),
+        kept_beside=tuple(dataclasses.replace(a, clause=restored(a.clause, typed)) for a in intent.kept_beside),
     )
 
 
@@ -133,10 +134,11 @@ class _Found:
     valued: bool = False  # that command is an edit that gives a value ("set all to high, …")
     no: Scope = dataclasses.field(default_factory=Scope)  # how far a no reaches in the sentence
     # What the keeps that name their task keep ("taxes" of "keep taxes"), the clauses they put in
-    # `free` (theirs, and the commands' beside them) and the changes of the commands they left free.
+    # `free` (theirs, and the commands' beside them) and the commands they left free, with their tools.
     keeps: list[str] = dataclasses.field(default_factory=list)
     by_keeps: list[str] = dataclasses.field(default_factory=list)
-    kept_tools: list[Tool] = dataclasses.field(default_factory=list)
+    beside: list[Action] = dataclasses.field(default_factory=list)
+    loose: list[str] = dataclasses.field(default_factory=list)  # items joined by a comma ("delete gym, sorry, …")
 
     def in_no(self, clause: str, reading: Reading | None, join: str) -> bool:
         """Whether the clause is in a no (`Scope`), with the items "and" joined right before it that it
@@ -179,25 +181,24 @@ class _Found:
         point to the reader cannot always tell ("keep that be", "behalte sie", "hou ze allemaal"),
         unless its words are all of one of the user's tasks' title (`Intent.kept`, row T19). A command
         about what it keeps it takes back ("delete gym, actually keep gym")."""
-        kept = {w for w in _named_words(clause) if not words_of("keep").fullmatch(w)}
-        taken = [a.clause for a in self.actions if (named := _named_words(a.about)) and named <= kept]
+        kept = {w for w in named_words(clause) if not words_of("keep").fullmatch(w)}
+        taken = [a.clause for a in self.actions if (named := named_words(a.about)) and named <= kept]
         self.other = ("negated", f"'{short(clause)}' keeps what it names")
         said = [*dict.fromkeys(a.clause for a in self.actions), clause]
         self.free += said
         self.keeps.append(words)
         self.by_keeps += said
-        self.kept_tools += [t for a in self.actions if a.clause not in taken for t in a.tools]
+        self.beside += [a for a in self.actions if a.clause not in taken]
         self.say_no([*taken, clause])
         self.actions.clear()
         self.reasons.clear()
 
     def kept(self) -> tuple[str, ...]:
-        """What the keeps keep, where nothing else in the message asks, reports or says no: every
-        clause no action took is a keep's, a command's beside one, or small talk ("thanks")."""
-        others = [c for c in self.free if c not in self.by_keeps]
-        if any(not (whole("small_talk", c) or only_fillers(c)) for c in others):
-            return ()
-        return tuple(self.keeps) if set(self.declined) <= set(self.by_keeps) else ()
+        """What the keeps keep, where the message says nothing else: every clause no action took is a
+        keep's or a command's beside one (not "thanks, I'm done with yoga", nor "…, actually, …"), and
+        an item beside one is joined to it by "and" (not "delete gym, sorry, keep taxes")."""
+        alone = set(self.free) <= set(self.by_keeps) and set(self.declined) <= set(self.by_keeps)
+        return tuple(self.keeps) if alone and not any(a.clause in self.loose for a in self.beside) else ()
 
     def leaves_out(self, clause: str, leading: list[str]) -> str:
         """What of a verbless clause is not a no ("" when none is): all of it is one where it opens
@@ -269,6 +270,7 @@ class _Found:
             self.free.append(self.actions.pop().clause)
         self.no.item(len(self.actions), join)
         self.actions.append(_item(clause, command))
+        self.loose += [] if and_joined(join) else [clause]
 
     def intent(self) -> Intent:
         languages, weak = tuple(self.languages), tuple(self.weak)
@@ -283,7 +285,7 @@ class _Found:
             read = Intent("chat", (), "no task verb", languages, weak_tools=weak)
         said = tuple((clause, tools) for clause, tools in self.declined.items() if tools)
         kept = self.kept() if read.kind == "negated" else ()
-        beside = tuple(dict.fromkeys(self.kept_tools)) if kept else ()
+        beside = tuple(self.beside) if kept else ()
         return dataclasses.replace(
             read, declined=tuple(self.declined), declined_tools=said, kept=kept, kept_beside=beside
         )
@@ -298,25 +300,6 @@ def _how_it_stands(intent: Intent, sentences: list[Sentence]) -> Intent:
     if intent.kind not in _NOT_ASKING or intent.weak_tools or (how := asks_how_it_stands(sentences)) is None:
         return intent
     return dataclasses.replace(intent, kind="state", reason=f"'{short(how)}' asks how a task stands")
-
-
-def _kept(clause: str) -> str | None:
-    """What a retraction keeps, where it keeps what it names (a word of `keep` and words that name
-    something besides the whole list: "taxes" of "keep taxes", "die steuer" of "behalte die Steuer",
-    "taxes ko" of "taxes ko rehne do"); None where it keeps what the conversation points to ("keep
-    it", "leave it alone", "garde-le", "keep everything") or is a retraction said in full ("laisse
-    tomber"): those take back the commands before it."""
-    folded = fold(clause)
-    kept = words_of("keep").search(folded)
-    if kept is None or whole("said_in_full", clause):  # "laisse tomber", "lascia perdere": a retraction
-        return None
-    rest = whole_list_words().sub(" ", f"{folded[: kept.start()]} {folded[kept.end() :]}")
-    return " ".join(rest.split()) if names_something(rest) and not points(rest) else None
-
-
-def _named_words(text: str) -> set[str]:
-    """The words of `text` that name something ("gym" of "keep the gym"), folded."""
-    return {w for w in fold(text).split() if names_something(w)}
 
 
 def _item(clause: str, command: Reading) -> Action:
@@ -355,7 +338,7 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
                 found.free.append(clause)
                 continue
             if whole("retraction", clause):
-                found.retract(clause) if (kept := _kept(clause)) is None else found.keep(clause, kept)
+                found.retract(clause) if (kept := kept_words(clause)) is None else found.keep(clause, kept)
                 previous = None
                 continue
             found.chatted = True

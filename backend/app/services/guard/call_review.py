@@ -101,7 +101,9 @@ def review_changes(
         question = answered if verdict.ground is Ground.QUESTION else None  # the yes's: what "it" is
         pointed = question.pointed.get(call.name, "") if question is not None else ""
         items = _items_of(intent, call.name)
-        kept = intent.kept if verdict.ground is Ground.REST and call.name in intent.kept_beside else ()
+        beside = [a for a in intent.kept_beside if call.name in a.tools] if verdict.ground is Ground.REST else []
+        kept = (intent.kept, "\n".join(a.clause for a in beside)) if beside else ((), "")
+        items += tuple(a.clause for a in beside if not a.explicit)  # a verbless one names in part (T13, T19)
         grounding[i] = verdict.grounding(
             names=names, not_names=not_names, title=title, forced=forced, pointed=pointed, items=items, kept=kept
         )
