@@ -37,6 +37,8 @@ RUNS = [
     ("ta bort yoga, behåll taxes", DELETE, ("Yoga",), {"Yoga"}),
     ("mark gym done, keep taxes", COMPLETE, ("Gym",), {"Gym"}),
     ("delete gym, keep taxes for next year", DELETE, ("Gym",), {"Gym"}),
+    ('delete "Gym", keep "Taxes"', DELETE, ("Gym",), {"Gym"}),  # a quoted keep took every command back
+    ("lösch 'Gym', behalte 'Taxes'", DELETE, ("Gym",), {"Gym"}),
 ]
 
 
@@ -93,6 +95,8 @@ STAYS = [
     ("mark gym done, keep taxes open", COMPLETE, ("Gym",)),  # "open": more than a title
     ("delete gym, keep the receipts", DELETE, ("Gym",)),
     ("delete gym, keep gym", DELETE, ("Gym",)),
+    ('delete "Gym", keep "Gym"', DELETE, ("Gym",)),
+    ('delete "Gym" and "Yoga", keep them', DELETE, ("Gym", "Yoga")),
     ("should I delete gym and keep taxes?", DELETE, ("Gym",)),
     ("I deleted gym, keep taxes", DELETE, ("Gym",)),
     ("delete gym, keep taxes, wait no", DELETE, ("Gym",)),

@@ -7,12 +7,13 @@ from backend.app.language.lexicon import fold, whole_list_words, words_of
 from backend.app.language.reading.clauses import whole
 from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.question import points
+from backend.app.language.reading.quoted import PLACEHOLDER
 
 
 def kept_words(clause: str) -> str | None:
     """What a retraction keeps, where it keeps what it names (a word of `keep` and words that name
     something besides the whole list: "taxes" of "keep taxes", "die steuer" of "behalte die Steuer",
-    "taxes ko" of "taxes ko rehne do"); None where it keeps what the conversation points to ("keep
+    "taxes ko" of "taxes ko rehne do", a quoted title); None where it keeps what the conversation points to ("keep
     it", "leave it alone", "garde-le", "keep everything") or is a retraction said in full ("laisse
     tomber"): those take back the commands before it."""
     folded = fold(clause)
@@ -20,7 +21,8 @@ def kept_words(clause: str) -> str | None:
     if kept is None or whole("said_in_full", clause):  # "laisse tomber", "lascia perdere": a retraction
         return None
     rest = whole_list_words().sub(" ", f"{folded[: kept.start()]} {folded[kept.end() :]}")
-    return " ".join(rest.split()) if names_something(rest) and not points(rest) else None
+    named = names_something(rest) or PLACEHOLDER.search(rest) is not None  # a quoted title: 'keep "Taxes"'
+    return " ".join(rest.split()) if named and not points(rest) else None
 
 
 def named_words(text: str) -> set[str]:
