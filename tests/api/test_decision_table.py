@@ -232,13 +232,15 @@ STILL = {
     "sv": "står {t} kvar på listan?",
     "ur": "kya {t} ab bhi list mein hai?",
 }
-# A delete beside a keep of one other task (T19: the delete runs).
+# A delete beside a keep of one other task (T19: the delete runs). Spanish and Portuguese files read
+# no keep that names a task ("borra gym, conserva taxes": an item of the delete that says more than a
+# title, T13; "conserva de atún", "mantén la calma" are too common there to be read as keeps).
 KEEP = {
     "en": "delete {t}, keep {u}",
-    "es": "borra {t}, pero conserva {u}",
+    "es": "",
     "fr": "supprime {t}, garde {u}",
     "de": "lösche {t}, behalte {u}",
-    "pt": "apague {t}, mantenha {u}",
+    "pt": "",
     "it": "cancella {t}, tieni {u}",
     "nl": "verwijder {t}, hou {u}",
     "sv": "ta bort {t}, behåll {u}",
@@ -575,6 +577,8 @@ async def test_a_row_of_the_table_in_each_language(
     make_client: MakeClient, heard: list[str], row: str, lang: str
 ) -> None:
     phrases = PHRASES[lang]
+    if row == "T19" and not phrases.keep:
+        pytest.skip(f"{lang}: no keep that names a task is read (KEEP above)")
     body = await _play(make_client, ROWS[row](phrases), phrases.claimed.format(t="Gym"), phrases.back)
     assert row in heard, (heard, body["assistant_message"], body["execution_metadata"]["guard"])
 

@@ -12,7 +12,7 @@ names a task the commands do not, the change is asked about or refused as before
 from __future__ import annotations
 
 import pytest
-from support.api import MakeClient, chat, seed_tasks, statuses
+from support.api import MakeClient, chat, seed_tasks, statuses, tasks_of
 from support.compliant import calls_on, compliant
 
 TITLES = ("Gym", "Taxes", "Yoga", "Call mom", "Pay rent")
@@ -69,7 +69,6 @@ async def test_beside_a_keep_of_one_other_task_the_commands_run(
         "elimina gym ma tieni taxes",
         "verwijder gym maar houd taxes",
         "ta bort gym men behåll taxes",
-        "apague gym mas mantenha taxes",
     ],
 )
 async def test_the_kept_task_is_never_changed(make_client: MakeClient, message: str) -> None:
@@ -125,3 +124,47 @@ async def test_otherwise_nothing_changes_unasked(
     body = (await chat(client, message)).json()
 
     assert await statuses(client) == dict.fromkeys(TITLES, "pending"), body["assistant_message"]
+
+
+# Beside adds and edits alone a keep takes nothing back: it says what not to change. (A second review
+# found these refused once "ma", "maar", "men" cut before a keep, as English "…, keep …" always was.)
+BESIDE_OTHERS = [
+    ("add milk but keep the receipt", [("add_task", {"title": "milk"})], {"milk"}),
+    ("aggiungi latte ma tieni conto del budget", [("add_task", {"title": "latte"})], {"latte"}),
+    ("lägg till mjölk men behåll kvittot", [("add_task", {"title": "mjölk"})], {"mjölk"}),
+    ("voeg melk toe maar houd er rekening mee", [("add_task", {"title": "melk"})], {"melk"}),
+    (
+        "añade leche, conserva de atún y pan",
+        [("add_task", {"title": t}) for t in ("leche", "conserva de atún", "pan")],
+        {"leche", "conserva de atún", "pan"},
+    ),
+    ("move gym to friday, keep the priority", [("update_task", {"task_id": "Gym", "due_date": "2026-11-27"})], set()),
+    (
+        "sposta gym a venerdì ma tieni la priorità alta",
+        [("update_task", {"task_id": "Gym", "due_date": "2026-11-27"})],
+        set(),
+    ),
+    (
+        "verplaats gym naar vrijdag maar hou de prioriteit",
+        [("update_task", {"task_id": "Gym", "due_date": "2026-11-27"})],
+        set(),
+    ),
+    ("flytta gym till fredag men behåll tiden", [("update_task", {"task_id": "Gym", "due_date": "2026-11-27"})], set()),
+]
+
+
+@pytest.mark.parametrize(("message", "calls", "added"), BESIDE_OTHERS)
+async def test_beside_adds_and_edits_a_keep_takes_nothing_back(
+    make_client: MakeClient, message: str, calls: list[tuple[str, dict[str, str]]], added: set[str]
+) -> None:
+    llm, _ = compliant([calls], TITLES, after_tools="Done.")
+    client = await make_client(llm)
+    await seed_tasks(client, *TITLES)
+
+    body = (await chat(client, message)).json()
+
+    tasks = {t["title"]: t for t in await tasks_of(client)}
+    assert added <= set(tasks), body["assistant_message"]
+    if not added:
+        assert tasks["Gym"]["due_date"] == "2026-11-27", body["assistant_message"]
+    assert body["confirmation"] is None, body["assistant_message"]

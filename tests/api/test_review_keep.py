@@ -206,7 +206,9 @@ _GYM_KEPT = [  # the model deletes Gym only
     "verwijder gym, laat gym maar",
     "verwijder gym, bewaar hem",
     "borra gym, déjala por ahora",
+    "borra gym, mantén gym",
     "apaga gym, deixa ela aí",
+    "apaga gym, mantém gym",
     "delete gym, skip it",
     "delete gym, spare it",
     "delete gym, hang on to it",
@@ -221,8 +223,6 @@ _OLDER_ITEM = _older("unasked change", _OLD_ITEM)
     ("message", "calls", "kept"),
     [
         ("ta bort gym men behåll taxes", calls_on(DELETE, "Gym", "Taxes"), "Taxes"),  # "men" cuts before a keep now
-        ("borra gym, mantén gym", calls_on(DELETE, "Gym"), "Gym"),  # Spanish and Portuguese keeps are read
-        ("apaga gym, mantém gym", calls_on(DELETE, "Gym"), "Gym"),
         *(pytest.param(m, calls_on(DELETE, "Gym"), "Gym", marks=_OLDER_ITEM) for m in _GYM_KEPT),
     ],
 )

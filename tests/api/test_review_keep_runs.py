@@ -414,6 +414,7 @@ CASES: list[tuple[str, str, tuple[str, ...], list[Call], dict[str, str]]] = [
 _POINTER = "a pointer word ('both', 'beide', 'ambos') that is exactly another task's title: read as that task"
 _IF = "older: 'if yoga is done' / 'once' read as a completion, a request with '?' run; so without the keep"
 _CONTENT = "older: a task inside the command's words ('instead of yoga', 'from the yoga list') is named; so without it"
+_ES_PT = "older: Spanish and Portuguese read no keep of a task ('conserva …', 'mantén …' is an item of the command)"
 _KNOWN = {
     **dict.fromkeys(
         ["A06", "A07", "A08", "A12", "A13", "A15", "A16", "A17", "A18", "A19", "A20", "A21", "A23"], _POINTER
@@ -424,6 +425,10 @@ _KNOWN = {
     "F72": "older: 'delete gym, sorry' deletes Gym (the apology is read as an item)",
     "J05": "older: 'mantenlos' is read as one more item of the delete, not as a keep",
     "J06": "older: 'consérvalas' is read as one more item of the delete, not as a keep",
+    "F02": _CONTENT,
+    "F03": _CONTENT,
+    "F15": _CONTENT,
+    **dict.fromkeys(["G24", "G28", "J07", "J08", "J09", "J11", "E17", "E18", "E26", "E27"], _ES_PT),
 }
 
 

@@ -56,6 +56,7 @@ from backend.app.language.reading.state import asks_how_it_stands, questions_of_
 # field's value ("... with this description: ...") that starts within it is content, read like a quote.
 FIELD_WITHIN = 300
 _TARGETS = having("targets")  # the tools that change existing tasks: what an exception leaves out of
+_LOSING = having("destructive")  # a delete, a completion: what a keep beside it may take back
 _NOT_ASKING = ("question", "report", "chat", "small_talk")  # not a command, a no, nor advice (state.py)
 
 
@@ -180,7 +181,13 @@ class _Found:
         asked, nor taken back: their changes are asked about (row C14), since what a keep's other words
         point to the reader cannot always tell ("keep that be", "behalte sie", "hou ze allemaal"),
         unless its words are all of one of the user's tasks' title (`Intent.kept`, row T19). A command
-        about what it keeps it takes back ("delete gym, actually keep gym")."""
+        about what it keeps it takes back ("delete gym, actually keep gym"). Beside adds and edits alone
+        it takes nothing back: it says what not to change ("add milk but keep the receipt", "move gym
+        to friday but keep the priority", "sposta gym a venerdì ma tieni la priorità")."""
+        if self.actions and not any(set(a.tools) & _LOSING for a in self.actions):
+            self.free.append(clause)
+            self.say_no([clause])
+            return
         kept = {w for w in named_words(clause) if not words_of("keep").fullmatch(w)}
         taken = [a.clause for a in self.actions if (named := named_words(a.about)) and named <= kept]
         self.other = ("negated", f"'{short(clause)}' keeps what it names")
