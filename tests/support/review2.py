@@ -1,0 +1,127 @@
+"""Harness of the second blind review of row T19 and the keep word lists (2026-12-07): tests/api/test_review2_*.py.
+
+A case: turns [(message, the scripted model's answer to it)], the user's tasks (a title, or (title,
+fields)), what the user asked to change over the conversation (title -> "delete" | "complete" |
+"update"; "+" -> the titles an add may create), and optionally `want`: the effects that should be
+there, at once, after the last turn (no question on it). The reviewer compared the outcomes of
+two checkouts from JSON lines this wrote; kept here as assertions only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from support.api import MakeClient, chat, seed_tasks, tasks_of
+from support.compliant import Call, CompliantModel, calls_on
+from support.fake_llm import ScriptedLLM
+
+DELETE, COMPLETE, UPDATE, ADD = "delete_task", "complete_task", "update_task", "add_task"
+DEL, COM, UPD = "delete", "complete", "update"
+BASE = ("Gym", "Taxes", "Yoga", "Call mom", "Pay rent")
+_FIELDS = ("title", "status", "priority", "due_date", "description", "tags")
+
+
+def D(*titles: str) -> list[Call]:
+    return calls_on(DELETE, *titles)
+
+
+def C(*titles: str) -> list[Call]:
+    return calls_on(COMPLETE, *titles)
+
+
+def U(*titles: str, **fields: Any) -> list[Call]:
+    return [(UPDATE, {"task_id": t, **(fields or {"due_date": "2026-12-11"})}) for t in titles]
+
+
+def A(*titles: str) -> list[Call]:
+    return [(ADD, {"title": t}) for t in titles]
+
+
+def with_(*extra: str) -> tuple[str, ...]:
+    return (*BASE, *extra)
+
+
+def effects(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> set[str]:
+    """What changed: "Gym: deleted", "Gym: completed", "Gym: edited", "+Milk"."""
+    now = {t["id"]: t for t in after}
+    seen = {t["id"] for t in before}
+    out = set()
+    for task in before:
+        row = now.get(task["id"])
+        if row is None:
+            out.add(f"{task['title']}: deleted")
+        elif row["status"] != task["status"]:
+            out.add(f"{task['title']}: {row['status']}")
+        elif any(row.get(f) != task.get(f) for f in _FIELDS):
+            out.add(f"{task['title']}: edited")
+    out |= {f"+{t['title']}" for t in after if t["id"] not in seen}
+    return out
+
+
+def unasked(done: set[str], asked: dict[str, Any]) -> list[str]:
+    allowed = {"delete": "deleted", "complete": "completed", "update": "edited"}
+    adds = {a.casefold() for a in asked.get("+", ())}
+    bad = []
+    for effect in sorted(done):
+        if effect.startswith("+"):
+            if effect[1:].casefold() not in adds:
+                bad.append(effect)
+            continue
+        title, what = effect.split(": ")
+        if allowed.get(asked.get(title, "")) != what:
+            bad.append(effect)
+    return bad
+
+
+async def run_case(
+    make_client: MakeClient,
+    turns: list[tuple[str, Any]],
+    titles: tuple[Any, ...],
+    asked: dict[str, Any],
+    want: set[str] | None = None,
+) -> None:
+    models = {
+        m: CompliantModel(a, [t if isinstance(t, str) else t[0] for t in titles], after_tools="Done.") for m, a in turns
+    }
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        text = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+        return models[text](body)
+
+    client = await make_client(ScriptedLLM(default=answer))
+    for t in titles:
+        if isinstance(t, str):
+            await seed_tasks(client, t)
+        else:
+            await seed_tasks(client, t[0], **t[1])
+    before = await tasks_of(client)
+    cid = None
+    replies: list[dict[str, Any]] = []
+    for message, _ in turns:
+        body = (await chat(client, message, **({"conversation_id": cid} if cid else {}))).json()
+        cid = body.get("conversation_id")
+        meta = body.get("execution_metadata") or {}
+        replies.append(
+            {
+                "message": message,
+                "reply": body.get("assistant_message"),
+                "asked": body.get("confirmation") is not None,
+                "rules": [
+                    f"{d.get('rule')}:{d.get('decision')}" for d in (meta.get("guard") or {}).get("decisions", [])
+                ],
+                "codes": [
+                    (
+                        c["name"],
+                        c["arguments"].get("task_id") or c["arguments"].get("title"),
+                        (c.get("result") or {}).get("code"),
+                    )
+                    for c in body.get("tool_calls") or []
+                ],
+                "kind": (meta.get("intent") or {}).get("kind"),
+            }
+        )
+    done = effects(before, await tasks_of(client))
+    bad = unasked(done, asked)
+    needless = want is not None and (done != want or replies[-1]["asked"])
+    assert not bad, f"UNASKED: {bad} | {replies}"
+    assert not needless, f"WANTED {sorted(want or ())} at once, GOT {sorted(done)} | {replies}"
