@@ -174,6 +174,17 @@ async def _until_every_instance_serves(proxied: Proxied) -> None:
     raise AssertionError(f"not every instance was reached: {[i.served for i in proxied.instances]}")
 
 
+async def _logged(proxied: Proxied, since: int, line: bytes) -> bool:
+    """Whether HAProxy's log holds `line` past offset `since`, waiting up to 2 s for it."""
+    for _ in range(20):
+        with proxied.log.open("rb") as log:
+            log.seek(since)
+            if line in log.read():
+                return True
+        await asyncio.sleep(0.1)
+    return False
+
+
 async def test_the_proxy_spreads_turns_over_every_replica_and_routes_around_a_dead_one(proxied: Proxied) -> None:
     async with httpx.AsyncClient(base_url=proxied.url, timeout=30) as http:
 
@@ -184,16 +195,17 @@ async def test_the_proxy_spreads_turns_over_every_replica_and_routes_around_a_de
         # test's one event loop: on a loaded host it can stall past HAProxy's 1 s health check, which
         # then takes a replica out for a moment. Such a round is done again (at most twice more); a
         # round that is uneven with no replica marked down fails at once.
+        # The DOWN line may predate the round (a replica out since the one before, served 0) or reach
+        # the log a moment after it: it is looked for since the first round, for up to 2 s.
+        seen = proxied.log.stat().st_size
         for attempt in range(3):
-            before, seen = [instance.served for instance in proxied.instances], proxied.log.stat().st_size
+            before = [instance.served for instance in proxied.instances]
             spread = [await add(f"spread {attempt} {n}") for n in range(12)]
             assert [r.status_code for r in spread] == [200] * 12
             served = [i.served - b for i, b in zip(proxied.instances, before, strict=True)]
             if served == [4, 4, 4]:
                 break
-            with proxied.log.open("rb") as log:
-                log.seek(seen)
-                assert b" is DOWN, reason: Layer7 timeout" in log.read(), served
+            assert await _logged(proxied, seen, b" is DOWN, reason: Layer7 timeout"), served
             await asyncio.sleep(2.5)  # back UP after one passed check (rise 1, inter 1s)
         assert served == [4, 4, 4]
 
