@@ -37,6 +37,10 @@ RUNS = [
     ("ta bort yoga, behåll taxes", DELETE, ("Yoga",), {"Yoga"}),
     ("mark gym done, keep taxes", COMPLETE, ("Gym",), {"Gym"}),
     ("delete gym, keep taxes for next year", DELETE, ("Gym",), {"Gym"}),
+    ("delete gym, keep taxes and yoga", DELETE, ("Gym",), {"Gym"}),  # "and yoga": the keep's too
+    ("lösch Gym, behalte Taxes und Yoga", DELETE, ("Gym",), {"Gym"}),
+    ("supprime gym, garde taxes et yoga", DELETE, ("Gym",), {"Gym"}),
+    ("delete gym and yoga, keep taxes and gym", DELETE, ("Yoga",), {"Yoga"}),
     ('delete "Gym", keep "Taxes"', DELETE, ("Gym",), {"Gym"}),  # a quoted keep took every command back
     ("lösch 'Gym', behalte 'Taxes'", DELETE, ("Gym",), {"Gym"}),
 ]
@@ -65,6 +69,8 @@ async def test_beside_a_keep_of_one_other_task_the_commands_run(
         "delete gym, keep taxes",
         "lösche Gym und behalte Taxes",
         "efface gym mais garde taxes",
+        "delete gym, keep yoga and taxes",
+        "lösch Gym, behalte Yoga und Taxes",
         # "but" without a comma: the keep was a part of the delete's own words, and Taxes was deleted
         "elimina gym ma tieni taxes",
         "verwijder gym maar houd taxes",
@@ -90,7 +96,7 @@ STAYS = [
     ("lösch Gym und Yoga, behalte sie", DELETE, ("Gym", "Yoga")),
     ("delete gym, leave that be", DELETE, ("Gym",)),
     ("verwijder gym en yoga, hou ze allemaal", DELETE, ("Gym", "Yoga")),
-    ("delete gym, keep taxes and yoga", DELETE, ("Gym",)),
+    ("delete gym, keep taxes, and yoga", DELETE, ("Gym",)),  # ", and": not the keep's
     ("mark gym done, keep taxes open", COMPLETE, ("Gym",)),  # "open": more than a title
     ("delete gym, keep the receipts", DELETE, ("Gym",)),
     ("delete gym, keep gym", DELETE, ("Gym",)),

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import lexicon, lexicons, words_of
+from backend.app.language.lexicon import fold, lexicon, lexicons, words_of
 from backend.app.language.reading.asks import Action, Intent, Kind
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
@@ -140,6 +140,7 @@ class _Found:
     by_keeps: list[str] = dataclasses.field(default_factory=list)
     beside: list[Action] = dataclasses.field(default_factory=list)
     loose: list[str] = dataclasses.field(default_factory=list)  # items joined by a comma ("delete gym, sorry, …")
+    keeping: bool = False  # the clause before was a keep that names its task, or one more task of it
 
     def in_no(self, clause: str, reading: Reading | None, join: str) -> bool:
         """Whether the clause is in a no (`Scope`), with the items "and" joined right before it that it
@@ -176,14 +177,12 @@ class _Found:
         self.say_no([clause])
 
     def keep(self, clause: str, words: str) -> None:
-        """A keep that names its task ("delete gym, keep taxes", "lösch Gym, behalte Taxes"; `words`:
-        "taxes"): a no to every change of what it names. The commands before it are no longer read as
-        asked, nor taken back: their changes are asked about (row C14), since what a keep's other words
-        point to the reader cannot always tell ("keep that be", "behalte sie", "hou ze allemaal"),
-        unless its words are all of one of the user's tasks' title (`Intent.kept`, row T19). A command
-        about what it keeps it takes back ("delete gym, actually keep gym"). Beside adds and edits alone
-        it takes nothing back: it says what not to change ("add milk but keep the receipt", "move gym
-        to friday but keep the priority", "sposta gym a venerdì ma tieni la priorità")."""
+        """A keep that names its task ("delete gym, keep taxes"; `words`: "taxes"): a no to every change
+        of what it names. The deletes and completions before it are no longer asked, nor taken back:
+        they are asked about (row C14; what a keep's other words point to the reader cannot always
+        tell: "behalte sie"), or run where its words are one other task's title (`Intent.kept`, T19).
+        A command about what it keeps it takes back ("delete gym, actually keep gym"); beside adds and
+        edits alone it takes nothing back ("add milk but keep the receipt")."""
         if self.actions and not any(set(a.tools) & _LOSING for a in self.actions):
             self.free.append(clause)
             self.say_no([clause])
@@ -199,6 +198,21 @@ class _Found:
         self.say_no([*taken, clause])
         self.actions.clear()
         self.reasons.clear()
+
+    def takes_back(self, clause: str, join: str, asked: bool) -> bool:
+        """Whether the clause is a retraction or a keep (`keep`), or one more task the keep right before
+        it keeps, joined to it by "and" ("yoga" of "keep taxes and yoga"): read as such."""
+        after, self.keeping = self.keeping, False
+        if retraction := whole("retraction", clause):
+            self.retract(clause) if (kept := kept_words(clause)) is None else self.keep(clause, kept)
+            self.keeping = kept is not None
+        elif after and and_joined(join) and is_item(clause) and read_clause(clause, asked=asked) is None:
+            self.free.append(clause)
+            self.keeps.append(" ".join(fold(clause).split()))
+            self.by_keeps.append(clause)
+            self.say_no([clause])
+            self.keeping = True
+        return retraction or self.keeping
 
     def kept(self) -> tuple[str, ...]:
         """What the keeps keep, where the message says nothing else: every clause no action took is a
@@ -336,6 +350,7 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
         colon: Reading | None = None  # an add with a colon after its verb: the rest of the sentence lists its titles
         leading: list[str] = []  # verbless items before the sentence's first verb ("taxes aur bread delete kar do")
         found.excepting, found.open, found.changing = False, False, ()  # an exception ends with its sentence
+        found.keeping = False  # so does a keep
         found.no.start()  # so does a no
         for raw, join in zip(clauses, joins, strict=True):
             if not (clause := raw.strip(" \t\"'")):  # not only quote marks: '""'
@@ -344,8 +359,7 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
                 found.small_talk, previous = True, None
                 found.free.append(clause)
                 continue
-            if whole("retraction", clause):
-                found.retract(clause) if (kept := kept_words(clause)) is None else found.keep(clause, kept)
+            if found.takes_back(clause, join, asked):
                 previous = None
                 continue
             found.chatted = True
