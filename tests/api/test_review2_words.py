@@ -14,47 +14,33 @@ from typing import Any
 
 import pytest
 from support.api import MakeClient
-from support.review2 import BASE, COM, DEL, UPD, A, C, D, U, run_case, with_
+from support.review2 import BASE, COM, CUT, DEL, ES_PT, LAT, OLDER, UPD, A, C, D, U, known, run_case, with_
 
-# What still fails here (strict xfails), by its kind; every kind but _CUT and _EDIT_WORDS does the same
-# on 2968d4c, before row T19, or without the keep (the review's PLAIN controls).
-_PLAIN = "older: the control without the keep fails the same way"
-_NOW = "older: a command that asks for no change now ('tomorrow', 'let me', 'remind me', '?') runs, as alone"
-_SHORTER = "older: a shorter title inside the command's words is named ('gym' of 'delete gym class'), as alone"
-_CORRECTION = "older: a correction ('or rather', 'jk', 'o mejor') is read as an item of the command"
-_TWO_TOOLS = "older: a verb of two tools ('raye', 'depenna', 'tacha') deletes, as alone"
-_PUNCTUATION = "older: '/', '( )', ':', '--' do not cut a keep from the command"
-_LAT = "older: Swedish 'låt … vara', 'låt bli' are not read as a keep or a take-back"
-_ES_PT = "older: Spanish and Portuguese read no keep of a task ('conserva …', 'mantén …')"
-_EDIT_WORDS = "an edit whose own words name another task ('rename gym to taxes prep') changes it, as alone"
-_CUT = "the cost of cutting at 'ma', 'maar', 'en', 'och' before a keep: asked about (no change) or refused"
-_OLDER = "older: the same on 2968d4c"
 _KNOWN = {
-    "es10-manten-reunion-model-edits": _ES_PT,
-    "es18-keep-first-edit": _ES_PT,
-    "es19-conserva-fecha-edit": _ES_PT,
-    "it07-del-ma-non-subito": _OLDER,
-    "pt16-del-mas-nao-agora": _OLDER,
-    "it09-del-ma-lascia-perdere": _CUT,
-    "it14-title-play": _CUT,
-    "nl05-del-en-houd-hoogte": _CUT,
-    "nl01-del-maar-houd-rekening": _CUT,
-    "nl10-complete-en-hou-open": _CUT,
-    "nl13-del-maar-laat-staan": _OLDER,
-    "sv12-add-men-lat-bli-retract": _LAT,
-    "sv13-del-och-behall-kvittot": _CUT,
-    "en04-shared-2023": _OLDER,
-    "q05-pt-mantenha-title": _ES_PT,
-    "q06-es-complete-title": _ES_PT,
-    "q08-es-si-pero-conserva": _ES_PT,
-    "q10-en-yes-but-keep": _OLDER,
-    "q09-pt-sim-mas-mantem": _ES_PT,
+    "es10-manten-reunion-model-edits": ES_PT,
+    "es18-keep-first-edit": ES_PT,
+    "es19-conserva-fecha-edit": ES_PT,
+    "it07-del-ma-non-subito": OLDER,
+    "pt16-del-mas-nao-agora": OLDER,
+    "it09-del-ma-lascia-perdere": CUT,
+    "it14-title-play": CUT,
+    "nl05-del-en-houd-hoogte": CUT,
+    "nl01-del-maar-houd-rekening": CUT,
+    "nl10-complete-en-hou-open": CUT,
+    "nl13-del-maar-laat-staan": OLDER,
+    "sv12-add-men-lat-bli-retract": LAT,
+    "sv13-del-och-behall-kvittot": CUT,
+    "en04-shared-2023": OLDER,
+    "q05-pt-mantenha-title": ES_PT,
+    "q06-es-complete-title": ES_PT,
+    "q08-es-si-pero-conserva": ES_PT,
+    "q10-en-yes-but-keep": OLDER,
+    "q09-pt-sim-mas-mantem": ES_PT,
 }
 
 
 def _marks(case_id: str) -> list[Any]:
-    why = _KNOWN.get(case_id)
-    return [pytest.mark.xfail(strict=True, reason=why)] if why else []
+    return known(_KNOWN, case_id)
 
 
 def one(

@@ -29,11 +29,11 @@ class _Current(httpx.AsyncBaseTransport):
     """The model of the case being played: a shared app's transport hands each request to it."""
 
     def __init__(self) -> None:
-        self.llm: ScriptedLLM | None = None
+        self.model: httpx.AsyncBaseTransport | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        assert self.llm is not None, "a shared app was asked for a model outside a case"
-        return await self.llm.transport.handle_async_request(request)
+        assert self.model is not None, "a shared app was asked for a model outside a case"
+        return await self.model.handle_async_request(request)
 
 
 @dataclass
@@ -68,10 +68,10 @@ async def case_client(database: str, _shared_apps: _Apps) -> AsyncIterator[CaseC
             client = await _shared_apps.stack.enter_async_context(AppClient(app))
             _shared_apps.running[key] = (client, current)
         client, current = _shared_apps.running[key]
-        current.llm = llm
+        current.model = llm.transport
         played.append(current)
         return client
 
     yield factory
     for current in played:
-        current.llm = None
+        current.model = None

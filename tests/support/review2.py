@@ -11,9 +11,32 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from support.api import MakeClient, chat, seed_tasks, tasks_of
 from support.compliant import Call, CompliantModel, calls_on
 from support.fake_llm import ScriptedLLM
+
+# What still fails here (strict xfails), by its kind; every kind but CUT and EDIT_WORDS does the same
+# on 2968d4c, before row T19, or without the keep (the review's PLAIN controls).
+PLAIN = "older: the control without the keep fails the same way"
+NOW = "older: a command that asks for no change now ('tomorrow', 'let me', 'remind me', '?') runs, as alone"
+SHORTER = "older: a shorter title inside the command's words is named ('gym' of 'delete gym class'), as alone"
+CORRECTION = "older: a correction ('or rather', 'jk', 'o mejor') is read as an item of the command"
+TWO_TOOLS = "older: a verb of two tools ('raye', 'depenna', 'tacha') deletes, as alone"
+PUNCTUATION = "older: '/', '( )', ':', '--' do not cut a keep from the command"
+LAT = "older: Swedish 'låt … vara', 'låt bli' are not read as a keep or a take-back"
+ES_PT = "older: Spanish and Portuguese read no keep of a task ('conserva …', 'mantén …')"
+EDIT_WORDS = "an edit whose own words name another task ('rename gym to taxes prep') changes it, as alone"
+CUT = "the cost of cutting at 'ma', 'maar', 'en', 'och' before a keep: asked about (no change) or refused"
+OLDER = "older: the same on 2968d4c"
+
+
+def known(kinds: dict[str, str], case_id: str) -> list[Any]:
+    """The strict xfail of a case that still fails, with its kind (`kinds`: by case id)."""
+    why = kinds.get(case_id)
+    return [pytest.mark.xfail(strict=True, reason=why)] if why else []
+
 
 DELETE, COMPLETE, UPDATE, ADD = "delete_task", "complete_task", "update_task", "add_task"
 DEL, COM, UPD = "delete", "complete", "update"

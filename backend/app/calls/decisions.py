@@ -131,12 +131,13 @@ class Verdict:
         forced: bool = False,
         pointed: str = "",
         items: tuple[str, ...] = (),
-        kept: tuple[tuple[str, ...], str] = ((), ""),
+        kept: tuple[str, ...] = (),
+        kept_beside: str = "",
     ) -> Grounding:
         """What the call may act on, in the user's own words (`names` None: whatever the model named;
         `pointed`: after a yes to a question that points, the words that say what "it" is; `items`:
         the lines of `names` that are verbless items of a command; `kept`: what the keeps beside the
-        change keep, and the clauses of the commands of this change beside them)."""
+        change keep; `kept_beside`: the clauses of this change's commands beside them)."""
         return Grounding(
             self.hold or Hold.ANY,
             names,
@@ -149,5 +150,6 @@ class Verdict:
             self.confirmed,
             pointed,
             items,
-            *kept,
+            kept,
+            kept_beside,
         )

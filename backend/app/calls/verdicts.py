@@ -210,7 +210,6 @@ CALL_ROWS = _rows(
 
 _BACKENDS = (Source.CONTEXT, Source.REPAIRED)
 _NAMES = (Naming.EXACT, Naming.WHOLE, Naming.WORDS, Naming.POINTER)
-_KEPT_APART = (Naming.EXACT, Naming.WHOLE, Naming.WORDS)  # the commands' words name it, no pointer
 
 TARGET_ROWS = _rows(
     Point.TARGET,
@@ -226,7 +225,7 @@ TARGET_ROWS = _rows(
     ("T18", lambda f: f.hold is Hold.STATE, {"do": Do.REFUSE, "code": ResultCode.NOT_REQUESTED}),
     (
         "T19",
-        lambda f: f.hold is Hold.ASK and f.kept_apart and f.source is Source.MODEL and f.naming in _KEPT_APART,
+        lambda f: f.hold is Hold.ASK and f.kept_apart and f.source is Source.MODEL,
         {"do": Do.RUN},
     ),
     ("T5", lambda f: f.hold is Hold.ASK and (f.naming is not Naming.NONE or f.anywhere), {"do": Do.ASK}),

@@ -65,6 +65,7 @@ class TaskFinder:
         self.touched: set[uuid.UUID] = set()
         self.whole = WholeList()
         self._it: dict[str, uuid.UUID | None] = {}  # what "it" is, by the words that say it (`_pointed`)
+        self._kept: dict[str, uuid.UUID | None] = {}  # the task a keep's words are the title of (`_kept_task`)
 
     async def find(
         self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
@@ -251,12 +252,16 @@ class TaskFinder:
         beside = grounding.kept_beside
         if not (named_in(beside, row.title) and not only_items_say_more(beside, grounding.items, row.title)):
             return False
-        for words in grounding.kept:
+        kept = [await self._kept_task(repo, words) for words in grounding.kept]
+        return bool(kept) and all(task is not None and task != row.id for task in kept)
+
+    async def _kept_task(self, repo: TaskRepository, words: str) -> uuid.UUID | None:
+        """The one task a keep's words are all the title of, as written; read once a turn."""
+        if words not in self._kept:
             rows = (await self._shortlist(repo, words)).rows
-            kept = [r for r in rows if exactly_named(words, r.title) and not says_more(words, r.title)]
-            if len(kept) != 1 or kept[0].id == row.id:
-                return False
-        return True
+            found = [r.id for r in rows if exactly_named(words, r.title) and not says_more(words, r.title)]
+            self._kept[words] = found[0] if len(found) == 1 else None
+        return self._kept[words]
 
     async def _shortlist(self, repo: TaskRepository, words: str) -> Candidates:
         return await repo.candidates(clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above)

@@ -13,9 +13,9 @@ from backend.app.language.reading.quoted import PLACEHOLDER
 def kept_words(clause: str) -> str | None:
     """What a retraction keeps, where it keeps what it names (a word of `keep` and words that name
     something besides the whole list: "taxes" of "keep taxes", "die steuer" of "behalte die Steuer",
-    "taxes ko" of "taxes ko rehne do", a quoted title); None where it keeps what the conversation points to ("keep
-    it", "leave it alone", "garde-le", "keep everything") or is a retraction said in full ("laisse
-    tomber"): those take back the commands before it."""
+    "taxes ko" of "taxes ko rehne do", a quoted title); None where it keeps what the conversation
+    points to ("keep it", "leave it alone", "garde-le", "keep everything") or is a retraction said in
+    full ("laisse tomber"): those take back the commands before it."""
     folded = fold(clause)
     kept = words_of("keep").search(folded)
     if kept is None or whole("said_in_full", clause):  # "laisse tomber", "lascia perdere": a retraction

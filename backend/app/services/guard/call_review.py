@@ -102,10 +102,16 @@ def review_changes(
         pointed = question.pointed.get(call.name, "") if question is not None else ""
         items = _items_of(intent, call.name)
         beside = [a for a in intent.kept_beside if call.name in a.tools] if verdict.ground is Ground.REST else []
-        kept = (intent.kept, "\n".join(a.clause for a in beside)) if beside else ((), "")
         items += tuple(a.clause for a in beside if not a.explicit)  # a verbless one names in part (T13, T19)
         grounding[i] = verdict.grounding(
-            names=names, not_names=not_names, title=title, forced=forced, pointed=pointed, items=items, kept=kept
+            names=names,
+            not_names=not_names,
+            title=title,
+            forced=forced,
+            pointed=pointed,
+            items=items,
+            kept=intent.kept if beside else (),
+            kept_beside="\n".join(a.clause for a in beside),
         )
     return CallsVerdict(refused=refused, grounding=grounding, events=tuple(events))
 
