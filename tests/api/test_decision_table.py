@@ -45,6 +45,7 @@ class Phrases:
     offer: str = ""  # a plain offer to delete “Gym” (set below)
     still: str = ""  # a question about how {t} stands: is it still on my list? (set below)
     keep: str = ""  # delete {t}, keep {u} (set below)
+    strike: str = ""  # cross {t} off: done, or gone (a verb of two tools; set below)
 
 
 PHRASES: dict[str, Phrases] = {
@@ -246,8 +247,22 @@ KEEP = {
     "sv": "ta bort {t}, behåll {u}",
     "ur": "{t} delete kar do, {u} ko rehne do",
 }
+# A verb that crosses a task off, done or gone (C21: a delete on it is asked). Urdu's file has none.
+STRIKE = {
+    "en": "strike off {t}",
+    "es": "tacha {t}",
+    "fr": "raye {t}",
+    "de": "streich {t} durch",
+    "pt": "risca {t}",
+    "it": "depenna {t}",
+    "nl": "streep {t} door",
+    "sv": "stryk över {t}",
+    "ur": "",
+}
 PHRASES = {
-    k: dataclasses.replace(v, yes=YES[k], everything=EVERYTHING[k], offer=OFFER[k], still=STILL[k], keep=KEEP[k])
+    k: dataclasses.replace(
+        v, yes=YES[k], everything=EVERYTHING[k], offer=OFFER[k], still=STILL[k], keep=KEEP[k], strike=STRIKE[k]
+    )
     for k, v in PHRASES.items()
 }
 
@@ -343,6 +358,7 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
     ),
     "C7": lambda p: _c(p.delete.format(t="Gym"), None, changed={"Gym": "deleted"}),  # claims, then complies
     "C8": lambda p: _c(p.add.format(t="milk"), [one("add_task", {"title": "milk"})], changed={"milk": "added"}),
+    "C21": lambda p: _c(p.strike.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}),
     "C9": lambda p: _c(p.delete.format(t="Gym"), [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "deleted"}),
     "C10": lambda p: _c(
         p.complete.format(t="Gym"),
@@ -430,6 +446,12 @@ ROWS: dict[str, Callable[[Phrases], Case]] = {
         p.delete.format(t="Gym"),
         [one("delete_task", {"task_id": "Taxes"})],
         changed={"Gym": "pending", "Taxes": "pending"},
+    ),
+    "T20": lambda p: _c(
+        p.delete.format(t="Gym class"),
+        [calls(("delete_task", {"task_id": "Gym class"}), ("delete_task", {"task_id": "Gym"}))],
+        tasks=("Gym", "Gym class", "Taxes"),
+        changed={"Gym class": "deleted", "Gym": "pending"},
     ),
     "T13": lambda p: _c(p.old_stuff, [one("delete_task", {"task_id": "Gym"})], changed={"Gym": "pending"}),
     "T14": lambda p: _c(
@@ -579,6 +601,8 @@ async def test_a_row_of_the_table_in_each_language(
     phrases = PHRASES[lang]
     if row == "T19" and not phrases.keep:
         pytest.skip(f"{lang}: no keep that names a task is read (KEEP above)")
+    if row == "C21" and not phrases.strike:
+        pytest.skip(f"{lang}: no verb of two tools (STRIKE above)")
     body = await _play(make_client, ROWS[row](phrases), phrases.claimed.format(t="Gym"), phrases.back)
     assert row in heard, (heard, body["assistant_message"], body["execution_metadata"]["guard"])
 

@@ -119,6 +119,7 @@ FACTS: dict[Point, list[Any]] = {
         stands_in=_BOOL,
         yes_to_question=_BOOL,
         states=_BOOL,
+        either=_BOOL,
     ),
     Point.TARGET: _every(
         TargetFacts,
@@ -133,6 +134,7 @@ FACTS: dict[Point, list[Any]] = {
         whole_list=_BOOL,
         confirmed=_BOOL,
         kept_apart=_BOOL,
+        inside=_BOOL,
     ),
     Point.ANSWER: _every(
         AnswerFacts,

@@ -21,9 +21,7 @@ from support.fake_llm import ScriptedLLM
 # on 2968d4c, before row T19, or without the keep (the review's PLAIN controls).
 PLAIN = "older: the control without the keep fails the same way"
 NOW = "older: a command that asks for no change now ('tomorrow', 'let me', 'remind me', '?') runs, as alone"
-SHORTER = "older: a shorter title inside the command's words is named ('gym' of 'delete gym class'), as alone"
 CORRECTION = "older: a correction ('or rather', 'jk', 'o mejor') is read as an item of the command"
-TWO_TOOLS = "older: a verb of two tools ('raye', 'depenna', 'tacha') deletes, as alone"
 PUNCTUATION = "older: '/', '( )', ':', '--' do not cut a keep from the command"
 LAT = "older: Swedish 'låt … vara', 'låt bli' are not read as a keep or a take-back"
 ES_PT = "older: Spanish and Portuguese read no keep of a task ('conserva …', 'mantén …')"

@@ -46,6 +46,7 @@ class GuardReason(StrEnum):
     REPLY_CHECK = "reply_check"  # the model's words are checked before they are shown
     TOO_LONG = "too_long"  # the model's words, longer than the claim reader reads
     YES_TO_QUESTION = "yes_to_question"  # the user's yes to the assistant's question about this change
+    TWO_READINGS = "two_readings"  # the words ask for this delete or for a completion ("tacha gym")
 
 
 @dataclass(frozen=True, slots=True)

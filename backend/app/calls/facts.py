@@ -164,6 +164,7 @@ class CallFacts:
     stands_in: bool = False  # an edit that marks a task done, where the message asks to complete one
     yes_to_question: bool = False  # the message is a yes; the assistant's message before asked this change
     states: bool = False  # the message asks how a task stands ("did I already pay the rent?")
+    either: bool = False  # every command for this delete asks as much for a completion ("tacha gym")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,7 @@ class TargetFacts:
     whole_list: bool = False  # one of a change over every task the grounding lets be asked about
     confirmed: bool = False  # the user's yes to the assistant's question about this change
     kept_apart: bool = False  # each keep beside the change keeps all of one other task's title (`Grounding.kept`)
+    inside: bool = False  # the words name it only inside another task's longer title ("gym class": *Gym*)
 
 
 @dataclass(frozen=True, slots=True)

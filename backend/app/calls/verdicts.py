@@ -141,6 +141,11 @@ CALL_ROWS = _rows(
         {"do": Do.RUN, "hold": Hold.NAMED, "ground": Ground.MESSAGE},
     ),
     (
+        "C21",
+        lambda f: f.reading is Reading.ASKED and f.either,
+        {**_ASKS, "reason": GuardReason.TWO_READINGS, "hold": Hold.ASK, "ground": Ground.OWN},
+    ),
+    (
         "C9",
         lambda f: f.reading is Reading.ASKED,
         {"do": Do.RUN, "hold": Hold.OWN, "ground": Ground.OWN, "whole_list": True},
@@ -242,6 +247,7 @@ TARGET_ROWS = _rows(
     ("T10", lambda f: f.source is Source.REPAIRED and f.naming is Naming.PART, {"do": Do.ASK}),
     ("T11", lambda f: f.naming in _NAMES or f.source is Source.REPAIRED, {"do": Do.RUN}),
     ("T12", lambda f: f.another, {"do": Do.ASK_NAMED}),
+    ("T20", lambda f: f.inside, {"do": Do.REFUSE, "code": ResultCode.NOT_GROUNDED}),
     ("T13", lambda f: f.hold is Hold.OWN or f.naming is Naming.PART, {"do": Do.ASK}),
     ("T14", lambda f: True, {"do": Do.REFUSE, "code": ResultCode.NOT_GROUNDED}),
 )

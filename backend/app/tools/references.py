@@ -2,7 +2,7 @@
 the owner's tasks: the resolver over the database's shortlist, the conversation's references, the
 user's own words when the model's name nothing, how the user's words name the task found, and a
 REST `If-Match` version. Whether the call may act on it, is asked about, repaired or refused is the
-decision table's (calls/verdicts.py, rows T1-T18, docs/guard.md): this gathers its facts, and
+decision table's (calls/verdicts.py, rows T1-T20, docs/guard.md): this gathers its facts, and
 tools/target.py makes the call's result of its verdict. `TaskFinder`, a collaborator of the handlers
 (tools/handlers.py), returns what it found as a value (`Found`: the task or the refusal, how the
 reference was read, what was repaired), never state left behind; the one state it keeps is the
@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from backend.app.calls.codes import ResultCode
 from backend.app.calls.decisions import Do
 from backend.app.calls.facts import NO_GROUNDING, Grounding, Hold, Naming, Source, TargetFacts
-from backend.app.calls.payloads import Choices, TaskNamed, choices_of
 from backend.app.calls.said import Said
 from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
@@ -25,7 +24,7 @@ from backend.app.calls.verdicts import decide
 from backend.app.db.repositories.tasks import Candidates, TaskRepository, TaskRow
 from backend.app.language.lexicon import fold
 from backend.app.language.reading.naming import names_something
-from backend.app.tools.referents import Pick, Referents, Unclear, ambiguous, choice
+from backend.app.tools.referents import Pick, Referents, ambiguous
 from backend.app.tools.resolver import (
     Ambiguous,
     Candidate,
@@ -36,8 +35,16 @@ from backend.app.tools.resolver import (
     clean_reference,
     parse_uuid,
 )
-from backend.app.tools.target import Found, acted
-from backend.app.tools.titles import exactly_named, in_range, named_in, only_items_say_more, partly_named, says_more
+from backend.app.tools.target import Found, acted, changed_meanwhile, from_conversation, names_no_task
+from backend.app.tools.titles import (
+    apart,
+    exactly_named,
+    in_range,
+    named_in,
+    only_items_say_more,
+    partly_named,
+    says_more,
+)
 from backend.app.tools.whole_list import WholeList
 
 _OVER_A_RANGE = frozenset({Tool.DELETE, Tool.COMPLETE})  # the changes a range of numbered titles names
@@ -66,6 +73,7 @@ class TaskFinder:
         self.whole = WholeList()
         self._it: dict[str, uuid.UUID | None] = {}  # what "it" is, by the words that say it (`_pointed`)
         self._kept: dict[str, uuid.UUID | None] = {}  # the task a keep's words are the title of (`_kept_task`)
+        self._listed: dict[str, tuple[str, ...]] = {}  # the titles words may name (`_titles`)
 
     async def find(
         self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
@@ -81,7 +89,7 @@ class TaskFinder:
         grounding = call.grounding or NO_GROUNDING
         found = await self._lookup(repo, reference)
         naming: Naming | None = None
-        if isinstance(found.match, ToolResult) and _names_no_task(found.match):
+        if isinstance(found.match, ToolResult) and names_no_task(found.match):
             said, partly = await self._said_task(repo, reference, call.name, others)
             if said is None and grounding.hold in (Hold.ASK, Hold.STATE) and grounding.names:
                 # Only asked about or stated, never run: safe to look further.
@@ -97,11 +105,8 @@ class TaskFinder:
             return found
         self.touched.add(row.id)
         self.whole.found.add(row.title)
-        if call.expected_version is not None and row.version != call.expected_version:
-            data = TaskNamed(id=str(row.id), title=row.title, version=row.version)
-            error = f"'{row.title}' is at version {row.version}, not {call.expected_version}: it changed meanwhile"
-            result = ToolResult(success=False, code=ResultCode.PRECONDITION_FAILED, error=error, data=data)
-            return found.then(Found(result))
+        if (stale := changed_meanwhile(call, row)) is not None:
+            return found.then(stale)
         notes: tuple[str, ...] = ()
         if naming is None:
             naming, notes = await self._naming(repo, reference, call, row, grounding)
@@ -122,6 +127,7 @@ class TaskFinder:
             whole_list=naming is Naming.NONE and grounding.whole_list and (said_all or sweeps),
             confirmed=grounding.confirmed and said_all,
             kept_apart=await self._kept_apart(repo, grounding, row),
+            inside=naming is Naming.NONE and named_in(grounding.names or "", row.title),  # only in a longer title
         )
         verdict = decide(facts)
         if verdict.do is Do.ASK_NAMED and other is not None:
@@ -175,20 +181,23 @@ class TaskFinder:
         self, repo: TaskRepository, reference: str, call: ToolCall, row: TaskRow, grounding: Grounding
     ) -> tuple[Naming, tuple[str, ...]]:
         """How the user's words (`grounding.names`) name the task the call's reference came to, with
-        the notes of the references read on the way."""
-        names = grounding.names
-        if names is None or grounding.hold is Hold.ANY:
+        the notes of the references read on the way. Words that name a longer title of the user's
+        holding this one name that task, not this ("gym class" names *Gym class*, not *Gym*)."""
+        if grounding.names is None or grounding.hold is Hold.ANY:
             return Naming.NONE, ()
+        titles = await self._titles(repo, grounding.names)
+        names = apart(grounding.names, row.title, titles)
         said_ref = clean_reference(reference)
         strict = grounding.confirmed  # the assistant's own question: its "ta", "list" are no typos of titles
         if named_in(names, row.title, strict=strict):
-            if traits(call.name).destructive and only_items_say_more(names, grounding.items, row.title):
+            if traits(call.name).destructive and only_items_say_more(grounding.names, grounding.items, row.title):
                 return Naming.PART, ()
             return (Naming.EXACT if exactly_named(names, row.title) else Naming.WHOLE), ()
-        if (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref, strict=strict)) or self._points_to(
-            names, row, said_ref
-        ):
-            return (Naming.POINTER if self._points_to(names, row, said_ref) else Naming.WORDS), ()
+        pointed = self._points_to(grounding.names, row, said_ref)
+        if pointed or (parse_uuid(said_ref) is None and said_ref and named_in(names, said_ref, strict=strict)):
+            return (Naming.POINTER if pointed else Naming.WORDS), ()
+        if named_in(grounding.names, row.title):
+            return Naming.NONE, ()  # only inside a longer title they name (T20), whatever a reference of it says
         notes: tuple[str, ...] = ()
         if grounding.hold is Hold.OWN:
             own, notes = await self._users_own(repo, call.name, row)
@@ -201,11 +210,11 @@ class TaskFinder:
             or in_range(content, row.title, alone=False)
         ):
             return Naming.CONTENT, notes  # named by what the user gave as content or said no to
-        if self._mentioned(row, grounding):
+        if self._mentioned(row, grounding, titles):
             return Naming.PART, notes
         return Naming.NONE, notes
 
-    def _mentioned(self, row: TaskRow, grounding: Grounding) -> bool:
+    def _mentioned(self, row: TaskRow, grounding: Grounding, titles: Sequence[str]) -> bool:
         """Whether the user's message, outside what it gives as content, names the task at least in
         part: a change of it the guard does not run is then asked about, never dropped unsaid (the
         user may have asked for it in words the reader did not read: "e l'assicurazione mettila per
@@ -216,7 +225,7 @@ class TaskFinder:
         for content in grounding.not_names.splitlines():
             if content.strip():
                 words = words.replace(fold(content), " ")
-        return partly_named(words, row.title)
+        return partly_named(apart(words, row.title, titles), row.title)
 
     async def _users_own(self, repo: TaskRepository, tool: str, row: TaskRow) -> tuple[bool, tuple[str, ...]]:
         """Whether the user's own reference for this action ("dentist" in "push the dentist to
@@ -236,13 +245,15 @@ class TaskFinder:
         Not a task whose title is all the words say ("Laundry"): nothing in them asks anything about it;
         nor one another call of the step names (`others`: the edit's "車の保険" beside a delete naming
         nothing)."""
-        shortlist = await self._shortlist(repo, words)
+        titles = await self._titles(repo, words)
         rows = [
             r
-            for r in shortlist.rows
+            for r in (await self._shortlist(repo, words)).rows
             if not named_in(r.title, words) and r.id not in self.touched and not _named_by(others, r)
         ]
-        found = [r for r in rows if named_in(words, r.title)] or [r for r in rows if partly_named(words, r.title)]
+        found = [r for r in rows if named_in(apart(words, r.title, titles), r.title)] or [
+            r for r in rows if partly_named(apart(words, r.title, titles), r.title)
+        ]
         return found[0] if len(found) == 1 else None
 
     async def _kept_apart(self, repo: TaskRepository, grounding: Grounding, row: TaskRow) -> bool:
@@ -250,7 +261,8 @@ class TaskFinder:
         task, all its title as written and no more ("taxes" of "delete gym, keep taxes"; not "sie",
         "both" for "Bath", "taxes for now")."""
         beside = grounding.kept_beside
-        if not (named_in(beside, row.title) and not only_items_say_more(beside, grounding.items, row.title)):
+        own = apart(beside, row.title, await self._titles(repo, beside)) if beside else beside
+        if not (named_in(own, row.title) and not only_items_say_more(beside, grounding.items, row.title)):
             return False
         kept = [await self._kept_task(repo, words) for words in grounding.kept]
         return bool(kept) and all(task is not None and task != row.id for task in kept)
@@ -262,6 +274,12 @@ class TaskFinder:
             found = [r.id for r in rows if exactly_named(words, r.title) and not says_more(words, r.title)]
             self._kept[words] = found[0] if len(found) == 1 else None
         return self._kept[words]
+
+    async def _titles(self, repo: TaskRepository, words: str) -> tuple[str, ...]:
+        """The titles of the user's tasks the words may name (their shortlist); read once a turn."""
+        if words not in self._listed:
+            self._listed[words] = tuple(r.title for r in (await self._shortlist(repo, words)).rows)
+        return self._listed[words]
 
     async def _shortlist(self, repo: TaskRepository, words: str) -> Candidates:
         return await repo.candidates(clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above)
@@ -305,11 +323,12 @@ class TaskFinder:
         besides = self.said.words_besides(tool)
         found: dict[uuid.UUID, tuple[TaskRow, bool]] = {}
         for words in self.said.words_for(tool):
-            shortlist = await self._shortlist(repo, words)
-            for row in shortlist.rows:
-                whole = named_in(words, row.title)
+            titles = await self._titles(repo, words)
+            for row in (await self._shortlist(repo, words)).rows:
+                own = apart(words, row.title, titles)  # "gym class" names no *Gym* beside *Gym class*
+                whole = named_in(own, row.title)
                 if (
-                    (whole or partly_named(words, row.title))
+                    (whole or partly_named(own, row.title))
                     and row.id not in self.touched
                     and not named_in(besides, row.title)
                     and not _named_by(others, row)
@@ -332,28 +351,13 @@ class TaskFinder:
         # A title written exactly wins over a reading of it as a pointer ("Item 2", "#1", "B"): a
         # reference into the conversation ("it", "the second one") is read only when no title is it.
         if not exact and self.context is not None and (found := self.context.resolve(reference)) is not None:
-            return await self._from_conversation(repo, reference, found)
+            return await from_conversation(repo, reference, found)
         if isinstance(resolution, NoMatch):
             return Found(ToolResult(success=False, code=ResultCode.NOT_FOUND, error=resolution.message))
         if isinstance(resolution, Ambiguous):
             tasks = await repo.by_ids([c.id for c in resolution.candidates])
             return Found(ambiguous(resolution.reference, [tasks[c.id] for c in resolution.candidates if c.id in tasks]))
         return Found(by_id[resolution.candidate.id])
-
-    async def _from_conversation(self, repo: TaskRepository, reference: str, found: Pick | Unclear) -> Found:
-        """A reference into the conversation ("it", "the second one"): the task it points to, if it
-        is still there and the owner's (the ids come from this user's own turns, and are looked up
-        under the owner anyway); else the user is asked."""
-        if isinstance(found, Unclear):
-            choices = [choice(c.id, c.title, c.facts) for c in found.candidates]
-            data = Choices(reference=reference, candidates=[c.title for c in found.candidates], choices=choices)
-            return Found(ToolResult(success=False, code=ResultCode.AMBIGUOUS, error=found.message, data=data))
-        row = await repo.get_row(uuid.UUID(found.task.id))
-        if row is None:
-            error = f"'{reference}' was “{found.task.title}” ({found.how}), which no longer exists"
-            return Found(ToolResult(success=False, code=ResultCode.NOT_FOUND, error=error))
-        source = Source.RECENT if found.recent else Source.CONTEXT
-        return Found(row, notes=(f"'{reference}' → {row.title} ({found.how})",), source=source)
 
     async def resolve_title(self, repo: TaskRepository, reference: str) -> tuple[Resolution, dict[uuid.UUID, TaskRow]]:
         """The resolver's answer for a title, and the rows it chose from (see `TaskRepository.candidates`).
@@ -388,12 +392,3 @@ class TaskFinder:
 def _named_by(others: Sequence[str], row: TaskRow) -> bool:
     """Whether another call of the step names the task (`others`: what they name)."""
     return any(named_in(other, row.title) for other in others)
-
-
-def _names_no_task(result: ToolResult) -> bool:
-    """A reference that names no task: no title is it, or it points into a conversation that showed
-    none ("the task" before any was shown: a question with nothing to choose from)."""
-    asked = choices_of(result.data)
-    return result.code == ResultCode.NOT_FOUND or (
-        result.code == ResultCode.AMBIGUOUS and asked is not None and not asked["choices"]
-    )

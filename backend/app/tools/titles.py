@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
@@ -156,6 +156,30 @@ def says_more(text: str, title: str) -> bool:
         return True
     rest = task_nouns().sub(" ", words_of("modifiers", "polite").sub(" ", list_places().sub(" ", rest)))
     return any(not filler(w) for w in _LETTERS.findall(rest))
+
+
+def inside(title: str, longer: str) -> bool:
+    """Whether `longer` holds all of `title`'s words in order, and more ("Gym class" holds "Gym", "Pay
+    rent" holds "Rent"; "Item 10" does not hold "Item 1")."""
+    own, more = normalize_title(title).split(), normalize_title(longer).split()
+    return bool(own) and len(more) > len(own) and any(more[i : i + len(own)] == own for i in range(len(more)))
+
+
+def apart(text: str, title: str, titles: Iterable[str]) -> str:
+    """`text` without the places where it names one of `titles` that holds `title` (`inside`; a typo
+    or an ending allowed): what is left names *Gym* only where the user named it apart from their *Gym
+    class*. "delete gym class" -> "delete"; "delete gym and gym class" -> "delete gym and". An exact
+    title wins over a shorter one inside it."""
+    longer = [normalize_title(t).split() for t in titles if inside(title, t)]
+    if not longer:
+        return text
+    words = normalize_title(text).split()
+    kept = [True] * len(words)
+    for wanted in longer:
+        for i in range(len(words) - len(wanted) + 1):
+            if _stem_said(words[i : i + len(wanted)], wanted):
+                kept[i : i + len(wanted)] = [False] * len(wanted)
+    return " ".join(w if k else "\n" for w, k in zip(words, kept, strict=True))
 
 
 def _stem_said(words: list[str], stem: list[str]) -> bool:

@@ -25,7 +25,7 @@ from backend.app.calls.tools import Tool, traits
 from backend.app.calls.types import ToolCall, ToolResult
 from backend.app.calls.verdicts import decide
 from backend.app.language.lexicon import fold, lexicons
-from backend.app.language.reading.asks import Intent, without
+from backend.app.language.reading.asks import Action, Intent, without
 from backend.app.language.reading.naming import names_something
 from backend.app.tools.titles import named_in
 
@@ -101,7 +101,8 @@ def review_changes(
         question = answered if verdict.ground is Ground.QUESTION else None  # the yes's: what "it" is
         pointed = question.pointed.get(call.name, "") if question is not None else ""
         items = _items_of(intent, call.name)
-        beside = [a for a in intent.kept_beside if call.name in a.tools] if verdict.ground is Ground.REST else []
+        beside = [a for a in intent.kept_beside if call.name in a.tools and not _two_readings(a, call.name)]
+        beside = beside if verdict.ground is Ground.REST else []
         items += tuple(a.clause for a in beside if not a.explicit)  # a verbless one names in part (T13, T19)
         grounding[i] = verdict.grounding(
             names=names,
@@ -137,10 +138,24 @@ def _facts(
         asks_something=unread and any(mark in intent.free for mark in "?？¿؟"),
         rest_names=reading is Reading.DECLINED and names_something(" ".join(_said_but_no(intent))),
         states=intent.kind == "state",
+        either=_either(intent, call.name),
         stands_in=call.name == Tool.UPDATE
         and (call.arguments or {}).get("status") == "completed"
         and Tool.COMPLETE in intent.tools,
     )
+
+
+def _either(intent: Intent, tool: str) -> bool:
+    """Whether every command asking for this change asks as much for a gentler one (`_two_readings`)."""
+    asking = [a for a in intent.actions if tool in a.tools]
+    return bool(asking) and all(_two_readings(a, tool) for a in asking)
+
+
+def _two_readings(action: Action, tool: str) -> bool:
+    """Whether `tool` takes the task away (a delete: `capped`) and the command asks as much for a
+    change that keeps it, by a verb of two tools ("tacha gym", "raye gym", "strike off gym": done, or
+    gone): a delete there is asked about, never run beside a keep either (T19)."""
+    return traits(tool).capped and any(not traits(t).capped for t in action.tools)
 
 
 def _words(
