@@ -49,7 +49,6 @@ _KNOWN = {
     "P07-double-dash": PUNCTUATION,
     "T06-pt-mantenha-contato": ES_PT,
     "P26-sv-lat-bli": LAT,
-    "P27-sv-lat-vara": LAT,
     "M10-es-two-sentences": ES_PT,
     "M11-pt-two-sentences": ES_PT,
     "M16-keep-gym-and-taxes-es": ES_PT,

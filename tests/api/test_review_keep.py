@@ -246,11 +246,13 @@ _TITLE = (
 
 
 _REFUSED = [  # the model deletes Gym only; Taxes and Yoga stay
-    "delete gym, leave taxes as it is",
     "delete gym but leave taxes on the list",
+    "lösch Gym, behalte aber Taxes",
+]
+_CLOSED = [  # since a keep's closing word is not its words (`keep_after`, 2026-12-07): done
+    "delete gym, leave taxes as it is",
     "lösch Gym, lass Taxes stehen",
     "lösch Gym, lass Taxes in Ruhe",
-    "lösch Gym, behalte aber Taxes",
     "verwijder gym, laat taxes staan",
     "ta bort gym, låt taxes vara",
 ]
@@ -261,6 +263,7 @@ _OLDER_DROP = _older("drop", _OLD_DROP)
     ("message", "titles", "calls", "done"),
     [
         *(pytest.param(m, TITLES, calls_on(DELETE, "Gym"), {"Taxes", "Yoga"}, marks=_OLDER_DROP) for m in _REFUSED),
+        *(pytest.param(m, TITLES, calls_on(DELETE, "Gym"), {"Taxes", "Yoga"}) for m in _CLOSED),
         pytest.param(
             "delete gym and leave for airport",
             ("Gym", "Leave for airport", "Taxes"),

@@ -3,6 +3,9 @@ they name something besides the conversation and the whole list (reading/intent.
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 from backend.app.language.lexicon import fold, whole_list_words, words_of
 from backend.app.language.reading.clauses import whole
 from backend.app.language.reading.naming import names_something
@@ -20,11 +23,25 @@ def kept_words(clause: str) -> str | None:
     kept = words_of("keep").search(folded)
     if kept is None or whole("said_in_full", clause):  # "laisse tomber", "lascia perdere": a retraction
         return None
-    rest = whole_list_words().sub(" ", f"{folded[: kept.start()]} {folded[kept.end() :]}")
+    rest = _closed(whole_list_words().sub(" ", f"{folded[: kept.start()]} {folded[kept.end() :]}"))
     named = names_something(rest) or PLACEHOLDER.search(rest) is not None  # a quoted title: 'keep "Taxes"'
-    return " ".join(rest.split()) if named and not points(rest) else None
+    return rest if named and not points(rest) else None
+
+
+def _closed(words: str) -> str:
+    """A keep's words without the word closing it that says no more of them (`keep_after`: "taxes" of
+    "leave taxes alone", "laat taxes staan")."""
+    words = " ".join(words.split())
+    closing = [m for m in _closings().finditer(words) if m.start() > 0 and m.end() == len(words)]
+    return words[: closing[0].start()].rstrip() if closing else words
+
+
+@cache
+def _closings() -> re.Pattern[str]:
+    return words_of("keep_after")
 
 
 def named_words(text: str) -> set[str]:
-    """The words of `text` that name something ("gym" of "keep the gym"), folded."""
-    return {w for w in fold(text).split() if names_something(w)}
+    """The words of `text` that name something, and its numbers ("gym" of "keep the gym"; "taxes",
+    "2024" of "keep taxes 2024": no keep of it takes back "delete taxes 2023"), folded."""
+    return {w for w in fold(text).split() if names_something(w) or w.isdigit()}
