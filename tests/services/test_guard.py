@@ -163,12 +163,11 @@ def test_a_different_destructive_tool_is_never_replaced_nor_run_on_words_that_as
 
     verdict = g.review_calls([call("complete_task", task_id="Read book")], [], step=0, forced=False)
 
-    # Never refused and replaced by the reader's tool, nor run: it may only be asked about, on a task
-    # words no other action took name; here the delete's words name Read book, which is theirs (the
-    # tools refuse it: T4).
+    # Never refused and replaced by the reader's tool: it may act only on a task words no other action
+    # took name; here the delete's words name Read book, which is theirs (the tools refuse it: T4).
     assert verdict.refused == {}
-    assert verdict.grounding[0] == Grounding(Hold.ASK, names="", not_names="read book", rule="C22")
-    assert decisions(g) == [("asks", "not_asked", "complete_task")]
+    assert verdict.grounding[0] == Grounding(Hold.NAMED, names="", not_names="read book", rule="C12")
+    assert decisions(g) == [("grounded", "extra_call", "complete_task")]
 
 
 def test_an_extra_change_beside_the_asked_one_acts_only_on_what_the_user_named() -> None:
@@ -177,12 +176,11 @@ def test_an_extra_change_beside_the_asked_one_acts_only_on_what_the_user_named()
 
     verdict = g.review_calls(calls, [], step=0, forced=False)
 
-    # The extra delete: only asked about, on what the words no action took name (nothing here), never the
-    # title to add (C22).
-    assert verdict.grounding[1] == Grounding(Hold.ASK, names="", not_names="milk", rule="C22")
+    # The extra delete: only on what the words no action took name (nothing here), never the title to add.
+    assert verdict.grounding[1] == Grounding(Hold.NAMED, names="", not_names="milk", rule="C12")
     # The asked add: a title the message (or the conversation) makes plausible.
     assert verdict.grounding[0] == Grounding(Hold.NAMED, names="add milk", rule="C8")
-    assert decisions(g) == [("asks", "not_asked", "delete_task")]
+    assert decisions(g) == [("grounded", "extra_call", "delete_task")]
 
 
 def test_content_never_grounds_an_action() -> None:

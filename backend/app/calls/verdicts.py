@@ -167,11 +167,6 @@ CALL_ROWS = _rows(
         {**_EXTRA, "ground": Ground.MESSAGE, "silent": True, "strict": True},
     ),
     (
-        "C22",
-        lambda f: f.reading is Reading.OTHER and f.traits.destructive,
-        {**_ASKS, **_UNASKED, "hold": Hold.ASK, "ground": Ground.ACTION},
-    ),
-    (
         "C12",
         lambda f: f.reading is Reading.OTHER,
         {**_EXTRA, "ground": Ground.ACTION, "silent": True},

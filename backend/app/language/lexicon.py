@@ -32,8 +32,6 @@ FORMS: tuple[Form, ...] = get_args(Form)
 # `copula`: "is", "ist", "está": a clause that holds one states something of its own ("taxes is done").
 # `keep`: "keep", "behalten", "dejo": in the assistant's question, a clause with one says no ("…and keep Gym?");
 # in the user's, a retraction that keeps what it names ("keep taxes") says no to that task only.
-# `condition`: words before a verb that make its clause say when, not ask ("if", "once", "si", "om": "if
-# yoga is done, delete gym"); the commands coordinated with it, but an add, ask for nothing with it.
 # `keep_after`: words closing a keep that say no more of what it keeps ("alone" of "leave taxes alone",
 # "staan" of "laat taxes staan", "vara" of "låt taxes vara").
 # `retraction` entries with a wildcard (.* or [\w-]+) keep what it stands for; the others are said in full
@@ -43,7 +41,7 @@ _WORDS = (
     "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",
     "fields", "field_links", "modifiers", "conjunctions", "task_nouns", "title_fillers", "done_states", "whole_list",
     "list_places", "not_all", "exception", "exception_after_all", "additive",
-    "not", "copula", "keep", "keep_after", "condition", "state_question", "alternative", "polite", "range"
+    "not", "copula", "keep", "keep_after", "state_question", "alternative", "polite", "range"
 )  # fmt: skip
 _CLAIMS = ("first_person", "second_person", "done", "offer", "own_offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.

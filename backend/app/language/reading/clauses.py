@@ -51,14 +51,6 @@ class Reading:
     weak: bool = False  # only "the verb is not where a command's is": another language may know better
     head: int = 0  # where the clause's own words start, past fillers and a request frame
     stated: bool = False  # a state said of a task, no command's verb ("taxes as done"; negated: "gym isn't done")
-    condition: bool = False  # a report that states when ("if yoga is done, …"): it governs all but an add
-
-    def governs(self, command: Reading) -> bool:
-        """Whether this mood (`sets_mood`) makes a command coordinated with it ask for nothing: never
-        one with a request frame of its own ("…, can you delete gym"); a condition governs every command
-        but an add, which is the reminder of it ("if it rains, add umbrella"; "if yoga is done, delete
-        gym" asks for nothing)."""
-        return not command.requested and not (self.condition and command.tools == (Tool.ADD,))
 
 
 # A period in a number ("1.5 h") or after a number that follows a word ("auf den 15. Dezember") ends
@@ -195,8 +187,6 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     not_asking: ReadingKind = "question" if question else "report"
     if verb.form == "past":  # "I deleted gym yesterday, can you add it back?": the past governs only itself
         return reading(not_asking, f"'{word}' tells what happened", mood=False)
-    if cond := _search(lex.word("condition"), before):  # "if yoga is done, …": a report of when
-        return dataclasses.replace(reading(not_asking, f"'{short(cond.group())}' says when '{word}'"), condition=True)
     if rep := _search(lex.word("report"), before) or (
         lex.flag("report_anywhere") and _search(lex.word("report"), after)
     ):

@@ -364,7 +364,7 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
                 continue
             found.chatted = True
             reading = read_clause(clause, asked=asked)
-            if reading is not None and reading.kind == "command" and mood is not None and mood.governs(reading):
+            if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 reading = Reading(mood.kind, (), f"{mood.why} (and '{short(clause)}' with it)", 0, mood.language)
             if found.in_no(clause, reading, join):  # after "Taxes nicht" the command goes on ("…, und Yoga")
                 leading, previous = [], previous if found.no.closed else None
