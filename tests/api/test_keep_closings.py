@@ -77,3 +77,37 @@ ASKED: list[Any] = [
 async def test_no_closing_word_makes_a_keep_of_more(make_client: MakeClient, message: str, titles: Any) -> None:
     asked = {"Gym": DEL} if "taxes" in message else {}
     await run_case(make_client, [(message, D("Gym"))], titles, asked)
+
+
+LONGER: list[Any] = [
+    pytest.param("delete gym, keep gym class", ("Gym", "Gym class", "Yoga"), "Gym", id="en-gym-class"),
+    pytest.param("delete taxes, keep taxes 2024", ("Taxes", "Taxes 2024", "Gym"), "Taxes", id="en-taxes-2024"),
+    pytest.param("delete gym, leave gym class alone", ("Gym", "Gym class", "Yoga"), "Gym", id="en-alone"),
+    pytest.param("lösch Gym, lass Gym Tasche stehen", ("Gym", "Gym Tasche", "Yoga"), "Gym", id="de-tasche"),
+    pytest.param("verwijder gym, hou gym tas", ("Gym", "Gym tas", "Yoga"), "Gym", id="nl-tas"),
+    pytest.param("supprime yoga, garde cours de yoga", ("Yoga", "Cours de yoga", "Gym"), "Yoga", id="fr-cours"),
+]
+
+
+@pytest.mark.parametrize(("message", "titles", "gone"), LONGER)
+async def test_a_keep_of_a_longer_title_takes_back_no_command_of_the_shorter(
+    make_client: MakeClient, message: str, titles: tuple[str, ...], gone: str
+) -> None:
+    # Before (2026-12-07) the keep took the delete back: "Nothing was changed."
+    await run_case(make_client, [(message, D(gone))], titles, {gone: DEL}, {f"{gone}: deleted"})
+    # A model that deletes the kept task too changes only what the user asked.
+    await run_case(make_client, [(message, D(gone, titles[1]))], titles, {gone: DEL})
+
+
+@pytest.mark.parametrize(
+    ("message", "titles"),
+    [
+        ("delete gym, actually keep gym", ("Gym", "Gym class")),
+        ("delete gym, keep gym class", ("Gym", "Yoga")),  # no such task: its keep is asked about
+    ],
+)
+async def test_a_keep_of_the_same_words_still_takes_the_command_back(
+    make_client: MakeClient, message: str, titles: tuple[str, ...]
+) -> None:
+    asked = {"Gym": DEL} if "class" in message else {}
+    await run_case(make_client, [(message, D("Gym"))], titles, asked)

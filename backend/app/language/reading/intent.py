@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import fold, lexicon, lexicons, words_of
+from backend.app.language.lexicon import fold, lexicon, lexicons
 from backend.app.language.reading.asks import Action, Intent, Kind
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
@@ -181,14 +181,14 @@ class _Found:
         of what it names. The deletes and completions before it are no longer asked, nor taken back:
         they are asked about (row C14; what a keep's other words point to the reader cannot always
         tell: "behalte sie"), or run where its words are one other task's title (`Intent.kept`, T19).
-        A command about what it keeps it takes back ("delete gym, actually keep gym"); beside adds and
+        A command about all it keeps it takes back ("delete gym, actually keep gym"); beside adds and
         edits alone it takes nothing back ("add milk but keep the receipt")."""
         if self.actions and not any(set(a.tools) & _LOSING for a in self.actions):
             self.free.append(clause)
             self.say_no([clause])
             return
-        kept = {w for w in named_words(clause) if not words_of("keep").fullmatch(w)}
-        taken = [a.clause for a in self.actions if (named := named_words(a.about)) and named <= kept]
+        kept = named_words(words)  # the same words, no more: "keep gym class" takes back no "delete gym"
+        taken = [a.clause for a in self.actions if (named := named_words(a.about)) and named == kept]
         self.other = ("negated", f"'{short(clause)}' keeps what it names")
         said = [*dict.fromkeys(a.clause for a in self.actions), clause]
         self.free += said
