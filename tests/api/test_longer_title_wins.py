@@ -14,21 +14,17 @@ from typing import Any
 
 import pytest
 from support.api import MakeClient
-from support.review2 import BASE, COM, DEL, UPD, A, C, D, U, run_case, with_
+from support.review2 import BASE, COM, DEL, UPD, A, C, D, U, asked_for, run_case, with_
 
 
 def done(case_id: str, message: str, titles: tuple[Any, ...], calls: Any, want: set[str]) -> Any:
     """The user's changes made at once; the model's change of a title inside them never."""
-    verbs = {"deleted": DEL, "completed": COM, "edited": UPD}
-    asked: dict[str, Any] = {e.split(": ")[0]: verbs[e.split(": ")[1]] for e in want if not e.startswith("+")}
-    asked["+"] = tuple(e[1:] for e in want if e.startswith("+"))
-    return pytest.param([(message, calls)], titles, asked, want, id=case_id)
+    return done2(case_id, [(message, calls)], titles, want)
 
 
 def done2(case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], want: set[str]) -> Any:
     """As `done`, over several turns: after the last, those effects and no question."""
-    verbs = {"deleted": DEL, "completed": COM, "edited": UPD}
-    return pytest.param(turns, titles, {e.split(": ")[0]: verbs[e.split(": ")[1]] for e in want}, want, id=case_id)
+    return pytest.param(turns, titles, asked_for(want), want, id=case_id)
 
 
 def held(case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], asked: dict[str, Any]) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from support.api import MakeClient
-from support.review2 import BASE, COM, DEL, C, D, run_case
+from support.review2 import BASE, COM, DEL, C, D, asked_for, run_case
 
 # (language, the message, the user's yes) in every language with such a verb
 SAID = [
@@ -74,5 +74,28 @@ CONTROLS: list[Any] = [
 async def test_a_delete_in_a_verb_of_one_tool_still_runs(
     make_client: MakeClient, message: str, calls: Any, want: set[str]
 ) -> None:
-    asked = {e.split(": ")[0]: {"deleted": DEL, "completed": COM}[e.split(": ")[1]] for e in want}
-    await run_case(make_client, [(message, calls)], BASE, asked, want)
+    await run_case(make_client, [(message, calls)], BASE, asked_for(want), want)
+
+
+# Beside a delete in a verb of one tool, the two-way verb's task is not that delete's: asked, never run.
+MIXED: list[Any] = [
+    pytest.param("delete gym, strike off taxes", id="en"),
+    pytest.param("strike off taxes and remove gym", id="en-after"),
+    pytest.param("lösch Gym und streich Taxes durch", id="de"),
+    pytest.param("borra gym y tacha taxes", id="es"),
+    pytest.param("supprime gym et raye taxes", id="fr"),
+    pytest.param("verwijder gym en streep taxes door", id="nl"),
+]
+
+
+@pytest.mark.parametrize("message", MIXED)
+async def test_a_two_way_verb_beside_a_plain_delete_deletes_nothing_unasked(
+    make_client: MakeClient, message: str
+) -> None:
+    await run_case(make_client, [(message, D("Gym", "Taxes"))], BASE, {"Gym": DEL}, None)
+
+
+@pytest.mark.parametrize("message", MIXED)
+async def test_beside_it_the_plain_delete_runs_and_the_completion_too(make_client: MakeClient, message: str) -> None:
+    want = {"Gym: deleted", "Taxes: completed"}
+    await run_case(make_client, [(message, [*D("Gym"), *C("Taxes")])], BASE, {"Gym": DEL, "Taxes": COM}, want)

@@ -58,6 +58,14 @@ def A(*titles: str) -> list[Call]:
     return [(ADD, {"title": t}) for t in titles]
 
 
+def asked_for(want: set[str]) -> dict[str, Any]:
+    """What the user asked to change, from the effects wanted ("Gym: deleted", "+Milk")."""
+    verbs = {"deleted": DEL, "completed": COM, "edited": UPD}
+    asked: dict[str, Any] = {e.split(": ")[0]: verbs[e.split(": ")[1]] for e in want if not e.startswith("+")}
+    asked["+"] = tuple(e[1:] for e in want if e.startswith("+"))
+    return asked
+
+
 def with_(*extra: str) -> tuple[str, ...]:
     return (*BASE, *extra)
 

@@ -251,8 +251,12 @@ def _own(intent: Intent, tool: str) -> str:
     never what the message says no to ("borra todo excepto gym"). Only where those words name none
     and no clause says no to `tool`, a no to another change says it ("don't delete gym, complete
     it"; not "don't delete gym, I only finished taxes, mark it done", "never delete or complete gym,
-    complete it", nor a place in a list, "don't delete gym, complete #2")."""
+    complete it", nor a place in a list, "don't delete gym, complete #2"). Beside a command of this
+    tool alone, one by a verb of two tools (`_two_readings`) is not its own: "delete gym, strike off
+    taxes" runs the delete of Gym and asks about Taxes (T13)."""
     clauses, about = intent.clauses_for(tool), intent.about_for(tool)
+    if plain := [a.clause for a in intent.actions if tool in a.tools and not _two_readings(a, tool)]:
+        clauses = "\n".join(dict.fromkeys(plain))
     if names_something(about):
         return clauses
     said = _said_but_no(intent)[0]
