@@ -161,6 +161,10 @@ CASES = [
     done("en-short-named", "delete gym", with_("Gym class"), D("Gym"), {"Gym: deleted"}),
     held("en-short-named-long-changed", [("delete gym", D("Gym class"))], with_("Gym class"), {"Gym": DEL}),
     done("en-rent", "complete rent", ("Pay rent", "Rent", "Gym"), C("Rent"), {"Rent: completed"}),
+    # a longer title that is the command's verb and the title names no other task: the verb is the command's
+    done("en-verb-title", "delete gym", ("Gym", "Delete gym", "Yoga"), D("Gym"), {"Gym: deleted"}),
+    done("en-complete-report", "complete report", ("Report", "Complete report"), C("Report"), {"Report: completed"}),
+    done("de-verb-title", "lösch Gym", ("Gym", "Lösch Gym", "Yoga"), D("Gym"), {"Gym: deleted"}),
     # "Item 1" is no part of "Item 10" (its number differs): the model's extra delete is asked about, as before.
     held("en-item-10", [("delete item 10", D("Item 10", "Item 1"))], ("Item 1", "Item 10", "Gym"), {"Item 10": DEL}),
     done("en-item-1", "delete item 1", ("Item 1", "Item 10", "Gym"), D("Item 1"), {"Item 1: deleted"}),

@@ -22,12 +22,14 @@ ADD_IN_NEW_CONVERSATION = 3
 ADD_TRANSACTIONS = 0
 # Existing conversation: the rate limit, the history and the user's message, one statement (which counts
 # and adds the message only for the user's own conversation) | the title lookup (one statement,
-# whichever step finds it), sent alone | the delete and its tool execution row, one statement (the
-# lookup read the task whole, migration 0013: what it was is known unsent) | the record. On Postgres
-# each runs alone, in autocommit, and the turn opens no transaction.
-DELETE_BY_TITLE_IN_CONVERSATION = 5  # with the zone
+# whichever step finds it), sent alone | the titles the user's words may name, one statement (row T20,
+# 2026-12-07: a longer title of the user's that holds the task's names that task, not this one) | the
+# delete and its tool execution row, one statement (the lookup read the task whole, migration 0013:
+# what it was is known unsent) | the record. On Postgres each runs alone, in autocommit, and the turn
+# opens no transaction.
+DELETE_BY_TITLE_IN_CONVERSATION = 6  # with the zone
 # The same for a change (complete, update).
-COMPLETE_BY_TITLE_IN_CONVERSATION = 5  # with the zone
+COMPLETE_BY_TITLE_IN_CONVERSATION = 6  # with the zone
 # A listing in a conversation: the start | the page of tasks | its tool execution row | the record. A
 # listing only reads: each statement runs alone, in autocommit, and the turn opens no transaction.
 LIST_IN_CONVERSATION = 5  # with the zone

@@ -159,10 +159,14 @@ def says_more(text: str, title: str) -> bool:
 
 
 def inside(title: str, longer: str) -> bool:
-    """Whether `longer` holds all of `title`'s words in order, and more ("Gym class" holds "Gym", "Pay
-    rent" holds "Rent"; "Item 10" does not hold "Item 1")."""
+    """Whether `longer` holds all of `title`'s words in order, and more, none of them a change verb
+    ("Gym class" holds "Gym", "Pay rent" holds "Rent"; "Item 10" does not hold "Item 1", nor "Delete
+    gym" "Gym": in "delete gym" the verb is the command's)."""
     own, more = normalize_title(title).split(), normalize_title(longer).split()
-    return bool(own) and len(more) > len(own) and any(more[i : i + len(own)] == own for i in range(len(more)))
+    for i in range(len(more) - len(own) + 1 if own and len(more) > len(own) else 0):
+        if more[i : i + len(own)] == own:
+            return not any(_verb(w) for w in (*more[:i], *more[i + len(own) :]))
+    return False
 
 
 def apart(text: str, title: str, titles: Iterable[str]) -> str:
