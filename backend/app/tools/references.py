@@ -71,9 +71,7 @@ class TaskFinder:
         self.context = context
         self.touched: set[uuid.UUID] = set()
         self.whole = WholeList()
-        self._it: dict[str, uuid.UUID | None] = {}  # what "it" is, by the words that say it (`_pointed`)
-        self._kept: dict[str, uuid.UUID | None] = {}  # the task a keep's words are the title of (`_kept_task`)
-        self._listed: dict[str, tuple[str, ...]] = {}  # the titles words may name (`_titles`)
+        self._shortlists: dict[str, tuple[TaskRow, ...]] = {}  # the tasks words may name, read once a turn
 
     async def find(
         self, repo: TaskRepository, reference: str, call: ToolCall, *, step: Sequence[str] = (), sweeps: bool = False
@@ -245,14 +243,16 @@ class TaskFinder:
         Not a task whose title is all the words say ("Laundry"): nothing in them asks anything about it;
         nor one another call of the step names (`others`: the edit's "車の保険" beside a delete naming
         nothing)."""
-        titles = await self._titles(repo, words)
-        rows = [
-            r
-            for r in (await self._shortlist(repo, words)).rows
+        shortlist = await self._shortlist(repo, words)
+        titles = [r.title for r in shortlist]
+        own = {
+            r.id: apart(words, r.title, titles)
+            for r in shortlist
             if not named_in(r.title, words) and r.id not in self.touched and not _named_by(others, r)
-        ]
-        found = [r for r in rows if named_in(apart(words, r.title, titles), r.title)] or [
-            r for r in rows if partly_named(apart(words, r.title, titles), r.title)
+        }
+        rows = [r for r in shortlist if r.id in own]
+        found = [r for r in rows if named_in(own[r.id], r.title)] or [
+            r for r in rows if partly_named(own[r.id], r.title)
         ]
         return found[0] if len(found) == 1 else None
 
@@ -268,30 +268,32 @@ class TaskFinder:
         return bool(kept) and all(task is not None and task != row.id for task in kept)
 
     async def _kept_task(self, repo: TaskRepository, words: str) -> uuid.UUID | None:
-        """The one task a keep's words are all the title of, as written; read once a turn."""
-        if words not in self._kept:
-            rows = (await self._shortlist(repo, words)).rows
-            found = [r.id for r in rows if exactly_named(words, r.title) and not says_more(words, r.title)]
-            self._kept[words] = found[0] if len(found) == 1 else None
-        return self._kept[words]
+        """The one task a keep's words are all the title of, as written."""
+        rows = await self._shortlist(repo, words)
+        found = [r.id for r in rows if exactly_named(words, r.title) and not says_more(words, r.title)]
+        return found[0] if len(found) == 1 else None
 
-    async def _titles(self, repo: TaskRepository, words: str) -> tuple[str, ...]:
-        """The titles of the user's tasks the words may name (their shortlist); read once a turn."""
-        if words not in self._listed:
-            self._listed[words] = tuple(r.title for r in (await self._shortlist(repo, words)).rows)
-        return self._listed[words]
+    async def _titles(self, repo: TaskRepository, words: str) -> list[str]:
+        """The titles of the user's tasks the words may name (their shortlist)."""
+        return [r.title for r in await self._shortlist(repo, words)]
 
-    async def _shortlist(self, repo: TaskRepository, words: str) -> Candidates:
-        return await repo.candidates(clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above)
+    async def _shortlist(self, repo: TaskRepository, words: str) -> tuple[TaskRow, ...]:
+        """The tasks the words may name (`TaskRepository.candidates`), read once a turn: every call of
+        the step asks of the same words."""
+        if words not in self._shortlists:
+            found = await repo.candidates(
+                clean_reference(words), limit=self.prefilter_limit, all_up_to=self.prefilter_above
+            )
+            self._shortlists[words] = tuple(found.rows)
+        return self._shortlists[words]
 
     async def _pointed(self, repo: TaskRepository, words: str) -> uuid.UUID | None:
         """What "it" is in a yes's question (`Grounding.pointed`): the one task its words name, as
-        written; none where they name several ("Nice work! Taxes and Call mom are left.") or none.
-        Read once a turn: every call of the step asks it."""
-        if words and words not in self._it:
-            named = {r.id for r in (await self._shortlist(repo, words)).rows if named_in(words, r.title, strict=True)}
-            self._it[words] = named.pop() if len(named) == 1 else None
-        return self._it.get(words)
+        written; none where they name several ("Nice work! Taxes and Call mom are left.") or none."""
+        if not words:
+            return None
+        named = {r.id for r in await self._shortlist(repo, words) if named_in(words, r.title, strict=True)}
+        return named.pop() if len(named) == 1 else None
 
     def _points_to(self, words: str, row: TaskRow, reference: str) -> bool:
         """Whether the user's words point to this very task through the conversation: they are such a
@@ -323,8 +325,9 @@ class TaskFinder:
         besides = self.said.words_besides(tool)
         found: dict[uuid.UUID, tuple[TaskRow, bool]] = {}
         for words in self.said.words_for(tool):
-            titles = await self._titles(repo, words)
-            for row in (await self._shortlist(repo, words)).rows:
+            shortlist = await self._shortlist(repo, words)
+            titles = [r.title for r in shortlist]
+            for row in shortlist:
                 own = apart(words, row.title, titles)  # "gym class" names no *Gym* beside *Gym class*
                 whole = named_in(own, row.title)
                 if (
