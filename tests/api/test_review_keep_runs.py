@@ -419,9 +419,9 @@ _KNOWN = {
     **dict.fromkeys(
         ["A06", "A07", "A08", "A12", "A13", "A15", "A16", "A17", "A18", "A19", "A20", "A21", "A23"], _POINTER
     ),
-    **dict.fromkeys(["D01", "D02", "D03", "D04", "D05", "D06", "D15", "D16", "D19", "D20", "D21"], _IF),
+    **dict.fromkeys(["D03", "D04", "D05", "D06", "D19"], _IF),
     **dict.fromkeys([f"F{n:02d}" for n in (1, *range(4, 15), *range(51, 59))], _CONTENT),
-    **dict.fromkeys([f"F{n}" for n in range(61, 72)], _IF),
+    **dict.fromkeys([f"F{n}" for n in (62, 63, 65, 68, 69)], _IF),
     "F72": "older: 'delete gym, sorry' deletes Gym (the apology is read as an item)",
     "J05": "older: 'mantenlos' is read as one more item of the delete, not as a keep",
     "J06": "older: 'consérvalas' is read as one more item of the delete, not as a keep",

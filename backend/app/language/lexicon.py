@@ -37,11 +37,13 @@ FORMS: tuple[Form, ...] = get_args(Form)
 # `retraction` entries with a wildcard (.* or [\w-]+) keep what it stands for; the others are said in full
 # ("laisse tomber": `said_in_full`).
 # `state_question`, `alternative` ("or"), `polite` ("please"): a question of how a task stands (state.py).
+# `condition`: "if", "wenn", "om" at a clause's head before a verb that states: the clause supposes (clauses.py).
+# `happened`: the words of `report` that say what happened ("j'ai", "ho", "maine"): their clause supposes nothing.
 _WORDS = (
     "fillers", "order", "request", "usage", "question", "advice", "report", "negation", "retraction", "small_talk",
     "fields", "field_links", "modifiers", "conjunctions", "task_nouns", "title_fillers", "done_states", "whole_list",
     "list_places", "not_all", "exception", "exception_after_all", "additive",
-    "not", "copula", "keep", "keep_after", "state_question", "alternative", "polite", "range"
+    "not", "copula", "keep", "keep_after", "state_question", "alternative", "polite", "range", "condition", "happened"
 )  # fmt: skip
 _CLAIMS = ("first_person", "second_person", "done", "offer", "own_offer", "nothing", "state", "denial")
 # References into the conversation: "it", "the last one", "the second one", "#2", yes and no.

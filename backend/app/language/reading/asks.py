@@ -78,6 +78,9 @@ class Intent:
     # landlord", reading/state.py): a change no action asks for is never run on what they name; it
     # is asked about (row C12, then T13: the message names it only in part).
     asked_state: tuple[str, ...] = ()
+    # The clauses that suppose, plan, advise or ask ("if yoga is done, delete gym", "I might finish
+    # yoga"; clauses.py `Reading.supposes`): like `asked_state`, they name no task for a change.
+    supposed: tuple[str, ...] = ()
     # A message that is only commands and keeps naming their tasks ("delete gym, keep taxes"): what
     # each keep keeps ("taxes"), and the actions of the commands beside, which the reader leaves to a
     # question (row C14) and the guard runs where a keep's words are all of one other task's title (T19).

@@ -21,6 +21,7 @@ from typing import Literal, NamedTuple
 from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
+from backend.app.language.reading.conditions import supposes
 
 # What a clause's words make of its verb. A message's kind (`intent.Kind`) is one of these, or
 # small talk, or too long to read.
@@ -51,6 +52,8 @@ class Reading:
     weak: bool = False  # only "the verb is not where a command's is": another language may know better
     head: int = 0  # where the clause's own words start, past fillers and a request frame
     stated: bool = False  # a state said of a task, no command's verb ("taxes as done"; negated: "gym isn't done")
+    # a plan, supposition, condition, advice or question: it names no task to change ("if yoga is done")
+    supposes: bool = False
 
 
 # A period in a number ("1.5 h") or after a number that follows a word ("auf den 15. Dezember") ends
@@ -121,6 +124,10 @@ def _head(lex: Lexicon, clause: str) -> tuple[int, bool]:
             return pos, requested
 
 
+def _fits(pattern: re.Pattern[str] | None, text: str) -> bool:
+    return pattern is not None and pattern.fullmatch(text) is not None
+
+
 def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
     return pattern.search(text) if pattern is not None else None
 
@@ -155,8 +162,8 @@ def _negated_inside(lex: Lexicon, verb: str) -> re.Match[str] | None:
     return None
 
 
-def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
-    """How one language reads a clause, if it finds one of its verbs in it."""
+def _read_in(lex: Lexicon, clause: str, *, asked: bool, alone: bool) -> Reading | None:
+    """How one language reads a clause, if it finds one of its verbs in it (`alone`: the message's only clause)."""
     found = _first_verb(lex, clause)
     if found is None:
         return None
@@ -164,14 +171,11 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     start, word = match.start(), short(match.group())
     before, after = clause[:start], clause[match.end() :]
     question = asked or _is_question_opening(lex, clause)
-
     head, requested = _head(lex, clause)
 
     def reading(kind: ReadingKind, why: str, tools: tuple[Tool, ...] = (), *, mood: bool = True) -> Reading:
-        sets_mood = mood and kind in ("question", "advice", "report")
-        return Reading(
-            kind, tools, why, start, lex.code, len(match.group()), requested, sets_mood, head=min(head, start)
-        )
+        sets_mood, length, at = mood and kind in ("question", "advice", "report"), len(match.group()), min(head, start)
+        return Reading(kind, tools, why, start, lex.code, length, requested, sets_mood, head=at, supposes=sets_mood)
 
     negation = lex.word("negation")
     inside = _negated_inside(lex, match.group()) if verb.form in ("imperative", "infinitive") else None
@@ -185,12 +189,15 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     if usage is not None and (usage.start() <= start or lex.flag("usage_anywhere")):
         return reading("question", f"'{short(usage.group())}' asks how the app works")
     not_asking: ReadingKind = "question" if question else "report"
+    if not alone and not question and supposes(lex, clause, verb.form, head, start):
+        return reading("report", f"'{word}' is supposed")
     if verb.form == "past":  # "I deleted gym yesterday, can you add it back?": the past governs only itself
         return reading(not_asking, f"'{word}' tells what happened", mood=False)
     if rep := _search(lex.word("report"), before) or (
         lex.flag("report_anywhere") and _search(lex.word("report"), after)
     ):
-        return reading(not_asking, f"'{short(rep.group())}' reports or supposes '{word}'")
+        said = reading(not_asking, f"'{short(rep.group())}' reports or supposes '{word}'")
+        return dataclasses.replace(said, supposes=not _fits(lex.word("happened"), rep.group()))
     tools = verb.tools
     if set(tools) & {Tool.ADD, Tool.DELETE} and _field_edit(lex, after):
         tools = (Tool.UPDATE,)
@@ -215,17 +222,17 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool) -> Reading | None:
     return dataclasses.replace(fallback, weak=True)
 
 
-def read_clause(clause: str, *, asked: bool) -> Reading | None:
+def read_clause(clause: str, *, asked: bool, alone: bool = False) -> Reading | None:
     """The most cautious reading any language gives the clause (memoised, `_read_clause`)."""
-    return _read_clause(unnumbered(clause), asked=asked)
+    return _read_clause(unnumbered(clause), asked=asked, alone=alone)
 
 
 @lru_cache(maxsize=_MEMO)
-def _read_clause(clause: str, *, asked: bool) -> Reading | None:
+def _read_clause(clause: str, *, asked: bool, alone: bool) -> Reading | None:
     """The most cautious reading any language gives the clause. A reading that only found a verb
     out of a command's place is weaker than another language's command: "milk add karo" is Urdu
     word order, not an English statement."""
-    readings = [r for lex in lexicons() if (r := _read_in(lex, clause, asked=asked)) is not None]
+    readings = [r for lex in lexicons() if (r := _read_in(lex, clause, asked=asked, alone=alone)) is not None]
     if not readings:
         return None
     if any(r.kind == "command" for r in readings):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from backend.app.calls.tools import Tool, having
-from backend.app.language.lexicon import fold, lexicon, lexicons
+from backend.app.language.lexicon import fold, lexicon
 from backend.app.language.reading.asks import Action, Intent, Kind
 from backend.app.language.reading.clauses import (
     ITEM_TOOLS,
@@ -44,17 +44,14 @@ from backend.app.language.reading.clauses import (
     split_sentences,
     whole,
 )
+from backend.app.language.reading.conditions import opens_condition
 from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
 from backend.app.language.reading.keeps import kept_words, named_words
 from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.negation import Scope, and_joined, declines, verbs_of
-from backend.app.language.reading.quoted import PLACEHOLDER, placeheld, restored, unquoted
+from backend.app.language.reading.quoted import PLACEHOLDER, placeheld_field, restored, unquoted
 from backend.app.language.reading.state import asks_how_it_stands, questions_of_state
 
-# A message is read whole, up to MAX_MESSAGE_CHARS (the schema's bound); what that costs is measured
-# by `python -m backend.devtools.bench.reader` (docs/performance). In a message longer than this, a
-# field's value ("... with this description: ...") that starts within it is content, read like a quote.
-FIELD_WITHIN = 300
 _TARGETS = having("targets")  # the tools that change existing tasks: what an exception leaves out of
 _LOSING = having("destructive")  # a delete, a completion: what a keep beside it may take back
 _NOT_ASKING = ("question", "report", "chat", "small_talk")  # not a command, a no, nor advice (state.py)
@@ -66,25 +63,9 @@ def verb_last(code: str) -> bool:
     return (lex := lexicon(code)) is not None and lex.verb_last()
 
 
-def _field_value(text: str) -> int | None:
-    """Where a field's value starts, in a long text: after the first colon within FIELD_WITHIN
-    that follows a field's name ("... with this description: ...", "Notiz: ..."). What comes
-    after is the value, content like a quote, not words to read."""
-    colon = text.find(":", 0, FIELD_WITHIN)
-    while colon >= 0:
-        name = " ".join(text[max(0, colon - 60) : colon].split()[-3:])
-        if any((f := lex.word("fields")) is not None and f.search(name) for lex in lexicons()):
-            return colon + 1
-        colon = text.find(":", colon + 1, FIELD_WITHIN)
-    return None
-
-
 def classify(message: str) -> Intent:
     """Read one chat message; never raises."""
-    text, typed = placeheld(message)
-    if len(text) > FIELD_WITHIN and (at := _field_value(text)) is not None:
-        typed.append(restored(text[at:], typed).strip())
-        text = f'{text[:at]} "§{len(typed) - 1}§"'
+    text, typed = placeheld_field(message)
     sentences = split_sentences(text)
     intent, free = _classify(sentences)
     intent = _how_it_stands(intent, sentences)
@@ -110,6 +91,7 @@ def classify(message: str) -> Intent:
         quotes=tuple(typed),
         declined=declined,
         declined_tools=tuple(to),
+        supposed=tuple(unquoted(c) for c in intent.supposed),
         kept=tuple(restored(k, typed) for k in intent.kept),
         kept_beside=tuple(dataclasses.replace(a, clause=restored(a.clause, typed)) for a in intent.kept_beside),
     )
@@ -128,6 +110,7 @@ class _Found:
     # the clauses that say no, in order, each with the changes it says no to (none: every change)
     declined: dict[str, tuple[Tool, ...]] = dataclasses.field(default_factory=dict)
     small_talk: bool = False  # a clause of small talk
+    supposed: list[str] = dataclasses.field(default_factory=list)  # the clauses that suppose (Intent.supposed)
     chatted: bool = False  # a clause that is not
     excepting: bool = False  # the clause before left something out ("except gym"): a verbless one now does too
     open: bool = False  # a verbless clause left something out, and no verb came since ("alles außer Gym, ...")
@@ -273,6 +256,7 @@ class _Found:
         items before it that "and" joins to it, in a language that puts the verb last ("gym aur
         taxes delete mat karo")."""
         self.free += [*leading, clause]
+        self.supposed += [clause] if reading.supposes else []
         self.other = self.other or (reading.kind, reading.why)
         if reading.kind == "negated":  # only the verb's own no ("delete mat karo", not "nai diary delete")
             tools = verbs_of(clause, reading)
@@ -308,8 +292,9 @@ class _Found:
         kept = self.kept() if read.kind == "negated" else ()
         beside = tuple(self.beside) if kept else ()
         return dataclasses.replace(
-            read, declined=tuple(self.declined), declined_tools=said, kept=kept, kept_beside=beside
-        )
+            read, declined=tuple(self.declined), declined_tools=said, kept=kept, kept_beside=beside,
+            supposed=(*self.supposed, *(c for c in self.free if c not in self.supposed and opens_condition(c))),
+        )  # fmt: skip
 
 
 def _how_it_stands(intent: Intent, sentences: list[Sentence]) -> Intent:
@@ -363,9 +348,10 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
                 previous = None
                 continue
             found.chatted = True
-            reading = read_clause(clause, asked=asked)
+            reading = read_clause(clause, asked=asked, alone=len(sentences) == len(clauses) == 1)
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
-                reading = Reading(mood.kind, (), f"{mood.why} (and '{short(clause)}' with it)", 0, mood.language)
+                why = f"{mood.why} (and '{short(clause)}' with it)"
+                reading = Reading(mood.kind, (), why, 0, mood.language, supposes=True)
             if found.in_no(clause, reading, join):  # after "Taxes nicht" the command goes on ("…, und Yoga")
                 leading, previous = [], previous if found.no.closed else None
                 continue

@@ -187,7 +187,9 @@ def _words(
             items = _items_added(intent, call)
             others = [w for t in intent.tools if t != tool for w in intent.words_for(t).splitlines() if w not in items]
             content = dict.fromkeys(filter(None, [*intent.content_for(tool).splitlines(), *others]))
-            own = "\n".join(filter(None, [intent.words_for(tool) or without(free, intent.asked_state), *items]))
+            # What only supposes names no task to change; an add changes none ("if it rains add umbrella").
+            unasked = without(free, (*intent.asked_state, *(intent.supposed if traits(tool).targets else ())))
+            own = "\n".join(filter(None, [intent.words_for(tool) or unasked, *items]))
             return own, "\n".join(c for c in content if c not in items)
         case Ground.ASKED:
             words = "\n".join(intent.words_for(t) for t in intent.tools) or intent.free
