@@ -35,8 +35,9 @@ def _known(case_id: str) -> list[Any]:
 OLDER = "older: fails the same on bf38a37 (the review's STILL), or failed there and was fixed only by the reverted C22"
 C21_ASKS = "C21 asks about a delete on a verb of two tools even where the rest says the task is to go ('for good')"
 YES_LOOP = (
-    "a yes said with the change ('yes, delete it', 'sí, bórralo') is a new message whose delete of 'it' is the"
-    " backend's pick and asked again (T9): older ('gym should go' → 'yes, delete it'), met more often since C21 asks"
+    "the change said again with no yes word ('just delete it') is a new message whose delete of 'it' is the"
+    " backend's pick and asked again (T9); with one ('yes, delete it', 'sí, bórralo') it answers the question since"
+    " 2026-12-07 (tests/api/test_yes_said_again.py)"
 )
 KNOWN = {
     **dict.fromkeys(
@@ -95,10 +96,8 @@ KNOWN = {
             "r4-fr-title-voir-si",
             "r4-strike-no-complete-it",
             "r4-strike-no-its-done",
-            "r4-t20-yes-delete-it",
             "r5-de-lass-drin-stehen",
             "r5-fr-si-encore",
-            "r5-plain-c13-yes-delete-it",
             "t20-remark-long-model-both",
             "t20-reordered-2024",
         ],
@@ -108,11 +107,6 @@ KNOWN = {
     **dict.fromkeys(
         [
             "r2-strike-then-just-delete",
-            "r3-de-streich-nein-loesch",
-            "r4-es-si-borralo",
-            "r4-fr-oui-supprime",
-            "r4-strike-yes-delete-it",
-            "r4-sv-ja-ta-bort",
         ],
         YES_LOOP,
     ),
