@@ -99,7 +99,6 @@ KNOWN = {
             "r5-de-lass-drin-stehen",
             "r5-fr-si-encore",
             "t20-remark-long-model-both",
-            "t20-reordered-2024",
         ],
         OLDER,
     ),

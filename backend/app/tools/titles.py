@@ -172,24 +172,36 @@ def inside(title: str, longer: str) -> bool:
 def apart(text: str, title: str, titles: Iterable[str]) -> str:
     """`text` without the places where it names one of `titles` that holds `title` (`inside`; a typo
     or an ending allowed): what is left names *Gym* only where the user named it apart from their *Gym
-    class*. "delete gym class" -> "delete"; "delete gym and gym class" -> "delete gym and". An exact
-    title wins over a shorter one inside it."""
+    class*, in that order or another ("delete 2024 taxes" names no *Taxes* beside *Taxes 2024*). "delete
+    gym class" -> "delete"; "delete gym and gym class" -> "delete gym and". An exact title wins over a
+    shorter one inside it."""
     longer = [normalize_title(t).split() for t in titles if inside(title, t)]
     if not longer:
         return text
-    words = normalize_title(text).split()
+    return "\n".join(_apart_in(normalize_title(line).split(), longer) for line in text.splitlines())
+
+
+def _apart_in(words: list[str], longer: list[list[str]]) -> str:
+    """One line of `apart`: each place that says a longer title, left to right, none over another."""
     kept = [True] * len(words)
     for wanted in longer:
-        for i in range(len(words) - len(wanted) + 1):
-            if _stem_said(words[i : i + len(wanted)], wanted):
-                kept[i : i + len(wanted)] = [False] * len(wanted)
+        i = 0
+        while i <= len(words) - len(wanted):
+            said = all(kept[i : i + len(wanted)]) and _stem_said(words[i : i + len(wanted)], wanted)
+            kept[i : i + len(wanted)] = [False] * len(wanted) if said else kept[i : i + len(wanted)]
+            i += len(wanted) if said else 1
     return " ".join(w if k else "\n" for w, k in zip(words, kept, strict=True))
 
 
 def _stem_said(words: list[str], stem: list[str]) -> bool:
-    return len(words) == len(stem) and all(
-        w == s or _near(s, normalize_title(w) or w) for w, s in zip(words, stem, strict=True)
-    )
+    """`words` say each of `stem`'s, a typo or an ending allowed, in any order: "2024 taxes" says *Taxes 2024*."""
+    left = list(words)
+    for s in stem:
+        said = next((i for i, w in enumerate(left) if w == s or _near(s, normalize_title(w) or w)), None)
+        if said is None:
+            return False
+        del left[said]
+    return len(words) == len(stem)
 
 
 def _near(word: str, said: str) -> bool:
