@@ -31,7 +31,7 @@ RUN = [
     ("fr-supprime-le", "oui, supprime-le"),
     ("it-cancellalo", "sì, cancellalo"),
     ("pt-apaga", "sim, apaga"),
-    ("nl-verwijder-het", "ja, verwijder het maar"),
+    ("nl-verwijder-het", "ja, verwijder het"),  # not "… maar": a word of instead (`order`), as in "ja, maar"
     ("sv-ta-bort-den", "ja, ta bort den"),
 ]
 

@@ -26,6 +26,8 @@ from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.db.repositories.tasks import TaskRow
 from backend.app.language.lexicon import Lexicon, fold, lexicons
+from backend.app.language.reading.intent import classify
+from backend.app.language.reading.naming import names_something
 from backend.app.tools.account import DONE, FACTS, TaskRef, TurnAccount, facts_of
 
 _EDGES = re.compile(r"^[\s\"'.,!?¿¡:;()-]+|[\s\"'.,!?¿¡:;()-]+$")
@@ -249,6 +251,22 @@ def _yes_run() -> re.Pattern[str]:
 
 def _filler(word: str) -> bool:
     return any((p := lex.word("fillers")) is not None and p.fullmatch(word) for lex in lexicons())
+
+
+def yes_with_change(message: str, tool: str) -> bool:
+    """A yes said with the one change a question asked, on a pointer ("yes, delete it", "sí, bórralo", "ja,
+    ta bort den"): what no command took is a yes, every command is of `tool` and names no task of its own,
+    and nothing says no, keeps, supposes, asks (a question mark of any script) or when ("sí, bórralo luego")."""
+    intent = classify(message)
+    if _ASKING.search(message) or not intent.needs_tool or intent.declined or intent.kept or intent.supposed:
+        return False
+    bare = all(set(a.tools) <= {tool} and not names_something(a.about.replace(a.verb, "")) for a in intent.actions)
+    words = fold(message).split()
+    later = any(_said_when(words[: i + 1]) for i in range(len(words)))
+    return bare and not later and bool(intent.free) and Referents().answer(intent.free) is True
+
+
+_ASKING = re.compile(r"[?？¿؟]")
 
 
 def _said_when(words: list[str]) -> bool:

@@ -21,7 +21,7 @@ from typing import Literal, NamedTuple
 from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
-from backend.app.language.reading.conditions import supposes
+from backend.app.language.reading.conditions import condition, supposed
 
 # What a clause's words make of its verb. A message's kind (`intent.Kind`) is one of these, or
 # small talk, or too long to read.
@@ -124,10 +124,6 @@ def _head(lex: Lexicon, clause: str) -> tuple[int, int]:
             return pos, frame
 
 
-def _fits(pattern: re.Pattern[str] | None, text: str) -> bool:
-    return pattern is not None and pattern.fullmatch(text) is not None
-
-
 def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
     return pattern.search(text) if pattern is not None else None
 
@@ -170,10 +166,9 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool, alone: bool) -> Reading 
     verb, match = found
     start, word = match.start(), short(match.group())
     head, frame = _head(lex, clause)
-    requested = frame > 0
+    requested, question = frame > 0, asked or _is_question_opening(lex, clause)
     # Before the verb, past a request frame: its words say no and suppose nothing ("if you don't mind")
     before, after = clause[frame:start], clause[match.end() :]
-    question = asked or _is_question_opening(lex, clause)
 
     def reading(kind: ReadingKind, why: str, tools: tuple[Tool, ...] = (), *, mood: bool = True) -> Reading:
         sets_mood, length, at = mood and kind in ("question", "advice", "report"), len(match.group()), min(head, start)
@@ -191,15 +186,16 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool, alone: bool) -> Reading 
     if usage is not None and (usage.start() <= start or lex.flag("usage_anywhere")):
         return reading("question", f"'{short(usage.group())}' asks how the app works")
     not_asking: ReadingKind = "question" if question else "report"
-    if not alone and not question and supposes(lex, clause, verb.form, head, start):
-        return reading("report", f"'{word}' is supposed")
+    if (about := None if alone or asked else condition(lex, clause, verb.form, head, match.span())) is not None:
+        return reading("report", f"'{word}' is supposed" if about else f"'{word}' says when", mood=about)
     if verb.form == "past":  # "I deleted gym yesterday, can you add it back?": the past governs only itself
-        return reading(not_asking, f"'{word}' tells what happened", mood=False)
+        said = reading(not_asking, f"'{word}' tells what happened", mood=False)
+        return dataclasses.replace(said, supposes=supposed(lex, before, verb.form))
     if rep := _search(lex.word("report"), before) or (
         lex.flag("report_anywhere") and _search(lex.word("report"), after)
     ):
         said = reading(not_asking, f"'{short(rep.group())}' reports or supposes '{word}'")
-        return dataclasses.replace(said, supposes=not _fits(lex.word("happened"), rep.group()))
+        return dataclasses.replace(said, supposes=rep.string != before or supposed(lex, before, verb.form))
     tools = verb.tools
     if set(tools) & {Tool.ADD, Tool.DELETE} and _field_edit(lex, after):
         tools = (Tool.UPDATE,)

@@ -1,29 +1,46 @@
-"""Conditions: "if yoga is done", "wenn Yoga erledigt ist", "om yoga är klar" (each file's
-`condition` words at a clause's head). What a condition says of a task is supposed, not asked: it
-names no task for a change beside the message's command (the guard's row C12, `Intent.supposed`)."""
+"""What a clause supposes rather than asks or reports: a condition ("if yoga is done", "wenn Yoga
+erledigt ist", "om yoga är klar": each file's `condition` words at a clause's head), a plan or a near
+miss ("I might finish yoga", "j'ai failli finir yoga"). What it says of a task is not asked: it names
+no task for a change beside the message's command (the guard's row C12, `Intent.supposed`)."""
 
 from __future__ import annotations
 
-from backend.app.language.lexicon import Form, Lexicon, lexicons
+import re
+
+from backend.app.language.lexicon import Form, Lexicon
+from backend.app.language.reading.naming import names_something
 
 
-def supposes(lex: Lexicon, clause: str, form: Form, head: int, start: int) -> bool:
-    """A condition at the clause's head before a verb that states (`form`, at `start`): beside the
-    message's other clauses it supposes, and governs the commands after it in its sentence, as "si"
-    in Spanish always has ("if yoga is done, delete gym" is asked about); alone, it says what it
-    says ("Once a week plants is done"). Said of the user or of the assistant, it is about no task
-    ("once you're done, mark yoga complete", "once you've added milk, …")."""
+def condition(lex: Lexicon, clause: str, form: Form, head: int, verb: tuple[int, int]) -> bool | None:
+    """Whether a condition at the clause's head, before a verb that states (`form`, at `verb`), is about
+    a task (True) or says when (False), if the clause is one. About a task, beside the message's other
+    clauses, it supposes and governs the commands after it in its sentence, as "si" in Spanish always
+    has ("if yoga is done, delete gym", "once I've finished yoga, delete gym" are asked about); alone,
+    it says what it says ("Once a week plants is done"). Naming none, it governs nothing ("once that's
+    done, delete gym"). One said to the assistant is no condition ("once you're done, mark yoga
+    complete", "once you've added milk, delete gym": do this, then that)."""
     subject = lex.skip("condition", clause, head) if form in ("declarative", "past") else None
-    if subject is None or subject > start:
-        return False
-    return not any((p := lex.claim(k)) and p.match(clause, subject, start) for k in ("first_person", "second_person"))
+    you = lex.claim("second_person")
+    if subject is None or subject > verb[0] or (you is not None and you.match(clause, subject, verb[0])):
+        return None
+    return _names_task(lex, f"{clause[subject : verb[0]]} {clause[verb[1] :]}")
 
 
-def opens_condition(clause: str) -> bool:
-    """The clause opens with a condition word of some language and goes on, verb or none ("se yoga"
-    of "se yoga è fatto", cut at the folded "è", the Italian "and"; never the word alone: "sí" folds
-    to "si", "if")."""
-    return any(
-        (end := lex.skip("condition", clause, lex.after_fillers(clause))) is not None and end < len(clause.rstrip())
-        for lex in lexicons()
-    )
+def _names_task(lex: Lexicon, words: str) -> bool:
+    """The condition's words but its verb name a task: not "that" of "that's", "c'est", "I've"."""
+    copula, me = lex.word("copula"), lex.claim("first_person")
+    said = [
+        w
+        for w in re.split(r"[\s']+", words)
+        if len(w) > 2 and not (copula and copula.fullmatch(w)) and not (me and me.fullmatch(w))
+    ]
+    return names_something(" ".join(said))
+
+
+def supposed(lex: Lexicon, before: str, form: str) -> bool:
+    """A report's or a past's clause supposes: a report word before its verb says a plan or a near miss
+    ("I almost finished", "j'ai failli", "ho quasi finito"), not what happened (`happened`: "j'ai fini",
+    "ho finito"), or its verb is an infinitive ("j'ai oublié de finir")."""
+    happened, report = lex.word("happened"), lex.word("report")
+    said = report.finditer(before) if report is not None else ()
+    return form == "infinitive" or any(not (happened and happened.fullmatch(m.group())) for m in said)

@@ -44,7 +44,6 @@ from backend.app.language.reading.clauses import (
     split_sentences,
     whole,
 )
-from backend.app.language.reading.conditions import opens_condition
 from backend.app.language.reading.exceptions import gives_value, in_clause, in_verbless
 from backend.app.language.reading.keeps import kept_words, named_words
 from backend.app.language.reading.naming import names_something
@@ -67,7 +66,7 @@ def classify(message: str) -> Intent:
     """Read one chat message; never raises."""
     text, typed = placeheld_field(message)
     sentences = split_sentences(text)
-    intent, free = _classify(sentences)
+    intent, free = _classify(sentences, alone=_one_clause(sentences))
     intent = _how_it_stands(intent, sentences)
     free_text = unquoted(" ".join(free if intent.needs_tool else [text]))
     actions = tuple(
@@ -293,7 +292,7 @@ class _Found:
         beside = tuple(self.beside) if kept else ()
         return dataclasses.replace(
             read, declined=tuple(self.declined), declined_tools=said, kept=kept, kept_beside=beside,
-            supposed=(*self.supposed, *(c for c in self.free if c not in self.supposed and opens_condition(c))),
+            supposed=tuple(self.supposed),
         )  # fmt: skip
 
 
@@ -324,8 +323,15 @@ def _action(clause: str, reading: Reading) -> Action:
     return Action(reading.tools, short(clause), True, " ".join(about.split()), verb, reading.language, own)
 
 
-def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
-    """The reading, and the clauses no action took."""
+def _one_clause(sentences: list[Sentence]) -> bool:
+    """The message says one thing: one clause but small talk and fillers ("ok, Once a week plants is done.
+    Thanks!"), which a condition needs more than (clauses.py)."""
+    said = [c for clauses, _, _ in sentences for c in clauses if c.strip() and not only_fillers(c)]
+    return len([c for c in said if not whole("small_talk", c)]) == 1
+
+
+def _classify(sentences: list[Sentence], *, alone: bool) -> tuple[Intent, list[str]]:
+    """The reading, and the clauses no action took (`alone`: `_one_clause`)."""
     found = _Found()
     carried: Reading | None = None  # a command whose list goes on over the next lines ("add these:\n- milk")
     numbered = False  # the sentence before was a line's number only ("1." of "1. milk")
@@ -348,7 +354,7 @@ def _classify(sentences: list[Sentence]) -> tuple[Intent, list[str]]:
                 previous = None
                 continue
             found.chatted = True
-            reading = read_clause(clause, asked=asked, alone=len(sentences) == len(clauses) == 1)
+            reading = read_clause(clause, asked=asked, alone=alone)
             if reading is not None and reading.kind == "command" and mood is not None and not reading.requested:
                 why = f"{mood.why} (and '{short(clause)}' with it)"
                 reading = Reading(mood.kind, (), why, 0, mood.language, supposes=True)

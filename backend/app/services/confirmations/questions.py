@@ -30,13 +30,11 @@ from backend.app.db.models import PendingConfirmation, Task
 from backend.app.language.catalog import Texts
 from backend.app.language.lexicon import day_names, fold, lexicons, month_names, words_of
 from backend.app.language.reading.clauses import split_sentences
-from backend.app.language.reading.intent import classify
-from backend.app.language.reading.naming import names_something
 from backend.app.language.reading.when import day_in
 from backend.app.schemas.chat import Confirmation, ConfirmationAction, ConfirmationAnswer
 from backend.app.services.reply.wording import action_phrase, bulk_phrase, task_details
 from backend.app.tools.account import FACTS, TaskRef
-from backend.app.tools.referents import Pick, Referents, ambiguous
+from backend.app.tools.referents import Pick, Referents, ambiguous, yes_with_change
 from backend.app.tools.titles import named_in
 
 ASKABLE = having("destructive")  # never without the user's own words or a yes
@@ -264,7 +262,7 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, t
         return Answer("run", tuple(actions), "confirmed by id")
     said = Referents().answer(message)
     if pending.kind == "confirm":
-        if said is True or _yes_said_again(actions, message):
+        if said is True or (len(actions) == 1 and yes_with_change(message, actions[0]["name"])):
             return Answer("run", tuple(actions), "yes")
         return Answer("cancel" if said is False else "new", how="no" if said is False else "")
     picked = _pick(actions, message, today=today)
@@ -273,16 +271,6 @@ def answer(pending: PendingConfirmation, message: str, *, confirm: str | None, t
     if said is True and len(actions) == 1:
         return Answer("run", tuple(actions), "yes")
     return Answer("cancel" if said is False else "new", how="no" if said is False else "")
-
-
-def _yes_said_again(actions: Sequence[AskedAction], message: str) -> bool:
-    """A yes said with the change on a pointer ("yes, delete it", "sí, bórralo"): what no command took is a yes;
-    each command is of an asked tool, names no task; no '?', no, keep, supposition, when ("bórralo luego")."""
-    intent, tools = classify(message), {a["name"] for a in actions}
-    said = intent.actions
-    plain = "?" not in message and intent.needs_tool and not (intent.declined or intent.kept or intent.supposed)
-    own = plain and all(set(c.tools) <= tools and not names_something(c.about.replace(c.verb, "")) for c in said)
-    return own and bool(intent.free) and Referents().answer(intent.free) is True
 
 
 def _pick(actions: Sequence[AskedAction], message: str, *, today: date | None = None) -> AskedAction | None:
