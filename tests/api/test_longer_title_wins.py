@@ -10,27 +10,10 @@ turn, no change the user did not ask for, and with `want` those effects at once,
 
 from __future__ import annotations
 
-from typing import Any
+from support.review2 import BASE, COM, DEL, UPD, A, C, Cases, D, U, review_test, with_
 
-import pytest
-from support.api import MakeClient
-from support.review2 import BASE, COM, DEL, UPD, A, C, D, U, asked_for, run_case, with_
-
-
-def done(case_id: str, message: str, titles: tuple[Any, ...], calls: Any, want: set[str]) -> Any:
-    """The user's changes made at once; the model's change of a title inside them never."""
-    return done2(case_id, [(message, calls)], titles, want)
-
-
-def done2(case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], want: set[str]) -> Any:
-    """As `done`, over several turns: after the last, those effects and no question."""
-    return pytest.param(turns, titles, asked_for(want), want, id=case_id)
-
-
-def held(case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], asked: dict[str, Any]) -> Any:
-    """Only what the user asked may change; asking about it is as right."""
-    return pytest.param(turns, titles, asked, None, id=case_id)
-
+_cases = Cases()
+done, done2, held = _cases.done, _cases.done2, _cases.held2  # `held` of turns
 
 CASES = [
     # -- The model changes the longer title the user named and the shorter one inside it.
@@ -178,12 +161,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("turns", "titles", "asked", "want"), CASES)
-async def test_a_title_inside_the_named_one_is_not_named(
-    make_client: MakeClient,
-    turns: list[tuple[str, Any]],
-    titles: tuple[Any, ...],
-    asked: dict[str, Any],
-    want: set[str] | None,
-) -> None:
-    await run_case(make_client, turns, titles, asked, want)
+test_a_title_inside_the_named_one_is_not_named = review_test(CASES)

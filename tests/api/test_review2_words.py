@@ -13,8 +13,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.api import MakeClient
-from support.review2 import BASE, COM, CUT, DEL, ES_PT, LAT, OLDER, UPD, A, C, D, U, known, run_case, with_
+from support.review2 import (
+    BASE,
+    COM,
+    CUT,
+    DEL,
+    ES_PT,
+    LAT,
+    OLDER,
+    UPD,
+    A,
+    C,
+    D,
+    U,
+    known,
+    review_test,
+    with_,
+)
 
 _KNOWN = {
     "es10-manten-reunion-model-edits": ES_PT,
@@ -551,12 +566,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("turns", "titles", "asked", "want"), CASES)
-async def test_words(
-    make_client: MakeClient,
-    turns: list[tuple[str, Any]],
-    titles: tuple[Any, ...],
-    asked: dict[str, Any],
-    want: set[str] | None,
-) -> None:
-    await run_case(make_client, turns, titles, asked, want)
+test_words = review_test(CASES)

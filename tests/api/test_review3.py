@@ -5,29 +5,7 @@ turns (message, the scripted model's calls), the tasks, what the user asked to c
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from support.api import MakeClient
-from support.review2 import BASE, COM, DEL, A, C, D, U, asked_for, run_case, with_
-
-
-def done(case_id: str, message: str, titles: tuple[Any, ...], calls: Any, want: set[str]) -> Any:
-    return done2(case_id, [(message, calls)], titles, want)
-
-
-def done2(case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], want: set[str]) -> Any:
-    return pytest.param(turns, titles, asked_for(want), want, id=case_id, marks=_known(case_id))
-
-
-def held(case_id: str, message: str, titles: tuple[Any, ...], calls: Any, asked: dict[str, Any]) -> Any:
-    return pytest.param([(message, calls)], titles, asked, None, id=case_id, marks=_known(case_id))
-
-
-def _known(case_id: str) -> list[Any]:
-    why = KNOWN.get(case_id)
-    return [pytest.mark.xfail(strict=True, reason=why)] if why else []
-
+from support.review2 import BASE, COM, DEL, A, C, Cases, D, U, review_test, with_
 
 # What still fails (strict xfails), by kind. The reviewer's run on bf38a37 (before rows T20, C21 and
 # the keep closings) and f92188b (with row C22 and condition words, reverted since: 22 of its 31
@@ -101,6 +79,9 @@ KNOWN = {
         YES_LOOP,
     ),
 }
+
+_cases = Cases(KNOWN)
+done, done2, held = _cases.done, _cases.done2, _cases.held
 
 CASES = [
     # ---------------- T20: longer titles
@@ -1042,12 +1023,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("turns", "titles", "asked", "want"), CASES)
-async def test_review3(
-    make_client: MakeClient,
-    turns: list[tuple[str, Any]],
-    titles: tuple[Any, ...],
-    asked: dict[str, Any],
-    want: set[str] | None,
-) -> None:
-    await run_case(make_client, turns, titles, asked, want)
+test_review3 = review_test(CASES)

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from support.api import MakeClient
-from support.review2 import BASE, DEL, A, C, D, U, asked_for, run_case, with_
+from support.review2 import BASE, DEL, A, C, Cases, D, U, review_test, with_
 
 G = ("gym should go", D("Gym"))  # the backend asks "Do you want me to delete “Gym”?"
 GY = ("yoga is finished I think", C("Yoga"))  # ... "Do you want me to complete “Yoga”?"
@@ -125,25 +123,8 @@ KNOWN = {
 }
 
 
-def _known(case_id: str) -> list[Any]:
-    why = KNOWN.get(case_id)
-    return [pytest.mark.xfail(strict=True, reason=why)] if why else []
-
-
-def done(case_id: str, message: str, titles: tuple[Any, ...], calls: Any, want: set[str]) -> Any:
-    return pytest.param([(message, calls)], titles, asked_for(want), want, id=case_id, marks=_known(case_id))
-
-
-def done2(case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], want: set[str]) -> Any:
-    return pytest.param(turns, titles, asked_for(want), want, id=case_id, marks=_known(case_id))
-
-
-def held(case_id: str, message: str, titles: tuple[Any, ...], calls: Any, asked: dict[str, Any]) -> Any:
-    return pytest.param([(message, calls)], titles, asked, None, id=case_id, marks=_known(case_id))
-
-
-def held2(case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], asked: dict[str, Any]) -> Any:
-    return pytest.param(turns, titles, asked, None, id=case_id, marks=_known(case_id))
+_cases = Cases(KNOWN)
+done, done2, held, held2 = _cases.done, _cases.done2, _cases.held, _cases.held2
 
 
 def yes_runs(case_id: str, answer: str) -> Any:
@@ -565,12 +546,4 @@ PLEASE = [
 CASES = [*YES_RUNS, *YES_NOT, *SUPPOSED, *HAPPENED, *CONDITIONS, *PLEASE]
 
 
-@pytest.mark.parametrize(("turns", "titles", "asked", "want"), CASES)
-async def test_review4(
-    make_client: MakeClient,
-    turns: list[tuple[str, Any]],
-    titles: tuple[Any, ...],
-    asked: dict[str, Any],
-    want: set[str] | None,
-) -> None:
-    await run_case(make_client, turns, titles, asked, want)
+test_review4 = review_test(CASES)

@@ -1,4 +1,4 @@
-"""Harness of the second blind review of row T19 and the keep word lists (2026-12-07): tests/api/test_review2_*.py.
+"""Harness of the blind reviews kept as tests (tests/api/test_review*.py and the files written like them).
 
 A case: turns [(message, the scripted model's answer to it)], the user's tasks (a title, or (title,
 fields)), what the user asked to change over the conversation (title -> "delete" | "complete" |
@@ -9,6 +9,7 @@ two checkouts from JSON lines this wrote; kept here as assertions only.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 import pytest
@@ -154,3 +155,41 @@ async def run_case(
     needless = want is not None and (done != want or replies[-1]["asked"])
     assert not bad, f"UNASKED: {bad} | {replies}"
     assert not needless, f"WANTED {sorted(want or ())} at once, GOT {sorted(done)} | {replies}"
+
+
+class Cases:
+    """The case builders of a review file; a case `known` names (id -> its kind) is a strict xfail.
+    `done`: the effects wanted at once, no question; `held`: only what `asked` names may change."""
+
+    def __init__(self, known: Mapping[str, str] | None = None) -> None:
+        self.known = known or {}
+
+    def done(self, case_id: str, message: str, titles: tuple[Any, ...], calls: Any, want: set[str]) -> Any:
+        return self.done2(case_id, [(message, calls)], titles, want)
+
+    def done2(self, case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], want: set[str]) -> Any:
+        return pytest.param(turns, titles, asked_for(want), want, id=case_id, marks=known(dict(self.known), case_id))
+
+    def held(self, case_id: str, message: str, titles: tuple[Any, ...], calls: Any, asked: dict[str, Any]) -> Any:
+        return self.held2(case_id, [(message, calls)], titles, asked)
+
+    def held2(self, case_id: str, turns: list[tuple[str, Any]], titles: tuple[Any, ...], asked: dict[str, Any]) -> Any:
+        return pytest.param(turns, titles, asked, None, id=case_id, marks=known(dict(self.known), case_id))
+
+
+def review_test(cases: list[Any]) -> Callable[..., Coroutine[Any, Any, None]]:
+    """The test of a review file's `cases` (`Cases`): each run through `run_case`."""
+
+    async def test(
+        make_client: MakeClient,
+        turns: list[tuple[str, Any]],
+        titles: tuple[Any, ...],
+        asked: dict[str, Any],
+        want: set[str] | None,
+    ) -> None:
+        await run_case(make_client, turns, titles, asked, want)
+
+    marked: Callable[..., Coroutine[Any, Any, None]] = pytest.mark.parametrize(
+        ("turns", "titles", "asked", "want"), cases
+    )(test)
+    return marked
