@@ -111,17 +111,17 @@ def verb_tools(clause: str) -> tuple[Tool, ...]:
     return tuple(dict.fromkeys(tool for f in found if f is not None for tool in f[0].tools))
 
 
-def _head(lex: Lexicon, clause: str) -> tuple[int, int]:
-    """Where the clause's own words start once fillers and request frames are stripped, and where
-    the last request frame stripped ends, 0 if none was ("please can you just ...")."""
-    pos, frame = 0, 0
+def _head(lex: Lexicon, clause: str) -> tuple[int, bool]:
+    """Where the clause's own words start once fillers and request frames are stripped, and whether
+    a request frame was stripped ("please can you just ...")."""
+    pos, requested = 0, False
     while True:
         if (end := lex.skip("fillers", clause, pos)) is not None:
             pos = end
         elif (end := lex.skip("request", clause, pos)) is not None:
-            pos, frame = end, end
+            pos, requested = end, True
         else:
-            return pos, frame
+            return pos, requested
 
 
 def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
@@ -165,10 +165,9 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool, alone: bool) -> Reading 
         return None
     verb, match = found
     start, word = match.start(), short(match.group())
-    head, frame = _head(lex, clause)
-    requested, question = frame > 0, asked or _is_question_opening(lex, clause)
-    # Before the verb, past a request frame: its words say no and suppose nothing ("if you don't mind")
-    before, after = clause[frame:start], clause[match.end() :]
+    before, after = clause[:start], clause[match.end() :]
+    question = asked or _is_question_opening(lex, clause)
+    head, requested = _head(lex, clause)
 
     def reading(kind: ReadingKind, why: str, tools: tuple[Tool, ...] = (), *, mood: bool = True) -> Reading:
         sets_mood, length, at = mood and kind in ("question", "advice", "report"), len(match.group()), min(head, start)
@@ -182,7 +181,7 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool, alone: bool) -> Reading 
     advice = lex.word("advice")
     if adv := _search(advice, before) or (lex.flag("advice_anywhere") and _search(advice, after)):
         return reading("advice", f"'{short(adv.group())}' asks for advice about '{word}'")
-    usage = (u := lex.word("usage")) and u.search(clause, frame)
+    usage = _search(lex.word("usage"), clause)
     if usage is not None and (usage.start() <= start or lex.flag("usage_anywhere")):
         return reading("question", f"'{short(usage.group())}' asks how the app works")
     not_asking: ReadingKind = "question" if question else "report"
@@ -235,10 +234,6 @@ def _read_clause(clause: str, *, asked: bool, alone: bool) -> Reading | None:
         return None
     if any(r.kind == "command" for r in readings):
         readings = [r for r in readings if not r.weak]
-    # A request frame read before a verb ("se possibile elimina gym") is no other language's report
-    # or question of the same verb ("se" supposes in Portuguese, "possibile" asks how in Italian).
-    framed = {r.start for r in readings if r.kind == "command" and r.requested}
-    readings = [r for r in readings if r.start not in framed or r.kind not in ("report", "question")]
     # Between commands, the longer verb match is the more specific one ("marque ... comme urgente").
     return min(readings, key=lambda r: (_CAUTION[r.kind], r.start, -r.length))
 
