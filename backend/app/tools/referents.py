@@ -12,6 +12,7 @@ previous one", yes, no) come from the language files' `[references]`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -258,7 +259,7 @@ def yes_with_change(message: str, tool: str) -> bool:
     ta bort den"): what no command took is a yes, every command is of `tool` and names no task of its own,
     and nothing says no, keeps, supposes, asks (a question mark of any script) or when ("sí, bórralo luego")."""
     intent = classify(message)
-    if _ASKING.search(message) or not intent.needs_tool or intent.declined or intent.kept or intent.supposed:
+    if _asks(message) or not intent.needs_tool or intent.declined or intent.kept or intent.supposed:
         return False
     bare = all(set(a.tools) <= {tool} and not names_something(a.about.replace(a.verb, "")) for a in intent.actions)
     words = fold(message).split()
@@ -266,7 +267,12 @@ def yes_with_change(message: str, tool: str) -> bool:
     return bare and not later and bool(intent.free) and Referents().answer(intent.free) is True
 
 
-_ASKING = re.compile(r"[?？¿؟]")
+def _asks(message: str) -> bool:
+    """A question mark of any script: "?", "？", "¿", "؟", "⁇", "﹖", the Greek ";" (U+037E), "‽"."""
+    return "?" in message or (
+        not message.isascii()
+        and any("QUESTION" in (name := unicodedata.name(c, "")) or "INTERROBANG" in name for c in message)
+    )
 
 
 def _said_when(words: list[str]) -> bool:
