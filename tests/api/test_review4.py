@@ -113,6 +113,7 @@ KNOWN = {
         f"{OLDER}: a yes said with the change the rule does not take (no comma, a time or a reason beside, a verb"
         " read as more, or a question of two changes: 'them', 'both')",
     ),
+    "p-ur-agar-mumkin": f"{OLDER}: a courtesy condition with no comma reads as a supposition (frames: 726ae64)",
     "p-en-if-not-deleted": f"{OLDER}: 'if gym isn't deleted yet, delete it': the negated state says no to the delete",
     "t-en-when-in-rome": f"{OLDER}: a title opening with a condition word ('When in Rome essay is finished')",
     **dict.fromkeys(
