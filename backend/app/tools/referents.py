@@ -26,7 +26,7 @@ from backend.app.calls.types import ToolResult
 from backend.app.db.models import Task
 from backend.app.db.repositories.conversations import HistoryRow
 from backend.app.db.repositories.tasks import TaskRow
-from backend.app.language.lexicon import Lexicon, fold, lexicons
+from backend.app.language.lexicon import Lexicon, fold, lexicons, words_of
 from backend.app.language.reading.intent import classify
 from backend.app.language.reading.naming import names_something
 from backend.app.tools.account import DONE, FACTS, TaskRef, TurnAccount, facts_of
@@ -258,13 +258,13 @@ def yes_with_change(message: str, tool: str) -> bool:
     """A yes said with the one change a question asked, on a pointer ("yes, delete it", "sí, bórralo", "ja,
     ta bort den"): what no command took is a yes, every command is of `tool` and names no task of its own,
     and nothing says no, keeps, supposes, asks (a question mark of any script) or when ("sí, bórralo luego")."""
+    if _asks(message) or words_of("order").search(fold(message)):
+        return False
     intent = classify(message)
-    if _asks(message) or not intent.needs_tool or intent.declined or intent.kept or intent.supposed:
+    if not intent.needs_tool or intent.declined or intent.kept or intent.supposed:
         return False
     bare = all(set(a.tools) <= {tool} and not names_something(a.about.replace(a.verb, "")) for a in intent.actions)
-    words = fold(message).split()
-    later = any(_said_when(words[: i + 1]) for i in range(len(words)))
-    return bare and not later and bool(intent.free) and Referents().answer(intent.free) is True
+    return bare and Referents().answer(intent.free) is True
 
 
 def _asks(message: str) -> bool:

@@ -185,23 +185,27 @@ def _apart_in(words: list[str], longer: list[list[str]]) -> str:
     """One line of `apart`: each place that says a longer title, left to right, none over another."""
     kept = [True] * len(words)
     for wanted in longer:
-        i = 0
-        while i <= len(words) - len(wanted):
-            said = all(kept[i : i + len(wanted)]) and _stem_said(words[i : i + len(wanted)], wanted)
-            kept[i : i + len(wanted)] = [False] * len(wanted) if said else kept[i : i + len(wanted)]
-            i += len(wanted) if said else 1
+        i, n = 0, len(wanted)
+        while i <= len(words) - n:
+            if all(kept[i : i + n]) and _stem_said(words[i : i + n], wanted):
+                kept[i : i + n] = [False] * n
+                i += n
+            else:
+                i += 1
     return " ".join(w if k else "\n" for w, k in zip(words, kept, strict=True))
 
 
 def _stem_said(words: list[str], stem: list[str]) -> bool:
     """`words` say each of `stem`'s, a typo or an ending allowed, in any order: "2024 taxes" says *Taxes 2024*."""
+    if len(words) != len(stem):
+        return False
     left = list(words)
     for s in stem:
         said = next((i for i, w in enumerate(left) if w == s or _near(s, normalize_title(w) or w)), None)
         if said is None:
             return False
         del left[said]
-    return len(words) == len(stem)
+    return True
 
 
 def _near(word: str, said: str) -> bool:

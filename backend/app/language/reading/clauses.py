@@ -21,7 +21,7 @@ from typing import Literal, NamedTuple
 from backend.app.calls.tools import Tool, having
 from backend.app.language.lexicon import Lexicon, VerbPattern, conjunctions, lexicons
 from backend.app.language.lexicon import modifiers as _modifiers
-from backend.app.language.reading.conditions import condition, supposed
+from backend.app.language.reading.conditions import condition, happened, plans
 
 # What a clause's words make of its verb. A message's kind (`intent.Kind`) is one of these, or
 # small talk, or too long to read.
@@ -189,12 +189,12 @@ def _read_in(lex: Lexicon, clause: str, *, asked: bool, alone: bool) -> Reading 
         return reading("report", f"'{word}' is supposed" if about else f"'{word}' says when", mood=about)
     if verb.form == "past":  # "I deleted gym yesterday, can you add it back?": the past governs only itself
         said = reading(not_asking, f"'{word}' tells what happened", mood=False)
-        return dataclasses.replace(said, supposes=supposed(lex, before, verb.form))
+        return dataclasses.replace(said, supposes=plans(lex, before))
     if rep := _search(lex.word("report"), before) or (
         lex.flag("report_anywhere") and _search(lex.word("report"), after)
     ):
         said = reading(not_asking, f"'{short(rep.group())}' reports or supposes '{word}'")
-        return dataclasses.replace(said, supposes=rep.string != before or supposed(lex, before, verb.form))
+        return dataclasses.replace(said, supposes=not happened(lex, before, verb.form))
     tools = verb.tools
     if set(tools) & {Tool.ADD, Tool.DELETE} and _field_edit(lex, after):
         tools = (Tool.UPDATE,)

@@ -37,10 +37,21 @@ def _names_task(lex: Lexicon, words: str) -> bool:
     return names_something(" ".join(said))
 
 
-def supposed(lex: Lexicon, before: str, form: str) -> bool:
-    """A report's or a past's clause supposes: a report word before its verb says a plan or a near miss
-    ("I almost finished", "j'ai failli", "ho quasi finito"), not what happened (`happened`: "j'ai fini",
-    "ho finito"), or its verb is an infinitive ("j'ai oublié de finir")."""
-    happened, report = lex.word("happened"), lex.word("report")
+def plans(lex: Lexicon, before: str) -> bool:
+    """A report word before a past verb says a plan or a near miss ("I almost finished", "ho quasi
+    finito"), not what happened (`happened`: "j'ai fini", "ho finito")."""
+    return not all(_happened_words(lex, before))
+
+
+def happened(lex: Lexicon, before: str, form: Form) -> bool:
+    """The report words before the verb, one at least, all say what happened ("j'ai fini", "ho finito"),
+    none a plan or a near miss ("j'ai failli"), and the verb is no infinitive ("j'ai oublié de finir")."""
+    said = _happened_words(lex, before)
+    return form != "infinitive" and bool(said) and all(said)
+
+
+def _happened_words(lex: Lexicon, before: str) -> list[bool]:
+    """For each report word before the verb, whether it is one of `happened`."""
+    past, report = lex.word("happened"), lex.word("report")
     said = report.finditer(before) if report is not None else ()
-    return form == "infinitive" or any(not (happened and happened.fullmatch(m.group())) for m in said)
+    return [past is not None and past.fullmatch(m.group()) is not None for m in said]

@@ -3,9 +3,6 @@ they name something besides the conversation and the whole list (reading/intent.
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
 from backend.app.language.lexicon import fold, whole_list_words, words_of
 from backend.app.language.reading.clauses import whole
 from backend.app.language.reading.naming import names_something
@@ -32,13 +29,8 @@ def _closed(words: str) -> str:
     """A keep's words without the word closing it that says no more of them (`keep_after`: "taxes" of
     "leave taxes alone", "laat taxes staan")."""
     words = " ".join(words.split())
-    closing = [m for m in _closings().finditer(words) if m.start() > 0 and m.end() == len(words)]
+    closing = [m for m in words_of("keep_after").finditer(words) if m.start() > 0 and m.end() == len(words)]
     return words[: closing[0].start()].rstrip() if closing else words
-
-
-@cache
-def _closings() -> re.Pattern[str]:
-    return words_of("keep_after")
 
 
 def named_words(text: str) -> set[str]:
