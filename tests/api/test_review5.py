@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from support.review2 import BASE, COM, DEL, A, C, D, known, review_test, with_
+from support.review2 import BASE, COM, DEL, A, C, Cases, D, review_test, with_
 
 OLDER = "older: fails the same before the changes reviewed (e405060)"
 COURTESY = (
@@ -88,30 +87,21 @@ T4 = ("Taxes", "Taxes 2024", "Gym", "Yoga")
 GW = [*D("Gym"), *C("Yoga")]
 
 
-def done(cid: str, message: str, titles: Any, calls: Any, want: set[str]) -> Any:
-    asked: dict[str, Any] = {}
-    for e in want:
-        if e.startswith("+"):
-            asked.setdefault("+", ())
-            asked["+"] = (*asked["+"], e[1:])
-        else:
-            t, v = e.split(": ")
-            asked[t] = {"deleted": DEL, "completed": COM, "edited": "update"}[v]
-    return pytest.param([(message, calls)], titles, asked, want, id=cid, marks=known(KNOWN, cid))
+_cases = Cases(KNOWN)
+done = _cases.done
 
 
 def held(cid: str, message: str, titles: Any, calls: Any, asked: dict[str, Any] | None = None) -> Any:
-    return pytest.param([(message, calls)], titles, asked or {}, None, id=cid, marks=known(KNOWN, cid))
+    return _cases.held(cid, message, titles, calls, asked or {})
 
 
 def yes_runs(cid: str, answer: str, first: Any = G, calls: Any = None) -> Any:
-    turns = [first, (answer, calls or D("Gym"))]
-    return pytest.param(turns, BASE, {"Gym": DEL}, {"Gym: deleted"}, id=cid, marks=known(KNOWN, cid))
+    return _cases.done2(cid, [first, (answer, calls or D("Gym"))], BASE, {"Gym: deleted"})
 
 
 def no_run(cid: str, answer: str, first: Any = G, calls: Any = None, ok: dict[str, Any] | None = None) -> Any:
     """Gym must not go at once; `ok`: what else the answer asks itself ("and taxes")."""
-    return pytest.param([first, (answer, calls or D("Gym"))], BASE, ok or {}, None, id=cid, marks=known(KNOWN, cid))
+    return _cases.held2(cid, [first, (answer, calls or D("Gym"))], BASE, ok or {})
 
 
 # ---------------- 1. T20: a longer title said in another order
@@ -572,7 +562,7 @@ YES = [
     yes_runs("y-nl-ja", "ja, verwijder het"),
     yes_runs("y-sv-ja", "ja, ta bort den"),
     yes_runs("y-ur-haan", "haan, delete kar do"),
-    pytest.param([GY, ("yes, mark it done", C("Yoga"))], BASE, {"Yoga": COM}, {"Yoga: completed"}, id="y-en-complete"),
+    _cases.done2("y-en-complete", [GY, ("yes, mark it done", C("Yoga"))], BASE, {"Yoga: completed"}),
 ]
 YES_NOT = [
     no_run("yn-en-tomorrow-morning", "yes, delete it tomorrow morning"),
